@@ -1,0 +1,227 @@
+package conditions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+)
+
+// StateName is the identifier under which the chain's shared state is
+// visible to conditions.
+const StateName = "state"
+
+// DefaultMaxNodes bounds the size of a condition's syntax tree.
+const DefaultMaxNodes = 2000
+
+// Program is a compiled condition. It is immutable and safe for concurrent
+// use by many Evaluators.
+type Program struct {
+	source    string
+	prog      *vm.Program
+	usesState bool
+}
+
+// Source returns the condition as written.
+func (p *Program) Source() string { return p.source }
+
+// UsesState reports whether the condition reads `state`; the engine only
+// snapshots the chain state for conditions that do.
+func (p *Program) UsesState() bool { return p.usesState }
+
+// Function is a helper function made available to conditions.
+type Function struct {
+	Name string
+	Fn   func(params ...any) (any, error)
+	// Types are optional typed signatures (e.g. new(func(string) bool))
+	// that let the compiler check calls.
+	Types []any
+}
+
+// Option configures a Compiler.
+type Option func(*Compiler)
+
+// WithFunctions adds helper functions to the condition language.
+func WithFunctions(fns ...Function) Option {
+	return func(c *Compiler) { c.funcs = append(c.funcs, fns...) }
+}
+
+// WithMaxNodes bounds the size of a condition (DefaultMaxNodes when unset).
+func WithMaxNodes(n uint) Option {
+	return func(c *Compiler) { c.maxNodes = n }
+}
+
+// Compiler compiles conditions with one set of options. It is safe for
+// concurrent use once built.
+type Compiler struct {
+	funcs    []Function
+	maxNodes uint
+	opts     []expr.Option
+}
+
+// NewCompiler returns a Compiler configured by opts.
+func NewCompiler(opts ...Option) *Compiler {
+	c := &Compiler{maxNodes: DefaultMaxNodes}
+	for _, o := range opts {
+		o(c)
+	}
+	c.opts = []expr.Option{
+		expr.Env(map[string]any{}),
+		expr.AllowUndefinedVariables(),
+		expr.AsBool(),
+		expr.MaxNodes(c.maxNodes),
+	}
+	for _, f := range c.funcs {
+		c.opts = append(c.opts, expr.Function(f.Name, f.Fn, f.Types...))
+	}
+	return c
+}
+
+// Compile compiles src with a default Compiler.
+func Compile(src string, opts ...Option) (*Program, error) {
+	return NewCompiler(opts...).Compile(src)
+}
+
+// Compile compiles one condition. A syntax or type error is returned as an
+// *Error carrying the line and column inside src.
+func (c *Compiler) Compile(src string) (*Program, error) {
+	if strings.TrimSpace(src) == "" {
+		return nil, &Error{Source: src, Line: 1, Column: 1, Message: "empty condition"}
+	}
+	nv := &nilSafe{}
+	opts := make([]expr.Option, 0, len(c.opts)+1)
+	opts = append(opts, c.opts...)
+	opts = append(opts, expr.Patch(nv))
+	prog, err := expr.Compile(src, opts...)
+	if err != nil {
+		return nil, wrapError(src, err)
+	}
+	return &Program{source: src, prog: prog, usesState: nv.usesState}, nil
+}
+
+// nilSafe makes every member access optional (`a.b` behaves as `a?.b`), so
+// missing payload fields evaluate to nil, and notes whether `state` is read.
+type nilSafe struct{ usesState bool }
+
+func (v *nilSafe) Visit(n *ast.Node) {
+	switch m := (*n).(type) {
+	case *ast.IdentifierNode:
+		if m.Value == StateName {
+			v.usesState = true
+		}
+	case *ast.MemberNode:
+		m.Optional = true
+		ast.Patch(n, &ast.ChainNode{Node: m})
+	case *ast.CallNode:
+		// A method-style callee must stay a plain member access.
+		if c, ok := m.Callee.(*ast.ChainNode); ok {
+			m.Callee = c.Node
+		}
+	}
+}
+
+// Evaluator runs Programs. It reuses one expr virtual machine and one
+// scratch environment, so it is not safe for concurrent use: keep one per
+// worker goroutine. The zero value is ready to use.
+type Evaluator struct {
+	vm    vm.VM
+	env   map[string]any
+	inUse bool
+}
+
+// Eval evaluates p against payload and, when p reads it, state. A result
+// that is nil counts as false; any other non-boolean result is an error.
+// Runtime errors (a regex on a number, an exhausted memory budget, ...) are
+// returned as errors, never panics.
+func (e *Evaluator) Eval(p *Program, payload map[string]any, state map[string]any) (bool, error) {
+	var env map[string]any
+	if p.usesState && !e.inUse {
+		if e.env == nil {
+			e.env = make(map[string]any, len(payload)+1)
+		}
+		for k, v := range payload {
+			e.env[k] = v
+		}
+		if state == nil {
+			state = map[string]any{}
+		}
+		e.env[StateName] = state
+		env = e.env
+		e.inUse = true
+		defer e.release()
+	} else if p.usesState {
+		// Re-entrant use (a helper function evaluating another
+		// condition): build a private environment.
+		env = make(map[string]any, len(payload)+1)
+		for k, v := range payload {
+			env[k] = v
+		}
+		env[StateName] = state
+	} else {
+		env = payload
+		if env == nil {
+			env = emptyEnv
+		}
+	}
+	out, err := e.vm.Run(p.prog, env)
+	if err != nil {
+		return false, &RuntimeError{Source: p.source, Err: err}
+	}
+	switch b := out.(type) {
+	case bool:
+		return b, nil
+	case nil:
+		return false, nil
+	default:
+		return false, &RuntimeError{Source: p.source, Err: fmt.Errorf("condition evaluated to %T, want bool", out)}
+	}
+}
+
+func (e *Evaluator) release() {
+	clear(e.env)
+	e.inUse = false
+}
+
+var emptyEnv = map[string]any{}
+
+// Eval is a convenience that evaluates p with a fresh Evaluator.
+func (p *Program) Eval(payload, state map[string]any) (bool, error) {
+	var e Evaluator
+	return e.Eval(p, payload, state)
+}
+
+// Error is a compile error with its position inside the condition source.
+// Line and Column are 1-based.
+type Error struct {
+	Source  string
+	Line    int
+	Column  int
+	Message string
+	// Snippet is the source line with a caret under the error.
+	Snippet string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Message)
+}
+
+func wrapError(src string, err error) error {
+	if fe, ok := err.(*file.Error); ok {
+		return &Error{Source: src, Line: fe.Line, Column: fe.Column + 1, Message: fe.Message, Snippet: strings.TrimPrefix(fe.Snippet, "\n")}
+	}
+	return &Error{Source: src, Line: 1, Column: 1, Message: err.Error()}
+}
+
+// RuntimeError is an error raised while evaluating a condition.
+type RuntimeError struct {
+	Source string
+	Err    error
+}
+
+func (e *RuntimeError) Error() string { return "condition " + e.Source + ": " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *RuntimeError) Unwrap() error { return e.Err }

@@ -1,0 +1,605 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookctl/hookctl/conditions"
+)
+
+// Defaults.
+const (
+	DefaultMaxConcurrency  = 8
+	DefaultStopBlockCap    = 3
+	DefaultBackgroundQueue = 1024
+	DefaultBackgroundWait  = 100 * time.Millisecond
+	// fallbackTimeout applies when neither the hook, the settings nor the
+	// event give a timeout.
+	fallbackTimeout = 60 * time.Second
+)
+
+// Engine runs hooks. It is safe for concurrent use: any number of
+// goroutines may Fire while others register, unregister, enable, disable
+// or Load a whole new config. Create one with New and release it with
+// Close.
+type Engine struct {
+	snap atomic.Pointer[snapshot]
+
+	mu  sync.Mutex // guards reg and audit swaps
+	reg registry
+	cc  *conditions.Compiler
+
+	log       *slog.Logger
+	loops     LoopStore
+	bgSize    int
+	bgWait    time.Duration
+	auditOpt  io.Writer
+	extraEvts []EventSpec
+	condOpts  []conditions.Option
+
+	closed atomic.Bool
+	active atomic.Int64
+
+	workers workers
+
+	fires     atomic.Uint64
+	hooksRun  atomic.Uint64
+	hookErrs  atomic.Uint64
+	timeouts  atomic.Uint64
+	bgQueued  atomic.Uint64
+	bgDone    atomic.Uint64
+	bgDropped atomic.Uint64
+
+	audit atomic.Pointer[auditSink]
+
+	firePool sync.Pool
+	taskPool sync.Pool
+}
+
+// Option configures an Engine.
+type Option func(*Engine) error
+
+// WithMaxConcurrency bounds how many void, observe and background hooks run
+// at once on the engine's worker pool (default 8).
+func WithMaxConcurrency(n int) Option {
+	return func(e *Engine) error {
+		if n < 1 {
+			return fmt.Errorf("max concurrency must be at least 1, got %d", n)
+		}
+		e.reg.base.maxConcurrency = n
+		return nil
+	}
+}
+
+// WithLogger sets the logger for hook failures, dropped background work and
+// script logs (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(e *Engine) error {
+		if l != nil {
+			e.log = l
+		}
+		return nil
+	}
+}
+
+// WithDefaultTimeout sets the per-hook timeout used when a hook sets none;
+// it takes precedence over the events' own defaults.
+func WithDefaultTimeout(d time.Duration) Option {
+	return func(e *Engine) error {
+		if d < 0 {
+			return errors.New("default timeout must not be negative")
+		}
+		e.reg.base.defaultTimeout = d
+		return nil
+	}
+}
+
+// WithStopBlockCap sets how many consecutive Stop/SubagentStop blocks the
+// loop guard allows per session before it lets the agent stop (default 3;
+// 0 turns the guard off).
+func WithStopBlockCap(n int) Option {
+	return func(e *Engine) error {
+		if n < 0 {
+			return errors.New("stop block cap must not be negative")
+		}
+		e.reg.base.stopBlockCap = n
+		return nil
+	}
+}
+
+// WithLoopStore replaces the in-memory store of the Stop loop guard, e.g.
+// with a file-backed one that survives across processes.
+func WithLoopStore(s LoopStore) Option {
+	return func(e *Engine) error {
+		if s == nil {
+			return errors.New("nil loop store")
+		}
+		e.loops = s
+		return nil
+	}
+}
+
+// WithBackgroundQueue sets the background queue's capacity and how long a
+// Fire waits for room when it is full (back-pressure) before dropping the
+// hook and recording the drop.
+func WithBackgroundQueue(size int, wait time.Duration) Option {
+	return func(e *Engine) error {
+		if size < 1 || wait < 0 {
+			return errors.New("background queue: size must be positive and wait not negative")
+		}
+		e.bgSize, e.bgWait = size, wait
+		return nil
+	}
+}
+
+// WithAuditLog writes one JSON line per fire (the outcome) to w.
+func WithAuditLog(w io.Writer) Option {
+	return func(e *Engine) error {
+		e.auditOpt = w
+		return nil
+	}
+}
+
+// WithEvents adds custom events to the catalog at construction.
+func WithEvents(specs ...EventSpec) Option {
+	return func(e *Engine) error {
+		e.extraEvts = append(e.extraEvts, specs...)
+		return nil
+	}
+}
+
+// WithConditionOptions configures the condition compiler, e.g. with the
+// helper functions of the stdlib package.
+func WithConditionOptions(opts ...conditions.Option) Option {
+	return func(e *Engine) error {
+		e.condOpts = append(e.condOpts, opts...)
+		return nil
+	}
+}
+
+// New returns an engine with the built-in event catalog and no hooks.
+func New(opts ...Option) (*Engine, error) {
+	e := &Engine{
+		log:    slog.New(slog.DiscardHandler),
+		bgSize: DefaultBackgroundQueue,
+		bgWait: DefaultBackgroundWait,
+	}
+	e.reg.base = settings{maxConcurrency: DefaultMaxConcurrency, stopBlockCap: DefaultStopBlockCap}
+	for _, o := range opts {
+		if err := o(e); err != nil {
+			return nil, err
+		}
+	}
+	if e.loops == nil {
+		e.loops = NewMemoryLoopStore()
+	}
+	if err := e.reg.init(e.reg.base, e.extraEvts); err != nil {
+		return nil, err
+	}
+	e.cc = conditions.NewCompiler(e.condOpts...)
+	if e.auditOpt != nil {
+		e.audit.Store(&auditSink{w: e.auditOpt})
+	}
+	e.workers.init(e)
+	e.firePool.New = func() any { return new(fireState) }
+	e.taskPool.New = func() any { return new(task) }
+	e.snap.Store(e.reg.build())
+	return e, nil
+}
+
+// ConditionCompiler returns the compiler the engine uses for `when`
+// conditions, so loaders can report compile errors with positions.
+func (e *Engine) ConditionCompiler() *conditions.Compiler { return e.cc }
+
+// Resolve returns the ID of an event name or alias.
+func (e *Engine) Resolve(name string) (EventID, error) {
+	if id, ok := e.snap.Load().byName[name]; ok {
+		return id, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return 0, e.reg.unknown(name)
+}
+
+// Event returns the spec of an event name or alias.
+func (e *Engine) Event(name string) (EventSpec, error) {
+	s := e.snap.Load()
+	if id, ok := s.byName[name]; ok {
+		return *s.events[id].spec.clone(), nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return EventSpec{}, e.reg.unknown(name)
+}
+
+// Events returns the catalog: built-in events first, then custom ones.
+func (e *Engine) Events() []EventSpec {
+	s := e.snap.Load()
+	out := make([]EventSpec, 0, len(s.events))
+	for _, ent := range s.events {
+		if ent != nil {
+			out = append(out, *ent.spec.clone())
+		}
+	}
+	return out
+}
+
+// HasHooks reports whether any hook is registered for the event. It is a
+// cheap probe for callers that want to skip building a payload.
+func (e *Engine) HasHooks(name string) bool {
+	s := e.snap.Load()
+	id, ok := s.byName[name]
+	return ok && len(s.events[id].all) > 0
+}
+
+// RegisterEvent adds a custom event to the catalog.
+func (e *Engine) RegisterEvent(spec EventSpec) (EventID, error) {
+	if e.closed.Load() {
+		return 0, ErrClosed
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id, err := e.reg.addSpec(spec, false)
+	if err != nil {
+		return 0, err
+	}
+	e.snap.Store(e.reg.build())
+	return id, nil
+}
+
+// Register adds one hook. It fails if the id is taken, an event is unknown,
+// the matcher or condition does not compile, or a declarative decision is
+// not one the event accepts.
+func (e *Engine) Register(h Hook) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c, err := e.reg.compile(h, e.cc)
+	if err != nil {
+		return err
+	}
+	if e.reg.hookExists(h.ID) {
+		return &DuplicateHookError{ID: h.ID}
+	}
+	e.reg.seq++
+	c.seq = e.reg.seq
+	e.reg.goHooks = append(e.reg.goHooks, c)
+	e.snap.Store(e.reg.build())
+	return nil
+}
+
+// Unregister removes a hook registered with Register and reports whether it
+// existed. Hooks from a loaded config are replaced by the next Load.
+func (e *Engine) Unregister(id string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := len(e.reg.goHooks)
+	e.reg.goHooks = slices.DeleteFunc(e.reg.goHooks, func(h *compiledHook) bool { return h.ID == id })
+	if len(e.reg.goHooks) == n {
+		return false
+	}
+	delete(e.reg.disabled, id)
+	e.snap.Store(e.reg.build())
+	return true
+}
+
+// SetEnabled enables or disables a hook by id, wherever it came from. A
+// disabled hook stays in the trace as skipped.
+func (e *Engine) SetEnabled(id string, enabled bool) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.reg.hookExists(id) {
+		return fmt.Errorf("no hook with id %q", id)
+	}
+	if enabled {
+		delete(e.reg.disabled, id)
+	} else {
+		e.reg.disabled[id] = true
+	}
+	e.snap.Store(e.reg.build())
+	return nil
+}
+
+// Settings are the engine-wide knobs of a config (the HCL settings block).
+// Zero values keep the engine's options.
+type Settings struct {
+	MaxConcurrency int
+	DefaultTimeout time.Duration
+	// StopBlockCap overrides the Stop loop guard's cap when set.
+	StopBlockCap *int
+	// AuditLog is a file the engine appends one JSON record per fire to.
+	AuditLog string
+}
+
+// Config is a whole set of custom events and hooks, as loaded from HCL.
+type Config struct {
+	Settings Settings
+	Events   []EventSpec
+	Hooks    []Hook
+	// Name describes where the config came from, for logs.
+	Name string
+}
+
+// LoadError lists every problem found in a config. Nothing of the config
+// was applied.
+type LoadError struct{ Errs []error }
+
+func (e *LoadError) Error() string {
+	if len(e.Errs) == 1 {
+		return e.Errs[0].Error()
+	}
+	return fmt.Sprintf("%d problems in config:\n%s", len(e.Errs), errors.Join(e.Errs...))
+}
+
+// Unwrap returns the individual errors.
+func (e *LoadError) Unwrap() []error { return e.Errs }
+
+// Load swaps in a whole config atomically: its custom events and hooks
+// replace those of the previously loaded config (hooks added with Register
+// stay). Fires in progress finish on the old config. If anything in cfg is
+// wrong, Load reports every problem and changes nothing.
+func (e *Engine) Load(cfg *Config) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+
+	trial := e.reg.clone()
+	trial.removeCfgSpecs()
+	var errs []error
+	for _, s := range cfg.Events {
+		if _, err := trial.addSpec(s, true); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if cfg.Settings.MaxConcurrency < 0 || cfg.Settings.DefaultTimeout < 0 ||
+		cfg.Settings.StopBlockCap != nil && *cfg.Settings.StopBlockCap < 0 {
+		errs = append(errs, errors.New("settings: values must not be negative"))
+	}
+	ids := map[string]bool{}
+	for _, h := range trial.goHooks {
+		ids[h.ID] = true
+	}
+	var hooks []*compiledHook
+	for _, h := range cfg.Hooks {
+		c, err := trial.compile(h, e.cc)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ids[h.ID] {
+			errs = append(errs, &DuplicateHookError{ID: h.ID})
+			continue
+		}
+		ids[h.ID] = true
+		c.fromCfg = true
+		hooks = append(hooks, c)
+	}
+	// Hooks registered from Go must still name known events.
+	for _, h := range trial.goHooks {
+		for _, n := range h.events {
+			if _, ok := trial.lookup(n); !ok {
+				errs = append(errs, fmt.Errorf("hook %q (registered from Go) is on event %s, which the new config removes", h.ID, n))
+			}
+		}
+	}
+	var sink *auditSink
+	if len(errs) == 0 && cfg.Settings.AuditLog != "" {
+		var err error
+		if sink, err = e.openAudit(cfg.Settings.AuditLog); err != nil {
+			errs = append(errs, fmt.Errorf("settings: audit_log: %w", err))
+		}
+	}
+	if len(errs) > 0 {
+		return &LoadError{Errs: errs}
+	}
+	for _, c := range hooks {
+		trial.seq++
+		c.seq = trial.seq
+	}
+	trial.cfgHooks = hooks
+	trial.cfgSet = cfg.Settings
+	trial.hasCfg = true
+	trial.cfgName = cfg.Name
+	for id := range trial.disabled {
+		if !trial.hookExists(id) {
+			delete(trial.disabled, id)
+		}
+	}
+	e.reg = trial
+	snap := e.reg.build()
+	e.snap.Store(snap)
+	e.workers.tune(snap.settings.maxConcurrency)
+	e.swapAudit(sink, cfg.Settings.AuditLog)
+	return nil
+}
+
+// clone copies the registry so a Load can be tried without touching it.
+func (r *registry) clone() registry {
+	c := *r
+	c.specs = slices.Clone(r.specs)
+	c.names = make(map[string]EventID, len(r.names))
+	for k, v := range r.names {
+		c.names[k] = v
+	}
+	c.cfgSpecs = make(map[EventID]bool, len(r.cfgSpecs))
+	for k, v := range r.cfgSpecs {
+		c.cfgSpecs[k] = v
+	}
+	c.goHooks = slices.Clone(r.goHooks)
+	c.cfgHooks = slices.Clone(r.cfgHooks)
+	c.disabled = make(map[string]bool, len(r.disabled))
+	for k, v := range r.disabled {
+		c.disabled[k] = v
+	}
+	return c
+}
+
+// HookInfo describes one registered hook of one event, for listings.
+type HookInfo struct {
+	ID         string
+	Event      string
+	Matcher    string
+	When       string
+	Priority   int
+	Handler    string
+	Phase      string
+	Timeout    time.Duration
+	OnError    string
+	Background bool
+	Observe    bool
+	Disabled   bool
+	Source     string
+}
+
+// Hooks returns the hooks of an event in firing order: the chain, then
+// parallel (void or observe) hooks, then background hooks.
+func (e *Engine) Hooks(event string) ([]HookInfo, error) {
+	s := e.snap.Load()
+	id, ok := s.byName[event]
+	if !ok {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return nil, e.reg.unknown(event)
+	}
+	ent := s.events[id]
+	var out []HookInfo
+	add := func(hs []*compiledHook, phase string) {
+		for _, h := range hs {
+			info := HookInfo{ID: h.ID, Event: ent.spec.Name, When: h.When, Priority: h.Priority,
+				Handler: h.kind, Phase: phase, Timeout: h.Timeout, OnError: h.OnError.Policy.String(),
+				Background: h.Background, Observe: h.Observe, Disabled: h.Disabled, Source: h.Source}
+			if h.matcher != nil {
+				info.Matcher = h.matcher.String()
+			}
+			if info.When == "" && h.cond != nil {
+				info.When = h.cond.Source()
+			}
+			out = append(out, info)
+		}
+	}
+	if ent.spec.Strategy == Void {
+		add(ent.parallel, PhaseVoid)
+	} else {
+		add(ent.chain, PhaseChain)
+		add(ent.parallel, PhaseObserve)
+	}
+	add(ent.background, PhaseBackground)
+	return out, nil
+}
+
+// EventsWithHooks returns the canonical names of events that have hooks,
+// sorted.
+func (e *Engine) EventsWithHooks() []string {
+	s := e.snap.Load()
+	var out []string
+	for _, ent := range s.events {
+		if ent != nil && len(ent.all) > 0 {
+			out = append(out, ent.spec.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Stats are the engine's counters since New.
+type Stats struct {
+	Fires        uint64 `json:"fires"`
+	HooksRun     uint64 `json:"hooks_run"`
+	HookErrors   uint64 `json:"hook_errors"`
+	HookTimeouts uint64 `json:"hook_timeouts"`
+	// BackgroundQueued, BackgroundDone and BackgroundDropped count
+	// background hooks; every queued hook ends as done or dropped.
+	BackgroundQueued  uint64 `json:"background_queued"`
+	BackgroundDone    uint64 `json:"background_done"`
+	BackgroundDropped uint64 `json:"background_dropped"`
+}
+
+// Stats returns the engine's counters.
+func (e *Engine) Stats() Stats {
+	return Stats{
+		Fires: e.fires.Load(), HooksRun: e.hooksRun.Load(), HookErrors: e.hookErrs.Load(),
+		HookTimeouts: e.timeouts.Load(), BackgroundQueued: e.bgQueued.Load(),
+		BackgroundDone: e.bgDone.Load(), BackgroundDropped: e.bgDropped.Load(),
+	}
+}
+
+// Close stops accepting fires, waits for fires in progress, drains the
+// background queue and releases the worker pool. If ctx ends first, running
+// background hooks are cancelled, what is still queued is recorded as
+// dropped, and ctx's error is returned. Close is idempotent.
+func (e *Engine) Close(ctx context.Context) error {
+	if !e.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	var errs []error
+	for e.active.Load() > 0 {
+		if ctx.Err() != nil {
+			errs = append(errs, fmt.Errorf("waiting for fires in progress: %w", ctx.Err()))
+			break
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	if err := e.workers.close(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if s := e.audit.Swap(nil); s != nil && s.owned {
+		if err := s.w.(io.Closer).Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// auditSink writes one JSON line per fire.
+type auditSink struct {
+	mu    sync.Mutex
+	w     io.Writer
+	path  string
+	owned bool
+}
+
+func (e *Engine) openAudit(path string) (*auditSink, error) {
+	if cur := e.audit.Load(); cur != nil && cur.path == path {
+		return cur, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return &auditSink{w: f, path: path, owned: true}, nil
+}
+
+func (e *Engine) swapAudit(sink *auditSink, path string) {
+	cur := e.audit.Load()
+	if sink == cur {
+		return
+	}
+	if sink == nil && path == "" && cur != nil && !cur.owned {
+		return // keep the WithAuditLog writer
+	}
+	if sink == nil && e.auditOpt != nil {
+		sink = &auditSink{w: e.auditOpt}
+	}
+	old := e.audit.Swap(sink)
+	if old != nil && old.owned {
+		old.mu.Lock()
+		_ = old.w.(io.Closer).Close()
+		old.mu.Unlock()
+	}
+}

@@ -1,0 +1,525 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/hookctl/hookctl/conditions"
+)
+
+// Event is one firing of an event. Set Name (a canonical name or alias) or,
+// on hot paths, ID (from Engine.Resolve). The engine never modifies
+// Payload; callers must not modify it while Fire runs.
+type Event struct {
+	Name    string
+	ID      EventID
+	Payload map[string]any
+}
+
+// fireState is the per-fire scratch space, pooled.
+type fireState struct {
+	eval  conditions.Evaluator
+	m     merger
+	state State
+	call  Call
+}
+
+// task is one hook handed to the worker pool.
+type task struct {
+	ctx  context.Context
+	snap *snapshot
+	spec *EventSpec
+	h    *compiledHook
+	call Call
+	tr   *HookTrace
+	wg   *sync.WaitGroup
+	bg   bool
+}
+
+type workerKey struct{}
+
+var emptyPayload = map[string]any{}
+
+// Fire runs the hooks of one event and returns the merged outcome with a
+// trace of every hook. It returns an error only when the event is unknown,
+// the engine is closed, or ctx ended during the fire (then with the partial
+// outcome); hook failures are recorded in the trace and follow the hooks'
+// error policies.
+func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
+	s := e.snap.Load()
+	var ent *eventEntry
+	if ev.ID != 0 {
+		if int(ev.ID) < len(s.events) {
+			ent = s.events[ev.ID]
+		}
+	} else if id, ok := s.byName[ev.Name]; ok {
+		ent = s.events[id]
+	}
+	if ent == nil || e.closed.Load() {
+		return Outcome{}, e.fireError(ev)
+	}
+	if len(ent.all) == 0 {
+		return Outcome{Event: ent.spec.Name, Continue: true}, nil
+	}
+	return e.fire(ctx, s, ent, ev.Payload)
+}
+
+func (e *Engine) fireError(ev Event) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	name := ev.Name
+	if name == "" {
+		name = fmt.Sprintf("event id %d", ev.ID)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.reg.unknown(name)
+}
+
+func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload map[string]any) (Outcome, error) {
+	e.active.Add(1)
+	defer e.active.Add(-1)
+	if e.closed.Load() {
+		return Outcome{}, ErrClosed
+	}
+	spec := ent.spec
+	f := e.firePool.Get().(*fireState)
+	defer e.releaseFire(f)
+
+	out := Outcome{Event: spec.Name, Continue: true, Hooks: make([]HookTrace, 0, len(ent.all))}
+	if payload == nil {
+		payload = emptyPayload
+	}
+	var guard *guardState
+	if spec.StopGuard && s.settings.stopBlockCap > 0 {
+		payload, guard = e.guardBefore(ctx, spec, payload)
+	}
+	m := &f.m
+	m.init(spec, payload)
+	state := &f.state
+
+	// The modifying (or sync) chain.
+	for _, h := range ent.chain {
+		tr := newTrace(h, PhaseChain)
+		if m.stoppedBy != "" {
+			tr.Status = StatusSkipped
+			tr.SkipReason = "chain stopped by " + m.stoppedBy
+			out.Hooks = append(out.Hooks, tr)
+			continue
+		}
+		skip, cerr := f.admit(h, spec, m.payload, state)
+		if skip != "" {
+			tr.Status = StatusSkipped
+			tr.SkipReason = skip
+			out.Hooks = append(out.Hooks, tr)
+			continue
+		}
+		var res Result
+		if cerr != nil {
+			res = e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true)
+		} else {
+			call := &f.call
+			*call = Call{Event: spec.Name, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log}
+			res = e.execute(ctx, s, spec, h, call, &tr, true)
+		}
+		if res != nil {
+			if _, note := m.add(h.ID, res); note != "" {
+				tr.Note = note
+			}
+		}
+		out.Hooks = append(out.Hooks, tr)
+	}
+	m.finish(&out)
+	if guard != nil {
+		e.guardAfter(ctx, guard, s.settings.stopBlockCap, &out)
+	}
+
+	// Void hooks of a void event run now; observe hooks see the outcome.
+	if len(ent.parallel) > 0 {
+		if spec.Strategy == Void {
+			e.runParallel(ctx, s, spec, ent.parallel, PhaseVoid, m.payload, state, nil, &out, f)
+		} else {
+			obs := out
+			e.runParallel(ctx, s, spec, ent.parallel, PhaseObserve, m.payload, state, &obs, &out, f)
+		}
+	}
+	out.State = state.Snapshot()
+
+	if len(ent.background) > 0 {
+		e.queueBackground(ctx, s, spec, ent.background, m.payload, out.State, &out, f)
+	}
+
+	e.fires.Add(1)
+	if sink := e.audit.Load(); sink != nil {
+		e.writeAudit(sink, &out)
+	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func (e *Engine) releaseFire(f *fireState) {
+	f.m = merger{}
+	f.call = Call{}
+	if len(f.state.m) > 0 {
+		f.state.reset()
+	}
+	e.firePool.Put(f)
+}
+
+func newTrace(h *compiledHook, phase string) HookTrace {
+	return HookTrace{ID: h.ID, Handler: h.kind, Phase: phase, Priority: h.Priority, Source: h.Source}
+}
+
+// admit checks the hook's switch, matcher and condition. It returns a skip
+// reason, or an error when the condition could not be evaluated.
+func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]any, state *State) (string, error) {
+	if h.Disabled {
+		return SkipDisabled, nil
+	}
+	if h.matcher != nil && !h.matcher.matchPayload(spec, payload) {
+		return SkipMatcher, nil
+	}
+	if h.cond == nil {
+		return "", nil
+	}
+	var ok bool
+	var err error
+	if h.cond.UsesState() {
+		state.mu.RLock()
+		ok, err = f.eval.Eval(h.cond, payload, state.m)
+		state.mu.RUnlock()
+	} else {
+		ok, err = f.eval.Eval(h.cond, payload, nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return SkipCondition, nil
+	}
+	return "", nil
+}
+
+// execute runs one hook with its timeout and error policy and records what
+// happened in tr. It returns the result to merge: the hook's own, or under
+// a fail-closed policy (when canBlock) a blocking result naming the hook.
+func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool) Result {
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = s.settings.defaultTimeout
+	}
+	if timeout <= 0 {
+		timeout = spec.DefaultTimeout
+	}
+	if timeout <= 0 {
+		timeout = fallbackTimeout
+	}
+	call.Timeout = timeout
+	attempts := 1
+	if h.OnError.Policy == ErrorRetry && h.OnError.Attempts > 1 {
+		attempts = h.OnError.Attempts
+	}
+	start := time.Now()
+	var res Result
+	var err error
+	for a := 1; ; a++ {
+		res, err = e.invoke(ctx, h, call, timeout)
+		if err == nil || a >= attempts || ctx.Err() != nil {
+			if attempts > 1 {
+				tr.Attempts = a
+			}
+			break
+		}
+		if !sleepCtx(ctx, h.OnError.Backoff<<(a-1)) {
+			tr.Attempts = a
+			break
+		}
+	}
+	tr.Duration = time.Since(start)
+	e.hooksRun.Add(1)
+	if err != nil {
+		return e.failed(spec, h, tr, err, canBlock)
+	}
+	if len(res) == 0 {
+		tr.Status = StatusRan
+		return nil
+	}
+	tr.Status = StatusDecided
+	tr.Output = res
+	if d, ok := resultField(res, fieldDecision); ok {
+		tr.Decision, _ = d.(string)
+	}
+	if r, ok := resultField(res, fieldReason); ok {
+		tr.Reason, _ = r.(string)
+	}
+	return res
+}
+
+// failed records a hook that could not run or failed, and applies its
+// error policy.
+func (e *Engine) failed(spec *EventSpec, h *compiledHook, tr *HookTrace, err error, canBlock bool) Result {
+	if errors.Is(err, context.DeadlineExceeded) {
+		tr.Status = StatusTimeout
+		e.timeouts.Add(1)
+	} else {
+		tr.Status = StatusError
+	}
+	e.hookErrs.Add(1)
+	tr.Error = err.Error()
+	e.log.Warn("hook failed", "hook", h.ID, "event", spec.Name, "status", string(tr.Status), "error", err)
+	closed := h.OnError.Policy == ErrorBlock || h.OnError.Policy != ErrorIgnore && spec.FailClosed
+	if !closed || !canBlock {
+		return nil
+	}
+	d := spec.blockDecision()
+	if d == "" {
+		tr.Note = "on_error=block has no effect: " + spec.Name + " takes no blocking decision"
+		return nil
+	}
+	tr.FailClosed = true
+	tr.Decision = d
+	tr.Reason = fmt.Sprintf("hook %q could not run (%s): %v", h.ID, tr.Status, err)
+	return Result{fieldDecision: d, fieldReason: tr.Reason}
+}
+
+// invoke calls the handler once, with the hook's timeout as a context
+// deadline (unless the handler enforces it itself), recovering panics.
+func (e *Engine) invoke(ctx context.Context, h *compiledHook, call *Call, timeout time.Duration) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
+		}
+	}()
+	if h.selfTimed {
+		res, err = h.Handler.Handle(ctx, call)
+		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			var te *TimeoutError
+			if !errors.As(err, &te) {
+				err = fmt.Errorf("%w: %w", &TimeoutError{Hook: h.ID, Timeout: timeout}, err)
+			}
+		}
+		return res, err
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	res, err = h.Handler.Handle(tctx, call)
+	if tctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		// The hook's own deadline passed: whatever it returned came too
+		// late, and its context has been cancelled.
+		res, err = nil, &TimeoutError{Hook: h.ID, Timeout: timeout}
+	}
+	cancel()
+	return res, err
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// runParallel runs void or observe hooks: conditions are checked here,
+// cheap (inline) handlers run on this goroutine, the rest on the worker
+// pool, and runParallel waits for all of them.
+func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, hooks []*compiledHook, phase string,
+	payload map[string]any, state *State, obs *Outcome, out *Outcome, f *fireState) {
+	base := len(out.Hooks)
+	pooled := 0
+	for _, h := range hooks {
+		tr := newTrace(h, phase)
+		skip, cerr := f.admit(h, spec, payload, state)
+		switch {
+		case skip != "":
+			tr.Status, tr.SkipReason = StatusSkipped, skip
+		case cerr != nil:
+			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
+		case !h.inline:
+			pooled++
+		}
+		out.Hooks = append(out.Hooks, tr)
+	}
+	// A hook that fires another event from a pool worker must not wait
+	// for a pool slot: run nested fires inline.
+	inlineAll := pooled == 0 || ctx.Value(workerKey{}) != nil
+	var wg *sync.WaitGroup
+	if !inlineAll {
+		wg = new(sync.WaitGroup)
+		wctx := context.WithValue(ctx, workerKey{}, true)
+		for i, h := range hooks {
+			tr := &out.Hooks[base+i]
+			if tr.Status != "" || h.inline {
+				continue
+			}
+			t := e.taskPool.Get().(*task)
+			*t = task{ctx: wctx, snap: s, spec: spec, h: h, tr: tr, wg: wg,
+				call: Call{Event: spec.Name, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}}
+			wg.Add(1)
+			if err := e.workers.submit(t); err != nil {
+				wg.Done()
+				e.taskPool.Put(t)
+				// The pool is gone (closing): run it here.
+				call := &f.call
+				*call = Call{Event: spec.Name, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
+				e.execute(ctx, s, spec, h, call, tr, false)
+			}
+		}
+	}
+	for i, h := range hooks {
+		tr := &out.Hooks[base+i]
+		if tr.Status != "" || !h.inline && !inlineAll {
+			continue
+		}
+		call := &f.call
+		*call = Call{Event: spec.Name, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
+		e.execute(ctx, s, spec, h, call, tr, false)
+	}
+	if wg != nil {
+		wg.Wait()
+	}
+}
+
+// runTask is the worker pool's function.
+func (e *Engine) runTask(t *task) {
+	if t.bg {
+		e.runBackground(t)
+		return
+	}
+	e.execute(t.ctx, t.snap, t.spec, t.h, &t.call, t.tr, false)
+	wg := t.wg
+	*t = task{}
+	e.taskPool.Put(t)
+	wg.Done()
+}
+
+// queueBackground checks the background hooks' matchers and conditions and
+// queues those that apply. They get their own copy of the payload and of
+// the state, since they outlive the fire.
+func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSpec, hooks []*compiledHook,
+	payload map[string]any, stateSnap map[string]any, out *Outcome, f *fireState) {
+	var own map[string]any
+	for _, h := range hooks {
+		tr := newTrace(h, PhaseBackground)
+		skip, cerr := f.admit(h, spec, payload, &f.state)
+		switch {
+		case skip != "":
+			tr.Status, tr.SkipReason = StatusSkipped, skip
+		case cerr != nil:
+			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
+		default:
+			if own == nil {
+				own = deepCopy(payload).(map[string]any)
+			}
+			t := e.taskPool.Get().(*task)
+			*t = task{ctx: e.workers.bgCtx, snap: s, spec: spec, h: h, bg: true,
+				call: Call{Event: spec.Name, Hook: h.ID, Payload: own, State: NewState(stateSnap), Logger: e.log}}
+			if err := e.workers.enqueue(ctx, t); err != nil {
+				*t = task{}
+				e.taskPool.Put(t)
+				e.bgDropped.Add(1)
+				e.log.Warn("background hook dropped", "hook", h.ID, "event", spec.Name, "error", err)
+				tr.Status, tr.Error = StatusError, err.Error()
+			} else {
+				e.bgQueued.Add(1)
+				tr.Status = StatusQueued
+			}
+		}
+		out.Hooks = append(out.Hooks, tr)
+	}
+}
+
+func (e *Engine) runBackground(t *task) {
+	defer e.workers.pending.Done()
+	if err := t.ctx.Err(); err != nil {
+		e.bgDropped.Add(1)
+		e.log.Warn("background hook dropped at shutdown", "hook", t.h.ID, "event", t.spec.Name, "error", err)
+		*t = task{}
+		e.taskPool.Put(t)
+		return
+	}
+	var tr HookTrace
+	e.execute(context.WithValue(t.ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
+	e.bgDone.Add(1)
+	*t = task{}
+	e.taskPool.Put(t)
+}
+
+// dropBackground records a queued task the pool refused.
+func (e *Engine) dropBackground(t *task, err error) {
+	e.bgDropped.Add(1)
+	e.log.Warn("background hook dropped", "hook", t.h.ID, "event", t.spec.Name, "error", err)
+	e.workers.pending.Done()
+	*t = task{}
+	e.taskPool.Put(t)
+}
+
+// finish fills the outcome's top-level fields from the merged output.
+func (m *merger) finish(o *Outcome) {
+	o.Output = m.out
+	o.Decision, _ = m.out[fieldDecision].(string)
+	o.Reason, _ = m.out[fieldReason].(string)
+	if c, ok := m.out[fieldContinue].(bool); ok && !c {
+		o.Continue = false
+	}
+	o.StopReason, _ = m.out["stop_reason"].(string)
+	if ui, ok := m.out["updated_input"].(map[string]any); ok {
+		o.UpdatedInput = ui
+	}
+	o.AdditionalContext, _ = m.out["additional_context"].(string)
+	o.SystemMessage, _ = m.out["system_message"].(string)
+	o.Blocked = m.blocked || !o.Continue
+}
+
+func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {
+	body, err := json.Marshal(o)
+	if err != nil || len(body) < 2 {
+		e.log.Warn("audit record not written", "error", err)
+		return
+	}
+	b := make([]byte, 0, len(body)+48)
+	b = append(b, `{"time":"`...)
+	b = time.Now().UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `",`...)
+	b = append(b, body[1:]...)
+	b = append(b, '\n')
+	sink.mu.Lock()
+	_, err = sink.w.Write(b)
+	sink.mu.Unlock()
+	if err != nil {
+		e.log.Warn("audit record not written", "error", err)
+	}
+}
+
+// deepCopy copies JSON-like values (maps and slices); anything else is
+// shared.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(x))
+		for k, v := range x {
+			c[k] = deepCopy(v)
+		}
+		return c
+	case []any:
+		c := make([]any, len(x))
+		for i, v := range x {
+			c[i] = deepCopy(v)
+		}
+		return c
+	}
+	return v
+}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+)
+
+// LoopStore keeps the Stop loop guard's count of consecutive blocks per
+// session. Implementations must be safe for concurrent use. The default is
+// in memory; `hookctl claude` uses a file-backed store so the count
+// survives across processes.
+type LoopStore interface {
+	LoopCount(ctx context.Context, key string) (int, error)
+	SetLoopCount(ctx context.Context, key string, n int) error
+}
+
+// NewMemoryLoopStore returns an in-memory LoopStore. It keeps only sessions
+// whose count is not zero.
+func NewMemoryLoopStore() LoopStore { return &memLoopStore{m: map[string]int{}} }
+
+type memLoopStore struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func (s *memLoopStore) LoopCount(_ context.Context, key string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[key], nil
+}
+
+func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.m, key)
+	} else {
+		s.m[key] = n
+	}
+	return nil
+}
+
+type guardState struct {
+	key   string
+	count int
+}
+
+// loopKey identifies a block streak: per event and session, and per
+// subagent for SubagentStop.
+func loopKey(spec *EventSpec, payload map[string]any) string {
+	sid, _ := payload["session_id"].(string)
+	key := spec.Name + "/" + sid
+	if aid, ok := payload["agent_id"].(string); ok && aid != "" {
+		key += "/" + aid
+	}
+	return key
+}
+
+// guardBefore tells the hooks about the streak: stop_hook_active is true
+// while the agent is continuing because of a Stop hook, and loop_count is
+// the number of consecutive blocks so far.
+func (e *Engine) guardBefore(ctx context.Context, spec *EventSpec, payload map[string]any) (map[string]any, *guardState) {
+	g := &guardState{key: loopKey(spec, payload)}
+	n, err := e.loops.LoopCount(ctx, g.key)
+	if err != nil {
+		e.log.Warn("stop guard: reading loop count", "key", g.key, "error", err)
+	}
+	g.count = n
+	p := maps.Clone(payload)
+	active, _ := payload["stop_hook_active"].(bool)
+	p["stop_hook_active"] = active || n > 0
+	p["loop_count"] = n
+	return p, g
+}
+
+// guardAfter counts a block, or lets the agent stop once the streak
+// reached the cap, and resets the count when the agent is let stop.
+func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *Outcome) {
+	out.StopGuard = &StopGuard{LoopCount: g.count, Cap: limit}
+	next := 0
+	if out.Decision == "block" && out.Continue {
+		next = g.count + 1
+		if next > limit {
+			next = 0
+			msg := fmt.Sprintf("stop hook block cap reached (%d consecutive blocks): letting the agent stop", limit)
+			out.StopGuard.Released = true
+			out.Decision = ""
+			out.Reason = msg
+			out.Blocked = false
+			o := maps.Clone(out.Output)
+			delete(o, fieldDecision)
+			o[fieldReason] = msg
+			out.Output = o
+		}
+	}
+	if next == g.count {
+		return
+	}
+	if err := e.loops.SetLoopCount(ctx, g.key, next); err != nil {
+		e.log.Warn("stop guard: writing loop count", "key", g.key, "error", err)
+	}
+}

@@ -1,0 +1,388 @@
+package engine
+
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// merger folds hook results into one outcome, field by field, following the
+// event's merge rules, and chains rewritten fields into the payload seen by
+// the next hook. It never modifies a Result or the caller's payload.
+type merger struct {
+	spec *EventSpec
+	out  map[string]any
+
+	payload      map[string]any
+	payloadOwned bool
+
+	decRank   int // index of the merged decision in spec.Decisions; -1 none
+	reasonSet bool
+	blocked   bool
+	stoppedBy string
+}
+
+func (m *merger) init(spec *EventSpec, payload map[string]any) {
+	*m = merger{spec: spec, payload: payload, decRank: -1}
+}
+
+// add merges one hook's result. It reports whether the result ends the
+// chain (a terminal decision or field), and a note when part of the result
+// was ignored.
+func (m *merger) add(hookID string, r Result) (terminal bool, note string) {
+	if len(r) == 0 {
+		return false, ""
+	}
+	if m.out == nil {
+		m.out = make(map[string]any, len(r)+2)
+	}
+	_, reasonHasRule := m.spec.Merge[fieldReason]
+	var notes []string
+	for k, v := range r {
+		k = canonicalField(k)
+		switch k {
+		case fieldDecision:
+			t, n := m.addDecision(v, r)
+			terminal = terminal || t
+			if n != "" {
+				notes = append(notes, n)
+			}
+			continue
+		case fieldReason:
+			if !reasonHasRule {
+				// The reason follows the decision it comes with;
+				// without one it counts only while no hook decided.
+				if _, hasDec := resultField(r, fieldDecision); !hasDec && m.decRank < 0 && !m.reasonSet {
+					if s, ok := v.(string); ok && s != "" {
+						m.out[fieldReason] = s
+						m.reasonSet = true
+					}
+				}
+				continue
+			}
+		}
+		t, n := m.addField(k, v)
+		terminal = terminal || t
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	if terminal && m.stoppedBy == "" {
+		m.stoppedBy = hookID
+	}
+	if len(notes) > 0 {
+		slices.Sort(notes)
+		note = strings.Join(notes, "; ")
+	}
+	return terminal, note
+}
+
+func (m *merger) addDecision(v any, r Result) (terminal bool, note string) {
+	s, ok := v.(string)
+	if !ok {
+		if v == nil {
+			return false, ""
+		}
+		return false, fmt.Sprintf("decision must be a string, got %T", v)
+	}
+	if s == "" {
+		return false, ""
+	}
+	d, ok := m.spec.normalizeDecision(s)
+	if !ok {
+		if len(m.spec.Decisions) == 0 {
+			return false, fmt.Sprintf("decision %q ignored: %s takes no decision", s, m.spec.Name)
+		}
+		return false, fmt.Sprintf("decision %q ignored: %s accepts %s", s, m.spec.Name, strings.Join(m.spec.Decisions, ", "))
+	}
+	rank := slices.Index(m.spec.Decisions, d)
+	if m.decRank < 0 || rank < m.decRank {
+		m.decRank = rank
+		m.out[fieldDecision] = d
+		if _, hasRule := m.spec.Merge[fieldReason]; !hasRule {
+			if reason, _ := resultField(r, fieldReason); reason != nil {
+				if rs, ok := reason.(string); ok {
+					m.out[fieldReason] = rs
+					m.reasonSet = true
+				}
+			} else {
+				delete(m.out, fieldReason)
+				m.reasonSet = false
+			}
+		}
+	}
+	if terminalDecisions[d] {
+		m.blocked = true
+		return true, ""
+	}
+	return false, ""
+}
+
+// addField merges one non-decision field.
+func (m *merger) addField(k string, v any) (terminal bool, note string) {
+	rule := m.spec.rule(k)
+	cur, have := m.out[k]
+	switch rule.Rule {
+	case MergeLast:
+		if v != nil {
+			m.out[k] = v
+		}
+	case MergeFirst:
+		if !have && v != nil {
+			m.out[k] = v
+		}
+	case MergeSticky:
+		want := rule.Value
+		if want == nil {
+			want = true
+		}
+		if have && valueEqual(cur, want) {
+			return false, ""
+		}
+		if v == nil {
+			return false, ""
+		}
+		if valueEqual(v, want) {
+			m.out[k] = want
+			if rule.Blocks {
+				m.blocked = true
+			}
+			return rule.Terminal, ""
+		}
+		if !have {
+			m.out[k] = v
+		}
+	case MergeRestrictive:
+		s, ok := v.(string)
+		if !ok || s == "" {
+			if v == nil || s == "" && ok {
+				return false, ""
+			}
+			return false, fmt.Sprintf("%s must be a string, got %T", k, v)
+		}
+		rank := slices.Index(rule.Order, s)
+		if rank < 0 {
+			return false, fmt.Sprintf("%s %q ignored: want one of %s", k, s, strings.Join(rule.Order, ", "))
+		}
+		if cs, ok := cur.(string); !have || !ok || rank < slices.Index(rule.Order, cs) {
+			m.out[k] = s
+		}
+		if rank == 0 && rule.Terminal {
+			if rule.Blocks {
+				m.blocked = true
+			}
+			return true, ""
+		}
+	case MergeConcat:
+		s, ok := v.(string)
+		if !ok {
+			if v == nil {
+				return false, ""
+			}
+			return false, fmt.Sprintf("%s must be a string, got %T", k, v)
+		}
+		if s == "" {
+			return false, ""
+		}
+		if cs, _ := cur.(string); cs != "" {
+			m.out[k] = cs + "\n\n" + s
+		} else {
+			m.out[k] = s
+		}
+	case MergeChain:
+		if v == nil {
+			return false, ""
+		}
+		m.out[k] = v
+		m.setPayload(rule.Target, v)
+	case MergeMerge:
+		vm, ok := v.(map[string]any)
+		if !ok {
+			if v == nil {
+				return false, ""
+			}
+			return false, fmt.Sprintf("%s must be an object, got %T", k, v)
+		}
+		cm, _ := cur.(map[string]any)
+		nm := make(map[string]any, len(cm)+len(vm))
+		maps.Copy(nm, cm)
+		maps.Copy(nm, vm)
+		m.out[k] = nm
+	case MergeAppend:
+		l, ok := asList(v)
+		if !ok {
+			return false, fmt.Sprintf("%s must be a list, got %T", k, v)
+		}
+		cl, _ := cur.([]any)
+		m.out[k] = append(slices.Clip(cl), l...)
+	case MergeUnion:
+		l, ok := asList(v)
+		if !ok {
+			return false, fmt.Sprintf("%s must be a list, got %T", k, v)
+		}
+		cl, _ := cur.([]any)
+		out := slices.Clone(cl)
+		for _, x := range l {
+			if !slices.ContainsFunc(out, func(y any) bool { return valueEqual(x, y) }) {
+				out = append(out, x)
+			}
+		}
+		m.out[k] = out
+	case MergeIntersect:
+		l, ok := asStringList(v)
+		if !ok {
+			// OpenClaw: a non-list (or a list with non-strings) denies all.
+			m.out[k] = []any{}
+			return false, fmt.Sprintf("%s must be a list of strings: treated as empty", k)
+		}
+		if slices.Contains(l, "*") {
+			// "*" is the identity.
+			if !have {
+				m.out[k] = []any{"*"}
+			}
+			return false, ""
+		}
+		cl, cok := asStringList(cur)
+		if !have || !cok || slices.Contains(cl, "*") {
+			m.out[k] = toAnyList(l)
+			return false, ""
+		}
+		var out []any
+		for _, s := range cl {
+			if slices.Contains(l, s) {
+				out = append(out, s)
+			}
+		}
+		if out == nil {
+			out = []any{}
+		}
+		m.out[k] = out
+	}
+	return false, ""
+}
+
+// setPayload replaces one payload field for the next hooks, copying the
+// caller's payload on the first write.
+func (m *merger) setPayload(k string, v any) {
+	if !m.payloadOwned {
+		p := make(map[string]any, len(m.payload)+1)
+		maps.Copy(p, m.payload)
+		m.payload = p
+		m.payloadOwned = true
+	}
+	m.payload[k] = v
+}
+
+// resultField reads a field from r under its canonical or camelCase name.
+func resultField(r Result, k string) (any, bool) {
+	if v, ok := r[k]; ok {
+		return v, true
+	}
+	for rk, v := range r {
+		if rk != k && canonicalField(rk) == k {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// fieldAliases maps the camelCase vocabularies of Claude Code and OpenClaw
+// onto hookctl's snake_case result fields.
+var fieldAliases = map[string]string{
+	"permissionDecision":       fieldDecision,
+	"permissionDecisionReason": fieldReason,
+	"updatedToolOutput":        "updated_output",
+	"updatedMCPToolOutput":     "updated_output",
+}
+
+// canonicalField returns the snake_case name of a result field.
+func canonicalField(k string) string {
+	if !hasUpper(k) {
+		return k
+	}
+	if a, ok := fieldAliases[k]; ok {
+		return a
+	}
+	var b strings.Builder
+	for i, r := range k {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r + ('a' - 'A'))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func asList(v any) ([]any, bool) {
+	switch l := v.(type) {
+	case []any:
+		return l, true
+	case []string:
+		return toAnyList(l), true
+	case nil:
+		return nil, true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
+func asStringList(v any) ([]string, bool) {
+	l, ok := asList(v)
+	if !ok || v == nil {
+		return nil, false
+	}
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+func toAnyList(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+// valueEqual compares JSON-like values.
+func valueEqual(a, b any) bool {
+	switch x := a.(type) {
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return reflect.DeepEqual(a, b)
+}

@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status is what happened to one hook during a fire.
+type Status string
+
+// Hook statuses (SPEC §5).
+const (
+	// StatusDecided: the hook returned a decision or result fields.
+	StatusDecided Status = "decided"
+	// StatusRan: the hook ran and returned nothing.
+	StatusRan Status = "ran"
+	// StatusSkipped: the matcher or condition was false, the hook is
+	// disabled, or the chain was stopped; SkipReason says which.
+	StatusSkipped Status = "skipped"
+	// StatusError: the hook could not run or failed (error, panic).
+	StatusError Status = "error"
+	// StatusTimeout: the hook ran out of time and was cancelled.
+	StatusTimeout Status = "timeout"
+	// StatusQueued: a background hook was queued; Fire did not wait.
+	StatusQueued Status = "queued"
+)
+
+// Phases of a fire, reported per hook.
+const (
+	PhaseChain      = "chain"
+	PhaseVoid       = "void"
+	PhaseObserve    = "observe"
+	PhaseBackground = "background"
+)
+
+// Skip reasons.
+const (
+	SkipMatcher   = "matcher did not match"
+	SkipCondition = "condition was false"
+	SkipDisabled  = "hook is disabled"
+)
+
+// HookTrace is the record of one hook in an Outcome.
+type HookTrace struct {
+	ID     string `json:"id"`
+	Status Status `json:"status"`
+	// Decision is the decision the hook returned, or the one its failure
+	// counted as under a fail-closed policy (then FailClosed is true).
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Duration is how long the hook took (all attempts).
+	Duration   time.Duration `json:"-"`
+	SkipReason string        `json:"skip_reason,omitempty"`
+	// Error describes why the hook could not run, failed or timed out.
+	Error string `json:"error,omitempty"`
+	// FailClosed marks a failure that counted as a blocking decision.
+	FailClosed bool `json:"fail_closed,omitempty"`
+	// Handler is the handler kind: declarative, go, js, command, ...
+	Handler string `json:"handler,omitempty"`
+	// Phase is chain, void, observe or background.
+	Phase string `json:"phase,omitempty"`
+	// Priority is the hook's priority.
+	Priority int `json:"priority"`
+	// Attempts counts tries when the hook was retried.
+	Attempts int `json:"attempts,omitempty"`
+	// Output is the result the hook returned, as returned.
+	Output Result `json:"output,omitempty"`
+	// Note explains a result the engine ignored or adjusted.
+	Note string `json:"note,omitempty"`
+	// Source says where the hook was declared.
+	Source string `json:"source,omitempty"`
+}
+
+// MarshalJSON adds duration_us for every hook that ran.
+func (t HookTrace) MarshalJSON() ([]byte, error) {
+	type plain HookTrace
+	if t.Status == StatusSkipped || t.Status == StatusQueued {
+		return json.Marshal(plain(t))
+	}
+	return json.Marshal(struct {
+		plain
+		DurationUS int64 `json:"duration_us"`
+	}{plain(t), t.Duration.Microseconds()})
+}
+
+// StopGuard reports the Stop loop guard's view of a Stop or SubagentStop
+// fire.
+type StopGuard struct {
+	// LoopCount is the number of consecutive blocks before this fire.
+	LoopCount int `json:"loop_count"`
+	// Cap is settings.stop_block_cap.
+	Cap int `json:"cap"`
+	// Released is true when the cap overrode a block and let the agent stop.
+	Released bool `json:"released"`
+}
+
+// Outcome is the merged result of one fire plus its trace. Safe to read
+// from any goroutine once Fire returned.
+type Outcome struct {
+	// Event is the canonical event name.
+	Event string `json:"event"`
+	// Decision is the merged decision ("" when no hook decided).
+	Decision string `json:"decision"`
+	// Reason is the reason of the hook whose decision won.
+	Reason string `json:"reason"`
+	// Blocked is true when the decision is deny, block or cancel, when
+	// continue is false, or when a blocking field (block, cancel, ...) is
+	// set.
+	Blocked bool `json:"blocked"`
+	// Continue is false when a hook asked to stop the whole agent.
+	Continue bool `json:"continue"`
+	// StopReason comes with continue=false.
+	StopReason string `json:"stop_reason"`
+	// UpdatedInput is the tool input after the chain's rewrites, or nil
+	// when no hook changed it.
+	UpdatedInput map[string]any `json:"updated_input"`
+	// AdditionalContext is every hook's context joined by blank lines.
+	AdditionalContext string `json:"additional_context"`
+	// SystemMessage is every hook's system message joined by blank lines.
+	SystemMessage string `json:"system_message"`
+	// Output holds every merged result field.
+	Output map[string]any `json:"output"`
+	// State is ctx.state after the chain.
+	State map[string]any `json:"state"`
+	// Hooks traces every hook registered for the event, in the order the
+	// engine considered them.
+	Hooks []HookTrace `json:"hooks"`
+	// StopGuard is set on events with the Stop loop guard.
+	StopGuard *StopGuard `json:"stop_guard,omitempty"`
+}
+
+// MarshalJSON encodes empty maps and lists as {} and [] rather than null,
+// keeping updated_input null when unchanged.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	type plain Outcome
+	p := plain(o)
+	if p.Output == nil {
+		p.Output = map[string]any{}
+	}
+	if p.State == nil {
+		p.State = map[string]any{}
+	}
+	if p.Hooks == nil {
+		p.Hooks = []HookTrace{}
+	}
+	return json.Marshal(p)
+}
+
+// Hook returns the trace of the hook with the given id.
+func (o *Outcome) Hook(id string) (HookTrace, bool) {
+	for _, h := range o.Hooks {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return HookTrace{}, false
+}

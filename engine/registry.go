@@ -1,0 +1,366 @@
+package engine
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookctl/hookctl/conditions"
+)
+
+// EventID is an event's index in an engine's catalog. Resolve a name once
+// with Engine.Resolve and fire by ID on hot paths to skip the name lookup.
+// IDs are stable for the engine's lifetime; 0 is never a valid ID.
+type EventID uint32
+
+// compiledHook is a registered hook with its matcher and condition compiled.
+type compiledHook struct {
+	Hook
+	seq       uint64
+	events    []string // canonical event names
+	matcher   *Matcher
+	cond      *conditions.Program
+	kind      string
+	inline    bool
+	selfTimed bool
+	fromCfg   bool
+}
+
+// eventEntry is one event of a snapshot with its hooks in firing order.
+type eventEntry struct {
+	id   EventID
+	spec *EventSpec
+	// all holds every hook registered for the event in firing order
+	// (priority descending, declaration order on ties), disabled included.
+	all []*compiledHook
+	// chain: modifying/sync hooks run in sequence (void events: none).
+	chain []*compiledHook
+	// parallel: hooks that run concurrently: every non-background hook of
+	// a void event, the observe hooks of a modifying or sync event.
+	parallel []*compiledHook
+	// background: queued hooks.
+	background []*compiledHook
+}
+
+// settings are the engine-wide knobs a config may set.
+type settings struct {
+	maxConcurrency int
+	defaultTimeout time.Duration
+	stopBlockCap   int
+}
+
+// snapshot is an immutable view of the registry: catalog, hooks and
+// settings. Fires load it once through an atomic pointer, so registration
+// and config swaps never disturb a fire in progress.
+type snapshot struct {
+	events   []*eventEntry // by EventID; index 0 and removed events are nil
+	byName   map[string]EventID
+	settings settings
+}
+
+// registry is the mutable source the snapshots are built from. Guarded by
+// Engine.mu.
+type registry struct {
+	specs    []*EventSpec // by EventID; nil = removed
+	names    map[string]EventID
+	cfgSpecs map[EventID]bool // events that came from the loaded config
+
+	goHooks  []*compiledHook
+	cfgHooks []*compiledHook
+	disabled map[string]bool // enable/disable overrides by hook id
+	seq      uint64
+
+	base    settings // from options
+	cfgSet  Settings // from the loaded config
+	hasCfg  bool
+	cfgName string
+}
+
+func (r *registry) init(base settings, extra []EventSpec) error {
+	r.specs = []*EventSpec{nil}
+	r.names = map[string]EventID{}
+	r.cfgSpecs = map[EventID]bool{}
+	r.disabled = map[string]bool{}
+	r.base = base
+	for _, s := range BuiltinEvents() {
+		if _, err := r.addSpec(s, false); err != nil {
+			return fmt.Errorf("built-in catalog: %w", err)
+		}
+	}
+	for _, s := range extra {
+		if _, err := r.addSpec(s, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addSpec validates and adds an event. A name taken by a removed event gets
+// its old ID back.
+func (r *registry) addSpec(s EventSpec, fromCfg bool) (EventID, error) {
+	if s.Source == "" {
+		s.Source = SourceCustom
+	}
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	names := append([]string{s.Name}, s.Aliases...)
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return 0, fmt.Errorf("event %s: name %q given twice", s.Name, n)
+		}
+		seen[n] = true
+		if id, ok := r.names[n]; ok && r.specs[id] != nil {
+			return 0, fmt.Errorf("event %s: name %q is already taken by event %s", s.Name, n, r.specs[id].Name)
+		}
+	}
+	id, ok := r.names[s.Name]
+	if !ok || r.specs[id] != nil {
+		id = EventID(len(r.specs))
+		r.specs = append(r.specs, nil)
+	}
+	r.specs[id] = s.clone()
+	for _, n := range names {
+		r.names[n] = id
+	}
+	if fromCfg {
+		r.cfgSpecs[id] = true
+	}
+	return id, nil
+}
+
+func (r *registry) removeCfgSpecs() {
+	for id := range r.cfgSpecs {
+		r.specs[id] = nil
+	}
+	clear(r.cfgSpecs)
+}
+
+func (r *registry) lookup(name string) (*EventSpec, bool) {
+	id, ok := r.names[name]
+	if !ok || r.specs[id] == nil {
+		return nil, false
+	}
+	return r.specs[id], true
+}
+
+func (r *registry) unknown(name string) error {
+	return &UnknownEventError{Name: name, Suggestion: r.suggest(name)}
+}
+
+// suggest finds a known name close to an unknown one.
+func (r *registry) suggest(name string) string {
+	best, bestD := "", 4
+	ln := strings.ToLower(name)
+	for n, id := range r.names {
+		if r.specs[id] == nil {
+			continue
+		}
+		if strings.ToLower(n) == ln {
+			return n
+		}
+		if d := editDistance(ln, strings.ToLower(n)); d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// compile checks a hook against the catalog and compiles its matcher and
+// condition. It reports every problem it finds.
+func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, error) {
+	var errs []error
+	fail := func(field string, err error) {
+		errs = append(errs, &HookConfigError{ID: h.ID, Source: h.Source, Field: field, Err: err})
+	}
+	if strings.TrimSpace(h.ID) == "" {
+		fail("id", errors.New("a hook needs an id"))
+	}
+	if h.Handler == nil {
+		fail("handler", errors.New("a hook needs a handler"))
+	}
+	names := h.events()
+	if len(names) == 0 {
+		fail("event", errors.New("a hook needs an event"))
+	}
+	c := &compiledHook{Hook: h}
+	for _, n := range names {
+		spec, ok := r.lookup(n)
+		if !ok {
+			fail("event", r.unknown(n))
+			continue
+		}
+		if !slices.Contains(c.events, spec.Name) {
+			c.events = append(c.events, spec.Name)
+		}
+		if res, ok := StaticResult(h.Handler); ok {
+			if d, ok := res[fieldDecision].(string); ok && d != "" && !spec.AcceptsDecision(d) {
+				if len(spec.Decisions) == 0 {
+					fail("decision", fmt.Errorf("event %s takes no decision", spec.Name))
+				} else {
+					fail("decision", fmt.Errorf("event %s accepts %s, not %q", spec.Name, strings.Join(spec.Decisions, ", "), d))
+				}
+			}
+		}
+	}
+	m, err := CompileMatcher(h.Matcher)
+	if err != nil {
+		fail("matcher", err)
+	}
+	c.matcher = m
+	switch {
+	case h.Condition != nil:
+		c.cond = h.Condition
+	case strings.TrimSpace(h.When) != "":
+		p, err := cc.Compile(h.When)
+		if err != nil {
+			fail("when", err)
+		}
+		c.cond = p
+	}
+	if h.Timeout < 0 {
+		fail("timeout", errors.New("must not be negative"))
+	}
+	if h.OnError.Policy > ErrorRetry {
+		fail("on_error", errors.New("unknown policy"))
+	}
+	if h.OnError.Attempts < 0 || h.OnError.Backoff < 0 {
+		fail("retry", errors.New("attempts and backoff must not be negative"))
+	}
+	if h.Background && h.Observe {
+		fail("observe", errors.New("a hook cannot be both background and observe"))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if c.matcher.MatchesAll() {
+		c.matcher = nil
+	}
+	c.kind = handlerKind(h.Handler)
+	if in, ok := h.Handler.(Inliner); ok {
+		c.inline = in.Inline()
+	}
+	if st, ok := h.Handler.(SelfTimed); ok {
+		c.selfTimed = st.SelfTimed()
+	}
+	return c, nil
+}
+
+func (r *registry) hookExists(id string) bool {
+	for _, h := range r.goHooks {
+		if h.ID == id {
+			return true
+		}
+	}
+	for _, h := range r.cfgHooks {
+		if h.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// effectiveSettings layers the loaded config over the options.
+func (r *registry) effectiveSettings() settings {
+	s := r.base
+	if r.hasCfg {
+		if r.cfgSet.MaxConcurrency > 0 {
+			s.maxConcurrency = r.cfgSet.MaxConcurrency
+		}
+		if r.cfgSet.DefaultTimeout > 0 {
+			s.defaultTimeout = r.cfgSet.DefaultTimeout
+		}
+		if r.cfgSet.StopBlockCap != nil {
+			s.stopBlockCap = *r.cfgSet.StopBlockCap
+		}
+	}
+	return s
+}
+
+// build makes a new immutable snapshot.
+func (r *registry) build() *snapshot {
+	s := &snapshot{
+		events:   make([]*eventEntry, len(r.specs)),
+		byName:   make(map[string]EventID, len(r.names)),
+		settings: r.effectiveSettings(),
+	}
+	for n, id := range r.names {
+		if r.specs[id] != nil {
+			s.byName[n] = id
+		}
+	}
+	byEvent := map[string]*eventEntry{}
+	for id, spec := range r.specs {
+		if spec == nil {
+			continue
+		}
+		e := &eventEntry{id: EventID(id), spec: spec}
+		s.events[id] = e
+		byEvent[spec.Name] = e
+	}
+	add := func(h *compiledHook) {
+		if r.disabled[h.ID] {
+			cp := *h
+			cp.Disabled = true
+			h = &cp
+		}
+		for _, n := range h.events {
+			if e := byEvent[n]; e != nil {
+				e.all = append(e.all, h)
+			}
+		}
+	}
+	for _, h := range r.cfgHooks {
+		add(h)
+	}
+	for _, h := range r.goHooks {
+		add(h)
+	}
+	for _, e := range s.events {
+		if e == nil || len(e.all) == 0 {
+			continue
+		}
+		slices.SortStableFunc(e.all, func(a, b *compiledHook) int {
+			if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		for _, h := range e.all {
+			switch {
+			case h.Background:
+				e.background = append(e.background, h)
+			case e.spec.Strategy == Void || h.Observe:
+				e.parallel = append(e.parallel, h)
+			default:
+				e.chain = append(e.chain, h)
+			}
+		}
+	}
+	return s
+}
+
+// editDistance is the Levenshtein distance, for "did you mean".
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

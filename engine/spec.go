@@ -1,0 +1,305 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Strategy is how the hooks of one event run.
+type Strategy uint8
+
+const (
+	// Modifying hooks run one after another, highest priority first; each
+	// sees the payload as changed by the hooks before it and their results
+	// merge field by field.
+	Modifying Strategy = iota + 1
+	// Void hooks only observe: they run in parallel, bounded by the
+	// engine's worker pool, and their results are not merged.
+	Void
+	// Sync hooks run like modifying hooks, inline on the caller's goroutine
+	// with no pool and no per-hook timer, for hot paths.
+	Sync
+)
+
+var strategyNames = map[Strategy]string{Modifying: "modifying", Void: "void", Sync: "sync"}
+
+// String returns the strategy's HCL name.
+func (s Strategy) String() string {
+	if n, ok := strategyNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// ParseStrategy turns "modifying", "void" or "sync" into a Strategy.
+func ParseStrategy(s string) (Strategy, error) {
+	for k, v := range strategyNames {
+		if v == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown strategy %q (want modifying, void or sync)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s Strategy) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// MergeRule says how the values one result field takes in several hooks
+// combine into the outcome.
+type MergeRule uint8
+
+const (
+	// MergeLast keeps the last defined value: a lower priority hook may
+	// override a higher one. It is the rule for fields the catalog does
+	// not name.
+	MergeLast MergeRule = iota
+	// MergeRestrictive keeps the most restrictive value of an ordered
+	// precedence list (FieldRule.Order, most restrictive first).
+	MergeRestrictive
+	// MergeSticky keeps FieldRule.Value (true unless set) once any hook
+	// returned it; with Terminal it stops the chain.
+	MergeSticky
+	// MergeFirst keeps the first defined value in priority order.
+	MergeFirst
+	// MergeConcat joins strings with a blank line; empty strings are
+	// ignored and never erase what came before.
+	MergeConcat
+	// MergeChain replaces the payload field FieldRule.Target for the next
+	// hook; the outcome keeps the last value.
+	MergeChain
+	// MergeMerge merges maps shallowly, later keys winning.
+	MergeMerge
+	// MergeAppend concatenates lists.
+	MergeAppend
+	// MergeIntersect keeps the items every list has; "*" is the identity
+	// and a value that is not a list of strings denies everything.
+	MergeIntersect
+	// MergeUnion keeps every distinct item, in first-seen order.
+	MergeUnion
+)
+
+var mergeRuleNames = [...]string{
+	MergeLast: "last", MergeRestrictive: "restrictive", MergeSticky: "sticky",
+	MergeFirst: "first", MergeConcat: "concat", MergeChain: "chain",
+	MergeMerge: "merge", MergeAppend: "append", MergeIntersect: "intersect",
+	MergeUnion: "union",
+}
+
+// String returns the rule's HCL name.
+func (r MergeRule) String() string {
+	if int(r) < len(mergeRuleNames) {
+		return mergeRuleNames[r]
+	}
+	return fmt.Sprintf("MergeRule(%d)", uint8(r))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r MergeRule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// ParseMergeRule turns a rule name ("last", "concat", ...) into a MergeRule.
+func ParseMergeRule(s string) (MergeRule, error) {
+	for i, n := range mergeRuleNames {
+		if n == s {
+			return MergeRule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown merge rule %q (want one of %s)", s, strings.Join(mergeRuleNames[:], ", "))
+}
+
+// FieldRule is the merge rule of one result field.
+type FieldRule struct {
+	Rule MergeRule
+	// Order lists the values of a restrictive field, most restrictive first.
+	Order []string
+	// Value is the sticky value of a sticky field (true when nil).
+	Value any
+	// Terminal stops the modifying chain when a sticky field takes its
+	// sticky value, or when a restrictive field takes a terminal decision
+	// (deny, block or cancel).
+	Terminal bool
+	// Blocks makes that terminal state count as blocked in the outcome.
+	Blocks bool
+	// Target is the payload field a chain field replaces.
+	Target string
+}
+
+// terminalDecisions are the values that stop a chain (SPEC §2).
+var terminalDecisions = map[string]bool{"deny": true, "block": true, "cancel": true}
+
+// EventSpec describes one event: what fires it, how its hooks run and how
+// their results merge. The built-in catalog is a list of EventSpecs; custom
+// events use the same type.
+type EventSpec struct {
+	// Name is the canonical name, e.g. "PreToolUse".
+	Name string
+	// Aliases are other names that fire the same event.
+	Aliases []string
+	// Strategy is how the event's hooks run.
+	Strategy Strategy
+	// MatcherField is the payload field a hook's matcher tests ("" = none).
+	MatcherField string
+	// MatchBasename makes the matcher test the base name of MatcherField
+	// (Claude Code's FileChanged).
+	MatchBasename bool
+	// Decisions lists the decision values the event accepts, most
+	// restrictive first. Empty means the event takes no decision.
+	Decisions []string
+	// Merge maps result fields to their merge rules. Fields not listed use
+	// the universal rules (continue, stop_reason, additional_context,
+	// system_message, updated_input, ...) and then MergeLast. "reason"
+	// follows the winning decision unless the table gives it a rule.
+	Merge map[string]FieldRule
+	// DefaultTimeout is the per-hook timeout when neither the hook nor the
+	// engine settings give one.
+	DefaultTimeout time.Duration
+	// FailClosed makes a failing or timed-out hook block by default.
+	FailClosed bool
+	// StopGuard enables the Stop loop guard (stop_hook_active, loop_count,
+	// block cap) for the event.
+	StopGuard bool
+	// Source says where the event comes from: "claude-code", "openclaw",
+	// "seed" or "custom".
+	Source string
+	// Description is one line for `hookctl events`.
+	Description string
+}
+
+// universalMerge holds the rules every event shares unless its own Merge
+// table overrides a field.
+var universalMerge = map[string]FieldRule{
+	"continue":           {Rule: MergeSticky, Value: false, Terminal: true, Blocks: true},
+	"stop_reason":        {Rule: MergeFirst},
+	"additional_context": {Rule: MergeConcat},
+	"system_message":     {Rule: MergeConcat},
+	"suppress_output":    {Rule: MergeSticky},
+	"updated_input":      {Rule: MergeChain, Target: "tool_input"},
+	"updated_output":     {Rule: MergeChain, Target: "tool_response"},
+}
+
+// Reserved result field names with engine-defined meaning.
+const (
+	fieldDecision = "decision"
+	fieldReason   = "reason"
+	fieldContinue = "continue"
+)
+
+var specNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:\-]*$`)
+
+// Validate reports the first problem with the spec.
+func (s *EventSpec) Validate() error {
+	if !specNameRE.MatchString(s.Name) {
+		return fmt.Errorf("event name %q: want a letter then letters, digits, '_', '.', ':' or '-'", s.Name)
+	}
+	for _, a := range s.Aliases {
+		if !specNameRE.MatchString(a) {
+			return fmt.Errorf("event %s: alias %q: want a letter then letters, digits, '_', '.', ':' or '-'", s.Name, a)
+		}
+	}
+	if _, ok := strategyNames[s.Strategy]; !ok {
+		return fmt.Errorf("event %s: strategy must be modifying, void or sync", s.Name)
+	}
+	seen := map[string]bool{}
+	for _, d := range s.Decisions {
+		if d == "" || seen[d] {
+			return fmt.Errorf("event %s: decisions must be distinct and non-empty", s.Name)
+		}
+		seen[d] = true
+	}
+	for f, r := range s.Merge {
+		if f == "" {
+			return fmt.Errorf("event %s: empty merge field name", s.Name)
+		}
+		if f == fieldDecision {
+			return fmt.Errorf("event %s: %q merges by the decision precedence; set Decisions instead", s.Name, f)
+		}
+		if int(r.Rule) >= len(mergeRuleNames) {
+			return fmt.Errorf("event %s: field %s: unknown merge rule", s.Name, f)
+		}
+		if r.Rule == MergeRestrictive && len(r.Order) == 0 {
+			return fmt.Errorf("event %s: field %s: a restrictive rule needs an order", s.Name, f)
+		}
+		if r.Rule == MergeChain && r.Target == "" {
+			return fmt.Errorf("event %s: field %s: a chain rule needs a target payload field", s.Name, f)
+		}
+	}
+	if s.DefaultTimeout < 0 {
+		return fmt.Errorf("event %s: negative default timeout", s.Name)
+	}
+	return nil
+}
+
+// rule returns the merge rule of a result field for this event.
+func (s *EventSpec) rule(field string) FieldRule {
+	if r, ok := s.Merge[field]; ok {
+		return r
+	}
+	if r, ok := universalMerge[field]; ok {
+		return r
+	}
+	return FieldRule{Rule: MergeLast}
+}
+
+// AcceptsDecision reports whether d (after normalisation) is one of the
+// event's decisions.
+func (s *EventSpec) AcceptsDecision(d string) bool {
+	_, ok := s.normalizeDecision(d)
+	return ok
+}
+
+// normalizeDecision maps the decision vocabularies real hooks use onto the
+// event's own: legacy "approve" is "allow"; "block" and "deny" stand for
+// each other where only one is accepted; "cancel" is "block" where cancel
+// is not accepted.
+func (s *EventSpec) normalizeDecision(d string) (string, bool) {
+	if slices.Contains(s.Decisions, d) {
+		return d, true
+	}
+	var alt []string
+	switch d {
+	case "approve":
+		alt = []string{"allow"}
+	case "block":
+		alt = []string{"deny", "cancel"}
+	case "deny":
+		alt = []string{"block", "cancel"}
+	case "cancel":
+		alt = []string{"block", "deny"}
+	case "pass":
+		alt = []string{"allow"}
+	}
+	for _, a := range alt {
+		if slices.Contains(s.Decisions, a) {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// blockDecision is the decision a fail-closed hook contributes: the event's
+// most restrictive terminal decision.
+func (s *EventSpec) blockDecision() string {
+	for _, d := range s.Decisions {
+		if terminalDecisions[d] {
+			return d
+		}
+	}
+	return ""
+}
+
+// clone returns a deep copy so callers cannot change a registered spec.
+func (s EventSpec) clone() *EventSpec {
+	c := s
+	c.Aliases = slices.Clone(s.Aliases)
+	c.Decisions = slices.Clone(s.Decisions)
+	if s.Merge != nil {
+		c.Merge = make(map[string]FieldRule, len(s.Merge))
+		for k, v := range s.Merge {
+			v.Order = slices.Clone(v.Order)
+			c.Merge[k] = v
+		}
+	}
+	return &c
+}
