@@ -119,9 +119,9 @@ func Static(r Result) Handler { return staticHandler{r: maps.Clone(r)} }
 type staticHandler struct{ r Result }
 
 func (s staticHandler) Handle(context.Context, *Call) (Result, error) { return s.r, nil }
-func (staticHandler) Kind() string                                   { return "declarative" }
-func (staticHandler) Inline() bool                                   { return true }
-func (staticHandler) SelfTimed() bool                                { return true }
+func (staticHandler) Kind() string                                    { return "declarative" }
+func (staticHandler) Inline() bool                                    { return true }
+func (staticHandler) SelfTimed() bool                                 { return true }
 
 // StaticResult returns the result of a Static handler, and false for any
 // other handler.
