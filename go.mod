@@ -7,4 +7,7 @@ require (
 	github.com/panjf2000/ants/v2 v2.12.1
 )
 
-require golang.org/x/sync v0.11.0 // indirect
+require (
+	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/sync v0.11.0 // indirect
+)

@@ -380,8 +380,11 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 		}
 	}
 	for i, h := range hooks {
+		if !h.inline && !inlineAll {
+			continue // on the pool: its trace belongs to the worker now
+		}
 		tr := &out.Hooks[base+i]
-		if tr.Status != "" || !h.inline && !inlineAll {
+		if tr.Status != "" {
 			continue
 		}
 		call := &f.call

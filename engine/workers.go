@@ -26,7 +26,8 @@ type workers struct {
 	pending    sync.WaitGroup
 	bgCtx      context.Context
 	bgCancel   context.CancelFunc
-	closing    bool
+	closing    bool // no new background work
+	released   bool // the pool is gone
 }
 
 func (w *workers) init(e *Engine) {
@@ -39,7 +40,7 @@ func (w *workers) init(e *Engine) {
 func (w *workers) get() (*ants.PoolWithFuncGeneric[*task], error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.pool == nil && w.poolErr == nil && !w.closing {
+	if w.pool == nil && w.poolErr == nil && !w.released {
 		w.pool, w.poolErr = ants.NewPoolWithFuncGeneric(w.size, w.e.runTask,
 			ants.WithPanicHandler(func(v any) {
 				w.e.log.Error("hookctl: panic escaped a hook task", "panic", v)
@@ -47,7 +48,7 @@ func (w *workers) get() (*ants.PoolWithFuncGeneric[*task], error) {
 			ants.WithExpiryDuration(10*time.Second),
 		)
 	}
-	if w.closing {
+	if w.released {
 		return nil, ErrClosed
 	}
 	return w.pool, w.poolErr
@@ -159,6 +160,7 @@ func (w *workers) close(ctx context.Context) error {
 	w.mu.Lock()
 	p := w.pool
 	w.pool = nil
+	w.released = true
 	w.mu.Unlock()
 	if p != nil {
 		timeout := 5 * time.Second

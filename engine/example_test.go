@@ -1,0 +1,80 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+func Example() {
+	eng, err := engine.New(engine.WithMaxConcurrency(8))
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close(context.Background())
+
+	// A declarative hook: no code runs, an expr condition decides.
+	_ = eng.Register(engine.Hook{
+		ID: "no-rm-rf", Event: "PreToolUse", Matcher: "Bash", Priority: 100,
+		When:    "tool_input.command matches `\\brm\\s+-rf\\b`",
+		Handler: engine.Static(engine.Deny("rm -rf is not allowed")),
+	})
+	// A Go hook rewriting the tool input for the hooks after it.
+	_ = eng.Register(engine.Hook{
+		ID: "pip-to-uv", Event: "PreToolUse", Matcher: "Bash",
+		Handler: engine.HandlerFunc(func(ctx context.Context, c *engine.Call) (engine.Result, error) {
+			cmd, _ := c.Payload["tool_input"].(map[string]any)["command"].(string)
+			if !strings.HasPrefix(cmd, "pip install ") {
+				return nil, nil
+			}
+			return engine.Result{"updated_input": map[string]any{"command": "uv " + cmd}}, nil
+		}),
+	})
+
+	for _, cmd := range []string{"rm -rf /", "pip install requests"} {
+		out, err := eng.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{
+			"tool_name": "Bash", "tool_input": map[string]any{"command": cmd},
+		}})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: decision=%q blocked=%v updated_input=%v\n", cmd, out.Decision, out.Blocked, out.UpdatedInput)
+	}
+	// Output:
+	// rm -rf /: decision="deny" blocked=true updated_input=map[]
+	// pip install requests: decision="" blocked=false updated_input=map[command:uv pip install requests]
+}
+
+func ExampleEngine_RegisterEvent() {
+	eng, _ := engine.New()
+	defer eng.Close(context.Background())
+	_, _ = eng.RegisterEvent(engine.EventSpec{
+		Name: "deploy.pre", Strategy: engine.Modifying, MatcherField: "service",
+		Merge: map[string]engine.FieldRule{
+			"replicas": {Rule: engine.MergeLast},
+			"notes":    {Rule: engine.MergeConcat},
+			"block":    {Rule: engine.MergeSticky, Terminal: true, Blocks: true},
+		},
+	})
+	_ = eng.Register(engine.Hook{ID: "freeze", Event: "deploy.pre", Matcher: "billing",
+		Handler: engine.Static(engine.Result{"block": true, "notes": "billing is frozen"})})
+	out, _ := eng.Fire(context.Background(), engine.Event{Name: "deploy.pre", Payload: map[string]any{"service": "billing"}})
+	fmt.Println(out.Blocked, out.Output["notes"])
+	// Output: true billing is frozen
+}
+
+func ExampleEngine_Fire_stopGuard() {
+	eng, _ := engine.New(engine.WithStopBlockCap(2))
+	defer eng.Close(context.Background())
+	_ = eng.Register(engine.Hook{ID: "tests-first", Event: "Stop", Handler: engine.Static(engine.Block("run the tests"))})
+	for range 3 {
+		out, _ := eng.Fire(context.Background(), engine.Event{Name: "Stop", Payload: map[string]any{"session_id": "s1"}})
+		fmt.Printf("decision=%q released=%v\n", out.Decision, out.StopGuard.Released)
+	}
+	// Output:
+	// decision="block" released=false
+	// decision="block" released=false
+	// decision="" released=true
+}
