@@ -23,6 +23,7 @@ type Program struct {
 	source    string
 	prog      *vm.Program
 	usesState bool
+	fast      boolFn // nil when the condition needs the virtual machine
 }
 
 // Source returns the condition as written.
@@ -99,8 +100,12 @@ func (c *Compiler) Compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, wrapError(src, err)
 	}
-	return &Program{source: src, prog: prog, usesState: nv.usesState}, nil
+	return &Program{source: src, prog: prog, usesState: nv.usesState, fast: compileFast(prog.Node())}, nil
 }
+
+// Fast reports whether the condition runs on the closure fast path rather
+// than the expr virtual machine.
+func (p *Program) Fast() bool { return p.fast != nil }
 
 // nilSafe makes every member access optional (`a.b` behaves as `a?.b`), so
 // missing payload fields evaluate to nil, and notes whether `state` is read.
@@ -130,6 +135,7 @@ type Evaluator struct {
 	vm    vm.VM
 	env   map[string]any
 	inUse bool
+	sc    scope
 }
 
 // Eval evaluates p against payload and, when p reads it, state. A result
@@ -137,6 +143,27 @@ type Evaluator struct {
 // Runtime errors (a regex on a number, an exhausted memory budget, ...) are
 // returned as errors, never panics.
 func (e *Evaluator) Eval(p *Program, payload map[string]any, state map[string]any) (bool, error) {
+	if p.fast != nil && !e.inUse {
+		e.sc = scope{env: payload, state: state}
+		if p.usesState && state == nil {
+			e.sc.state = emptyEnv
+		}
+		b, ok := p.fast(&e.sc)
+		e.sc = scope{}
+		if ok {
+			return b, nil
+		}
+	}
+	return e.evalVM(p, payload, state)
+}
+
+// EvalVM evaluates p on the expr virtual machine only, bypassing the fast
+// path. It exists to test that both paths agree.
+func (e *Evaluator) EvalVM(p *Program, payload map[string]any, state map[string]any) (bool, error) {
+	return e.evalVM(p, payload, state)
+}
+
+func (e *Evaluator) evalVM(p *Program, payload map[string]any, state map[string]any) (bool, error) {
 	var env map[string]any
 	if p.usesState && !e.inUse {
 		if e.env == nil {

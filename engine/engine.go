@@ -237,7 +237,7 @@ func (e *Engine) Events() []EventSpec {
 // cheap probe for callers that want to skip building a payload.
 func (e *Engine) HasHooks(name string) bool {
 	s := e.snap.Load()
-	id, ok := s.byName[name]
+	id, ok := s.names.lookup(name)
 	return ok && len(s.events[id].all) > 0
 }
 

@@ -27,6 +27,7 @@ type fireState struct {
 	m     merger
 	state State
 	call  Call
+	prep  prepared
 }
 
 // task is one hook handed to the worker pool.
@@ -52,19 +53,31 @@ var emptyPayload = map[string]any{}
 // error policies.
 func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	s := e.snap.Load()
-	var ent *eventEntry
+	ent := s.entry(ev)
+	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
+		return e.fireSlow(ctx, s, ent, ev)
+	}
+	// The fast path: nothing to run.
+	return Outcome{Event: ent.spec.Name, Continue: true}, nil
+}
+
+// entry finds the event of a fire.
+func (s *snapshot) entry(ev Event) *eventEntry {
 	if ev.ID != 0 {
 		if int(ev.ID) < len(s.events) {
-			ent = s.events[ev.ID]
+			return s.events[ev.ID]
 		}
-	} else if id, ok := s.byName[ev.Name]; ok {
-		ent = s.events[id]
+		return nil
 	}
+	if id, ok := s.names.lookup(ev.Name); ok {
+		return s.events[id]
+	}
+	return nil
+}
+
+func (e *Engine) fireSlow(ctx context.Context, s *snapshot, ent *eventEntry, ev Event) (Outcome, error) {
 	if ent == nil || e.closed.Load() {
 		return Outcome{}, e.fireError(ev)
-	}
-	if len(ent.all) == 0 {
-		return Outcome{Event: ent.spec.Name, Continue: true}, nil
 	}
 	return e.fire(ctx, s, ent, ev.Payload)
 }
@@ -103,6 +116,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	m := &f.m
 	m.init(spec, payload)
 	state := &f.state
+	var ran uint64
 
 	// The modifying (or sync) chain.
 	for _, h := range ent.chain {
@@ -120,16 +134,33 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			out.Hooks = append(out.Hooks, tr)
 			continue
 		}
-		var res Result
-		if cerr != nil {
-			res = e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true)
-		} else {
+		var p *prepared
+		switch {
+		case cerr != nil:
+			if res := e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true); res != nil {
+				p = f.prep.load(res)
+			}
+		case h.static != nil:
+			// Declarative: no code to run, nothing to time.
+			p = h.static
+			ran++
+			tr.Status = StatusRan
+			if !p.empty() {
+				tr.Status, tr.Output = StatusDecided, p.res
+				tr.Decision, tr.Reason = p.decisionString(), p.reasonString()
+			}
+		default:
 			call := &f.call
 			*call = Call{Event: spec.Name, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log}
-			res = e.execute(ctx, s, spec, h, call, &tr, true)
+			if res := e.execute(ctx, s, spec, h, call, &tr, true); res != nil {
+				p = f.prep.load(res)
+				if !tr.FailClosed {
+					tr.Output, tr.Decision, tr.Reason = p.res, p.decisionString(), p.reasonString()
+				}
+			}
 		}
-		if res != nil {
-			if _, note := m.add(h.ID, res); note != "" {
+		if p != nil {
+			if _, note := m.add(h.ID, p); note != "" {
 				tr.Note = note
 			}
 		}
@@ -156,6 +187,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	}
 
 	e.fires.Add(1)
+	if ran > 0 {
+		e.hooksRun.Add(ran)
+	}
 	if sink := e.audit.Load(); sink != nil {
 		e.writeAudit(sink, &out)
 	}
@@ -254,12 +288,11 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Status = StatusDecided
 	tr.Output = res
-	if d, ok := resultField(res, fieldDecision); ok {
-		tr.Decision, _ = d.(string)
+	tr.Decision, _ = res[fieldDecision].(string)
+	if tr.Decision == "" {
+		tr.Decision, _ = res["permissionDecision"].(string)
 	}
-	if r, ok := resultField(res, fieldReason); ok {
-		tr.Reason, _ = r.(string)
-	}
+	tr.Reason, _ = res[fieldReason].(string)
 	return res
 }
 
@@ -472,6 +505,7 @@ func (e *Engine) dropBackground(t *task, err error) {
 
 // finish fills the outcome's top-level fields from the merged output.
 func (m *merger) finish(o *Outcome) {
+	m.flush()
 	o.Output = m.out
 	o.Decision, _ = m.out[fieldDecision].(string)
 	o.Reason, _ = m.out[fieldReason].(string)

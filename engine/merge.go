@@ -8,6 +8,79 @@ import (
 	"strings"
 )
 
+// kv is one result field.
+type kv struct {
+	k string
+	v any
+}
+
+// prepared is a result ready to merge: field names in canonical snake_case,
+// decision and reason pulled out. Declarative hooks have theirs prepared at
+// registration; other results are prepared per call into a reused buffer.
+type prepared struct {
+	res         Result // canonical names, for traces
+	decision    any
+	reason      any
+	hasDecision bool
+	hasReason   bool
+	fields      []kv // every other field
+}
+
+// load prepares r, reusing p's buffers. r is not modified: camelCase names
+// produce a canonical copy.
+func (p *prepared) load(r Result) *prepared {
+	*p = prepared{fields: p.fields[:0], res: r}
+	copied := false
+	for k, v := range r {
+		if hasUpper(k) {
+			if !copied {
+				p.res = make(Result, len(r))
+				for k2, v2 := range r {
+					if !hasUpper(k2) {
+						p.res[k2] = v2
+					}
+				}
+				copied = true
+			}
+			k = canonicalField(k)
+			if _, dup := r[k]; dup {
+				continue // the snake_case spelling wins
+			}
+			p.res[k] = v
+		}
+		switch k {
+		case fieldDecision:
+			p.decision, p.hasDecision = v, true
+		case fieldReason:
+			p.reason, p.hasReason = v, true
+		default:
+			p.fields = append(p.fields, kv{k, v})
+		}
+	}
+	return p
+}
+
+// prepareStatic prepares a declarative result once, fields in name order.
+func prepareStatic(r Result) *prepared {
+	p := new(prepared).load(r)
+	p.fields = slices.Clone(p.fields)
+	slices.SortFunc(p.fields, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+	return p
+}
+
+func (p *prepared) empty() bool { return !p.hasDecision && !p.hasReason && len(p.fields) == 0 }
+
+// decisionString and reasonString give the trace's view of the result.
+func (p *prepared) decisionString() string { s, _ := p.decision.(string); return s }
+func (p *prepared) reasonString() string   { s, _ := p.reason.(string); return s }
+
+// concatAcc collects the parts of one concat field until the merge ends, so
+// that n hooks cost one join rather than n growing copies.
+type concatAcc struct {
+	field string
+	parts []string
+}
+
 // merger folds hook results into one outcome, field by field, following the
 // event's merge rules, and chains rewritten fields into the payload seen by
 // the next hook. It never modifies a Result or the caller's payload.
@@ -18,6 +91,8 @@ type merger struct {
 	payload      map[string]any
 	payloadOwned bool
 
+	concat []concatAcc
+
 	decRank   int // index of the merged decision in spec.Decisions; -1 none
 	reasonSet bool
 	blocked   bool
@@ -25,45 +100,43 @@ type merger struct {
 }
 
 func (m *merger) init(spec *EventSpec, payload map[string]any) {
-	*m = merger{spec: spec, payload: payload, decRank: -1}
+	*m = merger{spec: spec, payload: payload, decRank: -1, concat: m.concat[:0]}
 }
 
 // add merges one hook's result. It reports whether the result ends the
 // chain (a terminal decision or field), and a note when part of the result
 // was ignored.
-func (m *merger) add(hookID string, r Result) (terminal bool, note string) {
-	if len(r) == 0 {
+func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
+	if p.empty() {
 		return false, ""
 	}
 	if m.out == nil {
-		m.out = make(map[string]any, len(r)+2)
+		m.out = make(map[string]any, len(p.fields)+2)
 	}
 	_, reasonHasRule := m.spec.Merge[fieldReason]
 	var notes []string
-	for k, v := range r {
-		k = canonicalField(k)
-		switch k {
-		case fieldDecision:
-			t, n := m.addDecision(v, r)
-			terminal = terminal || t
-			if n != "" {
-				notes = append(notes, n)
-			}
-			continue
-		case fieldReason:
-			if !reasonHasRule {
-				// The reason follows the decision it comes with;
-				// without one it counts only while no hook decided.
-				if _, hasDec := resultField(r, fieldDecision); !hasDec && m.decRank < 0 && !m.reasonSet {
-					if s, ok := v.(string); ok && s != "" {
-						m.out[fieldReason] = s
-						m.reasonSet = true
-					}
-				}
-				continue
-			}
+	if p.hasDecision {
+		t, n := m.addDecision(p, reasonHasRule)
+		terminal = t
+		if n != "" {
+			notes = append(notes, n)
 		}
-		t, n := m.addField(k, v)
+	} else if p.hasReason && !reasonHasRule && m.decRank < 0 && !m.reasonSet {
+		// A reason without a decision counts only while no hook decided.
+		if s, ok := p.reason.(string); ok && s != "" {
+			m.out[fieldReason] = p.reason
+			m.reasonSet = true
+		}
+	}
+	if p.hasReason && reasonHasRule {
+		t, n := m.addField(fieldReason, p.reason)
+		terminal = terminal || t
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	for _, f := range p.fields {
+		t, n := m.addField(f.k, f.v)
 		terminal = terminal || t
 		if n != "" {
 			notes = append(notes, n)
@@ -79,7 +152,8 @@ func (m *merger) add(hookID string, r Result) (terminal bool, note string) {
 	return terminal, note
 }
 
-func (m *merger) addDecision(v any, r Result) (terminal bool, note string) {
+func (m *merger) addDecision(p *prepared, reasonHasRule bool) (terminal bool, note string) {
+	v := p.decision
 	s, ok := v.(string)
 	if !ok {
 		if v == nil {
@@ -100,13 +174,15 @@ func (m *merger) addDecision(v any, r Result) (terminal bool, note string) {
 	rank := slices.Index(m.spec.Decisions, d)
 	if m.decRank < 0 || rank < m.decRank {
 		m.decRank = rank
-		m.out[fieldDecision] = d
-		if _, hasRule := m.spec.Merge[fieldReason]; !hasRule {
-			if reason, _ := resultField(r, fieldReason); reason != nil {
-				if rs, ok := reason.(string); ok {
-					m.out[fieldReason] = rs
-					m.reasonSet = true
-				}
+		if d == s {
+			m.out[fieldDecision] = v
+		} else {
+			m.out[fieldDecision] = d
+		}
+		if !reasonHasRule {
+			if _, ok := p.reason.(string); ok && p.hasReason {
+				m.out[fieldReason] = p.reason
+				m.reasonSet = true
 			} else {
 				delete(m.out, fieldReason)
 				m.reasonSet = false
@@ -186,11 +262,14 @@ func (m *merger) addField(k string, v any) (terminal bool, note string) {
 		if s == "" {
 			return false, ""
 		}
-		if cs, _ := cur.(string); cs != "" {
-			m.out[k] = cs + "\n\n" + s
-		} else {
-			m.out[k] = s
+		for i := range m.concat {
+			if m.concat[i].field == k {
+				m.concat[i].parts = append(m.concat[i].parts, s)
+				return false, ""
+			}
 		}
+		m.concat = append(m.concat, concatAcc{field: k, parts: []string{s}})
+		m.out[k] = v // a single part needs no join
 	case MergeChain:
 		if v == nil {
 			return false, ""
@@ -263,6 +342,15 @@ func (m *merger) addField(k string, v any) (terminal bool, note string) {
 	return false, ""
 }
 
+// flush joins the collected concat fields into the output.
+func (m *merger) flush() {
+	for _, c := range m.concat {
+		if len(c.parts) > 1 {
+			m.out[c.field] = strings.Join(c.parts, "\n\n")
+		}
+	}
+}
+
 // setPayload replaces one payload field for the next hooks, copying the
 // caller's payload on the first write.
 func (m *merger) setPayload(k string, v any) {
@@ -273,19 +361,6 @@ func (m *merger) setPayload(k string, v any) {
 		m.payloadOwned = true
 	}
 	m.payload[k] = v
-}
-
-// resultField reads a field from r under its canonical or camelCase name.
-func resultField(r Result, k string) (any, bool) {
-	if v, ok := r[k]; ok {
-		return v, true
-	}
-	for rk, v := range r {
-		if rk != k && canonicalField(rk) == k {
-			return v, true
-		}
-	}
-	return nil, false
 }
 
 // fieldAliases maps the camelCase vocabularies of Claude Code and OpenClaw

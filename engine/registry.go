@@ -27,6 +27,9 @@ type compiledHook struct {
 	inline    bool
 	selfTimed bool
 	fromCfg   bool
+	// static is the prepared result of a declarative hook, which never
+	// needs its handler called.
+	static *prepared
 }
 
 // eventEntry is one event of a snapshot with its hooks in firing order.
@@ -58,6 +61,7 @@ type settings struct {
 type snapshot struct {
 	events   []*eventEntry // by EventID; index 0 and removed events are nil
 	byName   map[string]EventID
+	names    nameTable // the same as byName, faster
 	settings settings
 }
 
@@ -247,6 +251,9 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, erro
 	if st, ok := h.Handler.(SelfTimed); ok {
 		c.selfTimed = st.SelfTimed()
 	}
+	if r, ok := StaticResult(h.Handler); ok {
+		c.static = prepareStatic(r)
+	}
 	return c, nil
 }
 
@@ -293,6 +300,7 @@ func (r *registry) build() *snapshot {
 			s.byName[n] = id
 		}
 	}
+	s.names = newNameTable(s.byName)
 	byEvent := map[string]*eventEntry{}
 	for id, spec := range r.specs {
 		if spec == nil {

@@ -1,0 +1,90 @@
+package conditions_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hookctl/hookctl/conditions"
+)
+
+// corpusConditions and corpusPayloads drive a differential test: the
+// closure fast path must agree with the expr virtual machine on every
+// result and on whether there is an error.
+var corpusConditions = []string{
+	`tool_name == "Bash"`,
+	`tool_name != "Bash"`,
+	`tool_name in ["Bash", "Shell"]`,
+	`tool_name not in ["Bash", "Shell"]`,
+	`n in [1, 2, 3]`,
+	`tool_input.command matches "^rm "`,
+	`tool_input.command matches "rm -rf"`,
+	`tool_input.command matches "sh$"`,
+	"tool_input.command matches `\\brm\\s+-rf\\b`",
+	`tool_input.command matches "(?i)SUDO"`,
+	`tool_input.command contains "sudo"`,
+	`tool_input.command startsWith "rm"`,
+	`tool_input.command endsWith "/"`,
+	`n > 1`, `n >= 2`, `n < 3.5`, `n <= 2`, `f > 1`, `n == 2.0`, `f == 2`,
+	`tool_name == "Bash" and n > 1`,
+	`tool_name == "Bash" && (tool_input.command contains "sudo" || n < 0)`,
+	`!(session_id startsWith "test-")`,
+	`not flag`,
+	`flag or tool_name == "x"`,
+	`missing == nil`, `missing != nil`, `missing.a.b == nil`,
+	`missing contains "x"`, `missing matches "x"`, `missing in ["a"]`,
+	`list[0] == "a"`, `list[5] == nil`, `list[-1] == "c"`,
+	`tool_input["command"] startsWith "rm"`,
+	`state.count > 1`, `state.flag == true`, `state.missing == nil`,
+	`tool_name`, `n`, `missing`, `flag`,
+	`tool_name and true`, `n contains "x"`, `tool_name > 1`, `tool_name < "C"`,
+	`n matches "x"`, `list contains "a"`, `"a" in list`, `tool_input.n.x == 1`,
+	`nested.deep.value == "v"`, `nested.deep.list[1] == 2`,
+}
+
+var corpusPayloads = []map[string]any{
+	{"tool_name": "Bash", "session_id": "s1", "n": 2, "f": 2.0, "flag": true,
+		"tool_input": map[string]any{"command": "sudo rm -rf /", "n": 3},
+		"list":       []any{"a", "b", "c"}, "nested": map[string]any{"deep": map[string]any{"value": "v", "list": []any{1, 2}}}},
+	{"tool_name": "Write", "session_id": "test-1", "n": -1, "f": 0.5, "flag": false,
+		"tool_input": map[string]any{"command": "ls /"}},
+	{"tool_name": "Shell", "n": 2.5, "tool_input": map[string]any{"command": 42}, "list": []any{}},
+	{"tool_name": nil, "tool_input": "not a map", "list": "x", "nested": []any{1}},
+	{},
+}
+
+func TestFastPathAgreesWithVM(t *testing.T) {
+	states := []map[string]any{nil, {"count": 2, "flag": true}, {"count": "x"}}
+	fast := 0
+	for _, src := range corpusConditions {
+		p, err := conditions.Compile(src)
+		if err != nil {
+			continue // not a valid condition: nothing to compare
+		}
+		if p.Fast() {
+			fast++
+		}
+		for i, pl := range corpusPayloads {
+			for j, st := range states {
+				var ev conditions.Evaluator
+				got, gerr := ev.Eval(p, pl, st)
+				want, werr := ev.EvalVM(p, pl, st)
+				if got != want || (gerr == nil) != (werr == nil) {
+					t.Errorf("%s on payload %d state %d: fast=(%v, %v) vm=(%v, %v)", src, i, j, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+	if fast < len(corpusConditions)/2 {
+		t.Fatalf("only %d of %d conditions take the fast path", fast, len(corpusConditions))
+	}
+}
+
+func ExampleProgram_Fast() {
+	for _, src := range []string{`tool_name in ["Bash", "Shell"] and tool_input.command matches "^rm "`, `len(tool_input) > 2`} {
+		p, _ := conditions.Compile(src)
+		fmt.Println(p.Fast())
+	}
+	// Output:
+	// true
+	// false
+}
