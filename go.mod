@@ -3,11 +3,17 @@ module github.com/hookctl/hookctl
 go 1.26.8
 
 require (
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
+	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
 	github.com/expr-lang/expr v1.17.8
 	github.com/panjf2000/ants/v2 v2.12.1
+	go.uber.org/goleak v1.3.0
 )
 
 require (
-	go.uber.org/goleak v1.3.0 // indirect
-	golang.org/x/sync v0.11.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
+	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
+	golang.org/x/sync v0.17.0 // indirect
+	golang.org/x/text v0.16.0 // indirect
 )

@@ -265,6 +265,11 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	var res Result
 	var err error
 	for a := 1; ; a++ {
+		if a == 1 {
+			call.Deadline = start.Add(timeout)
+		} else {
+			call.Deadline = time.Now().Add(timeout)
+		}
 		res, err = e.invoke(ctx, h, call, timeout)
 		if err == nil || a >= attempts || ctx.Err() != nil {
 			if attempts > 1 {

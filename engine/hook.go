@@ -63,6 +63,9 @@ type Call struct {
 	// carries it as a deadline, except for handlers that enforce it
 	// themselves (see SelfTimed).
 	Timeout time.Duration
+	// Deadline is when the budget ends (the start of the call plus
+	// Timeout).
+	Deadline time.Time
 	// Logger is the engine's logger.
 	Logger *slog.Logger
 }

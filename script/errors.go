@@ -1,0 +1,197 @@
+package script
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja_nodejs/require"
+)
+
+// SyntaxError is a script that does not compile. Line and Column are
+// 1-based positions in File.
+type SyntaxError struct {
+	File    string
+	Line    int
+	Column  int
+	Message string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: SyntaxError: %s", e.File, e.Line, e.Column, e.Message)
+}
+
+// Error is a script that threw. File, Line and Column locate the innermost
+// JavaScript frame; Stack is the JavaScript stack trace.
+type Error struct {
+	File    string
+	Line    int
+	Column  int
+	Message string
+	Stack   string
+	cause   error
+}
+
+func (e *Error) Error() string {
+	if e.File == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+}
+
+// Unwrap returns the Go error a native function threw, if any.
+func (e *Error) Unwrap() error { return e.cause }
+
+// ErrTimeout is the cause of a script interrupted at its deadline. Errors
+// carrying it satisfy errors.Is(err, context.DeadlineExceeded).
+var ErrTimeout = fmt.Errorf("script interrupted at its deadline: %w", context.DeadlineExceeded)
+
+// ErrUnsettled is returned when an async handler's promise is still pending
+// once the handler returned control (it waits for something that never
+// comes: hooks have no event loop).
+var ErrUnsettled = errors.New("the handler's promise did not settle")
+
+// ErrStackOverflow is the cause of a script that recursed past the call
+// stack limit.
+var ErrStackOverflow = errors.New("maximum call stack size exceeded")
+
+// convertError turns what goja returned into one of the package's errors.
+func convertError(err error) error {
+	var intr *goja.InterruptedError
+	if errors.As(err, &intr) {
+		e := frameError(&intr.Exception)
+		if cause, ok := intr.Value().(error); ok {
+			e.cause = cause
+			e.Message = cause.Error()
+		} else {
+			e.Message = fmt.Sprint(intr.Value())
+		}
+		return e
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		e := frameError(&so.Exception)
+		e.Message, e.cause = "RangeError: "+ErrStackOverflow.Error(), ErrStackOverflow
+		return e
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		e := frameError(ex)
+		if v := ex.Value(); v != nil {
+			e.Message = v.String()
+		}
+		e.cause = ex.Unwrap()
+		if errors.Is(e.cause, require.InvalidModuleError) {
+			e.Message = "Error: Cannot find module"
+			if name := requiredName(e.File, e.Line, e.Column); name != "" {
+				e.Message += " '" + name + "' (only the hookctl/ standard library and files inside the configuration directory can be required)"
+			}
+		}
+		return e
+	}
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		return syntaxError(&ce.CompilerError, 0)
+	}
+	return err
+}
+
+var requireCallRE = regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]`)
+
+// requiredName reads the module name of the require() call at file:line
+// from the source, for a "Cannot find module" message worth reading.
+func requiredName(file string, line, col int) string {
+	if file == "" || line < 1 {
+		return ""
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, MaxSourceSize))
+	sc.Buffer(make([]byte, 64<<10), MaxSourceSize)
+	for n := 1; sc.Scan(); n++ {
+		if n < line {
+			continue
+		}
+		text := sc.Text()
+		if col > 1 && col-1 < len(text) {
+			if m := requireCallRE.FindStringSubmatch(text[col-1:]); m != nil {
+				return m[1]
+			}
+		}
+		if m := requireCallRE.FindStringSubmatch(text); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// frameError fills the position from the innermost frame that has one.
+func frameError(ex *goja.Exception) *Error {
+	e := &Error{}
+	var stack strings.Builder
+	for _, f := range ex.Stack() {
+		pos := f.Position()
+		if e.File == "" && pos.Filename != "" && pos.Line > 0 {
+			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
+		}
+		stack.WriteString("\tat ")
+		if fn := f.FuncName(); fn != "" {
+			stack.WriteString(fn)
+			stack.WriteString(" (")
+			fmt.Fprintf(&stack, "%s:%d:%d)", pos.Filename, pos.Line, pos.Column)
+		} else {
+			fmt.Fprintf(&stack, "%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+		}
+		stack.WriteByte('\n')
+	}
+	e.Stack = stack.String()
+	return e
+}
+
+// compileError converts what goja.Compile returned into a *SyntaxError
+// (lineShift: wrapper lines in front; colShift: wrapper columns on line 1).
+func compileError(err error, name string, lineShift, colShift int) *SyntaxError {
+	var se *SyntaxError
+	var ce *goja.CompilerSyntaxError
+	var pl parser.ErrorList
+	var pe *parser.Error
+	switch {
+	case errors.As(err, &ce):
+		se = syntaxError(&ce.CompilerError, lineShift)
+	case errors.As(err, &pl) && len(pl) > 0:
+		se = &SyntaxError{File: pl[0].Position.Filename, Line: pl[0].Position.Line - lineShift, Column: pl[0].Position.Column, Message: pl[0].Message}
+	case errors.As(err, &pe):
+		se = &SyntaxError{File: pe.Position.Filename, Line: pe.Position.Line - lineShift, Column: pe.Position.Column, Message: pe.Message}
+	default:
+		return &SyntaxError{File: name, Line: 1, Column: 1, Message: err.Error()}
+	}
+	if se.File == "" {
+		se.File = name
+	}
+	if se.Line == 1 && colShift > 0 {
+		se.Column = max(1, se.Column-colShift)
+	}
+	return se
+}
+
+// syntaxError converts a compile error; lineShift undoes the lines a
+// wrapper added in front of the source.
+func syntaxError(ce *goja.CompilerError, lineShift int) *SyntaxError {
+	se := &SyntaxError{Message: ce.Message}
+	if ce.File != nil {
+		pos := ce.File.Position(ce.Offset)
+		se.File, se.Line, se.Column = pos.Filename, pos.Line-lineShift, pos.Column
+	}
+	return se
+}

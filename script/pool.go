@@ -1,0 +1,312 @@
+package script
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/console"
+	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// Defaults.
+const (
+	// DefaultStackLimit is the JavaScript call-stack depth past which a
+	// script throws RangeError.
+	DefaultStackLimit = 1000
+	// DefaultLoadTimeout bounds a module's top-level code when it is first
+	// required.
+	DefaultLoadTimeout = 5 * time.Second
+	// MaxSourceSize bounds a script file.
+	MaxSourceSize = 4 << 20
+)
+
+// Module is a native module: it fills module.exports for one runtime. It is
+// called once per runtime, the first time a script requires it.
+type Module func(vm *VM, module *goja.Object)
+
+// Option configures a Pool.
+type Option func(*Pool)
+
+// WithSize bounds how many runtimes the pool keeps, hence how many scripts
+// run at once (default 2 × GOMAXPROCS, at least 4).
+func WithSize(n int) Option {
+	return func(p *Pool) {
+		if n > 0 {
+			p.size = n
+		}
+	}
+}
+
+// WithRoots adds directories scripts may read through the standard
+// library (the configuration's directory is always one).
+func WithRoots(dirs ...string) Option {
+	return func(p *Pool) {
+		for _, d := range dirs {
+			if d == "" {
+				continue
+			}
+			if abs, err := filepath.Abs(d); err == nil {
+				p.roots = append(p.roots, abs)
+			}
+		}
+	}
+}
+
+// WithModule makes a native module available to require(name).
+func WithModule(name string, m Module) Option {
+	return func(p *Pool) { p.modules[name] = m }
+}
+
+// WithLogger sets where ctx.log and console write (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(p *Pool) {
+		if l != nil {
+			p.log = l
+		}
+	}
+}
+
+// WithStackLimit sets the call-stack limit (default DefaultStackLimit).
+func WithStackLimit(n int) Option {
+	return func(p *Pool) {
+		if n > 0 {
+			p.stackLimit = n
+		}
+	}
+}
+
+// WithValue attaches a value native modules can read with VM.Value (a kv
+// store, an HTTP client, ...).
+func WithValue(key, value any) Option {
+	return func(p *Pool) { p.values[key] = value }
+}
+
+// Pool holds the compiled programs and warm runtimes of one configuration.
+// It is safe for concurrent use.
+type Pool struct {
+	dir        string
+	roots      []string
+	size       int
+	stackLimit int
+	log        *slog.Logger
+	modules    map[string]Module
+	values     map[any]any
+
+	registry *require.Registry
+
+	mu    sync.Mutex
+	progs []*Program
+	vms   map[*goja.Runtime]*VM
+	// idle holds warm runtimes; a nil entry is a slot for a new one.
+	idle   chan *VM
+	closed bool
+}
+
+// NewPool returns a pool for the configuration in dir: relative requires
+// resolve inside dir and nowhere else.
+func NewPool(dir string, opts ...Option) (*Pool, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	p := &Pool{
+		dir:        abs,
+		roots:      []string{abs},
+		size:       max(4, 2*runtime.GOMAXPROCS(0)),
+		stackLimit: DefaultStackLimit,
+		log:        slog.New(slog.DiscardHandler),
+		modules:    map[string]Module{},
+		values:     map[any]any{},
+		vms:        map[*goja.Runtime]*VM{},
+	}
+	for _, o := range opts {
+		o(p)
+	}
+	p.registry = require.NewRegistry(
+		require.WithLoader(p.loadSource),
+		require.WithPathResolver(p.resolvePath),
+	)
+	for name, m := range p.modules {
+		p.registry.RegisterNativeModule(name, p.nativeLoader(m))
+	}
+	p.registry.RegisterNativeModule("console", func(rt *goja.Runtime, module *goja.Object) {
+		console.RequireWithPrinter(p.vmOf(rt).printer())(rt, module)
+	})
+	p.idle = make(chan *VM, p.size)
+	for range p.size {
+		p.idle <- nil
+	}
+	return p, nil
+}
+
+// Dir returns the configuration directory.
+func (p *Pool) Dir() string { return p.dir }
+
+// Roots returns the directories scripts may read.
+func (p *Pool) Roots() []string { return append([]string(nil), p.roots...) }
+
+// Close drops the warm runtimes. Calls in progress finish normally.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	for {
+		select {
+		case vm := <-p.idle:
+			if vm != nil {
+				vm.dispose()
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (p *Pool) nativeLoader(m Module) require.ModuleLoader {
+	return func(rt *goja.Runtime, module *goja.Object) { m(p.vmOf(rt), module) }
+}
+
+func (p *Pool) vmOf(rt *goja.Runtime) *VM {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.vms[rt]
+}
+
+// acquire checks a runtime out, creating one in a free slot.
+func (p *Pool) acquire(ctx context.Context) (*VM, error) {
+	var vm *VM
+	select {
+	case vm = <-p.idle:
+	default:
+		select {
+		case vm = <-p.idle:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for a script runtime: %w", ctx.Err())
+		}
+	}
+	if vm == nil {
+		vm = p.newVM()
+	}
+	return vm, nil
+}
+
+// release returns a runtime; a broken one gives its slot back empty.
+func (p *Pool) release(vm *VM) {
+	if vm.broken {
+		vm.dispose()
+		p.idle <- nil
+		return
+	}
+	p.idle <- vm
+}
+
+func (p *Pool) newVM() *VM {
+	rt := goja.New()
+	rt.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
+	rt.SetMaxCallStackSize(p.stackLimit)
+	vm := &VM{pool: p, rt: rt}
+	p.mu.Lock()
+	p.vms[rt] = vm
+	p.mu.Unlock()
+	vm.timer = time.AfterFunc(time.Hour, vm.onTimer)
+	vm.timer.Stop()
+	vm.req = p.registry.Enable(rt)
+	console.Enable(rt)
+	vm.setup()
+	return vm
+}
+
+// loadSource reads a module file, refusing anything outside the
+// configuration directory (symbolic links included).
+func (p *Pool) loadSource(path string) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, require.ModuleFileDoesNotExistError
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, require.ModuleFileDoesNotExistError
+	}
+	if !within(p.dir, real) {
+		return nil, require.ModuleFileDoesNotExistError
+	}
+	fi, err := os.Stat(real)
+	if err != nil || fi.IsDir() {
+		return nil, require.ModuleFileDoesNotExistError
+	}
+	if fi.Size() > MaxSourceSize {
+		return nil, fmt.Errorf("%s: script larger than %d bytes", path, MaxSourceSize)
+	}
+	return os.ReadFile(real)
+}
+
+// resolvePath resolves a require path; code that is not itself a module
+// (an inline handler) resolves against the configuration directory.
+func (p *Pool) resolvePath(base, path string) string {
+	switch {
+	case filepath.IsAbs(filepath.FromSlash(path)):
+		base = ""
+	case base == "" || base == ".":
+		base = p.dir
+	case !filepath.IsAbs(base):
+		base = filepath.Join(p.dir, base)
+	}
+	return require.DefaultPathResolver(base, path)
+}
+
+// within reports whether path is dir or inside it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// Within reports whether path is inside one of the pool's roots, after
+// resolving symbolic links of the part that exists.
+func (p *Pool) Within(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	real := resolveExisting(abs)
+	for _, r := range p.roots {
+		if within(r, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveExisting resolves symbolic links in the longest existing prefix of
+// path, so a file that does not exist yet is judged by its real directory.
+func resolveExisting(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	dir, base := filepath.Split(path)
+	dir = filepath.Clean(dir)
+	if dir == path {
+		return path
+	}
+	return filepath.Join(resolveExisting(dir), base)
+}
+
+// Handler returns the engine handler running prog with the given
+// capabilities (e.g. "exec", "net", "write").
+func (p *Pool) Handler(prog *Program, allow ...string) engine.Handler {
+	return &handler{pool: p, prog: prog, allow: append([]string(nil), allow...)}
+}
+
+var _ = engine.Handler(&handler{})

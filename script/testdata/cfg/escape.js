@@ -1,0 +1,3 @@
+module.exports = function () {
+  return require("../outside/secret.js");
+};

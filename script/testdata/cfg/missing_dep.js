@@ -1,0 +1,2 @@
+const x = require("./does-not-exist.js");
+module.exports = function () {};

@@ -1,0 +1,5 @@
+module.exports = function (event) {
+  if (event.x {
+    return;
+  }
+};

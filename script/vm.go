@@ -1,0 +1,275 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// VM is one warm goja runtime of a Pool. Native modules receive it to reach
+// the hook call in progress. A VM runs one call at a time; its methods are
+// for use on the goroutine running that call.
+type VM struct {
+	pool *Pool
+	rt   *goja.Runtime
+	req  *require.RequireModule
+	fns  []goja.Callable // by Program.id, loaded on first use
+
+	ctxObj   *goja.Object
+	stateObj *goja.Object
+	logObj   *goja.Object
+
+	// The call in progress.
+	cur      *engine.Call
+	curCtx   context.Context
+	allow    []string
+	callCtx  context.Context // derived lazily for native modules
+	cancel   context.CancelFunc
+	hookVal  goja.Value
+	eventVal goja.Value
+
+	// Interrupt discipline: mu orders the timer and context callbacks
+	// against the end of a call, so an interrupt never outlives its call.
+	mu          sync.Mutex
+	armed       bool
+	interrupted bool
+	timer       *time.Timer
+	stopWatch   func() bool
+
+	broken bool
+}
+
+func (vm *VM) setup() {
+	rt := vm.rt
+	vm.ctxObj = rt.NewDynamicObject(&ctxObject{vm: vm})
+	vm.stateObj = rt.NewDynamicObject(&stateObject{vm: vm})
+	log := rt.NewObject()
+	for _, lvl := range []struct {
+		name  string
+		level slog.Level
+	}{{"debug", slog.LevelDebug}, {"info", slog.LevelInfo}, {"warn", slog.LevelWarn}, {"error", slog.LevelError}} {
+		level := lvl.level
+		_ = log.Set(lvl.name, func(c goja.FunctionCall) goja.Value {
+			vm.logAt(level, c.Arguments)
+			return goja.Undefined()
+		})
+	}
+	vm.logObj = log
+}
+
+func (vm *VM) dispose() {
+	vm.timer.Stop()
+	vm.pool.mu.Lock()
+	delete(vm.pool.vms, vm.rt)
+	vm.pool.mu.Unlock()
+}
+
+// Runtime returns the goja runtime.
+func (vm *VM) Runtime() *goja.Runtime { return vm.rt }
+
+// Call returns the hook call in progress, or nil while a module's top-level
+// code runs.
+func (vm *VM) Call() *engine.Call { return vm.cur }
+
+// Dir returns the configuration directory.
+func (vm *VM) Dir() string { return vm.pool.dir }
+
+// Within reports whether path is inside one of the pool's roots.
+func (vm *VM) Within(path string) bool { return vm.pool.Within(path) }
+
+// Roots returns the directories scripts may read.
+func (vm *VM) Roots() []string { return vm.pool.Roots() }
+
+// Logger returns the pool's logger.
+func (vm *VM) Logger() *slog.Logger { return vm.pool.log }
+
+// Value returns a value attached with WithValue.
+func (vm *VM) Value(key any) any { return vm.pool.values[key] }
+
+// Allowed reports whether the hook in progress was granted a capability
+// ("exec", "net", "write", ...).
+func (vm *VM) Allowed(capability string) bool {
+	return slices.Contains(vm.allow, capability) || slices.Contains(vm.allow, "all")
+}
+
+// Require throws a JavaScript error unless the hook in progress was
+// granted capability.
+func (vm *VM) Require(capability, what string) {
+	if !vm.Allowed(capability) {
+		hook := "this hook"
+		if vm.cur != nil {
+			hook = fmt.Sprintf("hook %q", vm.cur.Hook)
+		}
+		panic(vm.rt.NewGoError(fmt.Errorf("%s needs the %q capability: add allow = [%q] to %s", what, capability, capability, hook)))
+	}
+}
+
+// Context returns a context that ends at the hook's deadline or when the
+// fire is cancelled, for native functions that wait (exec, http).
+func (vm *VM) Context() context.Context {
+	if vm.callCtx != nil {
+		return vm.callCtx
+	}
+	base := vm.curCtx
+	if base == nil {
+		base = context.Background()
+	}
+	if vm.cur != nil && !vm.cur.Deadline.IsZero() {
+		vm.callCtx, vm.cancel = context.WithDeadline(base, vm.cur.Deadline)
+	} else {
+		vm.callCtx, vm.cancel = context.WithTimeout(base, DefaultLoadTimeout)
+	}
+	return vm.callCtx
+}
+
+// Throw raises err as a JavaScript exception.
+func (vm *VM) Throw(err error) {
+	panic(vm.rt.NewGoError(err))
+}
+
+// begin sets up a call: the current call, the deadline timer and, for a
+// cancellable context, a watcher.
+func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, timeout time.Duration) {
+	vm.cur, vm.curCtx, vm.allow = call, ctx, allow
+	vm.hookVal, vm.eventVal = nil, nil
+	vm.mu.Lock()
+	vm.armed = true
+	vm.mu.Unlock()
+	if timeout > 0 {
+		vm.timer.Reset(timeout)
+	}
+	if ctx.Done() != nil {
+		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interrupt(ctx.Err()) })
+	}
+}
+
+// end disarms the call's interrupts and clears any that fired, so the
+// next call starts clean.
+func (vm *VM) end() {
+	vm.timer.Stop()
+	if vm.stopWatch != nil {
+		vm.stopWatch()
+		vm.stopWatch = nil
+	}
+	vm.mu.Lock()
+	vm.armed = false
+	interrupted := vm.interrupted
+	vm.interrupted = false
+	vm.mu.Unlock()
+	vm.rt.ClearInterrupt()
+	if interrupted {
+		// A script stopped mid-way may have left module state half
+		// updated: replace the runtime.
+		vm.broken = true
+	}
+	if vm.cancel != nil {
+		vm.cancel()
+		vm.cancel, vm.callCtx = nil, nil
+	}
+	vm.cur, vm.curCtx, vm.allow = nil, nil, nil
+	vm.hookVal, vm.eventVal = nil, nil
+}
+
+func (vm *VM) onTimer() { vm.interrupt(ErrTimeout) }
+
+func (vm *VM) interrupt(cause error) {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.armed {
+		vm.interrupted = true
+		vm.rt.Interrupt(cause)
+	}
+}
+
+// function returns prog's handler function in this runtime, loading it on
+// first use.
+func (vm *VM) function(prog *Program) (goja.Callable, error) {
+	if prog.id < len(vm.fns) && vm.fns[prog.id] != nil {
+		return vm.fns[prog.id], nil
+	}
+	vm.begin(context.Background(), nil, nil, DefaultLoadTimeout)
+	v, err := prog.load(vm)
+	vm.end()
+	if err != nil {
+		return nil, err
+	}
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		return nil, &Error{File: prog.Name, Message: fmt.Sprintf("TypeError: %s must export a function (event, ctx), got %s", prog.Name, typeOf(v))}
+	}
+	for len(vm.fns) <= prog.id {
+		vm.fns = append(vm.fns, nil)
+	}
+	vm.fns[prog.id] = fn
+	return fn, nil
+}
+
+func typeOf(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if _, isFn := goja.AssertFunction(o); isFn {
+			return "function"
+		}
+		return "object"
+	}
+	return v.ExportType().String()
+}
+
+func (vm *VM) logAt(level slog.Level, args []goja.Value) {
+	log := vm.pool.log
+	if !log.Enabled(context.Background(), level) {
+		return
+	}
+	msg := ""
+	var attrs []any
+	if vm.cur != nil {
+		attrs = append(attrs, "hook", vm.cur.Hook, "event", vm.cur.Event)
+	}
+	for i, a := range args {
+		if i == 0 {
+			msg = a.String()
+			continue
+		}
+		if o, ok := a.(*goja.Object); ok && i == 1 {
+			for _, k := range o.Keys() {
+				attrs = append(attrs, k, exportDeep(o.Get(k)))
+			}
+			continue
+		}
+		attrs = append(attrs, fmt.Sprintf("arg%d", i), exportDeep(a))
+	}
+	log.Log(context.Background(), level, msg, attrs...)
+}
+
+// printer routes console.log and friends to the logger.
+func (vm *VM) printer() consolePrinter { return consolePrinter{vm} }
+
+type consolePrinter struct{ vm *VM }
+
+func (c consolePrinter) Log(s string)   { c.print(slog.LevelInfo, s) }
+func (c consolePrinter) Warn(s string)  { c.print(slog.LevelWarn, s) }
+func (c consolePrinter) Error(s string) { c.print(slog.LevelError, s) }
+
+func (c consolePrinter) print(level slog.Level, s string) {
+	var attrs []any
+	if call := c.vm.cur; call != nil {
+		attrs = append(attrs, "hook", call.Hook, "event", call.Event)
+	}
+	c.vm.pool.log.Log(context.Background(), level, s, attrs...)
+}
+
+var errNotObject = errors.New("a handler must return an object or undefined")
