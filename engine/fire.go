@@ -147,7 +147,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			tr.Status = StatusRan
 			if !p.empty() {
 				tr.Status, tr.Output = StatusDecided, p.res
-				tr.Decision, tr.Reason = p.decisionString(), p.reasonString()
+				tr.Decision, tr.Reason = p.decisionString(spec), p.reasonString()
 			}
 		default:
 			call := &f.call
@@ -155,7 +155,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			if res := e.execute(ctx, s, spec, h, call, &tr, true); res != nil {
 				p = f.prep.load(res)
 				if !tr.FailClosed {
-					tr.Output, tr.Decision, tr.Reason = p.res, p.decisionString(), p.reasonString()
+					tr.Output, tr.Decision, tr.Reason = p.res, p.decisionString(spec), p.reasonString()
 				}
 			}
 		}
@@ -218,7 +218,7 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 	if h.Disabled {
 		return SkipDisabled, nil
 	}
-	if h.matcher != nil && !h.matcher.matchPayload(spec, payload) {
+	if m := h.matchers[spec.MatcherMode]; m != nil && !m.matchPayload(spec, payload) {
 		return SkipMatcher, nil
 	}
 	if h.cond == nil {
@@ -246,15 +246,17 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 // happened in tr. It returns the result to merge: the hook's own, or under
 // a fail-closed policy (when canBlock) a blocking result naming the hook.
 func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool) Result {
+	// Sync hooks sit on hot paths and, as in OpenClaw, get no deadline
+	// unless the hook sets one.
 	timeout := h.Timeout
-	if timeout <= 0 {
+	if timeout <= 0 && spec.Strategy != Sync {
 		timeout = s.settings.defaultTimeout
-	}
-	if timeout <= 0 {
-		timeout = spec.DefaultTimeout
-	}
-	if timeout <= 0 {
-		timeout = fallbackTimeout
+		if timeout <= 0 {
+			timeout = spec.DefaultTimeout
+		}
+		if timeout <= 0 {
+			timeout = fallbackTimeout
+		}
 	}
 	call.Timeout = timeout
 	attempts := 1
@@ -265,9 +267,12 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	var res Result
 	var err error
 	for a := 1; ; a++ {
-		if a == 1 {
+		switch {
+		case timeout <= 0:
+			call.Deadline = time.Time{}
+		case a == 1:
 			call.Deadline = start.Add(timeout)
-		} else {
+		default:
 			call.Deadline = time.Now().Add(timeout)
 		}
 		res, err = e.invoke(ctx, h, call, timeout)
@@ -336,7 +341,7 @@ func (e *Engine) invoke(ctx context.Context, h *compiledHook, call *Call, timeou
 			res, err = nil, &PanicError{Value: r, Stack: string(debug.Stack())}
 		}
 	}()
-	if h.selfTimed {
+	if h.selfTimed || timeout <= 0 {
 		res, err = h.Handler.Handle(ctx, call)
 		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			var te *TimeoutError
@@ -512,7 +517,7 @@ func (e *Engine) dropBackground(t *task, err error) {
 func (m *merger) finish(o *Outcome) {
 	m.flush()
 	o.Output = m.out
-	o.Decision, _ = m.out[fieldDecision].(string)
+	o.Decision, _ = m.out[m.spec.decisionField()].(string)
 	o.Reason, _ = m.out[fieldReason].(string)
 	if c, ok := m.out[fieldContinue].(bool); ok && !c {
 		o.Continue = false

@@ -16,8 +16,12 @@ type Matcher struct {
 	re    *regexp.Regexp
 }
 
-// exactMatcherRE is Claude Code's character class for exact matchers.
-var exactMatcherRE = regexp.MustCompile(`^[A-Za-z0-9_ ,|\-]+$`)
+// exactMatcherRE is Claude Code's character class for exact matchers;
+// narrowMatcherRE is the narrower one of StopFailure.
+var (
+	exactMatcherRE  = regexp.MustCompile(`^[A-Za-z0-9_ ,|\-]+$`)
+	narrowMatcherRE = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+)
 
 // CompileMatcher compiles a matcher: "" or "*" match everything; a string
 // of only letters, digits, '_', ' ', '-', ',' and '|' is an exact name or
@@ -25,13 +29,30 @@ var exactMatcherRE = regexp.MustCompile(`^[A-Za-z0-9_ ,|\-]+$`)
 // unanchored regular expression (Go RE2 syntax, close to JavaScript's for
 // the patterns matchers use). Matching is case-sensitive.
 func CompileMatcher(src string) (*Matcher, error) {
+	return CompileMatcherMode(src, MatcherClaude)
+}
+
+// CompileMatcherMode compiles a matcher in one of the syntaxes events use:
+// Claude Code's usual one, StopFailure's narrower exact set (letters,
+// digits, '_' and '|'), or FileChanged's literal names split on '|'.
+func CompileMatcherMode(src string, mode MatcherMode) (*Matcher, error) {
 	m := &Matcher{src: src}
 	s := strings.TrimSpace(src)
+	seps := func(r rune) bool { return r == '|' || r == ',' }
+	exact := exactMatcherRE.MatchString(s)
+	switch mode {
+	case MatcherNarrow:
+		seps = func(r rune) bool { return r == '|' }
+		exact = narrowMatcherRE.MatchString(s)
+	case MatcherLiteral:
+		seps = func(r rune) bool { return r == '|' }
+		exact = true
+	}
 	switch {
 	case s == "" || s == "*":
 		m.all = true
-	case exactMatcherRE.MatchString(s):
-		for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '|' || r == ',' }) {
+	case exact:
+		for _, part := range strings.FieldsFunc(s, seps) {
 			if p := strings.TrimSpace(part); p != "" {
 				m.names = append(m.names, p)
 			}
@@ -81,7 +102,11 @@ func (m *Matcher) matchPayload(spec *EventSpec, payload map[string]any) bool {
 		// field; `hookctl validate` warns about it.
 		return true
 	}
-	v, _ := payload[spec.MatcherField].(string)
+	v, ok := payload[spec.MatcherField].(string)
+	if !ok && spec.matcherAlt != "" {
+		// OpenClaw payloads spell fields in camelCase (toolName).
+		v, _ = payload[spec.matcherAlt].(string)
+	}
 	if spec.MatchBasename {
 		v = path.Base(strings.ReplaceAll(v, `\`, "/"))
 	}

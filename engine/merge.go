@@ -71,8 +71,19 @@ func prepareStatic(r Result) *prepared {
 func (p *prepared) empty() bool { return !p.hasDecision && !p.hasReason && len(p.fields) == 0 }
 
 // decisionString and reasonString give the trace's view of the result.
-func (p *prepared) decisionString() string { s, _ := p.decision.(string); return s }
-func (p *prepared) reasonString() string   { s, _ := p.reason.(string); return s }
+func (p *prepared) decisionString(spec *EventSpec) string {
+	if s, _ := p.decision.(string); s != "" || spec.DecisionField == "" {
+		return s
+	}
+	for _, f := range p.fields {
+		if f.k == spec.DecisionField {
+			s, _ := f.v.(string)
+			return s
+		}
+	}
+	return ""
+}
+func (p *prepared) reasonString() string { s, _ := p.reason.(string); return s }
 
 // concatAcc collects the parts of one concat field until the merge ends, so
 // that n hooks cost one join rather than n growing copies.
@@ -115,8 +126,18 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	}
 	_, reasonHasRule := m.spec.Merge[fieldReason]
 	var notes []string
-	if p.hasDecision {
-		t, n := m.addDecision(p, reasonHasRule)
+	dec, hasDec := p.decision, p.hasDecision
+	altField := m.spec.DecisionField != "" && m.spec.DecisionField != fieldDecision
+	if altField && !hasDec {
+		for _, f := range p.fields {
+			if f.k == m.spec.DecisionField {
+				dec, hasDec = f.v, true
+				break
+			}
+		}
+	}
+	if hasDec {
+		t, n := m.addDecision(dec, p, reasonHasRule)
 		terminal = t
 		if n != "" {
 			notes = append(notes, n)
@@ -136,6 +157,9 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 		}
 	}
 	for _, f := range p.fields {
+		if altField && f.k == m.spec.DecisionField {
+			continue
+		}
 		t, n := m.addField(f.k, f.v)
 		terminal = terminal || t
 		if n != "" {
@@ -152,55 +176,85 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	return terminal, note
 }
 
-func (m *merger) addDecision(p *prepared, reasonHasRule bool) (terminal bool, note string) {
-	v := p.decision
+func (m *merger) addDecision(v any, p *prepared, reasonHasRule bool) (terminal bool, note string) {
+	spec := m.spec
 	s, ok := v.(string)
 	if !ok {
 		if v == nil {
 			return false, ""
 		}
-		return false, fmt.Sprintf("decision must be a string, got %T", v)
+		s = fmt.Sprint(v)
 	}
-	if s == "" {
+	if s == "" && ok {
 		return false, ""
 	}
-	d, ok := m.spec.normalizeDecision(s)
-	if !ok {
-		if len(m.spec.Decisions) == 0 {
-			return false, fmt.Sprintf("decision %q ignored: %s takes no decision", s, m.spec.Name)
-		}
-		return false, fmt.Sprintf("decision %q ignored: %s accepts %s", s, m.spec.Name, strings.Join(m.spec.Decisions, ", "))
+	reason := p.reason
+	hasReason := p.hasReason
+	d, known := spec.normalizeDecision(s)
+	switch {
+	case !known && spec.StrictDecisions && spec.blockDecision() != "":
+		d = spec.blockDecision()
+		note = fmt.Sprintf("%s %q is not a valid decision: counted as %s", spec.decisionField(), s, d)
+		reason, hasReason = fmt.Sprintf("%s returned an invalid decision %q", spec.Name, s), true
+		v = d
+	case !known && !ok:
+		return false, fmt.Sprintf("decision must be a string, got %T", v)
+	case !known && len(spec.Decisions) == 0:
+		return false, fmt.Sprintf("decision %q ignored: %s takes no decision", s, spec.Name)
+	case !known:
+		return false, fmt.Sprintf("decision %q ignored: %s accepts %s", s, spec.Name, strings.Join(spec.Decisions, ", "))
 	}
-	rank := slices.Index(m.spec.Decisions, d)
-	if m.decRank < 0 || rank < m.decRank {
+	key := spec.decisionField()
+	rank := slices.Index(spec.Decisions, d)
+	switch {
+	case m.decRank < 0 || rank < m.decRank:
 		m.decRank = rank
-		if d == s {
-			m.out[fieldDecision] = v
+		if d == s && ok {
+			m.out[key] = v
 		} else {
-			m.out[fieldDecision] = d
+			m.out[key] = d
 		}
 		if !reasonHasRule {
-			if _, ok := p.reason.(string); ok && p.hasReason {
-				m.out[fieldReason] = p.reason
+			if _, isStr := reason.(string); isStr && hasReason {
+				m.out[fieldReason] = reason
 				m.reasonSet = true
 			} else {
 				delete(m.out, fieldReason)
 				m.reasonSet = false
 			}
 		}
+	case rank == m.decRank && !reasonHasRule && slices.Contains(spec.JoinReasons, d):
+		if rs, _ := reason.(string); rs != "" {
+			if cur, _ := m.out[fieldReason].(string); cur != "" {
+				m.out[fieldReason] = cur + "\n\n" + rs
+			} else {
+				m.out[fieldReason] = rs
+			}
+			m.reasonSet = true
+		}
 	}
 	if terminalDecisions[d] {
 		m.blocked = true
-		return true, ""
+		return true, note
 	}
-	return false, ""
+	return false, note
 }
 
 // addField merges one non-decision field.
 func (m *merger) addField(k string, v any) (terminal bool, note string) {
 	rule := m.spec.rule(k)
 	cur, have := m.out[k]
+	if rule.FreezeAfter != "" {
+		if _, frozen := m.out[rule.FreezeAfter]; frozen {
+			return false, fmt.Sprintf("%s ignored: frozen once %s was set", k, rule.FreezeAfter)
+		}
+	}
 	switch rule.Rule {
+	case MergeIgnore:
+		if v == nil {
+			return false, ""
+		}
+		return false, fmt.Sprintf("%s ignored: %s does not honour it", k, m.spec.Name)
 	case MergeLast:
 		if v != nil {
 			m.out[k] = v

@@ -19,9 +19,12 @@ type EventID uint32
 // compiledHook is a registered hook with its matcher and condition compiled.
 type compiledHook struct {
 	Hook
-	seq       uint64
-	events    []string // canonical event names
-	matcher   *Matcher
+	seq     uint64
+	events  []string // canonical event names
+	matcher *Matcher // in Claude Code syntax, for listings
+	// matchers holds the matcher compiled in each syntax the hook's events
+	// use (nil: matches everything).
+	matchers  [MatcherLiteral + 1]*Matcher
 	cond      *conditions.Program
 	kind      string
 	inline    bool
@@ -127,7 +130,11 @@ func (r *registry) addSpec(s EventSpec, fromCfg bool) (EventID, error) {
 		id = EventID(len(r.specs))
 		r.specs = append(r.specs, nil)
 	}
-	r.specs[id] = s.clone()
+	c := s.clone()
+	if alt := camelField(c.MatcherField); alt != c.MatcherField {
+		c.matcherAlt = alt
+	}
+	r.specs[id] = c
 	for _, n := range names {
 		r.names[n] = id
 	}
@@ -216,6 +223,22 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, erro
 		fail("matcher", err)
 	}
 	c.matcher = m
+	for _, n := range c.events {
+		spec, _ := r.lookup(n)
+		if spec == nil || c.matchers[spec.MatcherMode] != nil {
+			continue
+		}
+		mm, err := CompileMatcherMode(h.Matcher, spec.MatcherMode)
+		if err != nil {
+			if spec.MatcherMode != MatcherClaude {
+				fail("matcher", err)
+			}
+			continue
+		}
+		if !mm.MatchesAll() {
+			c.matchers[spec.MatcherMode] = mm
+		}
+	}
 	switch {
 	case h.Condition != nil:
 		c.cond = h.Condition
@@ -241,7 +264,7 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, erro
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if c.matcher.MatchesAll() {
+	if c.matcher != nil && c.matcher.MatchesAll() {
 		c.matcher = nil
 	}
 	c.kind = handlerKind(h.Handler)
@@ -350,6 +373,27 @@ func (r *registry) build() *snapshot {
 		}
 	}
 	return s
+}
+
+// camelField spells a snake_case field in camelCase (tool_name -> toolName).
+func camelField(s string) string {
+	if !strings.Contains(s, "_") {
+		return s
+	}
+	var b strings.Builder
+	up := false
+	for _, r := range s {
+		if r == '_' {
+			up = true
+			continue
+		}
+		if up && r >= 'a' && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		up = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // editDistance is the Levenshtein distance, for "did you mean".

@@ -79,13 +79,16 @@ const (
 	MergeIntersect
 	// MergeUnion keeps every distinct item, in first-seen order.
 	MergeUnion
+	// MergeIgnore drops the field: the event does not honour it (Claude
+	// Code ignores continue on TaskCreated, context on PreModelSwitch).
+	MergeIgnore
 )
 
 var mergeRuleNames = [...]string{
 	MergeLast: "last", MergeRestrictive: "restrictive", MergeSticky: "sticky",
 	MergeFirst: "first", MergeConcat: "concat", MergeChain: "chain",
 	MergeMerge: "merge", MergeAppend: "append", MergeIntersect: "intersect",
-	MergeUnion: "union",
+	MergeUnion: "union", MergeIgnore: "ignore",
 }
 
 // String returns the rule's HCL name.
@@ -124,7 +127,27 @@ type FieldRule struct {
 	Blocks bool
 	// Target is the payload field a chain field replaces.
 	Target string
+	// FreezeAfter names a field that, once merged, freezes this one:
+	// OpenClaw freezes before_tool_call params once a hook asked for
+	// approval, so what the operator reviews cannot change.
+	FreezeAfter string
 }
+
+// MatcherMode selects the matcher syntax of an event.
+type MatcherMode uint8
+
+const (
+	// MatcherClaude is Claude Code's usual syntax: a string of letters,
+	// digits, '_', ' ', '-', ',' and '|' is a list of exact names; anything
+	// else is an unanchored regular expression.
+	MatcherClaude MatcherMode = iota
+	// MatcherNarrow is the narrower exact set of StopFailure: only
+	// letters, digits, '_' and '|' make a list of names ('|' separates).
+	MatcherNarrow
+	// MatcherLiteral is FileChanged's: always literal names split on '|',
+	// never a regular expression.
+	MatcherLiteral
+)
 
 // terminalDecisions are the values that stop a chain (SPEC §2).
 var terminalDecisions = map[string]bool{"deny": true, "block": true, "cancel": true}
@@ -144,9 +167,22 @@ type EventSpec struct {
 	// MatchBasename makes the matcher test the base name of MatcherField
 	// (Claude Code's FileChanged).
 	MatchBasename bool
+	// MatcherMode is the matcher syntax (Claude Code's by default).
+	MatcherMode MatcherMode
 	// Decisions lists the decision values the event accepts, most
 	// restrictive first. Empty means the event takes no decision.
 	Decisions []string
+	// DecisionField is the result field that carries the decision besides
+	// "decision" itself (OpenClaw: "action", "outcome"); the merged value is
+	// reported under it.
+	DecisionField string
+	// JoinReasons lists decisions whose reasons are joined with a blank
+	// line when several hooks return them (OpenClaw's revise).
+	JoinReasons []string
+	// StrictDecisions makes a decision the event does not know count as
+	// its blocking decision (OpenClaw's before_agent_run: an unknown
+	// outcome blocks) instead of being ignored.
+	StrictDecisions bool
 	// Merge maps result fields to their merge rules. Fields not listed use
 	// the universal rules (continue, stop_reason, additional_context,
 	// system_message, updated_input, ...) and then MergeLast. "reason"
@@ -165,6 +201,9 @@ type EventSpec struct {
 	Source string
 	// Description is one line for `hookctl events`.
 	Description string
+
+	// matcherAlt is the camelCase spelling of MatcherField.
+	matcherAlt string
 }
 
 // universalMerge holds the rules every event shares unless its own Merge
@@ -198,6 +237,14 @@ func (s *EventSpec) Validate() error {
 			return fmt.Errorf("event %s: alias %q: want a letter then letters, digits, '_', '.', ':' or '-'", s.Name, a)
 		}
 	}
+	if s.MatcherMode > MatcherLiteral {
+		return fmt.Errorf("event %s: unknown matcher mode", s.Name)
+	}
+	for _, d := range s.JoinReasons {
+		if !slices.Contains(s.Decisions, d) {
+			return fmt.Errorf("event %s: join_reasons names %q, which is not one of its decisions", s.Name, d)
+		}
+	}
 	if _, ok := strategyNames[s.Strategy]; !ok {
 		return fmt.Errorf("event %s: strategy must be modifying, void or sync", s.Name)
 	}
@@ -212,7 +259,7 @@ func (s *EventSpec) Validate() error {
 		if f == "" {
 			return fmt.Errorf("event %s: empty merge field name", s.Name)
 		}
-		if f == fieldDecision {
+		if f == fieldDecision || f == s.DecisionField {
 			return fmt.Errorf("event %s: %q merges by the decision precedence; set Decisions instead", s.Name, f)
 		}
 		if int(r.Rule) >= len(mergeRuleNames) {
@@ -269,6 +316,8 @@ func (s *EventSpec) normalizeDecision(d string) (string, bool) {
 		alt = []string{"block", "deny"}
 	case "pass":
 		alt = []string{"allow"}
+	case "allow":
+		alt = []string{"pass"}
 	}
 	for _, a := range alt {
 		if slices.Contains(s.Decisions, a) {
@@ -276,6 +325,14 @@ func (s *EventSpec) normalizeDecision(d string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// decisionField is the name the merged decision is reported under.
+func (s *EventSpec) decisionField() string {
+	if s.DecisionField != "" {
+		return s.DecisionField
+	}
+	return fieldDecision
 }
 
 // blockDecision is the decision a fail-closed hook contributes: the event's
@@ -294,6 +351,7 @@ func (s EventSpec) clone() *EventSpec {
 	c := s
 	c.Aliases = slices.Clone(s.Aliases)
 	c.Decisions = slices.Clone(s.Decisions)
+	c.JoinReasons = slices.Clone(s.JoinReasons)
 	if s.Merge != nil {
 		c.Merge = make(map[string]FieldRule, len(s.Merge))
 		for k, v := range s.Merge {

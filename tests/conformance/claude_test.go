@@ -516,10 +516,13 @@ func TestClaudeMatchers(t *testing.T) {
 		if c.match {
 			w = want{hooks: []tr{{id: "h", status: engine.StatusDecided}}}
 		}
-		if c.event == "Notification" || c.event == "SessionEnd" || c.event == "StopFailure" {
+		switch {
+		case c.event == "Notification" || c.event == "SessionEnd" || c.event == "StopFailure":
 			// Void events: the result is traced but never merged.
 			w.noOutput = true
-		} else if c.match {
+		case c.event == "PreModelSwitch":
+			// PreModelSwitch takes no context: the trace alone tells.
+		case c.match:
 			w.context = "matched"
 		}
 		rows = append(rows, row{

@@ -77,7 +77,7 @@ func TestEmptyStringNeverErases(t *testing.T) {
 				res("empty", "before_agent_finalize", 0, engine.Result{"action": "revise", "reason": ""}),
 			},
 			event: "before_agent_finalize", payload: ocFinalize(),
-			want: want{reason: "fix tests", output: map[string]any{"action": "revise"}},
+			want: want{decision: "revise", reason: "fix tests", output: map[string]any{"action": "revise"}},
 		},
 	})
 }
@@ -138,7 +138,7 @@ func TestChainStoppedTrace(t *testing.T) {
 			rule: "OpenClaw before_agent_run block: later hooks show \"chain stopped by <id>\"", cite: specTrace + "; " + ocCatalog + " before_agent_run",
 			hooks: []hk{res("deny", "before_agent_run", 1, engine.Result{"outcome": "block", "reason": "no"}), res("pass", "before_agent_run", 0, engine.Result{"outcome": "pass"})},
 			event: "before_agent_run", payload: ocAgentRun(),
-			want: want{reason: "no", blocked: true, hooks: []tr{stoppedBy("pass", "deny")}},
+			want: want{decision: "block", reason: "no", blocked: true, hooks: []tr{stoppedBy("pass", "deny")}},
 		},
 	})
 }

@@ -26,10 +26,12 @@
 //   - catalog_test.go: the data-driven catalog (canonical names, aliases,
 //     strategy, matcher field, decisions, default timeouts, fail-closed
 //     defaults) against both references;
-//   - discrepancy_test.go: rows where the engine is known to disagree with
-//     a reference. They are skipped unless HOOKCTL_CONFORMANCE_STRICT=1 is
-//     set, so the engine can be fixed against them without weakening the
-//     passing tables.
+//   - edgecase_test.go: the finer points (reason pairing of
+//     before_agent_finalize, invalid gate outcomes, params frozen after
+//     requireApproval, camelCase matcher fields, untimed sync hooks, fields
+//     an event ignores, the narrower matchers of StopFailure and
+//     FileChanged), each guarding against a behaviour an engine easily gets
+//     wrong.
 //
 // Payloads of Claude Code events are the real ones captured from the
 // Claude Code CLI (testdata/claude-code, run-specific paths replaced by

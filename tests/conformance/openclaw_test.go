@@ -372,21 +372,21 @@ func TestOpenClawGates(t *testing.T) {
 				res("later", "before_agent_run", 0, engine.Result{"outcome": "block", "reason": "second"}),
 			},
 			event: "before_agent_run", payload: ocAgentRun(),
-			want: want{reason: "only the owner may deploy", blocked: true, output: map[string]any{"outcome": "block", "category": "policy"},
+			want: want{decision: "block", reason: "only the owner may deploy", blocked: true, output: map[string]any{"outcome": "block", "category": "policy"},
 				hooks: []tr{ran("pass"), ran("owner-only"), stoppedBy("later", "owner-only")}},
 		},
 		{
 			rule: "OpenClaw before_agent_run: void counts as pass", cite: ocCatalog + " before_agent_run",
 			hooks: []hk{res("void", "before_agent_run", 1, nil), res("pass", "before_agent_run", 0, engine.Result{"outcome": "pass"})},
 			event: "before_agent_run", payload: ocAgentRun(),
-			want: want{output: map[string]any{"outcome": "pass"}, hooks: []tr{ranEmpty("void"), ran("pass")}},
+			want: want{decision: "pass", output: map[string]any{"outcome": "pass"}, hooks: []tr{ranEmpty("void"), ran("pass")}},
 		},
 		// before_agent_finalize
 		{
 			rule: "OpenClaw before_agent_finalize: revise beats continue", cite: ocCatalog + " before_agent_finalize",
 			hooks: []hk{res("ok", "before_agent_finalize", 2, engine.Result{"action": "continue"}), res("tests", "before_agent_finalize", 1, engine.Result{"action": "revise", "reason": "fix tests"})},
 			event: "before_agent_finalize", payload: ocFinalize(),
-			want: want{reason: "fix tests", output: map[string]any{"action": "revise"}},
+			want: want{decision: "revise", reason: "fix tests", output: map[string]any{"action": "revise"}},
 		},
 		{
 			rule: "OpenClaw before_agent_finalize: revise + revise joins reasons with \\n\\n, the first retry is used", cite: ocCatalog + " before_agent_finalize",
@@ -395,7 +395,7 @@ func TestOpenClawGates(t *testing.T) {
 				res("docs", "before_agent_finalize", 1, engine.Result{"action": "revise", "reason": "add docs", "retry": obj("instruction", "update README")}),
 			},
 			event: "before_agent_finalize", payload: ocFinalize(),
-			want: want{reason: "fix tests\n\nadd docs", output: map[string]any{"action": "revise", "retry": obj("instruction", "run go test")}},
+			want: want{decision: "revise", reason: "fix tests\n\nadd docs", output: map[string]any{"action": "revise", "retry": obj("instruction", "run go test")}},
 		},
 		{
 			rule: "OpenClaw before_agent_finalize: finalize > revise > continue", cite: ocCatalog + " before_agent_finalize",
@@ -405,7 +405,7 @@ func TestOpenClawGates(t *testing.T) {
 				res("ok", "before_agent_finalize", 1, engine.Result{"action": "continue"}),
 			},
 			event: "before_agent_finalize", payload: ocFinalize(),
-			want: want{reason: "ship it", output: map[string]any{"action": "finalize"}},
+			want: want{decision: "finalize", reason: "ship it", output: map[string]any{"action": "finalize"}},
 		},
 		{
 			rule: "OpenClaw before_agent_finalize: the first finalize sticks", cite: ocCatalog + " before_agent_finalize",
@@ -415,7 +415,7 @@ func TestOpenClawGates(t *testing.T) {
 				res("ok", "before_agent_finalize", 0, engine.Result{"action": "continue"}),
 			},
 			event: "before_agent_finalize", payload: ocFinalize(),
-			want: want{reason: "ship it", output: map[string]any{"action": "finalize"}},
+			want: want{decision: "finalize", reason: "ship it", output: map[string]any{"action": "finalize"}},
 		},
 		{
 			rule: "OpenClaw before_agent_finalize: a timeout lets the original answer go out", cite: ocCatalog + " before_agent_finalize (timeout => the original answer goes out)",

@@ -2,42 +2,38 @@ package conformance_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
 )
 
-// strictEnv turns the known discrepancies below into failing tests.
-const strictEnv = "HOOKCTL_CONFORMANCE_STRICT"
-
-// discrepancy is a row where the engine is known to disagree with a
-// reference. The row states the expected behaviour (per the reference);
-// observed records what the engine does instead. The rows are skipped
-// unless HOOKCTL_CONFORMANCE_STRICT=1, so the passing tables stay green
-// while the engine is fixed; once a row passes in strict mode it belongs
-// in the passing tables.
-type discrepancy struct {
+// edgeCase is a row for a rule the references spell out in detail and an
+// engine easily gets wrong; each one failed once, so each stays as a
+// regression test. observed records the wrong behaviour it guards against.
+type edgeCase struct {
 	row
 	observed string
 }
 
-// TestKnownDiscrepancies lists the rules the engine does not follow yet.
-func TestKnownDiscrepancies(t *testing.T) {
-	strict := os.Getenv(strictEnv) == "1"
-	for _, d := range knownDiscrepancies() {
+// TestReferenceEdgeCases checks the finer points of the references: reason
+// pairing in OpenClaw's before_agent_finalize, invalid gate outcomes,
+// frozen params after requireApproval, camelCase matcher fields, sync hooks
+// without a timer, fields an event ignores and the narrower matcher syntax
+// of StopFailure and FileChanged.
+func TestReferenceEdgeCases(t *testing.T) {
+	for _, d := range edgeCases() {
 		t.Run(d.rule, func(t *testing.T) {
-			if !strict {
-				t.Skipf("known engine discrepancy (%s=1 to run): observed: %s", strictEnv, d.observed)
+			if d.observed == "" {
+				t.Fatal("an edge case must say what it guards against")
 			}
 			runRow(t, d.row)
 		})
 	}
 }
 
-func knownDiscrepancies() []discrepancy {
+func edgeCases() []edgeCase {
 	const finalize = "before_agent_finalize"
-	return []discrepancy{
+	return []edgeCase{
 		{
 			row: row{
 				rule: "OpenClaw before_agent_finalize: the first finalize sticks, earlier revise reasons are not joined to it", cite: ocCatalog + " before_agent_finalize",
@@ -46,7 +42,7 @@ func knownDiscrepancies() []discrepancy {
 					res("ship", finalize, 1, engine.Result{"action": "finalize", "reason": "ship it"}),
 				},
 				event: finalize, payload: ocFinalize(),
-				want: want{reason: "ship it", output: map[string]any{"action": "finalize", "reason": "ship it"}},
+				want: want{decision: "finalize", reason: "ship it", output: map[string]any{"action": "finalize", "reason": "ship it"}},
 			},
 			observed: `reason is "fix tests\n\nship it": the catalog merges before_agent_finalize "reason" with concat for every action`,
 		},
@@ -58,7 +54,7 @@ func knownDiscrepancies() []discrepancy {
 					res("tests", finalize, 1, engine.Result{"action": "revise", "reason": "more tests"}),
 				},
 				event: finalize, payload: ocFinalize(),
-				want: want{reason: "ship it", output: map[string]any{"action": "finalize", "reason": "ship it"}},
+				want: want{decision: "finalize", reason: "ship it", output: map[string]any{"action": "finalize", "reason": "ship it"}},
 			},
 			observed: `reason is "ship it\n\nmore tests"`,
 		},
@@ -70,7 +66,7 @@ func knownDiscrepancies() []discrepancy {
 					res("tests", finalize, 1, engine.Result{"action": "revise", "reason": "fix tests"}),
 				},
 				event: finalize, payload: ocFinalize(),
-				want: want{reason: "fix tests", output: map[string]any{"action": "revise", "reason": "fix tests"}},
+				want: want{decision: "revise", reason: "fix tests", output: map[string]any{"action": "revise", "reason": "fix tests"}},
 			},
 			observed: `reason is "looks fine\n\nfix tests"`,
 		},
