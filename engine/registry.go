@@ -37,8 +37,9 @@ type compiledHook struct {
 
 // eventEntry is one event of a snapshot with its hooks in firing order.
 type eventEntry struct {
-	id   EventID
-	spec *EventSpec
+	id     EventID
+	spec   *EventSpec
+	fields []string // spec.ResultFields()
 	// all holds every hook registered for the event in firing order
 	// (priority descending, declaration order on ties), disabled included.
 	all []*compiledHook
@@ -329,7 +330,7 @@ func (r *registry) build() *snapshot {
 		if spec == nil {
 			continue
 		}
-		e := &eventEntry{id: EventID(id), spec: spec}
+		e := &eventEntry{id: EventID(id), spec: spec, fields: spec.ResultFields()}
 		s.events[id] = e
 		byEvent[spec.Name] = e
 	}

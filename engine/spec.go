@@ -218,6 +218,38 @@ var universalMerge = map[string]FieldRule{
 	"updated_output":     {Rule: MergeChain, Target: "tool_response"},
 }
 
+// dialectFields are the camelCase spellings of Claude Code's JSON output
+// that hookctl accepts in results.
+var dialectFields = []string{
+	"permissionDecision", "permissionDecisionReason", "updatedInput", "updatedToolOutput",
+	"additionalContext", "systemMessage", "stopReason", "suppressOutput",
+}
+
+// ResultFields returns the event's result vocabulary, sorted: decision,
+// reason, the universal fields, the event's own fields and the camelCase
+// spellings of Claude Code's output that hookctl accepts.
+func (s *EventSpec) ResultFields() []string {
+	set := map[string]bool{fieldDecision: true, fieldReason: true}
+	if s.DecisionField != "" {
+		set[s.DecisionField] = true
+	}
+	for f := range universalMerge {
+		set[f] = true
+	}
+	for f := range s.Merge {
+		set[f] = true
+	}
+	for _, f := range dialectFields {
+		set[f] = true
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Reserved result field names with engine-defined meaning.
 const (
 	fieldDecision = "decision"

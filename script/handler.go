@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/dop251/goja"
 
@@ -35,11 +36,10 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		return nil, err
 	}
 	vm.begin(ctx, call, h.allow, call.Timeout)
-	ev := vm.rt.NewDynamicObject(&roMap{rt: vm.rt, m: call.Payload})
-	v, err := fn(goja.Undefined(), ev, vm.ctxObj)
+	v, err := fn(goja.Undefined(), vm.event(call.Payload), vm.ctxObj)
 	var res engine.Result
 	if err == nil {
-		res, err = vm.result(v)
+		res, err = vm.result(v, call.Fields)
 	} else {
 		err = convertError(err)
 	}
@@ -47,9 +47,12 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	return res, err
 }
 
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
 // result reads what a handler returned: undefined or null is no opinion, a
-// settled promise is its value, an object is read key by key.
-func (vm *VM) result(v goja.Value) (engine.Result, error) {
+// settled promise is its value, an object is read by the event's field
+// names (all its own properties when none are given).
+func (vm *VM) result(v goja.Value, fields []string) (engine.Result, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
 	}
@@ -57,17 +60,32 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
 	}
-	if p, ok := obj.Export().(*goja.Promise); ok {
+	if obj.ExportType() == promiseType {
+		p, _ := obj.Export().(*goja.Promise)
 		switch p.State() {
 		case goja.PromiseStateFulfilled:
-			return vm.result(p.Result())
+			return vm.result(p.Result(), fields)
 		case goja.PromiseStateRejected:
 			return nil, convertError(vm.rejection(p.Result()))
 		default:
 			return nil, ErrUnsettled
 		}
 	}
-	keys := obj.Keys()
+	if fields != nil {
+		var res engine.Result
+		for _, k := range fields {
+			fv := obj.Get(k)
+			if fv == nil || goja.IsUndefined(fv) {
+				continue
+			}
+			if res == nil {
+				res = make(engine.Result, 4)
+			}
+			res[k] = exportDeep(fv)
+		}
+		return res, nil
+	}
+	keys := obj.GetOwnPropertyNames()
 	if len(keys) == 0 {
 		return nil, nil
 	}

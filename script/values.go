@@ -58,23 +58,19 @@ type roMap struct {
 }
 
 func (o *roMap) Get(key string) goja.Value {
+	if c, ok := o.cache[key]; ok {
+		return c
+	}
 	v, ok := o.m[key]
 	if !ok {
 		return nil
 	}
-	switch v.(type) {
-	case map[string]any, []any:
-		if c, ok := o.cache[key]; ok {
-			return c
-		}
-		c := toJS(o.rt, v)
-		if o.cache == nil {
-			o.cache = make(map[string]goja.Value, 2)
-		}
-		o.cache[key] = c
-		return c
+	c := toJS(o.rt, v)
+	if o.cache == nil {
+		o.cache = make(map[string]goja.Value, 4)
 	}
-	return toJS(o.rt, v)
+	o.cache[key] = c
+	return c
 }
 
 func (o *roMap) Set(string, goja.Value) bool { return false }

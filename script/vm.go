@@ -2,6 +2,7 @@ package script
 
 import (
 	"context"
+	"reflect"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,6 +30,11 @@ type VM struct {
 	logObj   *goja.Object
 
 	// The call in progress.
+	// The payload wrapper of the last call, reused while the next hooks
+	// of a fire get the same payload (it is read-only, so sharing is safe).
+	lastPayload map[string]any
+	lastEvent   goja.Value
+
 	cur      *engine.Call
 	curCtx   context.Context
 	allow    []string
@@ -180,6 +186,24 @@ func (vm *VM) end() {
 }
 
 func (vm *VM) onTimer() { vm.interrupt(ErrTimeout) }
+
+// event returns the read-only event object of a payload.
+func (vm *VM) event(payload map[string]any) goja.Value {
+	if vm.lastEvent != nil && sameMap(vm.lastPayload, payload) {
+		return vm.lastEvent
+	}
+	vm.lastPayload = payload
+	vm.lastEvent = vm.rt.NewDynamicObject(&roMap{rt: vm.rt, m: payload})
+	return vm.lastEvent
+}
+
+// sameMap reports whether a and b are the same map (not merely equal).
+func sameMap(a, b map[string]any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
 
 func (vm *VM) interrupt(cause error) {
 	vm.mu.Lock()
