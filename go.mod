@@ -16,4 +16,5 @@ require (
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
 	golang.org/x/sync v0.17.0 // indirect
 	golang.org/x/text v0.16.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

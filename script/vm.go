@@ -2,10 +2,10 @@ package script
 
 import (
 	"context"
-	"reflect"
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
