@@ -51,6 +51,7 @@ type Engine struct {
 
 	workers workers
 
+	fireSeq   atomic.Uint64
 	fires     atomic.Uint64
 	hooksRun  atomic.Uint64
 	hookErrs  atomic.Uint64

@@ -50,6 +50,9 @@ func decision(d, reason string) Result {
 type Call struct {
 	// Event is the canonical name of the event being fired.
 	Event string
+	// Fire identifies the fire, unique within the engine: hooks of one
+	// fire see the same number.
+	Fire uint64
 	// Hook is the id of the hook being run.
 	Hook string
 	// Payload is the event payload as changed by the hooks before this one.

@@ -36,7 +36,9 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		return nil, err
 	}
 	vm.begin(ctx, call, h.allow, call.Timeout)
-	v, err := fn(goja.Undefined(), vm.event(call.Payload), vm.ctxObj)
+	vm.args[0], vm.args[1] = vm.event(call), vm.ctxObj
+	v, err := fn(goja.Undefined(), vm.args[:]...)
+	vm.args[0] = nil
 	var res engine.Result
 	if err == nil {
 		res, err = vm.result(v, call.Fields)

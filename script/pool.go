@@ -107,8 +107,10 @@ type Pool struct {
 	mu    sync.Mutex
 	progs []*Program
 	vms   map[*goja.Runtime]*VM
-	// idle holds warm runtimes; a nil entry is a slot for a new one.
-	idle   chan *VM
+	// slots bounds the runtimes in use; idle is a stack of warm ones, so
+	// the runtime used last (its caches hot) is used next.
+	slots  chan struct{}
+	idle   []*VM
 	closed bool
 }
 
@@ -145,10 +147,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 	p.registry.RegisterNativeModule("console", func(rt *goja.Runtime, module *goja.Object) {
 		console.RequireWithPrinter(p.vmOf(rt).printer())(rt, module)
 	})
-	p.idle = make(chan *VM, p.size)
-	for range p.size {
-		p.idle <- nil
-	}
+	p.slots = make(chan struct{}, p.size)
 	return p, nil
 }
 
@@ -162,16 +161,11 @@ func (p *Pool) Roots() []string { return append([]string(nil), p.roots...) }
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
+	idle := p.idle
+	p.idle = nil
 	p.mu.Unlock()
-	for {
-		select {
-		case vm := <-p.idle:
-			if vm != nil {
-				vm.dispose()
-			}
-		default:
-			return
-		}
+	for _, vm := range idle {
+		vm.dispose()
 	}
 }
 
@@ -187,30 +181,38 @@ func (p *Pool) vmOf(rt *goja.Runtime) *VM {
 
 // acquire checks a runtime out, creating one in a free slot.
 func (p *Pool) acquire(ctx context.Context) (*VM, error) {
-	var vm *VM
 	select {
-	case vm = <-p.idle:
+	case p.slots <- struct{}{}:
 	default:
 		select {
-		case vm = <-p.idle:
+		case p.slots <- struct{}{}:
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for a script runtime: %w", ctx.Err())
 		}
 	}
-	if vm == nil {
-		vm = p.newVM()
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		vm := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return vm, nil
 	}
-	return vm, nil
+	p.mu.Unlock()
+	return p.newVM(), nil
 }
 
-// release returns a runtime; a broken one gives its slot back empty.
+// release returns a runtime; a broken one is dropped and its slot freed.
 func (p *Pool) release(vm *VM) {
-	if vm.broken {
-		vm.dispose()
-		p.idle <- nil
-		return
+	p.mu.Lock()
+	keep := !vm.broken && !p.closed
+	if keep {
+		p.idle = append(p.idle, vm)
 	}
-	p.idle <- vm
+	p.mu.Unlock()
+	if !keep {
+		vm.dispose()
+	}
+	<-p.slots
 }
 
 func (p *Pool) newVM() *VM {

@@ -390,3 +390,32 @@ func TestEngineIntegration(t *testing.T) {
 		t.Fatalf("%+v", tr)
 	}
 }
+
+// TestPayloadChangesBetweenFiresAreSeen: a caller may reuse and change its
+// payload map between fires; no cached view may serve stale values.
+func TestPayloadChangesBetweenFiresAreSeen(t *testing.T) {
+	p := newPool(t, script.WithSize(1))
+	e, err := engine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	for i, id := range []string{"a", "b"} {
+		if err := e.Register(engine.Hook{ID: id, Event: "UserPromptSubmit", Priority: -i,
+			Handler: inline(t, p, `return { additional_context: ctx.hook + ":" + event.prompt + ":" + event.meta.n };`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	payload := map[string]any{"prompt": "one", "meta": map[string]any{"n": 1.0}}
+	for _, want := range []string{"a:one:1\n\nb:one:1", "a:two:2\n\nb:two:2"} {
+		out, err := e.Fire(context.Background(), engine.Event{Name: "UserPromptSubmit", Payload: payload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.AdditionalContext != want {
+			t.Fatalf("got %q, want %q", out.AdditionalContext, want)
+		}
+		payload["prompt"] = "two"
+		payload["meta"] = map[string]any{"n": 2.0}
+	}
+}

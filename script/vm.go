@@ -32,8 +32,10 @@ type VM struct {
 	// The call in progress.
 	// The payload wrapper of the last call, reused while the next hooks
 	// of a fire get the same payload (it is read-only, so sharing is safe).
+	lastFire    uint64
 	lastPayload map[string]any
 	lastEvent   goja.Value
+	args        [2]goja.Value
 
 	cur      *engine.Call
 	curCtx   context.Context
@@ -187,12 +189,15 @@ func (vm *VM) end() {
 
 func (vm *VM) onTimer() { vm.interrupt(ErrTimeout) }
 
-// event returns the read-only event object of a payload.
-func (vm *VM) event(payload map[string]any) goja.Value {
-	if vm.lastEvent != nil && sameMap(vm.lastPayload, payload) {
+// event returns the read-only event object of a call's payload. Hooks of
+// one fire that see the same payload share it (with its caches); a new
+// fire always gets a new one, as the caller may have changed the map.
+func (vm *VM) event(call *engine.Call) goja.Value {
+	payload := call.Payload
+	if vm.lastEvent != nil && call.Fire != 0 && vm.lastFire == call.Fire && sameMap(vm.lastPayload, payload) {
 		return vm.lastEvent
 	}
-	vm.lastPayload = payload
+	vm.lastFire, vm.lastPayload = call.Fire, payload
 	vm.lastEvent = vm.rt.NewDynamicObject(&roMap{rt: vm.rt, m: payload})
 	return vm.lastEvent
 }
