@@ -1,0 +1,134 @@
+package paths
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Home returns the home directory from $HOME (or the OS's idea of it).
+func Home() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Expand replaces a leading ~ or ~/ and $HOME / ${HOME} with the home
+// directory. home "" means Home().
+func Expand(p, home string) string {
+	if home == "" {
+		home = Home()
+	}
+	switch {
+	case p == "~":
+		return home
+	case strings.HasPrefix(p, "~/"):
+		return home + p[1:]
+	case p == "$HOME" || p == "${HOME}":
+		return home
+	case strings.HasPrefix(p, "$HOME/"):
+		return home + p[len("$HOME"):]
+	case strings.HasPrefix(p, "${HOME}/"):
+		return home + p[len("${HOME}"):]
+	}
+	return p
+}
+
+// Normalize cleans a path lexically and turns backslashes into slashes.
+func Normalize(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+}
+
+// Resolve makes p absolute against cwd after expanding ~, and cleans it.
+func Resolve(p, cwd, home string) string {
+	p = Expand(p, home)
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !path.IsAbs(p) {
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		p = path.Join(strings.ReplaceAll(cwd, `\`, "/"), p)
+	}
+	return path.Clean(p)
+}
+
+// Inside reports whether p is root or lies under it, lexically (after
+// cleaning both). Use Real first to see through symbolic links.
+func Inside(p, root string) bool {
+	p, root = Normalize(p), Normalize(root)
+	if root == "" || p == "" {
+		return false
+	}
+	if p == root || root == "/" && path.IsAbs(p) {
+		return true
+	}
+	return strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}
+
+// Real resolves symbolic links in the longest existing prefix of an
+// absolute path, so a file that does not exist yet is judged by its real
+// directory.
+func Real(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return filepath.ToSlash(r)
+	}
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if dir == p || dir == "." || dir == "" {
+		return filepath.ToSlash(p)
+	}
+	return path.Join(Real(dir), base)
+}
+
+// Match reports whether p matches a glob pattern: * and ? within a path
+// segment, ** across segments, {a,b} alternatives, [...] classes. A pattern
+// without a slash matches the base name anywhere (as in .gitignore), so
+// "*.pem" matches "/home/u/keys/a.pem". An invalid pattern matches nothing.
+func Match(pattern, p string) bool {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !strings.Contains(pattern, "/") {
+		ok, _ := doublestar.Match(pattern, path.Base(p))
+		return ok
+	}
+	if strings.HasPrefix(pattern, "**/") || path.IsAbs(pattern) == path.IsAbs(p) {
+		if ok, _ := doublestar.Match(pattern, p); ok {
+			return true
+		}
+	}
+	if !path.IsAbs(pattern) && !strings.HasPrefix(pattern, "**/") {
+		// A relative pattern with a slash matches at any depth.
+		ok, _ := doublestar.Match("**/"+pattern, p)
+		return ok
+	}
+	return false
+}
+
+// MatchAny reports whether p matches any of the patterns.
+func MatchAny(patterns []string, p string) bool {
+	for _, pat := range patterns {
+		if Match(pat, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidPattern reports whether a glob pattern is well formed.
+func ValidPattern(pattern string) bool { return doublestar.ValidatePattern(pattern) }
+
+// Base, Dir and Ext are path.Base, path.Dir and path.Ext on slash paths.
+func Base(p string) string { return path.Base(strings.ReplaceAll(p, `\`, "/")) }
+
+// Dir returns all but the last element of p.
+func Dir(p string) string { return path.Dir(strings.ReplaceAll(p, `\`, "/")) }
+
+// Ext returns the file name extension of p, with its dot.
+func Ext(p string) string { return path.Ext(strings.ReplaceAll(p, `\`, "/")) }
