@@ -1,0 +1,134 @@
+package proc_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/stdlib/proc"
+)
+
+func TestRunCapturesOutputAndExitCode(t *testing.T) {
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", `read x; echo "out:$x"; echo err >&2; exit 3`}, Stdin: []byte("hello\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || string(res.Stdout) != "out:hello\n" || string(res.Stderr) != "err\n" || res.TimedOut {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	for _, argv := range [][]string{{"/no/such/program"}, {"no-such-program-hookctl"}, {}} {
+		_, err := proc.Run(context.Background(), proc.Spec{Argv: argv})
+		var se *proc.StartError
+		if !errors.As(err, &se) {
+			t.Errorf("%v: %v", argv, err)
+		}
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "not-exec")
+	if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var se *proc.StartError
+	if _, err := proc.Run(context.Background(), proc.Spec{Argv: []string{f}}); !errors.As(err, &se) {
+		t.Errorf("not executable: %v", err)
+	}
+}
+
+func TestOutputIsBounded(t *testing.T) {
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", "head -c 100000 /dev/zero"}, MaxOutput: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stdout) != 1000 || !res.Truncated || res.ExitCode != 0 {
+		t.Fatalf("len=%d truncated=%v code=%d", len(res.Stdout), res.Truncated, res.ExitCode)
+	}
+}
+
+// TestTimeoutKillsTheWholeGroup: a program that forks a long-lived child
+// is killed with the child when the context ends.
+func TestTimeoutKillsTheWholeGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := proc.Run(ctx, proc.Spec{Argv: []string{"sh", "-c", `sleep 60 & echo $! > ` + pidFile + `; sleep 60`}})
+	if !errors.Is(err, context.DeadlineExceeded) || !res.TimedOut || res.ExitCode != -1 {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for _, c := range strings.TrimSpace(string(b)) {
+		pid = pid*10 + int(c-'0')
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if !alive(pid) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d survived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs: gone, or a zombie nobody reaped yet,
+// counts as dead.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return err != nil && !os.IsNotExist(err)
+	}
+	if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) {
+		return b[i+2] != 'Z'
+	}
+	return true
+}
+
+func TestEnviron(t *testing.T) {
+	t.Setenv("HOOKCTL_PROC_TEST", "old")
+	env := proc.Environ(map[string]string{"HOOKCTL_PROC_TEST": "new", "X_NEW": "1"})
+	n := 0
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "HOOKCTL_PROC_TEST=") {
+			n++
+			if kv != "HOOKCTL_PROC_TEST=new" {
+				t.Fatal(kv)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d copies", n)
+	}
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", "echo $X_NEW"}, Env: env})
+	if err != nil || strings.TrimSpace(string(res.Stdout)) != "1" {
+		t.Fatal(res, err)
+	}
+}
+
+func ExampleRun() {
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"echo", "hello"}})
+	if err != nil {
+		panic(err)
+	}
+	print(string(res.Stdout))
+}
