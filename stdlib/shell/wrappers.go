@@ -1,0 +1,336 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// arg is one word of a command line, with the index of the syntax word it
+// came from, or -1 for a word made by splitting another (env -S) or found
+// by the fallback tokenizer.
+type arg struct {
+	text string
+	word int
+}
+
+// texts returns the text of each arg.
+func texts(args []arg) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.text
+	}
+	return out
+}
+
+// launch describes how a launcher (a command that runs another command)
+// takes its options. Options are read up to the first word that is not an
+// option, as with getopt's "+" mode; unknown options are taken as flags.
+type launch struct {
+	shortArg  string   // short options that take a value, attached or as the next word
+	shortOpt  string   // short options whose value, if any, must be attached
+	longArg   []string // long options that take a value, --opt=VALUE or --opt VALUE
+	noRun     string   // short options with which no command is run
+	noRunLong []string // long options with which no command is run
+	operands  int      // words between the options and the command
+	assigns   bool     // NAME=VALUE words before the command set its environment
+	bareDash  bool     // "-" is an option rather than the end of options
+	splitOpt  byte     // short option whose value is split into more words
+	splitLong string   // long option whose value is split into more words
+	kind      launchKind
+}
+
+// launchKind tells what a launcher does with the words after its options.
+type launchKind int
+
+const (
+	runArgs  launchKind = iota // they are the command and its arguments
+	runWatch                   // joined with spaces, they are a script for sh -c, unless -x/--exec is given
+	runFlock                   // after FILE: "-c STRING" is a script, otherwise the command
+)
+
+// launchers is the table of launchers unwrapped by unwrap, by base name. It
+// is never modified.
+var launchers = map[string]*launch{
+	"sudo": {
+		shortArg: "aCcDgpRrTtUu",
+		shortOpt: "h",
+		longArg: []string{
+			"auth-type", "chdir", "chroot", "close-from", "command-timeout", "group",
+			"host", "login-class", "other-user", "prompt", "role", "type", "user",
+		},
+		noRun:     "eKlVv",
+		noRunLong: []string{"edit", "help", "list", "remove-timestamp", "validate", "version"},
+		assigns:   true,
+	},
+	"doas": {shortArg: "Cu", noRun: "CL"},
+	"env": {
+		shortArg:  "uCS",
+		longArg:   []string{"chdir", "split-string", "unset"},
+		noRunLong: []string{"help", "version"},
+		assigns:   true,
+		bareDash:  true,
+		splitOpt:  'S',
+		splitLong: "split-string",
+	},
+	"xargs": {
+		shortArg: "adEIJLnPRsS",
+		shortOpt: "eil",
+		longArg: []string{
+			"arg-file", "delimiter", "max-args", "max-chars", "max-procs", "process-slot-var",
+		},
+		noRunLong: []string{"help", "version"},
+	},
+	"time":    {shortArg: "fo", longArg: []string{"format", "output"}, noRunLong: []string{"help", "version"}},
+	"nohup":   {noRunLong: []string{"help", "version"}},
+	"nice":    {shortArg: "n", longArg: []string{"adjustment"}, noRunLong: []string{"help", "version"}},
+	"ionice":  {shortArg: "cnpPu", longArg: []string{"class", "classdata", "pid", "pgid", "uid"}, noRun: "hpPuV", noRunLong: []string{"help", "pid", "pgid", "uid", "version"}},
+	"timeout": {shortArg: "ks", longArg: []string{"kill-after", "signal"}, noRunLong: []string{"help", "version"}, operands: 1},
+	"command": {noRun: "vV"},
+	"exec":    {shortArg: "a"},
+	"builtin": {},
+	"stdbuf":  {shortArg: "eio", longArg: []string{"error", "input", "output"}, noRunLong: []string{"help", "version"}},
+	"chroot":  {longArg: []string{"groups", "userspec"}, noRunLong: []string{"help", "version"}, operands: 1},
+	"watch": {
+		shortArg:  "nqs",
+		shortOpt:  "d",
+		longArg:   []string{"equexit", "interval", "shotsdir"},
+		noRun:     "hv",
+		noRunLong: []string{"help", "version"},
+		kind:      runWatch,
+	},
+	"flock": {
+		shortArg:  "wE",
+		longArg:   []string{"conflict-exit-code", "timeout"},
+		noRun:     "hV",
+		noRunLong: []string{"help", "version"},
+		operands:  1,
+		kind:      runFlock,
+	},
+}
+
+// shells are the shells whose -c STRING or standard input script is parsed.
+var shells = map[string]bool{
+	"ash": true, "bash": true, "dash": true, "ksh": true, "mksh": true, "sh": true, "zsh": true,
+}
+
+// script is a shell script that a command runs.
+type script struct {
+	label string // the wrapper recorded for it, e.g. "bash -c"
+	text  string // the script, unless stdin is set
+	words []int  // the syntax words that make up the script
+	stdin bool   // the script is the here-document on standard input
+}
+
+// unwrapped is a command with its launchers peeled off.
+type unwrapped struct {
+	argv     []arg    // the command that really runs, or the script's runner
+	wrappers []string // the launchers peeled off, outermost first
+	assigns  []string // assignments made by the launchers
+	script   *script  // non-nil if the command runs a shell script
+}
+
+// unwrap peels launchers off argv until none applies. haveStdin tells
+// whether a here-document or here-string feeds the command's standard
+// input, which a shell without a script argument would run.
+func unwrap(argv []arg, haveStdin bool) unwrapped {
+	u := unwrapped{argv: argv}
+	for len(u.argv) > 0 {
+		name := baseName(u.argv[0].text)
+		rest := u.argv[1:]
+		if shells[name] {
+			u.script = shellScript(name, rest, haveStdin)
+			return u
+		}
+		spec := launchers[name]
+		if spec == nil {
+			return u
+		}
+		opts, rest, ok := spec.options(rest)
+		if !ok {
+			return u
+		}
+		var assigns []string
+		if spec.assigns {
+			for len(rest) > 0 && isAssignment(rest[0].text) {
+				assigns = append(assigns, rest[0].text)
+				rest = rest[1:]
+			}
+		}
+		if len(rest) < spec.operands {
+			return u
+		}
+		rest = rest[spec.operands:]
+		if len(rest) == 0 {
+			return u
+		}
+		switch {
+		case spec.kind == runWatch && !opts.has('x', "exec"):
+			u.script = joinedScript(name, rest)
+			return u
+		case spec.kind == runFlock && (rest[0].text == "-c" || rest[0].text == "--command"):
+			u.script = joinedScript("flock -c", rest[1:min(2, len(rest))])
+			return u
+		}
+		u.wrappers = append(u.wrappers, name)
+		u.assigns = append(u.assigns, assigns...)
+		u.argv = rest
+	}
+	return u
+}
+
+// joinedScript returns the script made of the given words joined with
+// spaces, as watch and flock -c pass it to sh -c, or nil if there are none.
+func joinedScript(label string, words []arg) *script {
+	if len(words) == 0 {
+		return nil
+	}
+	s := &script{label: label, text: strings.Join(texts(words), " ")}
+	for _, w := range words {
+		s.words = append(s.words, w.word)
+	}
+	return s
+}
+
+// shellScript returns the script that a shell named name runs with the
+// arguments args: the string after -c, or the here-document on its standard
+// input when it has no script file operand (or -s is given). It returns nil
+// if the shell runs a script file or an interactive session.
+func shellScript(name string, args []arg, haveStdin bool) *script {
+	var cmd, stdin bool
+	i := 0
+options:
+	for ; i < len(args); i++ {
+		a := args[i].text
+		switch {
+		case a == "-" || a == "--":
+			i++
+			break options
+		case strings.HasPrefix(a, "--"):
+			if a == "--rcfile" || a == "--init-file" {
+				i++
+			}
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			takesValue := false
+			for _, c := range a[1:] {
+				switch c {
+				case 'c':
+					cmd = true
+				case 's':
+					stdin = true
+				case 'o', 'O':
+					takesValue = true
+				}
+			}
+			if takesValue {
+				i++
+			}
+		default:
+			break options
+		}
+	}
+	rest := args[min(i, len(args)):]
+	switch {
+	case cmd && len(rest) > 0:
+		return &script{label: name + " -c", text: rest[0].text, words: []int{rest[0].word}}
+	case cmd:
+		return nil
+	case haveStdin && (stdin || len(rest) == 0):
+		return &script{label: name + " -s", stdin: true}
+	}
+	return nil
+}
+
+// isAssignment reports whether w has the form NAME=VALUE.
+func isAssignment(w string) bool {
+	return strings.IndexByte(w, '=') > 0
+}
+
+// optionSet records the options a launcher was given.
+type optionSet struct {
+	short string
+	long  []string
+}
+
+// has reports whether the short option c or the long option long was given.
+func (o optionSet) has(c byte, long string) bool {
+	return strings.IndexByte(o.short, c) >= 0 || slices.Contains(o.long, long)
+}
+
+// options reads the launcher's options from the start of args and returns
+// them and the words after them. It reports false if an option means that
+// no command is run, or if an option lacks its value.
+func (l *launch) options(args []arg) (optionSet, []arg, bool) {
+	var opts optionSet
+	for len(args) > 0 {
+		a := args[0].text
+		switch {
+		case a == "--":
+			return opts, args[1:], true
+		case a == "-" && l.bareDash:
+			args = args[1:]
+			continue
+		case len(a) < 2 || a[0] != '-':
+			return opts, args, true
+		case strings.HasPrefix(a, "--"):
+			name, value, hasValue := strings.Cut(a[2:], "=")
+			args = args[1:]
+			if slices.Contains(l.noRunLong, name) {
+				return opts, nil, false
+			}
+			if !hasValue && slices.Contains(l.longArg, name) {
+				if len(args) == 0 {
+					return opts, nil, false
+				}
+				value, args = args[0].text, args[1:]
+			}
+			if name != "" && name == l.splitLong {
+				args = splitArg(value, args)
+			}
+			opts.long = append(opts.long, name)
+			continue
+		}
+		cluster := a[1:]
+		args = args[1:]
+		for i := 0; i < len(cluster); i++ {
+			c := cluster[i]
+			opts.short += string(c)
+			if strings.IndexByte(l.noRun, c) >= 0 {
+				return opts, nil, false
+			}
+			if strings.IndexByte(l.shortOpt, c) >= 0 {
+				break
+			}
+			if strings.IndexByte(l.shortArg, c) < 0 {
+				continue
+			}
+			value := cluster[i+1:]
+			if value == "" {
+				if len(args) == 0 {
+					return opts, nil, false
+				}
+				value, args = args[0].text, args[1:]
+			}
+			if c == l.splitOpt {
+				args = splitArg(value, args)
+			}
+			break
+		}
+	}
+	return opts, args, true
+}
+
+// splitArg returns the words of value, as env -S splits them, followed by
+// rest. The words are not tied to a syntax word, so that the word they come
+// from is still searched for command substitutions even if some of them
+// make a script.
+func splitArg(value string, rest []arg) []arg {
+	words, _ := splitWords(value, true)
+	out := make([]arg, 0, len(words)+len(rest))
+	for _, w := range words {
+		out = append(out, arg{text: w, word: -1})
+	}
+	return append(out, rest...)
+}
