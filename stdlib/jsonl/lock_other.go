@@ -1,0 +1,63 @@
+//go:build !unix || solaris || aix
+
+package jsonl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"time"
+)
+
+// keepOpen reports whether a Log keeps its file open between appends.
+// Without flock(2) it does not: some systems (Windows) refuse to rename a
+// file that another process holds open, which rotation needs.
+const keepOpen = false
+
+// staleLock is how old a lock file must be before a waiter assumes its
+// holder died and removes it. Holders keep the lock for milliseconds.
+const staleLock = 30 * time.Second
+
+// lockFile takes the lock at path by creating the file with O_EXCL, and
+// returns the function that releases it by removing the file. A waiter
+// retries with a backoff of up to 20ms until ctx is done. A lock file
+// older than staleLock is taken to be left behind by a crashed process and
+// is removed.
+func lockFile(ctx context.Context, path string) (func(), error) {
+	delay := time.Millisecond
+	start := time.Now()
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid())
+			f.Close()
+			return func() { os.Remove(path) }, nil
+		}
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			if fi, serr := os.Stat(path); serr == nil && time.Since(fi.ModTime()) > staleLock {
+				os.Remove(path)
+				continue
+			}
+		case errors.Is(err, fs.ErrPermission) && runtime.GOOS == "windows" && time.Since(start) < staleLock:
+			// A lock file being deleted by its holder cannot be
+			// created again until the deletion completes.
+		default:
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		delay = min(2*delay, 20*time.Millisecond)
+	}
+}

@@ -1,0 +1,69 @@
+//go:build unix && !solaris && !aix
+
+package jsonl
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// keepOpen reports whether a Log keeps its file open between appends.
+// With flock(2) it does: a file renamed by another process's rotation is
+// noticed and reopened under the lock.
+const keepOpen = true
+
+// lockFile takes an exclusive flock(2) lock on the file at path, creating
+// it (0600) if needed, and returns the function that releases it. The
+// lock belongs to this call's own open file description, so two calls
+// exclude each other even within one process.
+//
+// With a context that can never be canceled it blocks in the kernel;
+// otherwise it polls with a non-blocking flock, backing off up to 10ms,
+// and gives up with ctx.Err() when ctx is done.
+func lockFile(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fd := int(f.Fd())
+	if err := flock(ctx, fd, syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+func flock(ctx context.Context, fd, how int) error {
+	if ctx.Done() == nil {
+		for {
+			err := syscall.Flock(fd, how)
+			if err != syscall.EINTR {
+				return err
+			}
+		}
+	}
+	delay := 50 * time.Microsecond
+	for {
+		err := syscall.Flock(fd, how|syscall.LOCK_NB)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && err != syscall.EINTR {
+			return err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		delay = min(2*delay, 10*time.Millisecond)
+	}
+}

@@ -1,0 +1,50 @@
+package kv
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+const (
+	loopPrefix = "stopguard/"
+	// loopTTL bounds how long a forgotten streak (a session that ended
+	// mid-streak) stays in the store.
+	loopTTL = 24 * time.Hour
+)
+
+// LoopStore adapts s to the engine's LoopStore, the Stop loop guard's
+// count of consecutive blocks per session, so that the count survives
+// across hookctl processes when s is a File. A count is kept under
+// "stopguard/<key>" for 24 hours after it was last set; setting 0
+// deletes it.
+func LoopStore(s Store) interface {
+	LoopCount(context.Context, string) (int, error)
+	SetLoopCount(context.Context, string, int) error
+} {
+	return loopStore{s: s}
+}
+
+type loopStore struct{ s Store }
+
+func (l loopStore) LoopCount(ctx context.Context, key string) (int, error) {
+	v, ok, err := l.s.Get(ctx, loopPrefix+key)
+	if err != nil || !ok {
+		return 0, err
+	}
+	n, isInt := v.(int64)
+	if !isInt || n < 0 || int64(int(n)) != n {
+		return 0, fmt.Errorf("kv: loop count %q: want a non-negative integer, have %s %v", key, describe(v), v)
+	}
+	return int(n), nil
+}
+
+func (l loopStore) SetLoopCount(ctx context.Context, key string, n int) error {
+	switch {
+	case n == 0:
+		return l.s.Delete(ctx, loopPrefix+key)
+	case n < 0:
+		return fmt.Errorf("kv: loop count %q: negative count %d", key, n)
+	}
+	return l.s.Set(ctx, loopPrefix+key, n, loopTTL)
+}

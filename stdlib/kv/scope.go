@@ -1,0 +1,130 @@
+package kv
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// GlobalScope is the scope of state shared by every session and project.
+const GlobalScope = "global"
+
+// SessionScope returns the scope of one agent session: "session/<id>".
+func SessionScope(sessionID string) string { return "session/" + sessionID }
+
+// ProjectScope returns the scope of one project directory:
+// "project/<h>", where h is the first 16 hex digits of the SHA-256 of the
+// absolute, cleaned directory path. The same directory always maps to the
+// same scope, however it is spelled.
+func ProjectScope(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = filepath.Clean(dir)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return "project/" + hex.EncodeToString(sum[:])[:16]
+}
+
+// Scoped returns a view of s in which every key is prefixed with
+// scope + "/". Keys takes its prefix inside the scope and returns keys
+// with the scope stripped back off. Scoping a scoped view nests the
+// scopes; an empty scope returns s itself.
+func Scoped(s Store, scope string) Store {
+	if scope == "" {
+		return s
+	}
+	if in, ok := s.(*scoped); ok {
+		return &scoped{s: in.s, prefix: in.prefix + scope + "/"}
+	}
+	return &scoped{s: s, prefix: scope + "/"}
+}
+
+type scoped struct {
+	s      Store
+	prefix string
+}
+
+func (v *scoped) key(key string) (string, error) {
+	if err := checkKey(key); err != nil {
+		return "", err
+	}
+	return v.prefix + key, nil
+}
+
+func (v *scoped) Get(ctx context.Context, key string) (any, bool, error) {
+	k, err := v.key(key)
+	if err != nil {
+		return nil, false, err
+	}
+	return v.s.Get(ctx, k)
+}
+
+func (v *scoped) Set(ctx context.Context, key string, value any, ttl time.Duration) error {
+	k, err := v.key(key)
+	if err != nil {
+		return err
+	}
+	return v.s.Set(ctx, k, value, ttl)
+}
+
+func (v *scoped) Delete(ctx context.Context, key string) error {
+	k, err := v.key(key)
+	if err != nil {
+		return err
+	}
+	return v.s.Delete(ctx, k)
+}
+
+func (v *scoped) Incr(ctx context.Context, key string, delta int64, ttl time.Duration) (int64, error) {
+	k, err := v.key(key)
+	if err != nil {
+		return 0, err
+	}
+	return v.s.Incr(ctx, k, delta, ttl)
+}
+
+func (v *scoped) CompareAndSwap(ctx context.Context, key string, old, new any, ttl time.Duration) (bool, error) {
+	k, err := v.key(key)
+	if err != nil {
+		return false, err
+	}
+	return v.s.CompareAndSwap(ctx, k, old, new, ttl)
+}
+
+func (v *scoped) Keys(ctx context.Context, prefix string) ([]string, error) {
+	ks, err := v.s.Keys(ctx, v.prefix+prefix)
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range ks {
+		ks[i] = strings.TrimPrefix(k, v.prefix)
+	}
+	return ks, nil
+}
+
+// DefaultPath returns where hookctl keeps its state file:
+// $HOOKCTL_STATE_DIR/kv.json if HOOKCTL_STATE_DIR is set, else
+// $XDG_STATE_HOME/hookctl/kv.json if XDG_STATE_HOME is set to an absolute
+// path (the XDG spec says to ignore a relative one), else
+// ~/.local/state/hookctl/kv.json.
+func DefaultPath() (string, error) {
+	if d := os.Getenv("HOOKCTL_STATE_DIR"); d != "" {
+		return filepath.Join(d, "kv.json"), nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "hookctl", "kv.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	if home == "" {
+		return "", errors.New("kv: no home directory for the default state file")
+	}
+	return filepath.Join(home, ".local", "state", "hookctl", "kv.json"), nil
+}
