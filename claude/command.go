@@ -1,0 +1,252 @@
+package claude
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/stdlib/proc"
+)
+
+// MaxHookOutput bounds what is kept of a command hook's stdout and stderr.
+const MaxHookOutput = 1 << 20
+
+// CommandSpec describes a command hook.
+type CommandSpec struct {
+	// Argv runs a program directly, without a shell. Shell runs a command
+	// line with sh -c. Set exactly one.
+	Argv  []string
+	Shell string
+	// Env adds environment variables.
+	Env map[string]string
+	// Dir is the working directory.
+	Dir string
+	// ProjectDir is exported as CLAUDE_PROJECT_DIR when the environment
+	// has none (default: the payload's cwd).
+	ProjectDir string
+}
+
+// NewCommand returns a handler that runs an external program speaking the
+// Claude Code hook protocol: the payload JSON on stdin; exit 0 (stdout read
+// as JSON when it starts with '{', as context on the events where Claude
+// Code takes plain text as context), exit 2 (a blocking error: the JSON
+// reason or stderr is the message), any other exit (a failure that
+// blocks nothing unless the hook's on_error says so, or valid JSON on
+// stdout that alone decides). A program that cannot start (missing, not
+// executable, exit 126/127) is reported as a failure to run, never as a
+// decision. The payload is never put into a command line.
+func NewCommand(spec CommandSpec) (engine.Handler, error) {
+	switch {
+	case len(spec.Argv) > 0 && spec.Shell != "":
+		return nil, errors.New("a command is either an argv or a shell line, not both")
+	case len(spec.Argv) == 0 && strings.TrimSpace(spec.Shell) == "":
+		return nil, errors.New("empty command")
+	}
+	c := &command{spec: spec}
+	if spec.Shell != "" {
+		c.argv = []string{"sh", "-c", spec.Shell}
+	} else {
+		c.argv = append([]string(nil), spec.Argv...)
+	}
+	return c, nil
+}
+
+type command struct {
+	spec CommandSpec
+	argv []string
+}
+
+func (c *command) Kind() string { return "command" }
+
+// Handle runs the program once.
+func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
+	payload := call.Payload
+	if _, ok := payload["hook_event_name"]; !ok {
+		payload = maps.Clone(payload)
+		if payload == nil {
+			payload = map[string]any{}
+		}
+		payload["hook_event_name"] = call.Event
+	}
+	stdin, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	env := map[string]string{"HOOKCTL_HOOK": call.Hook, "HOOKCTL_EVENT": call.Event}
+	if _, set := os.LookupEnv("CLAUDE_PROJECT_DIR"); !set {
+		dir := c.spec.ProjectDir
+		if dir == "" {
+			dir, _ = call.Payload["cwd"].(string)
+		}
+		if dir != "" {
+			env["CLAUDE_PROJECT_DIR"] = dir
+		}
+	}
+	maps.Copy(env, c.spec.Env)
+	res, err := proc.Run(ctx, proc.Spec{Argv: c.argv, Dir: c.spec.Dir, Env: proc.Environ(env), Stdin: stdin, MaxOutput: MaxHookOutput})
+	var se *proc.StartError
+	switch {
+	case errors.As(err, &se):
+		return nil, &LaunchError{Argv0: c.argv[0], Err: se.Err}
+	case err != nil:
+		return nil, err
+	}
+	return Interpret(call.Event, res.ExitCode, res.Stdout, res.Stderr, c.argv[0])
+}
+
+// LaunchError is a command hook that could not run: the program is
+// missing or not executable. It decided nothing.
+type LaunchError struct {
+	Argv0 string
+	Code  int
+	Err   error
+}
+
+func (e *LaunchError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("could not run %s: %v", e.Argv0, e.Err)
+	}
+	return fmt.Sprintf("could not run %s: exit %d", e.Argv0, e.Code)
+}
+
+// Unwrap returns the cause.
+func (e *LaunchError) Unwrap() error { return e.Err }
+
+// ExitError is a command hook that failed (a non-zero exit other than 2
+// without JSON output): it blocks nothing by itself.
+type ExitError struct {
+	Code   int
+	Stderr string
+}
+
+func (e *ExitError) Error() string {
+	if e.Stderr == "" {
+		return fmt.Sprintf("hook exited with status %d", e.Code)
+	}
+	return fmt.Sprintf("hook exited with status %d: %s", e.Code, e.Stderr)
+}
+
+// interpreterMissingScript matches interpreters reporting a missing script
+// file with exit status 2 (python), which Claude Code reads as a deny.
+var interpreterMissingScript = regexp.MustCompile(`(?i)can't open file .*No such file or directory|No such file or directory.*\.(py|sh|rb|pl|js)`)
+
+// Interpret applies Claude Code's exit-status and output rules to a command
+// hook's result (also used for http hooks with code 0).
+func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (engine.Result, error) {
+	errLine := firstLine(stderr)
+	switch {
+	case code == 126 || code == 127:
+		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
+	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript.Match(stderr):
+		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
+	}
+	var parsed engine.Result
+	if IsJSONOutput(stdout) {
+		var err error
+		parsed, err = ParseOutput(stdout)
+		if err != nil && code != 2 {
+			return nil, err
+		}
+	}
+	switch code {
+	case 0:
+		if parsed != nil {
+			return nonEmpty(parsed), nil
+		}
+		if text := strings.TrimSpace(string(stdout)); text != "" && PlainTextIsContext(event) {
+			return engine.Result{"additional_context": text}, nil
+		}
+		return nil, nil
+	case 2:
+		msg := ""
+		if parsed != nil {
+			msg, _ = parsed["reason"].(string)
+		}
+		if msg == "" {
+			msg = strings.TrimSpace(string(stderr))
+		}
+		if msg == "" {
+			msg = "blocked by a hook (exit status 2)"
+		}
+		return exit2(event, msg, parsed), nil
+	default:
+		if parsed != nil {
+			// Valid JSON alone decides; the exit status is ignored.
+			return nonEmpty(parsed), nil
+		}
+		return nil, &ExitError{Code: code, Stderr: strings.TrimSpace(errLine)}
+	}
+}
+
+func nonEmpty(r engine.Result) engine.Result {
+	if len(r) == 0 {
+		return nil
+	}
+	return r
+}
+
+// exit2 is what exit status 2 means on each event (claude-code-hooks.md
+// §1, the "Exit 2" column). A JSON allow cannot undo it.
+func exit2(event, msg string, parsed engine.Result) engine.Result {
+	res := engine.Result{}
+	for k, v := range parsed {
+		if k != "decision" && k != "reason" {
+			res[k] = v
+		}
+	}
+	switch exit2Effects[event] {
+	case exit2Context:
+		res["additional_context"] = msg
+	case exit2Message:
+		res["system_message"] = msg
+	case exit2Decline:
+		res["action"] = "decline"
+		res["reason"] = msg
+	case exit2Ignored:
+		if len(res) == 0 {
+			return nil
+		}
+	default:
+		// Blocks: the engine maps "block" onto the event's own decision
+		// (deny on PreToolUse, cancel on message_sending, ...).
+		res["decision"] = "block"
+		res["reason"] = msg
+	}
+	return res
+}
+
+const (
+	exit2Block = iota
+	exit2Context
+	exit2Message
+	exit2Decline
+	exit2Ignored
+)
+
+var exit2Effects = map[string]int{
+	"SessionStart": exit2Message, "Setup": exit2Message, "InstructionsLoaded": exit2Ignored,
+	"MessageDisplay": exit2Ignored, "PermissionRequest": exit2Ignored, "PermissionDenied": exit2Ignored,
+	"PostToolUseFailure": exit2Context, "Notification": exit2Ignored, "SubagentStart": exit2Message,
+	"StopFailure": exit2Ignored, "CwdChanged": exit2Message, "DirectoryAdded": exit2Ignored,
+	"FileChanged": exit2Message, "WorktreeRemove": exit2Ignored, "PostCompact": exit2Message,
+	"PostModelSwitch": exit2Ignored, "Elicitation": exit2Decline, "ElicitationResult": exit2Decline,
+	"SessionEnd": exit2Message,
+}
+
+func firstLine(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 500 {
+		s = s[:500]
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package claude
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// MaxHTTPReply bounds an http hook's reply body.
+const MaxHTTPReply = 1 << 20
+
+// HTTPSpec describes an http hook.
+type HTTPSpec struct {
+	URL    string
+	Method string // POST unless set
+	// Headers are sent with every request. $VAR and ${VAR} in values are
+	// replaced from the environment, for the variables in AllowedEnv only
+	// (as Claude Code does).
+	Headers    map[string]string
+	AllowedEnv []string
+	// Allow lists URL prefixes the hook may reach (settings http_allow);
+	// empty allows any http(s) URL.
+	Allow []string
+	// Client sends the requests (one that follows no redirects when nil).
+	Client *http.Client
+	// Getenv reads the environment (os.LookupEnv when nil).
+	Getenv func(string) (string, bool)
+}
+
+var envRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// NewHTTP returns a handler that POSTs the payload as JSON and reads the
+// reply like a command hook's stdout: 2xx with an empty body is no opinion,
+// 2xx with JSON is parsed in every Claude Code dialect, anything else (plain
+// text, another status, no connection, a timeout) is a failure that blocks
+// nothing unless the hook's on_error says so. Redirects are not followed.
+func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
+	u, err := url.Parse(spec.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("url %q: want an absolute http or https URL", spec.URL)
+	}
+	if len(spec.Allow) > 0 && !slices.ContainsFunc(spec.Allow, func(p string) bool { return strings.HasPrefix(spec.URL, p) }) {
+		return nil, fmt.Errorf("url %s is not in settings.http_allow", spec.URL)
+	}
+	if spec.Method == "" {
+		spec.Method = http.MethodPost
+	}
+	if spec.Getenv == nil {
+		spec.Getenv = os.LookupEnv
+	}
+	h := &httpHook{spec: spec, headers: map[string]string{}}
+	for k, v := range spec.Headers {
+		var missing []string
+		h.headers[k] = envRefRE.ReplaceAllStringFunc(v, func(ref string) string {
+			m := envRefRE.FindStringSubmatch(ref)
+			name := m[1] + m[2]
+			if !slices.Contains(spec.AllowedEnv, name) {
+				missing = append(missing, name+" (not in allowed_env)")
+				return ""
+			}
+			val, ok := spec.Getenv(name)
+			if !ok {
+				missing = append(missing, name+" (not set)")
+			}
+			return val
+		})
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("header %s: %s", k, strings.Join(missing, ", "))
+		}
+	}
+	h.client = spec.Client
+	if h.client == nil {
+		h.client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	return h, nil
+}
+
+type httpHook struct {
+	spec    HTTPSpec
+	headers map[string]string
+	client  *http.Client
+}
+
+func (h *httpHook) Kind() string { return "http" }
+
+// HTTPError is an http hook whose reply was not a usable answer.
+type HTTPError struct {
+	Status int
+	Body   string
+}
+
+func (e *HTTPError) Error() string {
+	if e.Status/100 == 2 {
+		return fmt.Sprintf("http hook replied %d with plain text: %q", e.Status, e.Body)
+	}
+	return fmt.Sprintf("http hook replied %d: %q", e.Status, e.Body)
+}
+
+// Handle sends one request.
+func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
+	payload := call.Payload
+	if _, ok := payload["hook_event_name"]; !ok {
+		payload = maps.Clone(payload)
+		if payload == nil {
+			payload = map[string]any{}
+		}
+		payload["hook_event_name"] = call.Event
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, h.spec.Method, h.spec.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "hookctl")
+	for k, v := range h.headers {
+		req.Header.Set(k, v)
+	}
+	start := time.Now()
+	resp, err := h.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("http hook: %w", err)
+	}
+	defer resp.Body.Close()
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPReply))
+	if err != nil {
+		return nil, fmt.Errorf("http hook: reading the reply after %s: %w", time.Since(start).Round(time.Millisecond), err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, &HTTPError{Status: resp.StatusCode, Body: firstLine(reply)}
+	}
+	if len(bytes.TrimSpace(reply)) == 0 {
+		return nil, nil
+	}
+	if !IsJSONOutput(reply) {
+		return nil, &HTTPError{Status: resp.StatusCode, Body: firstLine(reply)}
+	}
+	res, err := ParseOutput(reply)
+	if err != nil {
+		return nil, err
+	}
+	return nonEmpty(res), nil
+}

@@ -1,0 +1,137 @@
+package claude_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
+)
+
+func TestHTTPHook(t *testing.T) {
+	var gotAuth, gotEvent string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		var p map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&p)
+		gotEvent, _ = p["hook_event_name"].(string)
+		switch r.URL.Path {
+		case "/deny":
+			io.WriteString(w, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"remote says no"}}`)
+		case "/empty":
+		case "/text":
+			io.WriteString(w, "not json")
+		case "/500":
+			w.WriteHeader(500)
+			io.WriteString(w, "boom")
+		case "/redirect":
+			http.Redirect(w, r, "/deny", http.StatusFound)
+		case "/slow":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}))
+	defer srv.Close()
+	env := func(k string) (string, bool) {
+		if k == "HOOK_TOKEN" {
+			return "s3cret", true
+		}
+		return "", false
+	}
+	cases := []struct {
+		path     string
+		decision string
+		status   engine.Status
+		errHas   string
+		timeout  time.Duration
+	}{
+		{"/deny", "deny", engine.StatusDecided, "", 0},
+		{"/empty", "", engine.StatusRan, "", 0},
+		{"/text", "", engine.StatusError, "plain text", 0},
+		{"/500", "", engine.StatusError, "500", 0},
+		{"/redirect", "", engine.StatusError, "302", 0},
+		{"/slow", "", engine.StatusTimeout, "", 100 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			h, err := claude.NewHTTP(claude.HTTPSpec{URL: srv.URL + tc.path, Headers: map[string]string{"Authorization": "Bearer $HOOK_TOKEN"},
+				AllowedEnv: []string{"HOOK_TOKEN"}, Getenv: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newEngine(t)
+			hook := engine.Hook{ID: "h", Event: "PreToolUse", Handler: h, Timeout: tc.timeout}
+			if err := e.Register(hook); err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: bashPayload("ls")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, _ := out.Hook("h")
+			if out.Decision != tc.decision || tr.Status != tc.status || !strings.Contains(tr.Error, tc.errHas) {
+				t.Fatalf("decision=%q status=%s err=%q", out.Decision, tr.Status, tr.Error)
+			}
+			if gotAuth != "Bearer s3cret" || gotEvent != "PreToolUse" {
+				t.Fatalf("auth %q event %q", gotAuth, gotEvent)
+			}
+		})
+	}
+}
+
+func TestHTTPSpecValidation(t *testing.T) {
+	for _, s := range []claude.HTTPSpec{
+		{URL: "ftp://x"},
+		{URL: "not a url"},
+		{URL: "http://127.0.0.1/x", Allow: []string{"http://localhost/"}},
+		{URL: "http://127.0.0.1/x", Headers: map[string]string{"X": "$SECRET"}},
+		{URL: "http://127.0.0.1/x", Headers: map[string]string{"X": "$MISSING"}, AllowedEnv: []string{"MISSING"}, Getenv: func(string) (string, bool) { return "", false }},
+	} {
+		if _, err := claude.NewHTTP(s); err == nil {
+			t.Errorf("accepted %+v", s)
+		}
+	}
+}
+
+func TestParseOutputDialects(t *testing.T) {
+	cases := []struct {
+		in   string
+		want map[string]any
+	}{
+		{`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r","updatedInput":{"a":1},"additionalContext":"c"}}`,
+			map[string]any{"decision": "ask", "reason": "r", "updated_input": map[string]any{"a": int64(1)}, "additional_context": "c"}},
+		{`{"decision":"block","reason":"why"}`, map[string]any{"decision": "block", "reason": "why"}},
+		{`{"decision":"approve"}`, map[string]any{"decision": "allow"}},
+		{`{"continue":false,"stopReason":"s","systemMessage":"m","suppressOutput":true}`,
+			map[string]any{"continue": false, "stop_reason": "s", "system_message": "m", "suppress_output": true}},
+		{`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"x":"y"}}}`, map[string]any{"updated_output": map[string]any{"x": "y"}}},
+		{`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"c":"d"},"interrupt":true}}}`,
+			map[string]any{"decision": "allow", "updated_input": map[string]any{"c": "d"}, "interrupt": true}},
+		{`{"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"t","watchPaths":["a"]}}`, map[string]any{"session_title": "t", "watch_paths": []any{"a"}}},
+	}
+	for _, tc := range cases {
+		got, err := claude.ParseOutput([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(tc.want)
+		if string(gb) != string(wb) {
+			t.Errorf("%s\n got %s\nwant %s", tc.in, gb, wb)
+		}
+	}
+	if _, err := claude.ParseOutput([]byte(`{"a":`)); err == nil {
+		t.Error("invalid JSON accepted")
+	}
+	if claude.IsJSONOutput([]byte("  plain")) || !claude.IsJSONOutput([]byte("\n {}")) {
+		t.Error("IsJSONOutput")
+	}
+}

@@ -1,0 +1,171 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// plainTextContextEvents are the events where Claude Code turns a hook's
+// plain (non-JSON) stdout into context for the model.
+var plainTextContextEvents = map[string]bool{
+	"UserPromptSubmit": true, "UserPromptExpansion": true, "SessionStart": true, "PostModelSwitch": true,
+}
+
+// PlainTextIsContext reports whether plain stdout becomes context on event.
+func PlainTextIsContext(event string) bool { return plainTextContextEvents[event] }
+
+// IsJSONOutput reports whether hook stdout is to be read as JSON: its first
+// non-space character is '{' (Claude Code's rule).
+func IsJSONOutput(stdout []byte) bool {
+	t := bytes.TrimLeft(stdout, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+// OutputError is hook stdout that looks like JSON but is not valid.
+type OutputError struct {
+	Err error
+	// Snippet is the start of the output.
+	Snippet string
+}
+
+func (e *OutputError) Error() string {
+	return fmt.Sprintf("hook output is not valid JSON (%v): %q", e.Err, e.Snippet)
+}
+
+// Unwrap returns the decoding error.
+func (e *OutputError) Unwrap() error { return e.Err }
+
+// ParseOutput decodes a hook's JSON output in any of the dialects real
+// hooks write and returns it in hookctl's result vocabulary:
+//
+//   - hookSpecificOutput with permissionDecision / permissionDecisionReason,
+//     updatedInput, additionalContext, updatedToolOutput, sessionTitle, ...
+//     and PermissionRequest's decision { behavior, updatedInput, message,
+//     interrupt, updatedPermissions };
+//   - top-level decision ("block", "approve", "allow", "deny", "ask") with
+//     reason;
+//   - the universal continue, stopReason, systemMessage, suppressOutput.
+//
+// Fields it does not know are kept under their snake_case names.
+func ParseOutput(stdout []byte) (engine.Result, error) {
+	var raw map[string]any
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		snippet := strings.TrimSpace(string(stdout))
+		if len(snippet) > 120 {
+			snippet = snippet[:120] + "..."
+		}
+		return nil, &OutputError{Err: err, Snippet: snippet}
+	}
+	return Normalize(numbers(raw).(map[string]any)), nil
+}
+
+// Normalize maps one decoded Claude Code output object onto hookctl's
+// result vocabulary (see ParseOutput).
+func Normalize(raw map[string]any) engine.Result {
+	res := engine.Result{}
+	for k, v := range raw {
+		switch k {
+		case "hookSpecificOutput":
+			hso, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			for hk, hv := range hso {
+				switch hk {
+				case "hookEventName":
+				case "permissionDecision":
+					res["decision"] = hv
+				case "permissionDecisionReason":
+					res["reason"] = hv
+				case "updatedInput":
+					res["updated_input"] = hv
+				case "updatedToolOutput", "updatedMCPToolOutput":
+					res["updated_output"] = hv
+				case "decision":
+					// PermissionRequest: { behavior, updatedInput, message, interrupt, updatedPermissions }
+					if d, ok := hv.(map[string]any); ok {
+						for dk, dv := range d {
+							switch dk {
+							case "behavior":
+								res["decision"] = dv
+							case "updatedInput":
+								res["updated_input"] = dv
+							case "message":
+								res["reason"] = dv
+								res["message"] = dv
+							default:
+								res[snake(dk)] = dv
+							}
+						}
+					} else {
+						res["decision"] = hv
+					}
+				default:
+					res[snake(hk)] = hv
+				}
+			}
+		case "decision":
+			if _, set := res["decision"]; !set {
+				res["decision"] = v
+			}
+		case "reason":
+			if _, set := res["reason"]; !set {
+				res["reason"] = v
+			}
+		case "stopReason":
+			res["stop_reason"] = v
+		default:
+			res[snake(k)] = v
+		}
+	}
+	// Legacy top-level decisions.
+	if d, ok := res["decision"].(string); ok && d == "approve" {
+		res["decision"] = "allow"
+	}
+	return res
+}
+
+// snake converts camelCase to snake_case.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r + ('a' - 'A'))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// numbers turns json.Numbers into int64 or float64.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+		return x
+	}
+	return v
+}

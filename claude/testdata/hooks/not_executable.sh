@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+cat >/dev/null
+echo '{"decision": "block",'
