@@ -1,0 +1,579 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/stdlib/paths"
+	"github.com/hookctl/hookctl/stdlib/shell"
+)
+
+// Rule names of dangerous-commands, as they appear in reasons.
+const (
+	ruleRmRecursive    = "rm-recursive"
+	ruleNoPreserveRoot = "no-preserve-root"
+	ruleMkfs           = "mkfs"
+	ruleDiskWrite      = "disk-write"
+	ruleForkBomb       = "fork-bomb"
+	rulePipeToShell    = "pipe-to-shell"
+	ruleChmod          = "chmod-777"
+	ruleChown          = "chown-recursive"
+	ruleFindDelete     = "find-delete"
+	ruleForcePush      = "force-push"
+	ruleGitDiscard     = "git-discard"
+)
+
+func dangerousSpec() Spec {
+	return Spec{
+		Name: "dangerous-commands",
+		Description: "Denies (or asks about) destructive shell commands, found by parsing the command line: " +
+			"recursive rm of /, ~, home or system directories, --no-preserve-root, mkfs, dd or redirections onto disk devices, " +
+			"fork bombs, curl/wget piped into a shell, chmod 777 and chown -R of system directories, git force pushes, " +
+			"git reset --hard and git clean -f.",
+		Events:   []string{"PreToolUse"},
+		Priority: 1000,
+		Options: []OptionSpec{
+			{Name: "allow", Type: TypeList, Doc: "regular expressions matched against each command of the line (its words joined by spaces, launchers such as sudo removed); a command matching one is never flagged"},
+			{Name: "git_destructive", Type: TypeBool, Doc: "also flag git reset --hard and git clean -f, which discard uncommitted work", Default: true},
+			{Name: "mode", Type: TypeString, Doc: `"deny" or "ask"`, Default: "deny"},
+		},
+	}
+}
+
+func buildDangerous(b *build) ([]engine.Hook, error) {
+	mode, err := b.mode()
+	if err != nil {
+		return nil, err
+	}
+	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive")}
+	for i, expr := range b.opts.list("allow") {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, b.optErr("allow", "element %d is not a valid regular expression: %v", i, err)
+		}
+		g.allow = append(g.allow, re)
+	}
+	decide := engine.Deny
+	if mode == "ask" {
+		decide = engine.Ask
+	}
+	h := b.hook(engine.Hook{
+		Event:   "PreToolUse",
+		Matcher: "Bash",
+		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			cmd := str(object(c.Payload, "tool_input"), "command")
+			if strings.TrimSpace(cmd) == "" {
+				return nil, nil
+			}
+			f, ok := g.check(cmd, str(c.Payload, "cwd"))
+			if !ok {
+				return nil, nil
+			}
+			return decide(f.reason()), nil
+		}),
+	})
+	return []engine.Hook{h}, nil
+}
+
+// dangerGuard holds a dangerous-commands configuration. It is immutable
+// and safe for concurrent use.
+type dangerGuard struct {
+	allow          []*regexp.Regexp
+	gitDestructive bool
+	home           string
+}
+
+// finding is one dangerous command.
+type finding struct {
+	rule string // rule name
+	cmd  string // the offending command
+	why  string // what it would do
+}
+
+func (f finding) reason() string {
+	return fmt.Sprintf("`%s` %s (dangerous-commands rule %s)", truncate(f.cmd, 200), f.why, f.rule)
+}
+
+// check reports the first dangerous command of a command line. cwd is the
+// agent's working directory ("" if unknown).
+func (g *dangerGuard) check(line, cwd string) (finding, bool) {
+	segs, err := shell.Parse(line)
+	if err != nil {
+		return g.fallback(line)
+	}
+	if f, ok := g.forkBomb(line, func(name string) bool {
+		n := 0
+		for _, s := range segs {
+			if s.Name == name {
+				n++
+			}
+		}
+		return n >= 2
+	}); ok {
+		return f, true
+	}
+	if cwd != "" {
+		cwd = paths.Normalize(cwd)
+	}
+	for i, s := range segs {
+		if s.Name == "cd" || s.Name == "pushd" {
+			cwd = g.cd(s, cwd)
+			continue
+		}
+		if f, ok := g.segment(segs, i, s, cwd); ok {
+			return f, true
+		}
+	}
+	return finding{}, false
+}
+
+// allowed reports whether an allow expression matches the command.
+func (g *dangerGuard) allowed(text string) bool {
+	for _, re := range g.allow {
+		if re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// cd returns the working directory after a cd (or pushd) segment, or ""
+// when it cannot be known.
+func (g *dangerGuard) cd(s shell.Segment, cwd string) string {
+	args := s.Args()
+	if len(args) == 0 {
+		return g.home
+	}
+	t := args[0]
+	if t == "-" {
+		return ""
+	}
+	if g.home != "" {
+		t = paths.Expand(t, g.home)
+	}
+	if strings.ContainsAny(t, "$`*?[~") || (!path.IsAbs(t) && cwd == "") {
+		return ""
+	}
+	return paths.Resolve(t, cwd, g.home)
+}
+
+// segment applies the rules to one command (segs[i] is s).
+func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
+	f, ok := g.rules(s, cwd)
+	if !ok {
+		f, ok = g.pipeline(segs, i, s, cwd)
+	}
+	if !ok {
+		f, ok = g.redirects(s)
+	}
+	if ok && g.allowed(strings.Join(s.Argv, " ")) {
+		return finding{}, false
+	}
+	return f, ok
+}
+
+// rules applies the rules that look at one command's words.
+func (g *dangerGuard) rules(s shell.Segment, cwd string) (finding, bool) {
+	text := strings.Join(s.Argv, " ")
+	found := func(rule, why string) (finding, bool) {
+		return finding{rule: rule, cmd: text, why: why}, true
+	}
+	switch name := s.Name; {
+	case name == "rm":
+		if s.Flag("r", "R", "recursive") {
+			for _, a := range s.Args() {
+				if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
+					return found(ruleRmRecursive, "recursively deletes "+t.describe())
+				}
+			}
+		}
+	case name == "chmod":
+		if f, ok := g.chmod(s, cwd); ok {
+			f.cmd = text
+			return f, true
+		}
+	case name == "chown" || name == "chgrp":
+		if s.Flag("R", "recursive") {
+			args := s.Args()
+			if !s.Flag("reference") && len(args) > 0 {
+				args = args[1:] // the owner
+			}
+			for _, a := range args {
+				if t := classifyArg(a, cwd, g.home); rootAndSystem.has(t.kind) {
+					return found(ruleChown, "recursively changes the owner of "+t.describe())
+				}
+			}
+		}
+	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "newfs":
+		return found(ruleMkfs, "creates a filesystem, erasing everything on the device")
+	case name == "wipefs":
+		if s.Flag("a", "all") {
+			return found(ruleMkfs, "erases filesystem signatures from the device")
+		}
+	case name == "dd":
+		for _, a := range s.Argv[1:] {
+			if dev, ok := strings.CutPrefix(a, "of="); ok && isDevice(dev) {
+				return found(ruleDiskWrite, "writes raw data onto the device "+dev)
+			}
+		}
+	case name == "tee" || name == "cp" || name == "shred":
+		for _, a := range s.Args() {
+			if isDisk(a) {
+				return found(ruleDiskWrite, "writes onto the disk device "+a)
+			}
+		}
+	case name == "find":
+		if f, ok := g.find(s, cwd); ok {
+			return f, true
+		}
+	case name == "git":
+		if f, ok := g.git(s); ok {
+			f.cmd = text
+			return f, true
+		}
+	}
+	if slices.Contains(s.Argv[1:], "--no-preserve-root") {
+		switch s.Name {
+		case "rm", "chmod", "chown", "chgrp":
+			return found(ruleNoPreserveRoot, "disables the safeguard that keeps it from operating on /")
+		}
+	}
+	if f, ok := g.substitutedDownload(s); ok {
+		f.cmd = text
+		return f, true
+	}
+	return finding{}, false
+}
+
+// chmod flags world-writable modes on /, system directories and, when
+// recursive, home directories.
+func (g *dangerGuard) chmod(s shell.Segment, cwd string) (finding, bool) {
+	args := s.Args()
+	if s.Flag("reference") || len(args) < 2 || !worldWritable(args[0]) {
+		return finding{}, false
+	}
+	recursive := s.Flag("R", "recursive")
+	want := rootAndSystem
+	if recursive {
+		want = allTargets
+	}
+	for _, a := range args[1:] {
+		if t := classifyArg(a, cwd, g.home); want.has(t.kind) {
+			how := "makes " + t.describe() + " writable by everyone"
+			if recursive {
+				how = "recursively " + how
+			}
+			return finding{rule: ruleChmod, why: how}, true
+		}
+	}
+	return finding{}, false
+}
+
+// worldWritable reports whether a chmod mode grants write to others:
+// 777, 0777, 666, a+rwx, o+w, ugo=rwx ...
+func worldWritable(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if strings.Trim(mode, "01234567") == "" {
+		return len(mode) >= 3 && (mode[len(mode)-1]-'0')&2 != 0
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		who := strings.TrimLeft(clause, "ugoa")
+		whoPart := clause[:len(clause)-len(who)]
+		if !strings.ContainsAny(whoPart, "oa") {
+			continue
+		}
+		if len(who) > 1 && (who[0] == '+' || who[0] == '=') && strings.ContainsRune(who[1:], 'w') {
+			return true
+		}
+	}
+	return false
+}
+
+// find flags find -delete (or -exec rm) from /, ~ or system directories,
+// and applies every rule to the commands find -exec runs.
+func (g *dangerGuard) find(s shell.Segment, cwd string) (finding, bool) {
+	var starts []string
+	for _, a := range s.Argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	deletes := slices.Contains(s.Argv, "-delete")
+	argv := s.Argv
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(argv) && argv[j] != ";" && argv[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
+				if sub.Name == "rm" {
+					deletes = true
+				}
+				if f, ok := g.rules(sub, cwd); ok {
+					return f, true
+				}
+			}
+			i = j
+		}
+	}
+	if !deletes {
+		return finding{}, false
+	}
+	for _, a := range starts {
+		if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
+			return finding{rule: ruleFindDelete, cmd: strings.Join(s.Argv, " "), why: "deletes files throughout " + t.describe()}, true
+		}
+	}
+	return finding{}, false
+}
+
+// git flags force pushes and, when enabled, commands that discard
+// uncommitted work.
+func (g *dangerGuard) git(s shell.Segment) (finding, bool) {
+	call := parseGit(s.Argv)
+	sub := call.seg()
+	switch call.sub {
+	case "push":
+		if sub.Flag("force", "f") {
+			return finding{rule: ruleForcePush, why: "is a force push: it overwrites the remote branch's history (use --force-with-lease)"}, true
+		}
+		for _, a := range sub.Args() {
+			if strings.HasPrefix(a, "+") && len(a) > 1 {
+				return finding{rule: ruleForcePush, why: "is a force push (refspec " + a + "): it overwrites the remote branch's history"}, true
+			}
+		}
+	case "reset":
+		if g.gitDestructive && sub.Flag("hard") {
+			return finding{rule: ruleGitDiscard, why: "discards uncommitted work (git reset --hard)"}, true
+		}
+	case "clean":
+		if g.gitDestructive && sub.Flag("f", "force") && !sub.Flag("n", "dry-run") {
+			return finding{rule: ruleGitDiscard, why: "discards uncommitted work: it deletes untracked files (git clean -f)"}, true
+		}
+	}
+	return finding{}, false
+}
+
+// downloaders fetch code from the network.
+var downloaders = map[string]bool{"curl": true, "wget": true}
+
+// shells run a script from standard input when given no script argument.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"fish": true, "csh": true, "tcsh": true,
+}
+
+// interpreters run code from standard input unless told otherwise by the
+// listed flags (python -c, perl -e, ...).
+var interpreters = map[string][]string{
+	"python": {"c", "m"}, "perl": {"e", "E"}, "ruby": {"e"}, "node": {"e", "p", "eval", "print"},
+	"php": {"r"}, "deno": {}, "bun": {},
+}
+
+// interpreterFlags returns the code-giving flags of an interpreter, and
+// whether name is one ("python3.12" counts as python).
+func interpreterFlags(name string) ([]string, bool) {
+	if f, ok := interpreters[name]; ok {
+		return f, true
+	}
+	base := strings.TrimRight(name, "0123456789.")
+	f, ok := interpreters[base]
+	return f, ok
+}
+
+// runsStdin reports whether a shell or interpreter segment runs the code
+// it reads on its standard input.
+func runsStdin(s shell.Segment) bool {
+	if shells[s.Name] {
+		args := s.Args()
+		return len(args) == 0 || s.Flag("s")
+	}
+	flags, ok := interpreterFlags(s.Name)
+	if !ok || (len(flags) > 0 && s.Flag(flags...)) {
+		return false
+	}
+	args := s.Args()
+	return len(args) == 0 || args[0] == "-"
+}
+
+var downloadRe = regexp.MustCompile(`\b(curl|wget)\b`)
+
+// pipeline flags a shell or interpreter fed by curl or wget through a
+// pipe, anywhere upstream in the same pipeline, and a shell fed a
+// dangerous script by echo or printf.
+func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
+	if (s.Op != "|" && s.Op != "|&") || !runsStdin(s) {
+		return finding{}, false
+	}
+	if f, ok := g.echoedScript(segs, i, s, cwd); ok {
+		return f, true
+	}
+	cur := i
+	for segs[cur].Op == "|" || segs[cur].Op == "|&" {
+		j := cur - 1
+		// Skip commands nested in substitutions of the upstream command.
+		for j >= 0 && segs[j].Subshell && !segs[cur].Subshell {
+			j--
+		}
+		if j < 0 {
+			break
+		}
+		if downloaders[segs[j].Name] {
+			return finding{rule: rulePipeToShell, cmd: strings.Join(segs[j].Argv, " ") + " | " + strings.Join(s.Argv, " "),
+				why: "pipes code downloaded with " + segs[j].Name + " straight into " + s.Name}, true
+		}
+		cur = j
+	}
+	return finding{}, false
+}
+
+// echoedScript applies every rule to a script that echo or printf pipes
+// straight into a shell: `echo "rm -rf ~" | bash`.
+func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
+	j := i - 1
+	for j >= 0 && segs[j].Subshell && !s.Subshell {
+		j--
+	}
+	if j < 0 || !shells[s.Name] || (segs[j].Name != "echo" && segs[j].Name != "printf") {
+		return finding{}, false
+	}
+	script := strings.Join(segs[j].Args(), " ")
+	if segs[j].Name == "printf" || segs[j].Flag("e") {
+		script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+	}
+	if strings.TrimSpace(script) == "" {
+		return finding{}, false
+	}
+	f, ok := g.check(script, cwd)
+	if ok {
+		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
+	}
+	return f, ok
+}
+
+// substitutedDownload flags code run from a substitution of curl or wget:
+// `bash <(curl ...)`, `source <(curl ...)`, `python3 -c "$(curl ...)"`,
+// and `sh -c "$(curl ...)"` or `eval "$(curl ...)"`, whose script the
+// parser gives as a command named by the substitution.
+func (g *dangerGuard) substitutedDownload(s shell.Segment) (finding, bool) {
+	if len(s.Argv) == 0 {
+		return finding{}, false
+	}
+	if a := s.Argv[0]; isSubst(a) && downloadRe.MatchString(a) {
+		return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe.FindString(a) + " as a command"}, true
+	}
+	_, interp := interpreterFlags(s.Name)
+	if !shells[s.Name] && !interp && s.Name != "source" && s.Name != "." {
+		return finding{}, false
+	}
+	for _, a := range s.Argv[1:] {
+		if isSubst(a) && downloadRe.MatchString(a) {
+			return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe.FindString(a) + " in " + s.Name}, true
+		}
+	}
+	for _, r := range s.Redirects {
+		if (r.Op == "<" || r.Op == "<<<") && isSubst(r.Target) && downloadRe.MatchString(r.Target) {
+			return finding{rule: rulePipeToShell, why: "feeds code downloaded with " + downloadRe.FindString(r.Target) + " to " + s.Name}, true
+		}
+	}
+	return finding{}, false
+}
+
+// isSubst reports whether a word is a command or process substitution.
+func isSubst(w string) bool {
+	return strings.HasPrefix(w, "$(") || strings.HasPrefix(w, "`") || strings.HasPrefix(w, "<(")
+}
+
+// redirects flags output redirections onto disk devices.
+func (g *dangerGuard) redirects(s shell.Segment) (finding, bool) {
+	for _, r := range s.Redirects {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>", "<>", ">&":
+			if isDisk(r.Target) {
+				return finding{rule: ruleDiskWrite, cmd: strings.TrimSpace(strings.Join(s.Argv, " ") + " " + r.String()),
+					why: "writes directly onto the disk device " + r.Target}, true
+			}
+		}
+	}
+	return finding{}, false
+}
+
+var diskRe = regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|disk/|rdisk\d|md\d|dm-\d|mapper/)`)
+
+// isDisk reports whether p names a disk device.
+func isDisk(p string) bool { return diskRe.MatchString(p) }
+
+// isDevice reports whether p is a device dd must not write to: anything
+// under /dev but the harmless sinks.
+func isDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/random", "/dev/urandom":
+		return false
+	}
+	return !strings.HasPrefix(p, "/dev/fd/") && !strings.HasPrefix(p, "/dev/pts/")
+}
+
+// funcDefRe finds shell function definitions whose body has no braces:
+// "name() { ... }" and "function name { ... }".
+var funcDefRe = regexp.MustCompile(`(?:\bfunction\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^{}]*)\}`)
+
+// forkBomb flags a function that calls itself twice in the background,
+// piped into itself (`:(){ :|:& };:`) or not (`f(){ f & f & }; f`). The
+// definition is found in the raw line; called(name) must confirm that the
+// parsed line really runs the function, so that quoted text never counts.
+func (g *dangerGuard) forkBomb(line string, called func(name string) bool) (finding, bool) {
+	if !strings.Contains(line, "{") {
+		return finding{}, false
+	}
+	for _, m := range funcDefRe.FindAllStringSubmatch(line, -1) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		q := regexp.QuoteMeta(name)
+		self := regexp.MustCompile(`(?:^|[\s;{(&|])` + q + `\s*(?:\|&?\s*` + q + `\s*&|&\s*` + q + `\s*&)`)
+		if self.MatchString(m[3]) && called(name) {
+			if g.allowed(line) {
+				return finding{}, false
+			}
+			return finding{rule: ruleForkBomb, cmd: strings.TrimSpace(m[0]),
+				why: "is a fork bomb: the function " + name + " keeps spawning copies of itself until the machine hangs"}, true
+		}
+	}
+	return finding{}, false
+}
+
+// pipeShellRe is the raw-text form of curl|sh for lines that do not parse.
+var pipeShellRe = regexp.MustCompile(`\b(curl|wget)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b`)
+
+// fallback judges a line that is not valid bash with the rules that need
+// only command names (and specific patterns of the raw text).
+func (g *dangerGuard) fallback(line string) (finding, bool) {
+	names := shell.Commands(line)
+	if f, ok := g.forkBomb(line, func(name string) bool { return slices.Contains(names, name) }); ok {
+		return f, true
+	}
+	for _, n := range names {
+		if (strings.HasPrefix(n, "mkfs") || n == "mke2fs") && !g.allowed(line) {
+			return finding{rule: ruleMkfs, cmd: line, why: "creates a filesystem, erasing everything on the device"}, true
+		}
+	}
+	if m := pipeShellRe.FindString(line); m != "" && !g.allowed(line) {
+		return finding{rule: rulePipeToShell, cmd: m, why: "pipes downloaded code straight into a shell"}, true
+	}
+	return finding{}, false
+}
