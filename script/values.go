@@ -245,3 +245,9 @@ func (s *stateObject) Keys() []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// Export turns a JavaScript value into plain Go data (maps, lists,
+// strings, numbers, bools, nil) that outlives the call, seeing through the
+// read-only views of event payloads. Native modules use it on their
+// arguments.
+func Export(v goja.Value) any { return exportDeep(v) }
