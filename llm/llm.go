@@ -321,7 +321,9 @@ type AgentRunner interface {
 type AgentRunnerFunc func(ctx context.Context, r AgentRequest) (Verdict, error)
 
 // RunAgent calls f.
-func (f AgentRunnerFunc) RunAgent(ctx context.Context, r AgentRequest) (Verdict, error) { return f(ctx, r) }
+func (f AgentRunnerFunc) RunAgent(ctx context.Context, r AgentRequest) (Verdict, error) {
+	return f(ctx, r)
+}
 
 // AgentSpec describes an agent handler.
 type AgentSpec struct {
@@ -359,4 +361,3 @@ func (a *agent) Handle(ctx context.Context, call *engine.Call) (engine.Result, e
 	}
 	return verdictResult(a.s.Event, v), nil
 }
-

@@ -311,4 +311,17 @@ func (p *Pool) Handler(prog *Program, allow ...string) engine.Handler {
 	return &handler{pool: p, prog: prog, allow: append([]string(nil), allow...)}
 }
 
-var _ = engine.Handler(&handler{})
+
+
+// Files returns the script files the pool compiled, for watchers.
+func (p *Pool) Files() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, prog := range p.progs {
+		if prog.Path != "" {
+			out = append(out, prog.Path)
+		}
+	}
+	return out
+}

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+func newFireCmd(a *app) *cobra.Command {
+	var payloadPath string
+	var sets []string
+	var explain, compact bool
+	cmd := &cobra.Command{
+		Use:   "fire [--config PATH] [--payload FILE|-] [--set key=value]... EVENT",
+		Short: "Simulate an event: run its hooks and print the outcome as JSON",
+		Long: `fire runs the hooks of EVENT against a payload and prints the merged outcome
+as JSON on stdout. The exit status is 0 when the outcome is not blocked, 2 when
+it is (a deny or block decision, or continue = false), and 1 on a usage,
+configuration or payload error.
+
+The payload is a JSON object read from --payload FILE (or - for stdin); --set
+key=value sets fields on top of it, with dotted keys for nested fields and JSON
+values (--set tool_input.timeout=5000, --set 'tool_input={"command":"ls"}');
+a value that is not valid JSON is a string.`,
+		Example: `  hookctl fire --payload examples/payloads/PreToolUse.rm.json PreToolUse
+  hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf ~' --explain
+  cat payload.json | hookctl fire --payload - UserPromptSubmit`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("fire needs exactly one EVENT (see hookctl events)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			payload, err := readPayload(a.stdin, payloadPath)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			for _, s := range sets {
+				if err := setField(payload, s); err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+			}
+			cfg, err := a.load(false)
+			if err != nil {
+				return err
+			}
+			defer cfg.Close()
+			eng, err := a.newEngine(cfg)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			spec, err := eng.Event(args[0])
+			if err != nil {
+				eng.Close(context.Background())
+				return &exitError{code: exitFailure, err: err}
+			}
+			if _, ok := payload["hook_event_name"]; !ok && spec.Source == engine.SourceClaudeCode {
+				payload["hook_event_name"] = spec.Name
+			}
+			start := time.Now()
+			out, ferr := eng.Fire(context.Background(), engine.Event{Name: args[0], Payload: payload})
+			took := time.Since(start)
+			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := eng.Close(closeCtx); err != nil {
+				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+			}
+			if ferr != nil {
+				return &exitError{code: exitFailure, err: ferr}
+			}
+			if explain {
+				writeExplain(a.stderr, out, took)
+			}
+			var b []byte
+			if compact {
+				b, err = json.Marshal(out)
+			} else {
+				b, err = json.MarshalIndent(out, "", "  ")
+			}
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			fmt.Fprintln(a.stdout, string(b))
+			if out.Blocked {
+				return silent(exitBlocked)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&payloadPath, "payload", "p", "", "JSON payload file, or - for stdin")
+	cmd.Flags().StringArrayVar(&sets, "set", nil, "set a payload field: key=value (dotted keys, JSON values); repeatable")
+	cmd.Flags().BoolVar(&explain, "explain", false, "write a readable trace of every hook to stderr")
+	cmd.Flags().BoolVar(&compact, "compact", false, "print the outcome on one line")
+	return cmd
+}
+
+// MaxPayload bounds a payload read by fire.
+const MaxPayload = 64 << 20
+
+// readPayload reads a JSON object; errors say where the JSON is wrong.
+func readPayload(stdin io.Reader, path string) (map[string]any, error) {
+	if path == "" {
+		return map[string]any{}, nil
+	}
+	var r io.Reader
+	name := path
+	if path == "-" {
+		r, name = stdin, "stdin"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("payload: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("payload %s: %w", name, err)
+	}
+	if len(data) > MaxPayload {
+		return nil, fmt.Errorf("payload %s: larger than %d bytes", name, MaxPayload)
+	}
+	return DecodePayload(name, data)
+}
+
+// DecodePayload decodes a payload that must be one JSON object.
+func DecodePayload(name string, data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("payload %s: %s", name, jsonErrorAt(data, err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("payload %s: more than one JSON value", name)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("payload %s: want a JSON object, got %s", name, jsonKind(v))
+	}
+	return normalizeNumbers(m).(map[string]any), nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// jsonErrorAt adds line and column to a JSON syntax error.
+func jsonErrorAt(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if errors.Is(err, io.EOF) {
+		return "empty input: want a JSON object"
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
+// normalizeNumbers turns json.Numbers into int64 or float64.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeNumbers(e)
+		}
+	}
+	return v
+}
+
+// setField applies one --set key=value.
+func setField(payload map[string]any, kv string) error {
+	key, raw, ok := strings.Cut(kv, "=")
+	if !ok || key == "" {
+		return fmt.Errorf("--set %q: want key=value", kv)
+	}
+	var val any = raw
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var js any
+	if err := dec.Decode(&js); err == nil && !dec.More() {
+		val = normalizeNumbers(js)
+	}
+	parts := strings.Split(key, ".")
+	m := payload
+	for i, p := range parts[:len(parts)-1] {
+		if p == "" {
+			return fmt.Errorf("--set %q: empty key segment", kv)
+		}
+		next, exists := m[p]
+		switch n := next.(type) {
+		case map[string]any:
+			m = n
+		case nil:
+			nm := map[string]any{}
+			m[p] = nm
+			m = nm
+		default:
+			if exists {
+				return fmt.Errorf("--set %q: %s is %s, not an object", kv, strings.Join(parts[:i+1], "."), jsonKind(next))
+			}
+		}
+	}
+	last := parts[len(parts)-1]
+	if last == "" {
+		return fmt.Errorf("--set %q: empty key segment", kv)
+	}
+	m[last] = val
+	return nil
+}
+
+// writeExplain writes a readable trace of every hook.
+func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
+	fmt.Fprintf(w, "event %s: %d hook(s), %s\n", out.Event, len(out.Hooks), took.Round(time.Microsecond))
+	for _, h := range out.Hooks {
+		fmt.Fprintf(w, "  %-24s %-10s %-9s", h.ID, h.Phase, h.Status)
+		switch h.Status {
+		case engine.StatusSkipped:
+			fmt.Fprintf(w, " why: %s", h.SkipReason)
+		case engine.StatusQueued:
+			fmt.Fprint(w, " (runs in the background)")
+		default:
+			fmt.Fprintf(w, " %6dµs", h.Duration.Microseconds())
+			if h.Decision != "" {
+				fmt.Fprintf(w, " decision=%s", h.Decision)
+			}
+			if h.Reason != "" {
+				fmt.Fprintf(w, " reason=%q", h.Reason)
+			}
+			if h.FailClosed {
+				fmt.Fprint(w, " (failure counted as a block: on_error=block)")
+			}
+			if h.Error != "" {
+				fmt.Fprintf(w, " error: %s", h.Error)
+			}
+			if h.Note != "" {
+				fmt.Fprintf(w, " note: %s", h.Note)
+			}
+		}
+		fmt.Fprintf(w, "  [%s, priority %d", h.Handler, h.Priority)
+		if h.Source != "" {
+			fmt.Fprintf(w, ", %s", h.Source)
+		}
+		fmt.Fprintln(w, "]")
+	}
+	verdict := "not blocked"
+	if out.Blocked {
+		verdict = "BLOCKED"
+	}
+	fmt.Fprintf(w, "outcome: %s", verdict)
+	if out.Decision != "" {
+		fmt.Fprintf(w, ", decision %s", out.Decision)
+	}
+	if out.Reason != "" {
+		fmt.Fprintf(w, ", reason %q", out.Reason)
+	}
+	if !out.Continue {
+		fmt.Fprintf(w, ", continue=false (%s)", out.StopReason)
+	}
+	if out.StopGuard != nil && out.StopGuard.Released {
+		fmt.Fprint(w, ", stop guard released the agent")
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+func newListCmd(a *app) *cobra.Command {
+	var event string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--config PATH] [--event E]",
+		Short: "List the hooks of each event in firing order",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.load(false)
+			if err != nil {
+				return err
+			}
+			defer cfg.Close()
+			eng, err := a.newEngine(cfg)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			defer eng.Close(cmd.Context())
+			events := eng.EventsWithHooks()
+			if event != "" {
+				spec, err := eng.Event(event)
+				if err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+				events = []string{spec.Name}
+			}
+			byEvent := map[string][]engine.HookInfo{}
+			for _, ev := range events {
+				hooks, err := eng.Hooks(ev)
+				if err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+				byEvent[ev] = hooks
+			}
+			if asJSON {
+				type hook struct {
+					ID       string `json:"id"`
+					Phase    string `json:"phase"`
+					Priority int    `json:"priority"`
+					Handler  string `json:"handler"`
+					Matcher  string `json:"matcher,omitempty"`
+					When     string `json:"when,omitempty"`
+					Timeout  string `json:"timeout,omitempty"`
+					OnError  string `json:"on_error,omitempty"`
+					Disabled bool   `json:"disabled,omitempty"`
+					Source   string `json:"source,omitempty"`
+				}
+				out := map[string][]hook{}
+				for ev, hs := range byEvent {
+					list := []hook{}
+					for _, h := range hs {
+						hh := hook{ID: h.ID, Phase: h.Phase, Priority: h.Priority, Handler: h.Handler, Matcher: h.Matcher,
+							When: h.When, OnError: h.OnError, Disabled: h.Disabled, Source: h.Source}
+						if h.Timeout > 0 {
+							hh.Timeout = h.Timeout.String()
+						}
+						list = append(list, hh)
+					}
+					out[ev] = list
+				}
+				b, _ := json.MarshalIndent(out, "", "  ")
+				fmt.Fprintln(a.stdout, string(b))
+				return nil
+			}
+			if len(events) == 0 {
+				fmt.Fprintln(a.stdout, "no hooks")
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
+			for i, ev := range events {
+				if i > 0 {
+					fmt.Fprintln(tw)
+				}
+				fmt.Fprintf(tw, "%s\n", ev)
+				if len(byEvent[ev]) == 0 {
+					fmt.Fprintln(tw, "  (no hooks)")
+				}
+				for n, h := range byEvent[ev] {
+					extra := ""
+					if h.Matcher != "" {
+						extra += " matcher=" + h.Matcher
+					}
+					if h.Timeout > 0 {
+						extra += " timeout=" + h.Timeout.Round(time.Millisecond).String()
+					}
+					if h.Disabled {
+						extra += " (disabled)"
+					}
+					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, h.ID, h.Phase, h.Priority, h.Handler, extra)
+				}
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVarP(&event, "event", "e", "", "only this event")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // usage, config or payload errors
+	exitBlocked = 2 // fire: the outcome is blocked
+)
+
+// exitError carries an exit status through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// silent is an exit status whose message was already printed.
+func silent(code int) error { return &exitError{code: code} }
+
+// app holds what every subcommand shares.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	configPath     string
+	logLevel       string
+}
+
+func (a *app) logger() *slog.Logger {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(a.logLevel)); err != nil {
+		lvl = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: lvl}))
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func newRoot(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hookctl",
+		Short: "A lifecycle-hook engine for AI agents",
+		Long: `hookctl runs the hooks of AI coding agents and agent orchestrators in-process:
+hooks declared in HCL, conditions in expr-lang, handler bodies in JavaScript,
+a superset of Claude Code and OpenClaw hooks.
+
+Configuration: --config names a file or a directory of *.hcl files; without it
+hookctl uses $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/ (and, for
+"hookctl claude", $CLAUDE_PROJECT_DIR/.claude/hooks.hcl).`,
+		Example: `  hookctl fire --config examples/hooks.hcl --payload examples/payloads/PreToolUse.rm.json PreToolUse
+  hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf /' --explain
+  hookctl validate --config hooks.hcl
+  hookctl list --event PreToolUse
+  hookctl events`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
+	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	root.AddCommand(
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a),
+	)
+	return root
+}
+
+// run executes the CLI and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRoot(a)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "hookctl: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "hookctl: %v\n", err)
+	return exitFailure
+}
+
+// usageError wraps a usage problem (exit 1).
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitFailure, err: fmt.Errorf(format, args...)}
+}

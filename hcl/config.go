@@ -1,0 +1,598 @@
+package hcl
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/llm"
+	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/stdlib/kv"
+)
+
+// Config is a loaded configuration: what the engine loads, plus what the
+// loader built for it. A Config is immutable once loaded.
+type Config struct {
+	// Engine is the engine's view: settings, custom events and hooks with
+	// their handlers built.
+	Engine *engine.Config
+	// Dir is the configuration directory; Files lists the files loaded.
+	Dir   string
+	Files []string
+	// Settings holds the settings block, including the parts the engine
+	// does not use itself.
+	Settings Settings
+	// Pool runs the configuration's JavaScript (nil when there is none).
+	Pool *script.Pool
+	// Warnings are problems that did not stop the load.
+	Warnings *Diagnostics
+	// Sources holds the parsed files, for rendering diagnostics.
+	Sources map[string]*hcl2.File
+}
+
+// Settings is the settings block.
+type Settings struct {
+	engine.Settings
+	// HTTPAllow lists URL prefixes http handlers and hookctl/http may reach.
+	HTTPAllow []string
+	// Roots are extra directories scripts may read.
+	Roots []string
+	// Required lists hook ids that must be present and must not fail open.
+	Required []string
+	// StateFile is the file-backed kv store (default: the user's state
+	// directory).
+	StateFile string
+	// ScriptPool bounds the warm JavaScript runtimes.
+	ScriptPool int
+}
+
+// Close releases the configuration's script runtimes.
+func (c *Config) Close() {
+	if c != nil && c.Pool != nil {
+		c.Pool.Close()
+	}
+}
+
+// Option configures loading.
+type Option func(*loader)
+
+// WithEnv replaces the environment that env() and header values read.
+func WithEnv(getenv func(string) (string, bool)) Option {
+	return func(l *loader) { l.getenv = getenv }
+}
+
+// WithCatalog makes hooks and custom events resolve against an engine's
+// catalog (including events it registered from Go) instead of the
+// built-in one.
+func WithCatalog(e *engine.Engine) Option {
+	return func(l *loader) { l.catalog = e }
+}
+
+// WithProjectDir adds the project directory to the roots scripts may read.
+func WithProjectDir(dir string) Option {
+	return func(l *loader) { l.projectDir = dir }
+}
+
+// WithLogger sets the logger scripts and built-ins log to.
+func WithLogger(log *slog.Logger) Option {
+	return func(l *loader) { l.log = log }
+}
+
+// WithStore sets the kv store of hookctl/kv and stateful built-ins.
+func WithStore(s kv.Store) Option {
+	return func(l *loader) { l.store = s }
+}
+
+// WithAgentRunner supplies the runner of agent handlers (an embedder's Go
+// implementation); without one, agent hooks are a load error.
+func WithAgentRunner(r llm.AgentRunner) Option {
+	return func(l *loader) { l.agent = r }
+}
+
+// WithProvider supplies the provider of prompt handlers that name none in
+// HCL.
+func WithProvider(p llm.Provider) Option {
+	return func(l *loader) { l.provider = p }
+}
+
+// Load loads a configuration from a file or from a directory of *.hcl
+// files. On any error it returns *Diagnostics listing every problem, and
+// nothing is half-loaded.
+func Load(path string, opts ...Option) (*Config, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if !fi.IsDir() {
+		return LoadFile(path, opts...)
+	}
+	matches, err := filepath.Glob(filepath.Join(path, "*.hcl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("config %s: no *.hcl files in the directory", path)
+	}
+	sort.Strings(matches)
+	return load(path, matches, opts)
+}
+
+// LoadFile loads one configuration file.
+func LoadFile(path string, opts ...Option) (*Config, error) {
+	return load(filepath.Dir(path), []string{path}, opts)
+}
+
+// LoadSource loads a configuration from memory; name is used in
+// diagnostics and dir is the configuration directory.
+func LoadSource(name string, src []byte, dir string, opts ...Option) (*Config, error) {
+	l := newLoader(dir, opts)
+	f, d := l.parser.ParseHCL(src, name)
+	l.diags = append(l.diags, d...)
+	return l.finish([]string{name}, []*hcl2.File{f})
+}
+
+func load(dir string, paths []string, opts []Option) (*Config, error) {
+	l := newLoader(dir, opts)
+	var files []*hcl2.File
+	for _, p := range paths {
+		f, d := l.parser.ParseHCLFile(p)
+		l.diags = append(l.diags, d...)
+		files = append(files, f)
+	}
+	return l.finish(paths, files)
+}
+
+type loader struct {
+	dir        string
+	parser     *hclparse.Parser
+	diags      hcl2.Diagnostics
+	getenv     func(string) (string, bool)
+	catalog    *engine.Engine
+	projectDir string
+	log        *slog.Logger
+	store      kv.Store
+	agent      llm.AgentRunner
+	provider   llm.Provider
+
+	ev       evaluator
+	builtins map[string]engine.EventSpec // the catalog when no engine is given
+	custom   map[string]*customEvent     // config events by every name
+	pool     *script.Pool
+	cfg      *Config
+	hookAt   map[string]hcl2.Range // hook id -> where declared
+	// requiredAt is where settings.required is written.
+	requiredAt hcl2.Range
+}
+
+type customEvent struct {
+	spec engine.EventSpec
+	at   hcl2.Range
+}
+
+func newLoader(dir string, opts []Option) *loader {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	l := &loader{
+		dir:    abs,
+		parser: hclparse.NewParser(),
+		getenv: os.LookupEnv,
+		log:    slog.New(slog.DiscardHandler),
+		custom: map[string]*customEvent{},
+		hookAt: map[string]hcl2.Range{},
+	}
+	for _, o := range opts {
+		o(l)
+	}
+	if l.store == nil {
+		l.store = kv.NewMemory()
+	}
+	if l.catalog == nil {
+		l.builtins = map[string]engine.EventSpec{}
+		for _, s := range engine.BuiltinEvents() {
+			l.builtins[s.Name] = s
+			for _, a := range s.Aliases {
+				l.builtins[a] = s
+			}
+		}
+	}
+	return l
+}
+
+// lookupEvent resolves an event name against the catalog and the
+// configuration's own events.
+func (l *loader) lookupEvent(name string) (engine.EventSpec, bool) {
+	if c, ok := l.custom[name]; ok {
+		return c.spec, true
+	}
+	if l.catalog != nil {
+		s, err := l.catalog.Event(name)
+		return s, err == nil
+	}
+	s, ok := l.builtins[name]
+	return s, ok
+}
+
+func (l *loader) knownEventNames() []string {
+	var names []string
+	if l.catalog != nil {
+		for _, s := range l.catalog.Events() {
+			names = append(names, s.Name)
+			names = append(names, s.Aliases...)
+		}
+	} else {
+		for n := range l.builtins {
+			names = append(names, n)
+		}
+	}
+	for n := range l.custom {
+		names = append(names, n)
+	}
+	return names
+}
+
+func (l *loader) finish(paths []string, files []*hcl2.File) (*Config, error) {
+	l.cfg = &Config{Engine: &engine.Config{Name: strings.Join(paths, ", ")}, Dir: l.dir, Files: paths, Sources: l.parser.Files()}
+	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv)}
+
+	var settings, locals, events, hooks, builtins []*hcl2.Block
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		content, d := f.Body.Content(rootSchema)
+		l.diags = append(l.diags, d...)
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "settings":
+				settings = append(settings, b)
+			case "locals":
+				locals = append(locals, b)
+			case "event":
+				events = append(events, b)
+			case "hook":
+				hooks = append(hooks, b)
+			case "builtin":
+				builtins = append(builtins, b)
+			}
+		}
+	}
+	l.decodeLocals(locals)
+	l.decodeSettings(settings)
+	for _, b := range events {
+		l.decodeEvent(b)
+	}
+	for _, b := range hooks {
+		l.decodeHook(b)
+	}
+	for _, b := range builtins {
+		l.decodeBuiltin(b)
+	}
+	l.checkRequired()
+	all := append(l.diags, l.ev.diags...)
+	diags := &Diagnostics{Diags: all, Files: l.parser.Files()}
+	if all.HasErrors() {
+		if l.pool != nil {
+			l.pool.Close()
+		}
+		return nil, diags
+	}
+	l.cfg.Pool = l.pool
+	l.cfg.Warnings = &Diagnostics{Diags: diags.Warnings(), Files: diags.Files}
+	return l.cfg, nil
+}
+
+// decodeLocals evaluates every locals attribute, in dependency order.
+func (l *loader) decodeLocals(blocks []*hcl2.Block) {
+	attrs := map[string]*hcl2.Attribute{}
+	for _, b := range blocks {
+		as, d := b.Body.JustAttributes()
+		l.diags = append(l.diags, d...)
+		for name, a := range as {
+			if prev, dup := attrs[name]; dup {
+				l.ev.errorf(a.NameRange, "Duplicate local value",
+					"Local %q was already defined at %s.", name, at(prev.NameRange))
+				continue
+			}
+			attrs[name] = a
+		}
+	}
+	values := map[string]cty.Value{}
+	pending := make([]string, 0, len(attrs))
+	for n := range attrs {
+		pending = append(pending, n)
+	}
+	sort.Strings(pending)
+	for len(pending) > 0 {
+		progress := false
+		var next []string
+		for _, name := range pending {
+			a := attrs[name]
+			ready := true
+			for _, tr := range a.Expr.Variables() {
+				if tr.RootName() != "local" || len(tr) < 2 {
+					continue
+				}
+				if attr, ok := tr[1].(hcl2.TraverseAttr); ok {
+					if _, defined := attrs[attr.Name]; defined {
+						if _, done := values[attr.Name]; !done {
+							ready = false
+						}
+					}
+				}
+			}
+			if !ready {
+				next = append(next, name)
+				continue
+			}
+			l.ev.ctx.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
+			v, d := a.Expr.Value(l.ev.ctx)
+			l.diags = append(l.diags, d...)
+			if d.HasErrors() {
+				v = cty.DynamicVal
+			}
+			values[name] = v
+			progress = true
+		}
+		if !progress {
+			for _, name := range next {
+				l.ev.errorf(attrs[name].NameRange, "Local value cycle",
+					"Local %q depends on itself through other locals (%s).", name, strings.Join(next, ", "))
+			}
+			break
+		}
+		pending = next
+	}
+	l.ev.ctx.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
+}
+
+func (l *loader) decodeSettings(blocks []*hcl2.Block) {
+	for i, b := range blocks {
+		if i > 0 {
+			l.ev.errorf(b.DefRange, "Duplicate settings block",
+				"Only one settings block is allowed; the first is at %s.", at(blocks[0].DefRange))
+			continue
+		}
+		content, d := b.Body.Content(settingsSchema)
+		l.diags = append(l.diags, d...)
+		s := &l.cfg.Settings
+		for name, a := range content.Attributes {
+			switch name {
+			case "max_concurrency":
+				if n, ok := l.ev.integer(a); ok {
+					if n < 1 {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "max_concurrency must be at least 1.")
+					}
+					s.MaxConcurrency = n
+				}
+			case "default_timeout":
+				s.DefaultTimeout, _ = l.ev.duration(a)
+			case "stop_block_cap":
+				if n, ok := l.ev.integer(a); ok {
+					if n < 0 {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "stop_block_cap must not be negative (0 turns the guard off).")
+					}
+					s.StopBlockCap = &n
+				}
+			case "audit_log":
+				if p, ok := l.ev.str(a); ok && p != "" {
+					s.AuditLog = l.path(p)
+				}
+			case "http_allow":
+				s.HTTPAllow, _ = l.ev.strings(a)
+			case "roots":
+				roots, _ := l.ev.strings(a)
+				for _, r := range roots {
+					s.Roots = append(s.Roots, l.path(r))
+				}
+			case "required":
+				s.Required, _ = l.ev.strings(a)
+				l.requiredAt = a.Expr.Range()
+			case "state_file":
+				if p, ok := l.ev.str(a); ok && p != "" {
+					s.StateFile = l.path(p)
+				}
+			case "script_pool":
+				s.ScriptPool, _ = l.ev.integer(a)
+			}
+		}
+		l.cfg.Engine.Settings = s.Settings
+	}
+}
+
+// path resolves a path relative to the configuration directory.
+func (l *loader) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(l.dir, p)
+}
+
+// decodeEvent turns an event block into a custom EventSpec.
+func (l *loader) decodeEvent(b *hcl2.Block) {
+	name := b.Labels[0]
+	content, d := b.Body.Content(eventSchema)
+	l.diags = append(l.diags, d...)
+	spec := engine.EventSpec{Name: name, Source: engine.SourceCustom}
+	if prev, dup := l.custom[name]; dup {
+		l.ev.errorf(b.LabelRanges[0], "Duplicate event", "Event %q is already declared at %s.", name, at(prev.at))
+		return
+	}
+	if _, builtin := l.lookupEvent(name); builtin {
+		l.ev.errorf(b.LabelRanges[0], "Event name taken", "%q is a built-in event or alias; custom events need their own names.", name)
+		return
+	}
+	ok := true
+	for attrName, a := range content.Attributes {
+		switch attrName {
+		case "strategy":
+			if s, good := l.ev.str(a); good {
+				st, err := engine.ParseStrategy(s)
+				if err != nil {
+					l.ev.errorf(a.Expr.Range(), "Invalid strategy", "%s.", err)
+					ok = false
+				}
+				spec.Strategy = st
+			}
+		case "matcher":
+			spec.MatcherField, _ = l.ev.str(a)
+		case "decisions":
+			spec.Decisions, _ = l.ev.strings(a)
+		case "decision_field":
+			spec.DecisionField, _ = l.ev.str(a)
+		case "aliases":
+			spec.Aliases, _ = l.ev.strings(a)
+		case "default_timeout":
+			spec.DefaultTimeout, _ = l.ev.duration(a)
+		case "fail_closed":
+			spec.FailClosed, _ = l.ev.boolean(a)
+		case "description":
+			spec.Description, _ = l.ev.str(a)
+		case "merge":
+			spec.Merge, ok = l.decodeMerge(a)
+		}
+	}
+	if !ok {
+		return
+	}
+	if err := spec.Validate(); err != nil && spec.Strategy != 0 {
+		l.ev.errorf(b.DefRange, "Invalid event", "%s.", err)
+		return
+	}
+	ce := &customEvent{spec: spec, at: b.DefRange}
+	l.custom[name] = ce
+	for _, a := range spec.Aliases {
+		if _, taken := l.lookupEvent(a); taken {
+			l.ev.errorf(b.DefRange, "Event alias taken", "Alias %q of event %q is already an event name or alias.", a, name)
+			continue
+		}
+		l.custom[a] = ce
+	}
+	l.cfg.Engine.Events = append(l.cfg.Engine.Events, spec)
+}
+
+// decodeMerge reads `merge = { field = "rule" }` where a rule is a rule
+// name or an object { rule, order, terminal, blocks, target, value }.
+func (l *loader) decodeMerge(a *hcl2.Attribute) (map[string]engine.FieldRule, bool) {
+	v, ok := l.ev.goValue(a)
+	if !ok {
+		return nil, false
+	}
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		l.ev.errorf(a.Expr.Range(), "Invalid merge rules", "merge must be an object of field = rule.")
+		return nil, false
+	}
+	out := map[string]engine.FieldRule{}
+	good := true
+	fail := func(field, format string, args ...any) {
+		l.ev.errorf(a.Expr.Range(), "Invalid merge rule", "Field %q: %s.", field, fmt.Sprintf(format, args...))
+		good = false
+	}
+	for field, raw := range m {
+		var fr engine.FieldRule
+		switch r := raw.(type) {
+		case string:
+			rule, err := engine.ParseMergeRule(r)
+			if err != nil {
+				fail(field, "%s", err)
+				continue
+			}
+			fr.Rule = rule
+			switch rule {
+			case engine.MergeSticky:
+				// block and cancel are the conventional terminal flags.
+				if field == "block" || field == "cancel" {
+					fr.Terminal, fr.Blocks = true, true
+				}
+			case engine.MergeChain:
+				fr.Target = field
+			case engine.MergeRestrictive:
+				fail(field, "a restrictive rule needs an order: write { rule = \"restrictive\", order = [\"most\", ..., \"least\"] }")
+				continue
+			}
+		case map[string]any:
+			rs, _ := r["rule"].(string)
+			rule, err := engine.ParseMergeRule(rs)
+			if err != nil {
+				fail(field, "%s", err)
+				continue
+			}
+			fr.Rule = rule
+			for k, v := range r {
+				switch k {
+				case "rule":
+				case "order":
+					l, okList := v.([]any)
+					if !okList {
+						fail(field, "order must be a list of strings")
+						continue
+					}
+					for _, x := range l {
+						s, _ := x.(string)
+						fr.Order = append(fr.Order, s)
+					}
+				case "terminal":
+					fr.Terminal, _ = v.(bool)
+				case "blocks":
+					fr.Blocks, _ = v.(bool)
+				case "target":
+					fr.Target, _ = v.(string)
+				case "value":
+					fr.Value = v
+				case "freeze_after":
+					fr.FreezeAfter, _ = v.(string)
+				default:
+					fail(field, "unknown key %q (want rule, order, terminal, blocks, target, value, freeze_after)", k)
+				}
+			}
+			if rule == engine.MergeChain && fr.Target == "" {
+				fr.Target = field
+			}
+		default:
+			fail(field, "want a rule name or an object")
+		}
+		out[field] = fr
+	}
+	return out, good
+}
+
+// suggestion finds a close name for "did you mean".
+func suggestion(name string, candidates []string) string {
+	best, bestD := "", 4
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

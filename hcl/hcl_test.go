@@ -1,0 +1,292 @@
+package hcl_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/stdlib"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+}
+
+func newEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close(context.Background()) })
+	return e
+}
+
+func load(t *testing.T, path string) *hcl.Config {
+	t.Helper()
+	cfg, err := hcl.Load(path)
+	if err != nil {
+		t.Fatalf("load %s:\n%v", path, err)
+	}
+	t.Cleanup(cfg.Close)
+	return cfg
+}
+
+func fire(t *testing.T, e *engine.Engine, event string, payload map[string]any) engine.Outcome {
+	t.Helper()
+	out, err := e.Fire(context.Background(), engine.Event{Name: event, Payload: payload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestLoadGoodConfig(t *testing.T) {
+	cfg := load(t, "testdata/good/hooks.hcl")
+	s := cfg.Settings
+	if s.MaxConcurrency != 4 || s.DefaultTimeout != 2*time.Second || *s.StopBlockCap != 2 || len(s.Required) != 1 {
+		t.Fatalf("settings %+v", s)
+	}
+	if len(cfg.Engine.Events) != 1 || cfg.Engine.Events[0].Merge["level"].Rule != engine.MergeRestrictive ||
+		!cfg.Engine.Events[0].Merge["block"].Terminal {
+		t.Fatalf("events %+v", cfg.Engine.Events)
+	}
+	var ids []string
+	for _, h := range cfg.Engine.Hooks {
+		ids = append(ids, h.ID)
+	}
+	if strings.Join(ids, ",") != "gate,ctx,rewrite,deploy,who,builtin:prompt-length" {
+		t.Fatalf("hooks %v", ids)
+	}
+	gate := cfg.Engine.Hooks[0]
+	if gate.OnError.Policy != engine.ErrorBlock {
+		t.Fatal("a required hook must fail closed")
+	}
+	if rw := cfg.Engine.Hooks[2]; rw.OnError.Policy != engine.ErrorRetry || rw.OnError.Attempts != 2 || rw.OnError.Backoff != 10*time.Millisecond || rw.Timeout != 300*time.Millisecond {
+		t.Fatalf("rewrite %+v", rw)
+	}
+
+	e := newEngine(t)
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	out := fire(t, e, "PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}})
+	if out.Decision != "deny" || out.Reason != "no Bash rm -rf" {
+		t.Fatalf("%+v", out)
+	}
+	out = fire(t, e, "PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "pip install x"}})
+	if out.UpdatedInput["command"] != "uv pip install x" {
+		t.Fatalf("%+v", out)
+	}
+	out = fire(t, e, "UserPromptSubmit", map[string]any{"prompt": "short"})
+	if out.AdditionalContext != "Follow the style guide.\n" || out.Blocked {
+		t.Fatalf("%+v", out)
+	}
+	out = fire(t, e, "UserPromptSubmit", map[string]any{"prompt": "far too long a prompt"})
+	if !out.Blocked {
+		t.Fatalf("prompt-length did not block: %+v", out)
+	}
+	out = fire(t, e, "deploy.pre", map[string]any{"service": "api"})
+	if out.Output["replicas"] != int64(3) || out.Output["level"] != "low" {
+		t.Fatalf("%+v", out.Output)
+	}
+}
+
+func TestLoadDirectory(t *testing.T) {
+	cfg := load(t, "testdata/good/dir")
+	if len(cfg.Files) != 2 || len(cfg.Engine.Hooks) != 2 || *cfg.Settings.StopBlockCap != 1 {
+		t.Fatalf("%+v", cfg)
+	}
+	e := newEngine(t)
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	out := fire(t, e, "Stop", map[string]any{"session_id": "s"})
+	if out.Decision != "block" || out.AdditionalContext != "from b" {
+		t.Fatalf("%+v", out)
+	}
+	if out = fire(t, e, "Stop", map[string]any{"session_id": "s"}); !out.StopGuard.Released {
+		t.Fatalf("the directory's settings were not applied: %+v", out)
+	}
+}
+
+// TestDiagnosticsGolden loads each broken configuration and compares the
+// rendered diagnostics with its golden file: every problem at once, each
+// with file:line:column and a snippet.
+func TestDiagnosticsGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/bad/*.hcl")
+	if len(files) < 10 {
+		t.Fatalf("only %d bad configs", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			cfg, err := hcl.Load(f)
+			if err == nil {
+				cfg.Close()
+				t.Fatal("loaded a broken configuration")
+			}
+			var d *hcl.Diagnostics
+			if !errors.As(err, &d) {
+				t.Fatalf("error is %T: %v", err, err)
+			}
+			var b bytes.Buffer
+			d.Render(&b)
+			golden := strings.TrimSuffix(f, ".hcl") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Fatalf("diagnostics changed (-update to accept):\n%s", b.String())
+			}
+			// Every error names a position in the file.
+			for _, diag := range d.Errors() {
+				if diag.Subject == nil || diag.Subject.Start.Line == 0 {
+					t.Errorf("no position: %s", diag.Summary)
+				}
+			}
+		})
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	cfg, err := hcl.LoadSource("w.hcl", []byte(`
+hook "a" {
+  event    = "UserPromptSubmit"
+  matcher  = "Bash"
+  decision = "block"
+}
+hook "b" {
+  event    = "PreToolUse"
+  matcher  = "Bash(git push:*)"
+  decision = "ask"
+}`), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	var b bytes.Buffer
+	cfg.Warnings.Render(&b)
+	if !strings.Contains(b.String(), "w.hcl:4:14: warning: Matcher has no effect") || !strings.Contains(b.String(), "Matcher looks like a permission rule") {
+		t.Fatalf("%s", b.String())
+	}
+}
+
+func TestFunctionsStayInsideTheConfigDir(t *testing.T) {
+	dir := t.TempDir()
+	_, err := hcl.LoadSource("f.hcl", []byte(`
+hook "a" {
+  event = "UserPromptSubmit"
+  additional_context = file("../../etc/passwd")
+}`), dir)
+	if err == nil || !strings.Contains(err.Error(), "outside the configuration directory") {
+		t.Fatalf("%v", err)
+	}
+	cfg, err := hcl.LoadSource("f.hcl", []byte(`
+hook "a" {
+  event = "UserPromptSubmit"
+  additional_context = "${env("HOOKCTL_TEST_VAR")}|${env("HOOKCTL_MISSING", "dflt")}|${upper("x")}"
+}`), dir, hcl.WithEnv(func(k string) (string, bool) {
+		if k == "HOOKCTL_TEST_VAR" {
+			return "v", true
+		}
+		return "", false
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	r, _ := engine.StaticResult(cfg.Engine.Hooks[0].Handler)
+	if r["additional_context"] != "v|dflt|X" {
+		t.Fatalf("%v", r)
+	}
+}
+
+// TestReloadKeepsLastGoodConfig: a watcher swaps a new configuration in,
+// and a broken one leaves the old one serving.
+func TestReloadKeepsLastGoodConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.hcl")
+	write := func(reason string) {
+		src := `hook "gate" {
+  event    = "PreToolUse"
+  decision = "deny"
+  reason   = "` + reason + `"
+}
+`
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("v1")
+	e := newEngine(t)
+	var reloads, failures atomic.Int32
+	w, err := hcl.Watch(e, path, hcl.WithInterval(10*time.Millisecond), hcl.OnReload(func(c *hcl.Config, err error) {
+		if err != nil {
+			failures.Add(1)
+		} else {
+			reloads.Add(1)
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		w.Close()
+		w.Config().Close()
+	}()
+	reason := func() string { return fire(t, e, "PreToolUse", nil).Reason }
+	if reason() != "v1" {
+		t.Fatal(reason())
+	}
+	waitFor := func(cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatal("timed out")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // let mtimes differ
+	write("v2")
+	waitFor(func() bool { return reason() == "v2" })
+
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(path, []byte(`hook "gate" { event = "NoSuchEvent" decision = "deny" }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(func() bool { return failures.Load() > 0 })
+	if reason() != "v2" {
+		t.Fatalf("a broken config replaced the good one: %q", reason())
+	}
+	if err := w.Reload(); err == nil {
+		t.Fatal("reloading a broken config succeeded")
+	}
+	time.Sleep(20 * time.Millisecond)
+	write("v3")
+	waitFor(func() bool { return reason() == "v3" })
+	if reloads.Load() < 3 {
+		t.Fatalf("%d reloads", reloads.Load())
+	}
+}

@@ -1,0 +1,100 @@
+package hcl
+
+import hcl2 "github.com/hashicorp/hcl/v2"
+
+var rootSchema = &hcl2.BodySchema{
+	Blocks: []hcl2.BlockHeaderSchema{
+		{Type: "settings"},
+		{Type: "locals"},
+		{Type: "event", LabelNames: []string{"name"}},
+		{Type: "hook", LabelNames: []string{"id"}},
+		{Type: "builtin", LabelNames: []string{"name"}},
+	},
+}
+
+var settingsSchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{
+		{Name: "max_concurrency"},
+		{Name: "default_timeout"},
+		{Name: "stop_block_cap"},
+		{Name: "audit_log"},
+		{Name: "http_allow"},
+		{Name: "roots"},
+		{Name: "required"},
+		{Name: "state_file"},
+		{Name: "script_pool"},
+	},
+}
+
+var eventSchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{
+		{Name: "strategy", Required: true},
+		{Name: "matcher"},
+		{Name: "merge"},
+		{Name: "decisions"},
+		{Name: "decision_field"},
+		{Name: "aliases"},
+		{Name: "default_timeout"},
+		{Name: "fail_closed"},
+		{Name: "description"},
+	},
+}
+
+// declarativeFields are the hook attributes that make a declarative
+// handler, with the result field each one sets.
+var declarativeFields = []string{
+	"decision", "reason", "additional_context", "system_message",
+	"continue", "stop_reason", "suppress_output", "updated_input", "result",
+}
+
+// handlerKinds are the code-running handler attributes and blocks; a hook
+// has exactly one handler (the declarative fields count as one).
+var handlerKinds = []string{"js", "script", "command", "http", "prompt", "agent"}
+
+var hookSchema = &hcl2.BodySchema{
+	Attributes: append([]hcl2.AttributeSchema{
+		{Name: "event"}, {Name: "events"}, {Name: "matcher"}, {Name: "when"},
+		{Name: "priority"}, {Name: "timeout"}, {Name: "on_error"},
+		{Name: "background"}, {Name: "observe"}, {Name: "allow"}, {Name: "enabled"},
+		{Name: "description"},
+		{Name: "js"}, {Name: "script"}, {Name: "command"},
+		{Name: "env"}, {Name: "cwd"},
+	}, attrs(declarativeFields)...),
+	Blocks: []hcl2.BlockHeaderSchema{
+		{Type: "retry"},
+		{Type: "http"},
+		{Type: "prompt"},
+		{Type: "agent"},
+	},
+}
+
+var retrySchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{{Name: "attempts"}, {Name: "backoff"}},
+}
+
+var httpSchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{
+		{Name: "url", Required: true}, {Name: "headers"}, {Name: "allowed_env"}, {Name: "method"},
+	},
+}
+
+var promptSchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{
+		{Name: "text", Required: true}, {Name: "provider"}, {Name: "model"}, {Name: "base_url"},
+		{Name: "api_key_env"}, {Name: "max_tokens"}, {Name: "system"}, {Name: "continue_on_block"},
+	},
+}
+
+var agentSchema = &hcl2.BodySchema{
+	Attributes: []hcl2.AttributeSchema{
+		{Name: "prompt", Required: true}, {Name: "model"}, {Name: "max_turns"}, {Name: "tools"},
+	},
+}
+
+func attrs(names []string) []hcl2.AttributeSchema {
+	out := make([]hcl2.AttributeSchema, len(names))
+	for i, n := range names {
+		out[i] = hcl2.AttributeSchema{Name: n}
+	}
+	return out
+}

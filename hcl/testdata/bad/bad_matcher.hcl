@@ -1,0 +1,5 @@
+hook "x" {
+  event    = "PreToolUse"
+  matcher  = "Bash(git *"
+  decision = "deny"
+}

@@ -1,0 +1,9 @@
+hook "gate" {
+  event    = "PreToolUse"
+  decision = "deny"
+}
+
+hook "gate" {
+  event    = "Stop"
+  decision = "block"
+}

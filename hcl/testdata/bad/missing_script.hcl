@@ -1,0 +1,4 @@
+hook "x" {
+  event  = "PreToolUse"
+  script = "scripts/nope.js"
+}

@@ -1,0 +1,3 @@
+module.exports = function (event) {
+  return { decision: "deny", reason: };
+};

@@ -1,0 +1,5 @@
+hook "x" {
+  event    = "PreToolUse"
+  decision = "deny"
+  js       = "return;"
+}

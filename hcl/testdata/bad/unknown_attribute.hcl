@@ -1,0 +1,5 @@
+hook "x" {
+  event  = "PreToolUse"
+  matchr = "Bash"
+  decision = "deny"
+}

@@ -1,0 +1,3 @@
+hooks "x" {
+  event = "PreToolUse"
+}

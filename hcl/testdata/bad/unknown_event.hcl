@@ -1,0 +1,4 @@
+hook "x" {
+  event    = "PreToolUs"
+  decision = "deny"
+}

@@ -1,0 +1,5 @@
+hook "b" {
+  event              = "Stop"
+  priority           = 1
+  additional_context = "from b"
+}

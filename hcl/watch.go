@@ -1,0 +1,194 @@
+package hcl
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// DefaultWatchInterval is how often a Watcher looks at the files.
+const DefaultWatchInterval = time.Second
+
+// Watcher keeps an engine loaded with a configuration and reloads it when
+// the configuration's files (its *.hcl files and the scripts it uses)
+// change. A reload is atomic: a configuration with errors is reported and
+// the last good one keeps serving. A Watcher is safe for concurrent use.
+type Watcher struct {
+	eng      *engine.Engine
+	path     string
+	opts     []Option
+	interval time.Duration
+	onReload func(*Config, error)
+
+	mu      sync.Mutex
+	current *Config
+	stamps  map[string]stamp
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+type stamp struct {
+	mod  time.Time
+	size int64
+	ok   bool
+}
+
+// WatchOption configures a Watcher.
+type WatchOption func(*Watcher)
+
+// WithInterval sets how often the files are checked.
+func WithInterval(d time.Duration) WatchOption {
+	return func(w *Watcher) {
+		if d > 0 {
+			w.interval = d
+		}
+	}
+}
+
+// OnReload is called after every reload attempt: with the new
+// configuration, or with the error (a *Diagnostics for a bad one) while
+// the old configuration keeps serving.
+func OnReload(f func(*Config, error)) WatchOption {
+	return func(w *Watcher) { w.onReload = f }
+}
+
+// WithLoadOptions passes options to every load.
+func WithLoadOptions(opts ...Option) WatchOption {
+	return func(w *Watcher) { w.opts = append(w.opts, opts...) }
+}
+
+// Watch loads path into eng and starts watching it. The first load must
+// succeed. Stop the watcher with Close.
+func Watch(eng *engine.Engine, path string, opts ...WatchOption) (*Watcher, error) {
+	w := &Watcher{eng: eng, path: path, interval: DefaultWatchInterval, stop: make(chan struct{}), done: make(chan struct{})}
+	for _, o := range opts {
+		o(w)
+	}
+	if err := w.Reload(); err != nil {
+		return nil, err
+	}
+	go w.loop()
+	return w, nil
+}
+
+// Config returns the configuration serving now.
+func (w *Watcher) Config() *Config {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.current
+}
+
+// Reload loads the configuration now. On error the engine keeps the
+// previous configuration.
+func (w *Watcher) Reload() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cfg, err := Load(w.path, w.opts...)
+	if err == nil {
+		if lerr := w.eng.Load(cfg.Engine); lerr != nil {
+			cfg.Close()
+			err = lerr
+		}
+	}
+	if err != nil {
+		// Still note the stamps, so a broken file is not reloaded in a
+		// loop; the next change is tried again.
+		w.stamps = w.scan(w.current)
+		if w.onReload != nil {
+			w.onReload(nil, err)
+		}
+		return err
+	}
+	old := w.current
+	w.current = cfg
+	w.stamps = w.scan(cfg)
+	if old != nil {
+		old.Close()
+	}
+	if w.onReload != nil {
+		w.onReload(cfg, nil)
+	}
+	return nil
+}
+
+// files lists what a configuration depends on.
+func (w *Watcher) files(cfg *Config) []string {
+	var files []string
+	if fi, err := os.Stat(w.path); err == nil && fi.IsDir() {
+		matches, _ := filepath.Glob(filepath.Join(w.path, "*.hcl"))
+		files = append(files, matches...)
+	} else {
+		files = append(files, w.path)
+	}
+	if cfg != nil {
+		files = append(files, cfg.Files...)
+		if cfg.Pool != nil {
+			files = append(files, cfg.Pool.Files()...)
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
+}
+
+func (w *Watcher) scan(cfg *Config) map[string]stamp {
+	out := map[string]stamp{}
+	for _, f := range w.files(cfg) {
+		fi, err := os.Stat(f)
+		if err != nil {
+			out[f] = stamp{}
+			continue
+		}
+		out[f] = stamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
+	}
+	return out
+}
+
+// changed reports whether any watched file changed since the last scan.
+func (w *Watcher) changed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.scan(w.current)
+	if len(now) != len(w.stamps) {
+		return true
+	}
+	for f, s := range now {
+		if old, ok := w.stamps[f]; !ok || old != s {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *Watcher) loop() {
+	defer close(w.done)
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+			if w.changed() {
+				_ = w.Reload()
+			}
+		}
+	}
+}
+
+// Close stops watching. It leaves the engine loaded.
+func (w *Watcher) Close() error {
+	select {
+	case <-w.stop:
+		return errors.New("watcher already closed")
+	default:
+	}
+	close(w.stop)
+	<-w.done
+	return nil
+}

@@ -1,0 +1,81 @@
+package stdlib
+
+import (
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/stdlib/paths"
+	"github.com/hookctl/hookctl/stdlib/secrets"
+	"github.com/hookctl/hookctl/stdlib/shell"
+)
+
+// ConditionFunctions returns the helper functions of `when` conditions:
+//
+//	glob(path, pattern)          path matches a glob (** across directories; no slash = base name)
+//	globAny(path, [patterns])    any of the globs
+//	inside(path, root)           path is root or under it (lexically, after cleaning)
+//	resolve(path, cwd)           path made absolute against cwd, ~ expanded
+//	expand(path)                 ~ and $HOME expanded
+//	basename(path), dirname(path), ext(path)
+//	commands(cmdline)            the command names of a shell line, unwrapped (sudo, bash -c, ...)
+//	hasCommand(cmdline, name...) any of those names is run
+//	hasSecret(text)              text holds a credential
+//
+// A missing (nil) argument makes a predicate false and a string function
+// return "". The functions are pure and safe for concurrent use.
+func ConditionFunctions() []conditions.Function {
+	str := func(v any) (string, bool) { s, ok := v.(string); return s, ok }
+	pred2 := func(name string, f func(a, b string) bool) conditions.Function {
+		return conditions.Function{Name: name, Fn: func(p ...any) (any, error) {
+			a, ok1 := str(p[0])
+			b, ok2 := str(p[1])
+			return ok1 && ok2 && f(a, b), nil
+		}, Types: []any{new(func(string, string) bool)}}
+	}
+	str1 := func(name string, f func(string) string) conditions.Function {
+		return conditions.Function{Name: name, Fn: func(p ...any) (any, error) {
+			a, _ := str(p[0])
+			if a == "" {
+				return "", nil
+			}
+			return f(a), nil
+		}, Types: []any{new(func(string) string)}}
+	}
+	return []conditions.Function{
+		pred2("glob", func(p, pattern string) bool { return paths.Match(pattern, p) }),
+		{Name: "globAny", Fn: func(p ...any) (any, error) {
+			s, ok := str(p[0])
+			return ok && paths.MatchAny(stringList(p[1]), s), nil
+		}, Types: []any{new(func(string, []any) bool)}},
+		pred2("inside", paths.Inside),
+		{Name: "resolve", Fn: func(p ...any) (any, error) {
+			a, _ := str(p[0])
+			cwd, _ := str(p[1])
+			if a == "" {
+				return "", nil
+			}
+			return paths.Resolve(a, cwd, ""), nil
+		}, Types: []any{new(func(string, string) string)}},
+		str1("expand", func(s string) string { return paths.Expand(s, "") }),
+		str1("basename", paths.Base),
+		str1("dirname", paths.Dir),
+		str1("ext", paths.Ext),
+		{Name: "commands", Fn: func(p ...any) (any, error) {
+			s, _ := str(p[0])
+			return toAny(shell.Commands(s)), nil
+		}, Types: []any{new(func(string) []any)}},
+		{Name: "hasCommand", Fn: func(p ...any) (any, error) {
+			s, ok := str(p[0])
+			if !ok {
+				return false, nil
+			}
+			var names []string
+			for _, n := range p[1:] {
+				names = append(names, stringList(n)...)
+			}
+			return shell.HasCommand(s, names...), nil
+		}},
+		{Name: "hasSecret", Fn: func(p ...any) (any, error) {
+			s, ok := str(p[0])
+			return ok && secrets.Contains(s), nil
+		}, Types: []any{new(func(string) bool)}},
+	}
+}

@@ -1,0 +1,229 @@
+package stdlib
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/stdlib/kv"
+)
+
+//go:embed js/*.js
+var jsSources embed.FS
+
+// Capabilities a hook can be granted with allow = [...].
+const (
+	CapExec  = "exec"  // hookctl/exec
+	CapNet   = "net"   // hookctl/http
+	CapWrite = "write" // writing files: fs.write, fs.append, log.append
+	CapRead  = "read"  // reading files outside the project and config roots
+)
+
+// Options configures the standard library of one configuration.
+type Options struct {
+	// Store backs hookctl/kv (in memory when nil).
+	Store kv.Store
+	// HTTPClient is used by hookctl/http (a client that follows no
+	// redirects when nil).
+	HTTPClient *http.Client
+	// HTTPAllow lists URL prefixes hookctl/http may reach; empty means any
+	// URL (the hook still needs the "net" capability).
+	HTTPAllow []string
+	// Logger receives what modules log.
+	Logger *slog.Logger
+	// Home overrides $HOME for path expansion (tests).
+	Home string
+}
+
+// ModuleNames lists the standard library's modules, each available as
+// require("hookctl/NAME").
+var ModuleNames = []string{"decision", "exec", "fs", "http", "kv", "log", "path", "secrets", "shell", "transcript"}
+
+// Modules returns the script pool options that register every module of
+// the standard library (require("hookctl/NAME")) and the umbrella module
+// require("hookctl") that holds them all.
+func Modules(o Options) ([]script.Option, error) {
+	if o.Store == nil {
+		o.Store = kv.NewMemory()
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+			Timeout:       30 * time.Second,
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	decision, err := jsModule("js/decision.js")
+	if err != nil {
+		return nil, err
+	}
+	mods := map[string]script.Module{
+		"decision":   decision,
+		"path":       pathModule(o),
+		"fs":         fsModule(o),
+		"exec":       execModule(o),
+		"http":       httpModule(o),
+		"kv":         kvModule(o),
+		"log":        logModule(o),
+		"secrets":    secretsModule(o),
+		"shell":      shellModule(o),
+		"transcript": transcriptModule(o),
+	}
+	opts := make([]script.Option, 0, len(mods)+1)
+	for name, m := range mods {
+		opts = append(opts, script.WithModule("hookctl/"+name, m))
+	}
+	opts = append(opts, script.WithModule("hookctl", func(vm *script.VM, module *goja.Object) {
+		exports := module.Get("exports").(*goja.Object)
+		for _, name := range ModuleNames {
+			m := vm.Runtime().NewObject()
+			_ = m.Set("exports", vm.Runtime().NewObject())
+			mods[name](vm, m)
+			_ = exports.Set(name, m.Get("exports"))
+		}
+	}))
+	return opts, nil
+}
+
+// jsModule compiles an embedded CommonJS module once; each runtime runs
+// the compiled program to get its own exports.
+func jsModule(name string) (script.Module, error) {
+	src, err := jsSources.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	ast, err := parser.ParseFile(nil, "hookctl/"+strings.TrimSuffix(strings.TrimPrefix(name, "js/"), ".js"),
+		"(function (module, exports) {"+string(src)+"\n})", 0)
+	if err != nil {
+		return nil, fmt.Errorf("stdlib %s: %w", name, err)
+	}
+	prog, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, fmt.Errorf("stdlib %s: %w", name, err)
+	}
+	return func(vm *script.VM, module *goja.Object) {
+		rt := vm.Runtime()
+		v, err := rt.RunProgram(prog)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		fn, _ := goja.AssertFunction(v)
+		if _, err := fn(goja.Undefined(), module, module.Get("exports")); err != nil {
+			panic(err)
+		}
+	}, nil
+}
+
+// fn is a native function.
+type fn = func(goja.FunctionCall) goja.Value
+
+// set installs native functions on a module's exports.
+func set(module *goja.Object, fns map[string]fn) {
+	exports := module.Get("exports").(*goja.Object)
+	for name, f := range fns {
+		_ = exports.Set(name, f)
+	}
+}
+
+// argString returns argument i as a string, throwing a TypeError naming
+// the function when it is missing or not a string.
+func argString(vm *script.VM, c goja.FunctionCall, i int, fname string) string {
+	v := c.Argument(i)
+	if goja.IsUndefined(v) || goja.IsNull(v) {
+		panic(vm.Runtime().NewTypeError(fmt.Sprintf("%s: argument %d must be a string", fname, i+1)))
+	}
+	if _, isObj := v.(*goja.Object); isObj {
+		panic(vm.Runtime().NewTypeError(fmt.Sprintf("%s: argument %d must be a string", fname, i+1)))
+	}
+	return v.String()
+}
+
+// options reads an optional options object.
+func options(c goja.FunctionCall, i int) map[string]any {
+	v := c.Argument(i)
+	if goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	m, _ := v.Export().(map[string]any)
+	return m
+}
+
+func optString(o map[string]any, k string) string {
+	s, _ := o[k].(string)
+	return s
+}
+
+func optInt(o map[string]any, k string, def int64) int64 {
+	switch n := o[k].(type) {
+	case int64:
+		return n
+	case float64:
+		return int64(n)
+	case int:
+		return int64(n)
+	}
+	return def
+}
+
+// optDuration reads a duration given in milliseconds or as a Go duration
+// string ("500ms", "5s").
+func optDuration(o map[string]any, k string) (time.Duration, error) {
+	switch v := o[k].(type) {
+	case nil:
+		return 0, nil
+	case string:
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", k, err)
+		}
+		return d, nil
+	case int64:
+		return time.Duration(v) * time.Millisecond, nil
+	case float64:
+		return time.Duration(v * float64(time.Millisecond)), nil
+	}
+	return 0, fmt.Errorf("%s: want milliseconds or a duration string", k)
+}
+
+// payloadString reads a string field of the current call's payload.
+func payloadString(vm *script.VM, k string) string {
+	if c := vm.Call(); c != nil {
+		s, _ := c.Payload[k].(string)
+		return s
+	}
+	return ""
+}
+
+var errNoCall = errors.New("only available while a hook runs, not at module load")
+
+// stringList converts an exported list of strings ([]any of strings, or a
+// single string) to []string; anything else yields nil.
+func stringList(v any) []string {
+	switch l := v.(type) {
+	case []string:
+		return l
+	case string:
+		return []string{l}
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, x := range l {
+			s, ok := x.(string)
+			if !ok {
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package transcript_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookctl/hookctl/stdlib/transcript"
+)
+
+// The fixture: 19 lines, 115 KiB, one of them a 103 KiB tool result.
+func BenchmarkRead(b *testing.B) {
+	data := readFixture(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := transcript.Read(bytes.NewReader(data), transcript.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A 64 MiB transcript file read with the default 8 MiB window: the cost is
+// that of the window, not of the file.
+func BenchmarkReadFileLarge(b *testing.B) {
+	data := readFixture(b)
+	path := filepath.Join(b.TempDir(), "large.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for written := 0; written < 64<<20; written += len(data) {
+		if _, err := f.Write(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(transcript.DefaultMaxBytes)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := transcript.ReadFile(path, transcript.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
