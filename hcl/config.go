@@ -122,12 +122,12 @@ func Load(path string, opts ...Option) (*Config, error) {
 		return nil, fmt.Errorf("config %s: no *.hcl files in the directory", path)
 	}
 	sort.Strings(matches)
-	return load(path, matches, opts)
+	return load(path, path, matches, opts)
 }
 
 // LoadFile loads one configuration file.
 func LoadFile(path string, opts ...Option) (*Config, error) {
-	return load(filepath.Dir(path), []string{path}, opts)
+	return load(path, filepath.Dir(path), []string{path}, opts)
 }
 
 // LoadSource loads a configuration from memory; name is used in
@@ -136,10 +136,10 @@ func LoadSource(name string, src []byte, dir string, opts ...Option) (*Config, e
 	l := newLoader(dir, opts)
 	f, d := l.parser.ParseHCL(src, name)
 	l.diags = append(l.diags, d...)
-	return l.finish([]string{name}, []*hcl2.File{f})
+	return l.finish(name, []string{name}, []*hcl2.File{f})
 }
 
-func load(dir string, paths []string, opts []Option) (*Config, error) {
+func load(name, dir string, paths []string, opts []Option) (*Config, error) {
 	l := newLoader(dir, opts)
 	var files []*hcl2.File
 	for _, p := range paths {
@@ -147,7 +147,7 @@ func load(dir string, paths []string, opts []Option) (*Config, error) {
 		l.diags = append(l.diags, d...)
 		files = append(files, f)
 	}
-	return l.finish(paths, files)
+	return l.finish(name, paths, files)
 }
 
 type loader struct {
@@ -240,8 +240,8 @@ func (l *loader) knownEventNames() []string {
 	return names
 }
 
-func (l *loader) finish(paths []string, files []*hcl2.File) (*Config, error) {
-	l.cfg = &Config{Engine: &engine.Config{Name: strings.Join(paths, ", ")}, Dir: l.dir, Files: paths, Sources: l.parser.Files()}
+func (l *loader) finish(name string, paths []string, files []*hcl2.File) (*Config, error) {
+	l.cfg = &Config{Engine: &engine.Config{Name: name}, Dir: l.dir, Files: paths, Sources: l.parser.Files()}
 	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv)}
 
 	var settings, locals, events, hooks, builtins []*hcl2.Block

@@ -28,7 +28,7 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 	id := b.Labels[0]
 	content, d := b.Body.Content(hookSchema)
 	l.diags = append(l.diags, d...)
-	errsBefore := len(l.ev.diags) + len(l.diags)
+	errsBefore := l.errorCount()
 	if prev, dup := l.hookAt[id]; dup {
 		l.ev.errorf(b.LabelRanges[0], "Duplicate hook id",
 			"Hook %q is already declared at %s; hook ids must be unique.", id, at(prev))
@@ -147,10 +147,15 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 	case "agent":
 		h.Handler = l.agentHandler(blockOf(content, "agent"), spec)
 	}
-	if len(l.ev.diags)+len(l.diags) > errsBefore || h.Handler == nil {
+	if l.errorCount() > errsBefore || h.Handler == nil {
 		return
 	}
 	l.cfg.Engine.Hooks = append(l.cfg.Engine.Hooks, h)
+}
+
+// errorCount counts the errors so far (warnings do not stop a hook).
+func (l *loader) errorCount() int {
+	return len(filter(l.diags, hcl2.DiagError)) + len(filter(l.ev.diags, hcl2.DiagError))
 }
 
 func firstNonEmpty(s []string) string {
@@ -412,7 +417,8 @@ func (l *loader) inlineJS(a *hcl2.Attribute, allow []string) engine.Handler {
 	if err != nil {
 		var se *script.SyntaxError
 		if errors.As(err, &se) {
-			rr := hcl2.Range{Filename: r.Filename, Start: hcl2.Pos{Line: se.Line, Column: se.Column}, End: hcl2.Pos{Line: se.Line, Column: se.Column + 1}}
+			col := l.bodyColumn(r, body, line, se.Line, se.Column)
+			rr := hcl2.Range{Filename: r.Filename, Start: hcl2.Pos{Line: se.Line, Column: col}, End: hcl2.Pos{Line: se.Line, Column: col + 1}}
 			l.ev.errorf(rr, "JavaScript syntax error", "%s", se.Message)
 			return nil
 		}
@@ -420,6 +426,27 @@ func (l *loader) inlineJS(a *hcl2.Attribute, allow []string) engine.Handler {
 		return nil
 	}
 	return l.jsPool().Handler(prog, allow...)
+}
+
+// bodyColumn maps a column in a js string's value to the file: a quoted
+// string's first line starts after its opening quote; a heredoc's lines
+// lost their common indentation.
+func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int) int {
+	idx := line - firstLine
+	if !l.isHeredoc(r) {
+		if idx == 0 {
+			return r.Start.Column + col
+		}
+		return col
+	}
+	f := l.parser.Files()[r.Filename]
+	lines := strings.Split(string(f.Bytes), "\n")
+	values := strings.Split(body, "\n")
+	if line-1 >= len(lines) || idx < 0 || idx >= len(values) {
+		return col
+	}
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+	return col + indent(lines[line-1]) - indent(values[idx])
 }
 
 // scriptFile compiles a CommonJS handler file, relative to the config.

@@ -28,6 +28,10 @@ type Watcher struct {
 	mu      sync.Mutex
 	current *Config
 	stamps  map[string]stamp
+	// pending holds stamps seen changed once: a reload waits until they
+	// hold still for one more interval, so a file caught half-written (an
+	// editor truncating before writing) is not loaded.
+	pending map[string]stamp
 
 	stop chan struct{}
 	done chan struct{}
@@ -149,20 +153,34 @@ func (w *Watcher) scan(cfg *Config) map[string]stamp {
 	return out
 }
 
-// changed reports whether any watched file changed since the last scan.
+// changed reports whether the watched files changed since the last load
+// and have held still since the previous check.
 func (w *Watcher) changed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := w.scan(w.current)
-	if len(now) != len(w.stamps) {
+	if sameStamps(now, w.stamps) {
+		w.pending = nil
+		return false
+	}
+	if w.pending != nil && sameStamps(now, w.pending) {
+		w.pending = nil
 		return true
 	}
-	for f, s := range now {
-		if old, ok := w.stamps[f]; !ok || old != s {
-			return true
+	w.pending = now
+	return false
+}
+
+func sameStamps(a, b map[string]stamp) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for f, s := range a {
+		if old, ok := b[f]; !ok || old != s {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 func (w *Watcher) loop() {

@@ -160,8 +160,9 @@ func frameError(ex *goja.Exception) *Error {
 }
 
 // compileError converts what goja.Compile returned into a *SyntaxError
-// (lineShift: wrapper lines in front; colShift: wrapper columns on line 1).
-func compileError(err error, name string, lineShift, colShift int) *SyntaxError {
+// (lineShift: wrapper lines in front; colShift: wrapper columns on line
+// headerLine, the line the wrapper's header shares with the code).
+func compileError(err error, name string, lineShift, colShift, headerLine int) *SyntaxError {
 	var se *SyntaxError
 	var ce *goja.CompilerSyntaxError
 	var pl parser.ErrorList
@@ -179,7 +180,7 @@ func compileError(err error, name string, lineShift, colShift int) *SyntaxError 
 	if se.File == "" {
 		se.File = name
 	}
-	if se.Line == 1 && colShift > 0 {
+	if se.Line == headerLine && colShift > 0 {
 		se.Column = max(1, se.Column-colShift)
 	}
 	return se

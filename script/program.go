@@ -44,7 +44,7 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 		}
 	}
 	if err != nil {
-		return nil, compileError(err, name, 0, len(header))
+		return nil, compileError(err, name, 0, len(header), line)
 	}
 	return p.add(&Program{Name: name, inline: prog}), nil
 }
@@ -77,7 +77,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	// match the file.
 	wrapped := "(function(exports,require,module,__filename,__dirname){" + string(src) + "\n})"
 	if _, err := compile(abs, wrapped); err != nil {
-		return nil, compileError(err, abs, 0, len("(function(exports,require,module,__filename,__dirname){"))
+		return nil, compileError(err, abs, 0, len("(function(exports,require,module,__filename,__dirname){"), 1)
 	}
 	prog := p.add(&Program{Name: abs, Path: abs})
 	vm, err := p.acquire(context.Background())

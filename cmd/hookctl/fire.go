@@ -186,6 +186,8 @@ func jsonErrorAt(data []byte, err error) string {
 	if off < 0 {
 		return err.Error()
 	}
+	// The offset counts the bytes read, the offending one included.
+	off--
 	line, col := 1, 1
 	for i := int64(0); i < off && i < int64(len(data)); i++ {
 		if data[i] == '\n' {
