@@ -311,8 +311,6 @@ func (p *Pool) Handler(prog *Program, allow ...string) engine.Handler {
 	return &handler{pool: p, prog: prog, allow: append([]string(nil), allow...)}
 }
 
-
-
 // Files returns the script files the pool compiled, for watchers.
 func (p *Pool) Files() []string {
 	p.mu.Lock()

@@ -21,9 +21,8 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
-// A 64 MiB transcript file read with the default 8 MiB window: the cost is
-// that of the window, not of the file.
-func BenchmarkReadFileLarge(b *testing.B) {
+// largeTranscript writes a 64 MiB transcript made of copies of the fixture.
+func largeTranscript(b *testing.B) string {
 	data := readFixture(b)
 	path := filepath.Join(b.TempDir(), "large.jsonl")
 	f, err := os.Create(path)
@@ -38,11 +37,30 @@ func BenchmarkReadFileLarge(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
+	return path
+}
+
+// A 64 MiB transcript read with the default 8 MiB window: the cost is that
+// of the window, not of the file.
+func BenchmarkReadFileLarge(b *testing.B) {
+	path := largeTranscript(b)
 	b.SetBytes(transcript.DefaultMaxBytes)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := transcript.ReadFile(path, transcript.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// LastAssistantText on the same file reads only the last lines.
+func BenchmarkLastAssistantTextLarge(b *testing.B) {
+	path := largeTranscript(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := transcript.LastAssistantText(path); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -90,17 +90,6 @@ func ReadFile(path string, opt Options) (*Summary, error) {
 	return Read(f, opt)
 }
 
-// LastAssistantText returns the text of the last assistant message of the
-// transcript at path that has any text, the blocks joined with "\n"; "" if
-// there is none.
-func LastAssistantText(path string) (string, error) {
-	s, err := ReadFile(path, Options{MaxToolCalls: 1})
-	if err != nil {
-		return "", err
-	}
-	return s.LastAssistantText, nil
-}
-
 // readTail returns the last max bytes of r (all of r when max < 0) with the
 // partial first line dropped when it cut r. It seeks when r can.
 func readTail(r io.Reader, max int64) ([]byte, error) {
@@ -191,7 +180,10 @@ func dropPartialLine(b []byte) []byte {
 	return nil
 }
 
-// Transcript line shapes. Only the fields Read uses are decoded.
+// Transcript line shapes. Only the fields Read uses are decoded. Content is
+// decoded into any, a string or a list of blocks, in one pass with the rest
+// of the line: for multi-megabyte tool results, every extra pass of
+// encoding/json over the line costs as much as the whole decode.
 type (
 	rawLine struct {
 		Type        string      `json:"type"`
@@ -200,10 +192,10 @@ type (
 		Message     *rawMessage `json:"message"`
 	}
 	rawMessage struct {
-		ID      string     `json:"id"`
-		Model   string     `json:"model"`
-		Content rawContent `json:"content"`
-		Usage   *rawUsage  `json:"usage"`
+		ID      string    `json:"id"`
+		Model   string    `json:"model"`
+		Content any       `json:"content"`
+		Usage   *rawUsage `json:"usage"`
 	}
 	rawUsage struct {
 		InputTokens              int64 `json:"input_tokens"`
@@ -211,72 +203,119 @@ type (
 		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
 	}
-	rawBlock struct {
-		Type      string          `json:"type"`
-		Text      string          `json:"text"`
-		ID        string          `json:"id"`
-		Name      string          `json:"name"`
-		Input     json.RawMessage `json:"input"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   resultContent   `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
 )
 
-// rawContent is a message's content: a string or a list of blocks.
-type rawContent struct {
-	text   string
-	blocks []rawBlock
-}
+// lineKind is what decodeLine made of a line.
+type lineKind int
 
-func (c *rawContent) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
-	case '"':
-		return json.Unmarshal(b, &c.text)
-	case '[':
-		return json.Unmarshal(b, &c.blocks)
-	case 'n': // null
-		return nil
+const (
+	lineOther     lineKind = iota // blank, or a line type Read skips
+	lineMalformed                 // not a JSON object, or a user or assistant line without a well-formed message
+	lineUser
+	lineAssistant
+)
+
+// decodeLine decodes one line of a transcript.
+func decodeLine(line []byte) (rawLine, lineKind) {
+	line = bytes.TrimSpace(line)
+	var l rawLine
+	if len(line) == 0 {
+		return l, lineOther
 	}
-	return errors.New("transcript: content is neither a string nor a list")
+	if line[0] != '{' {
+		return l, lineMalformed
+	}
+	if err := json.Unmarshal(line, &l); err != nil {
+		// A line of a type Read skips may have a shape Read does not
+		// know; only a malformed user or assistant line, or a line that
+		// is not JSON at all, counts.
+		var t struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(line, &t) != nil || t.Type == "user" || t.Type == "assistant" {
+			return l, lineMalformed
+		}
+		return l, lineOther
+	}
+	var kind lineKind
+	switch l.Type {
+	case "user":
+		kind = lineUser
+	case "assistant":
+		kind = lineAssistant
+	default:
+		return l, lineOther
+	}
+	if l.Message == nil {
+		return l, lineMalformed
+	}
+	switch l.Message.Content.(type) {
+	case nil, string, []any:
+		return l, kind
+	}
+	return l, lineMalformed
 }
 
-// resultContent is a tool_result's content: a string or a list of blocks
-// whose text blocks make the result.
-type resultContent string
+// blocks returns the content blocks of a message that are JSON objects;
+// none when the content is a string.
+func blocks(m *rawMessage) []map[string]any {
+	list, _ := m.Content.([]any)
+	out := make([]map[string]any, 0, len(list))
+	for _, b := range list {
+		if o, ok := b.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
 
-func (c *resultContent) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
-	case '"':
-		return json.Unmarshal(b, (*string)(c))
-	case '[':
-		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(b, &blocks); err != nil {
-			return err
-		}
-		var texts []string
-		for _, b := range blocks {
-			if b.Type == "text" {
-				texts = append(texts, b.Text)
+// messageText is the text of a message: its string content, or its text
+// blocks joined with "\n".
+func messageText(m *rawMessage) string {
+	if s, ok := m.Content.(string); ok {
+		return s
+	}
+	var texts []string
+	for _, b := range blocks(m) {
+		if str(b["type"]) == "text" {
+			if t := str(b["text"]); t != "" {
+				texts = append(texts, t)
 			}
 		}
-		*c = resultContent(strings.Join(texts, "\n"))
-		return nil
-	case 'n':
-		return nil
 	}
-	return errors.New("transcript: tool_result content is neither a string nor a list")
+	return strings.Join(texts, "\n")
 }
 
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
+// resultText is the text of a tool_result's content: a string, or the text
+// blocks of a list joined with "\n".
+func resultText(c any) string {
+	switch c := c.(type) {
+	case string:
+		return c
+	case []any:
+		var texts []string
+		for _, b := range c {
+			if o, ok := b.(map[string]any); ok && str(o["type"]) == "text" {
+				texts = append(texts, str(o["text"]))
+			}
+		}
+		return strings.Join(texts, "\n")
 	}
-	return b[0]
+	return ""
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// mainText is the text a main-conversation assistant line contributes to
+// LastAssistantText, "" if none.
+func mainText(l *rawLine, kind lineKind) string {
+	if kind != lineAssistant || l.IsSidechain {
+		return ""
+	}
+	return messageText(l.Message)
 }
 
 // parser accumulates a Summary over the lines of a transcript.
@@ -302,73 +341,34 @@ func parse(data []byte, opt Options) *Summary {
 		} else {
 			data = nil
 		}
-		p.line(bytes.TrimSpace(line))
+		l, kind := decodeLine(line)
+		switch kind {
+		case lineMalformed:
+			p.s.Skipped++
+		case lineUser:
+			p.user(&l)
+		case lineAssistant:
+			p.assistant(&l)
+		}
 	}
 	return p.summary()
 }
 
-func (p *parser) line(line []byte) {
-	if len(line) == 0 {
-		return
-	}
-	if line[0] != '{' {
-		p.s.Skipped++
-		return
-	}
-	var l rawLine
-	if err := json.Unmarshal(line, &l); err != nil {
-		// A line of a type Read skips may have a shape Read does not
-		// know; only a malformed user or assistant line, or a line that
-		// is not JSON at all, counts.
-		var t struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(line, &t) != nil || t.Type == "user" || t.Type == "assistant" {
-			p.s.Skipped++
-		}
-		return
-	}
-	switch l.Type {
-	case "user":
-		if l.Message == nil {
-			p.s.Skipped++
-			return
-		}
-		p.user(&l)
-	case "assistant":
-		if l.Message == nil {
-			p.s.Skipped++
-			return
-		}
-		p.assistant(&l)
-	}
-}
-
 func (p *parser) user(l *rawLine) {
 	p.s.UserMessages++
-	var texts []string
-	if c := l.Message.Content; c.blocks == nil {
-		if c.text != "" {
-			texts = append(texts, c.text)
+	for _, b := range blocks(l.Message) {
+		if str(b["type"]) != "tool_result" {
+			continue
 		}
-	} else {
-		for i := range c.blocks {
-			b := &c.blocks[i]
-			switch b.Type {
-			case "text":
-				if b.Text != "" {
-					texts = append(texts, b.Text)
-				}
-			case "tool_result":
-				if at, ok := p.callAt[b.ToolUseID]; ok && b.ToolUseID != "" {
-					call := &p.calls[at]
-					call.Result, call.IsError, call.HasResult = string(b.Content), b.IsError, true
-				}
-			}
+		id := str(b["tool_use_id"])
+		if at, ok := p.callAt[id]; ok && id != "" {
+			isErr, _ := b["is_error"].(bool)
+			call := &p.calls[at]
+			call.Result, call.IsError, call.HasResult = resultText(b["content"]), isErr, true
 		}
 	}
-	if len(texts) > 0 && !l.IsMeta && !l.IsSidechain {
-		p.s.LastUserText = strings.Join(texts, "\n")
+	if text := messageText(l.Message); text != "" && !l.IsMeta && !l.IsSidechain {
+		p.s.LastUserText = text
 	}
 }
 
@@ -395,24 +395,12 @@ func (p *parser) assistant(l *rawLine) {
 	if !l.IsSidechain && m.Model != "" && m.Model != "<synthetic>" {
 		p.s.Model = m.Model
 	}
-
-	var texts []string
-	if m.Content.blocks == nil && m.Content.text != "" {
-		texts = append(texts, m.Content.text)
-	}
-	for i := range m.Content.blocks {
-		b := &m.Content.blocks[i]
-		switch b.Type {
-		case "text":
-			if b.Text != "" {
-				texts = append(texts, b.Text)
-			}
-		case "tool_use":
+	for _, b := range blocks(m) {
+		if str(b["type"]) == "tool_use" {
 			p.toolUse(b)
 		}
 	}
-	if len(texts) > 0 && !l.IsSidechain {
-		text := strings.Join(texts, "\n")
+	if text := mainText(l, lineAssistant); text != "" {
 		if m.ID != "" && m.ID == p.lastText {
 			// Another text block of the same message, on its own line.
 			p.s.LastAssistantText += "\n" + text
@@ -423,20 +411,16 @@ func (p *parser) assistant(l *rawLine) {
 	}
 }
 
-func (p *parser) toolUse(b *rawBlock) {
-	if b.ID != "" {
-		if _, dup := p.callAt[b.ID]; dup {
+func (p *parser) toolUse(b map[string]any) {
+	id := str(b["id"])
+	if id != "" {
+		if _, dup := p.callAt[id]; dup {
 			return
 		}
+		p.callAt[id] = len(p.calls)
 	}
-	var input map[string]any
-	if len(b.Input) > 0 {
-		_ = json.Unmarshal(b.Input, &input) // not an object: no input
-	}
-	if b.ID != "" {
-		p.callAt[b.ID] = len(p.calls)
-	}
-	p.calls = append(p.calls, ToolCall{ID: b.ID, Name: b.Name, Input: input})
+	input, _ := b["input"].(map[string]any)
+	p.calls = append(p.calls, ToolCall{ID: id, Name: str(b["name"]), Input: input})
 	if p.maxCalls > 0 && len(p.calls) >= 2*p.maxCalls+64 {
 		p.trimCalls()
 	}
