@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,12 +16,15 @@ import (
 )
 
 func TestHTTPHook(t *testing.T) {
+	var mu sync.Mutex
 	var gotAuth, gotEvent string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotAuth = r.Header.Get("Authorization")
 		var p map[string]any
 		_ = json.NewDecoder(r.Body).Decode(&p)
+		mu.Lock()
+		gotAuth = r.Header.Get("Authorization")
 		gotEvent, _ = p["hook_event_name"].(string)
+		mu.Unlock()
 		switch r.URL.Path {
 		case "/deny":
 			io.WriteString(w, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"remote says no"}}`)
@@ -80,8 +84,11 @@ func TestHTTPHook(t *testing.T) {
 			if out.Decision != tc.decision || tr.Status != tc.status || !strings.Contains(tr.Error, tc.errHas) {
 				t.Fatalf("decision=%q status=%s err=%q", out.Decision, tr.Status, tr.Error)
 			}
-			if gotAuth != "Bearer s3cret" || gotEvent != "PreToolUse" {
-				t.Fatalf("auth %q event %q", gotAuth, gotEvent)
+			mu.Lock()
+			auth, ev := gotAuth, gotEvent
+			mu.Unlock()
+			if auth != "Bearer s3cret" || ev != "PreToolUse" {
+				t.Fatalf("auth %q event %q", auth, ev)
 			}
 		})
 	}

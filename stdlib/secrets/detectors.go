@@ -220,7 +220,7 @@ var detectors = [...]detector{
 		find: findURLPasswords,
 		any:  []string{"://"},
 		valid: valueOnly(func(v string) bool {
-			return len(v) >= 4 && !isPlaceholder(v) && !isEnvName(v)
+			return len(v) >= 4 && !isPlaceholder(v) && !isEnvName(v) && !isUUID(v)
 		}),
 	},
 	{
@@ -229,7 +229,7 @@ var detectors = [...]detector{
 		value:   authorizationValue,
 		minLen:  8,
 		valid: valueOnly(func(v string) bool {
-			return !isPlaceholder(v) && !isEnvName(v)
+			return !isPlaceholder(v) && !isEnvName(v) && !isUUID(v)
 		}),
 	},
 	{

@@ -49,9 +49,17 @@
 // "your-api-key" ...), type names, code references such as
 // "os.environ.get" and upper-case variable names are not secrets; a hash
 // (a 40-hex git commit id, a sha256) is never reported without a secret-like
-// label; a UUID is never reported as a labelled or high-entropy value; and
-// pagination and idempotency tokens (NextToken, page_token ...) and public
-// keys are not secrets.
+// label; a UUID is never reported, whatever its label; pagination and
+// idempotency tokens (NextToken, page_token ...) and public keys are not
+// secrets; in source code, "Password: password", "token = get_token()" and
+// "if token == other" are not secrets, while "password = \"hunter22\"" is.
+// Bare letters-only values count only in env, flag and query form
+// (PGPASSWORD=supersecret), since after "token: " they are mostly prose.
+//
+// Detectors whose secrets start with a fixed prefix (ghp_, AKIA, sk-ant-
+// ...) are regexps, run only when one pass over the text has seen the
+// prefix; labelled forms are parsed by hand from every label-separator site
+// of the text, which keeps Scan near 60 MB/s on dense tool output.
 //
 // Everything here is safe for concurrent use: the detectors are compiled
 // once into a package-level table that is never written after init.

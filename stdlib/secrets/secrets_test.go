@@ -159,6 +159,11 @@ var positives = []struct {
 		want: []want{{"private-key", strings.TrimSuffix(jsonEscapedKey, `\n`)}},
 	},
 	{
+		name: "quoted password in code",
+		text: `password = "hunter22"`,
+		want: []want{{"secret-assignment", "hunter22"}},
+	},
+	{
 		name: "password comparison with a literal",
 		text: `if password == "hunter22x" {`,
 		want: []want{{"secret-assignment", "hunter22x"}},
@@ -272,6 +277,7 @@ var negatives = []struct {
 	{"uuid", "session_id: " + uuid + "\n"},
 	{"uuid after token label", `{"token": "` + uuid + `", "requestId": "` + uuid + `"}`},
 	{"uuid after key label", "idempotency_key=" + uuid + " key=" + uuid},
+	{"uuid elsewhere", "Authorization: Bearer " + uuid + "\nhttps://svc:" + uuid + "@host/x"},
 	{"placeholder changeme", "DB_PASSWORD=changeme"},
 	{"placeholder angle", "ANTHROPIC_API_KEY=<your-api-key>"},
 	{"placeholder template", "token: ${GITHUB_TOKEN}\npassword: {{ .Values.db.password }}"},
@@ -306,6 +312,7 @@ var negatives = []struct {
 	{"quoted words", `{"input_token": "Marker", "IdToken": "minutes", "password": "opensesame"}`},
 	{"css colour", "Token: '#cccccc',"},
 	{"public key under a key label", `{"keyid": "SHA256:jl3bwswu80PjjokCgh0o2w5c2U4LhQAE57gj9cz1kzA", "key": "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1Olb3zMAFFxXKHiIkQO5cJ3Yhl5i6UPp+IhuteBJbuHcA5UogKo0EWtlWwW6KSaKoTNEYL7JlCQiVnkhBktUgg=="}`},
+	{"code that names secrets", "Password: password,\nif token == other {\nPrivateKey: testRSAPrivateKey,"},
 	{"snake_case variables", "is_first_token=line_offset\nlast_token = maybe_comma"},
 	{"arn", `{"SecretId": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-3QNDmM", "encryptionKey": "arn:aws:kms:eu-west-1:123456789012:alias/aws/s3"}`},
 	{"empty", ""},

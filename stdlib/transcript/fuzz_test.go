@@ -10,8 +10,17 @@ import (
 )
 
 func FuzzRead(f *testing.F) {
-	f.Add(readFixture(f), int64(0), 0)
-	f.Add(readFixture(f), int64(3000), 2)
+	// The fixture without its 100 KiB line, whole and line by line: large
+	// seeds make the fuzzer spend its time minimising.
+	var small [][]byte
+	for _, l := range bytes.SplitAfter(readFixture(f), []byte("\n")) {
+		if len(l) < 4096 {
+			small = append(small, l)
+			f.Add(l, int64(0), 0)
+		}
+	}
+	f.Add(bytes.Join(small, nil), int64(0), 0)
+	f.Add(bytes.Join(small, nil), int64(3000), 2)
 	f.Add([]byte(userText("hi")+assistant("m1", "claude", textBlock("yo"), `"input_tokens":1`)), int64(-1), -1)
 	f.Add([]byte(toolResult("toolu_1", `[{"type":"text","text":"x"}]`, true)), int64(10), 1)
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"content\":{}}]}}\n\xff\n"), int64(0), 0)

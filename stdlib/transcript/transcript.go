@@ -33,10 +33,12 @@ type Usage struct {
 
 // Summary is what Read found in a transcript.
 type Summary struct {
-	Messages          int    // UserMessages + AssistantMessages
-	UserMessages      int    // user lines: prompts and tool results
-	AssistantMessages int    // assistant messages, by message id
-	Model             string // model of the last assistant message of the main conversation
+	Messages          int // UserMessages + AssistantMessages
+	UserMessages      int // user lines: prompts and tool results
+	AssistantMessages int // assistant messages, by message id
+	// Model is the model of the last assistant message of the main
+	// conversation; Claude Code's "<synthetic>" stand-in does not count.
+	Model string
 	// LastAssistantText is the text blocks of the last assistant message of
 	// the main conversation that has any, joined with "\n".
 	LastAssistantText string
@@ -90,18 +92,18 @@ func ReadFile(path string, opt Options) (*Summary, error) {
 	return Read(f, opt)
 }
 
-// readTail returns the last max bytes of r (all of r when max < 0) with the
-// partial first line dropped when it cut r. It seeks when r can.
-func readTail(r io.Reader, max int64) ([]byte, error) {
-	if max < 0 {
+// readTail returns the last limit bytes of r (all of r when limit < 0),
+// without the partial first line when it cut r. It seeks when r can.
+func readTail(r io.Reader, limit int64) ([]byte, error) {
+	if limit < 0 {
 		return io.ReadAll(r)
 	}
 	if s, ok := r.(io.Seeker); ok {
-		if data, ok, err := seekTail(s, r, max); ok || err != nil {
+		if data, ok, err := seekTail(s, r, limit); ok || err != nil {
 			return data, err
 		}
 	}
-	// Stream, keeping a window of at most 2*max bytes.
+	// Stream, keeping a window of at most 2*limit bytes.
 	var (
 		buf  []byte
 		cut  bool // bytes were dropped from the front
@@ -111,8 +113,8 @@ func readTail(r io.Reader, max int64) ([]byte, error) {
 	for {
 		n, err := r.Read(tmp)
 		buf = append(buf, tmp[:n]...)
-		if int64(len(buf))-max > max {
-			drop := len(buf) - int(max)
+		if int64(len(buf))-limit > limit {
+			drop := len(buf) - int(limit)
 			prev, cut = buf[drop-1], true
 			buf = buf[:copy(buf, buf[drop:])]
 		}
@@ -123,8 +125,8 @@ func readTail(r io.Reader, max int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if int64(len(buf)) > max {
-		drop := len(buf) - int(max)
+	if int64(len(buf)) > limit {
+		drop := len(buf) - int(limit)
 		prev, cut = buf[drop-1], true
 		buf = buf[drop:]
 	}
@@ -136,7 +138,7 @@ func readTail(r io.Reader, max int64) ([]byte, error) {
 
 // seekTail reads the tail of a seekable r. ok is false when seeking does
 // not work (a pipe), and r is left where it was.
-func seekTail(s io.Seeker, r io.Reader, max int64) (data []byte, ok bool, err error) {
+func seekTail(s io.Seeker, r io.Reader, limit int64) (data []byte, ok bool, err error) {
 	cur, err := s.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, false, nil
@@ -146,21 +148,21 @@ func seekTail(s io.Seeker, r io.Reader, max int64) (data []byte, ok bool, err er
 		_, _ = s.Seek(cur, io.SeekStart)
 		return nil, false, nil
 	}
-	if end-cur <= max {
+	if end-cur <= limit {
 		if _, err := s.Seek(cur, io.SeekStart); err != nil {
 			return nil, true, err
 		}
-		data, err := io.ReadAll(io.LimitReader(r, max))
+		data, err := io.ReadAll(io.LimitReader(r, limit))
 		return data, true, err
 	}
 	// Read one byte before the tail to know whether it starts a line.
-	if _, err := s.Seek(end-max-1, io.SeekStart); err != nil {
+	if _, err := s.Seek(end-limit-1, io.SeekStart); err != nil {
 		return nil, true, err
 	}
-	data = make([]byte, max+1)
+	data = make([]byte, limit+1)
 	n, err := io.ReadFull(r, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, true, err
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, true, err // EOF: the file shrank meanwhile
 	}
 	data = data[:n]
 	if n == 0 {
