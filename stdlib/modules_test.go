@@ -332,3 +332,17 @@ func jsString(s string) string {
 func conditionsWithStdlib() []conditions.Option {
 	return []conditions.Option{conditions.WithFunctions(stdlib.ConditionFunctions()...)}
 }
+
+// TestTypeDeclarationsCoverEveryModule keeps hookctl.d.ts in step with the
+// modules.
+func TestTypeDeclarationsCoverEveryModule(t *testing.T) {
+	b, err := os.ReadFile("hookctl.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range stdlib.ModuleNames {
+		if !strings.Contains(string(b), `declare module "hookctl/`+m+`"`) {
+			t.Errorf("hookctl.d.ts does not declare hookctl/%s", m)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -120,27 +119,5 @@ func writeEventsJSON(a *app, specs []engine.EventSpec) error {
 
 // writeEventsMarkdown prints the catalog as the README's event table.
 func writeEventsMarkdown(a *app, specs []engine.EventSpec) {
-	w := a.stdout
-	fmt.Fprintln(w, "| event | source | strategy | matcher field | decisions | own result fields | aliases |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, s := range specs {
-		var fields []string
-		for f, r := range s.Merge {
-			fields = append(fields, fmt.Sprintf("`%s` (%s)", f, r.Rule))
-		}
-		sort.Strings(fields)
-		dec := strings.Join(s.Decisions, " > ")
-		if s.DecisionField != "" && dec != "" {
-			dec = "`" + s.DecisionField + "`: " + dec
-		}
-		if s.FailClosed {
-			dec += " (fails closed)"
-		}
-		aliases := make([]string, len(s.Aliases))
-		for i, al := range s.Aliases {
-			aliases[i] = "`" + al + "`"
-		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s |\n", s.Name, s.Source, s.Strategy, dash(s.MatcherField),
-			dash(strings.TrimSpace(dec)), dash(strings.Join(fields, ", ")), dash(strings.Join(aliases, " ")))
-	}
+	fmt.Fprint(a.stdout, engine.MarkdownTable(specs))
 }
