@@ -18,6 +18,8 @@ import (
 //	commands(cmdline)            the command names of a shell line, unwrapped (sudo, bash -c, ...)
 //	hasCommand(cmdline, name...) any of those names is run
 //	hasSecret(text)              text holds a credential
+//	permissionRule(tool_name, tool_input, "Bash(git push:*)")
+//	                             the call matches a Claude Code permission rule
 //
 // A missing (nil) argument makes a predicate false and a string function
 // return "". The functions are pure and safe for concurrent use.
@@ -72,6 +74,12 @@ func ConditionFunctions() []conditions.Function {
 				names = append(names, stringList(n)...)
 			}
 			return shell.HasCommand(s, names...), nil
+		}},
+		{Name: "permissionRule", Fn: func(p ...any) (any, error) {
+			tool, _ := str(p[0])
+			input, _ := p[1].(map[string]any)
+			rule, _ := str(p[2])
+			return PermissionRule(tool, input, rule), nil
 		}},
 		{Name: "hasSecret", Fn: func(p ...any) (any, error) {
 			s, ok := str(p[0])

@@ -174,6 +174,11 @@ var positives = []struct {
 		want: []want{{"secret-assignment", "supersecret"}},
 	},
 	{
+		name: "weak but real password",
+		text: "docker run -e MYSQL_ROOT_PASSWORD=qwerty123 mysql:8",
+		want: []want{{"secret-assignment", "qwerty123"}},
+	},
+	{
 		name: "password in env",
 		text: "DB_HOST=db.internal\nDB_PASSWORD=hunter22x\n",
 		want: []want{{"secret-assignment", "hunter22x"}},

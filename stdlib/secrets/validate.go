@@ -109,9 +109,8 @@ var placeholderWords = map[string]bool{
 	"string": true, "str": true, "bytes": true, "text": true, "value": true, "required": true,
 	"optional": true, "test": true, "testing": true, "foobar": true, "foo": true, "bar": true,
 	"default": true, "empty": true, "hidden": true, "masked": true, "notset": true,
-	"not-set": true, "unset": true, "bearer": true, "basic": true, "secret123": true,
-	"password123": true, "mypassword": true, "mysecret": true, "mytoken": true,
-	"letmein": true, "qwerty": true, "abc123": true, "123456": true, "12345678": true,
+	"not-set": true, "unset": true, "bearer": true, "basic": true,
+	"mypassword": true, "mysecret": true, "mytoken": true,
 	"sensitive": true, "omitted": true, "removed": true, "filtered": true,
 }
 

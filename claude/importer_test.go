@@ -1,0 +1,95 @@
+package claude_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/stdlib"
+)
+
+// TestImportKeepsBehaviour imports a Claude Code settings file and checks
+// that the resulting hooks.hcl decides what the original hooks decide.
+func TestImportKeepsBehaviour(t *testing.T) {
+	dir := t.TempDir()
+	hooks := filepath.Join(dir, "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"block_exit2.sh", "deny_json.py", "context.sh"} {
+		b, err := os.ReadFile(hookPath(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(hooks, f), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settings := `{
+  "permissions": {"allow": ["Bash(ls:*)"]},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/hooks/block_exit2.sh", "timeout": 10},
+        {"type": "command", "command": "python3", "args": ["` + filepath.Join(hooks, "deny_json.py") + `"], "if": "Bash(sudo *)"}
+      ]},
+      {"matcher": "mcp__memory__.*", "hooks": [{"type": "mcp_tool", "server": "memory", "tool": "check"}]}
+    ],
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/hooks/context.sh", "async": false}]}],
+    "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "http", "url": "http://127.0.0.1:9/x", "headers": {"Authorization": "Bearer $TOKEN"}, "allowedEnvVars": ["TOKEN"]}]}]
+  }
+}`
+	out, warnings, err := claude.Import([]byte(settings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "mcp_tool") {
+		t.Fatalf("warnings %v", warnings)
+	}
+	for _, want := range []string{`"$${CLAUDE_PROJECT_DIR}`, `timeout    = "10s"`, `permissionRule(tool_name, tool_input, \"Bash(sudo *)\")`, `allowed_env = ["TOKEN"]`, "# pretooluse-mcp-memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	t.Setenv("CLAUDE_PROJECT_DIR", dir)
+	t.Setenv("TOKEN", "t")
+	cfg, err := hcl.LoadSource("hooks.hcl", []byte(out), dir)
+	if err != nil {
+		t.Fatalf("the imported configuration does not load:\n%v\n%s", err, out)
+	}
+	defer cfg.Close()
+	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		event, cmd, decision string
+	}{
+		{"PreToolUse", "rm -rf /tmp/x", "deny"}, // exit 2 hook
+		{"PreToolUse", "sudo ls", "deny"},       // JSON hook behind its if rule
+		{"PreToolUse", "ls", ""},
+	}
+	for _, tc := range cases {
+		o, err := e.Fire(context.Background(), engine.Event{Name: tc.event, Payload: bashPayload(tc.cmd)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Decision != tc.decision {
+			t.Errorf("%s: decision %q, want %q (%+v)", tc.cmd, o.Decision, tc.decision, o.Hooks)
+		}
+	}
+	o, _ := e.Fire(context.Background(), engine.Event{Name: "UserPromptSubmit", Payload: map[string]any{"prompt": "x"}})
+	if o.AdditionalContext != "branch: main" {
+		t.Fatalf("%+v", o)
+	}
+}
