@@ -1,7 +1,6 @@
 package claude_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
