@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
 // Config is a loaded configuration: what the engine loads, plus what the
@@ -170,6 +171,8 @@ type loader struct {
 	hookAt   map[string]hcl2.Range // hook id -> where declared
 	// requiredAt is where settings.required is written.
 	requiredAt hcl2.Range
+	// shell is the parse cache the built-ins of this configuration share.
+	shell *shell.Cache
 }
 
 type customEvent struct {

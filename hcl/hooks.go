@@ -20,6 +20,7 @@ import (
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
 	"github.com/hookctl/hookctl/stdlib/builtin"
+	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
 // decodeHook turns a hook block into an engine.Hook, reporting every
@@ -687,7 +688,10 @@ func (l *loader) decodeBuiltin(b *hcl2.Block) {
 	}
 	attrs, d := b.Body.JustAttributes()
 	l.diags = append(l.diags, d...)
-	cfg := builtin.Config{Options: map[string]any{}, Store: l.store, Dir: l.dir, Logger: l.log}
+	if l.shell == nil {
+		l.shell = shell.NewCache(0)
+	}
+	cfg := builtin.Config{Options: map[string]any{}, Store: l.store, Dir: l.dir, Logger: l.log, Shell: l.shell}
 	known := map[string]bool{"priority": true, "id": true, "enabled": true}
 	for _, o := range spec.Options {
 		known[o.Name] = true

@@ -84,7 +84,7 @@ hookctl uses $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/ (and, for
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newServeCmd(a), newImportCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newServeCmd(a), newImportCmd(a), newBenchCmd(a),
 	)
 	return root
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/stdlib/kv"
 	"github.com/hookctl/hookctl/stdlib/paths"
+	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
 // OptionSpec describes one option of a builtin. Type is one of "string",
@@ -69,6 +70,10 @@ type Config struct {
 	// Home is the home directory that ~ and $HOME stand for in commands
 	// and paths; "" means $HOME of the process.
 	Home string
+	// Shell parses command lines; builtins of one configuration share one
+	// so a command line is parsed once however many guards look at it
+	// (nil: a cache of its own per builtin).
+	Shell *shell.Cache
 }
 
 // ErrUnknownBuiltin is wrapped by the error New returns for a name that is
@@ -97,13 +102,14 @@ type entry struct {
 
 // build carries what a builder needs.
 type build struct {
-	spec Spec
-	cfg  Config
-	opts options
-	id   string
-	prio int
-	home string
-	now  func() time.Time
+	spec  Spec
+	cfg   Config
+	opts  options
+	id    string
+	prio  int
+	home  string
+	now   func() time.Time
+	shell *shell.Cache
 }
 
 // hook returns a hook with the instance's id and priority.
@@ -212,6 +218,10 @@ func New(name string, cfg Config) ([]engine.Hook, error) {
 	}
 	if b.now == nil {
 		b.now = time.Now
+	}
+	b.shell = cfg.Shell
+	if b.shell == nil {
+		b.shell = shell.NewCache(0)
 	}
 	return e.build(b)
 }

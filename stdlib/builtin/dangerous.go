@@ -50,7 +50,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive")}
+	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), shell: b.shell}
 	for i, expr := range b.opts.list("allow") {
 		re, err := regexp.Compile(expr)
 		if err != nil {
@@ -83,6 +83,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 // dangerGuard holds a dangerous-commands configuration. It is immutable
 // and safe for concurrent use.
 type dangerGuard struct {
+	shell          *shell.Cache
 	allow          []*regexp.Regexp
 	gitDestructive bool
 	home           string
@@ -102,7 +103,7 @@ func (f finding) reason() string {
 // check reports the first dangerous command of a command line. cwd is the
 // agent's working directory ("" if unknown).
 func (g *dangerGuard) check(line, cwd string) (finding, bool) {
-	segs, err := shell.Parse(line)
+	segs, err := g.shell.Parse(line)
 	if err != nil {
 		return g.fallback(line)
 	}

@@ -41,7 +41,8 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 	ro := &readOnly{
 		tools:    slices.Concat(defaultReadOnlyTools, b.opts.list("tools")),
 		commands: b.opts.list("commands"),
-		secrets:  newDefaultSecretChecker(b.home),
+		secrets:  newDefaultSecretChecker(b.home, b.shell),
+		shell:    b.shell,
 	}
 	h := b.hook(engine.Hook{
 		Events: slices.Compact(slices.Sorted(slices.Values(events))),
@@ -58,6 +59,7 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 // readOnly decides what read-only-approver approves. It is immutable and
 // safe for concurrent use.
 type readOnly struct {
+	shell    *shell.Cache
 	tools    []string
 	commands []string
 	secrets  *secretChecker // never approve touching a secret file
@@ -88,7 +90,7 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 	if strings.TrimSpace(line) == "" {
 		return nil, false
 	}
-	segs, err := shell.Parse(line)
+	segs, err := ro.shell.Parse(line)
 	if err != nil || len(segs) == 0 {
 		return nil, false
 	}

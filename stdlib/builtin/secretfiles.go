@@ -78,6 +78,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		protect: slices.Concat(defaultSecretPatterns, b.opts.list("patterns")),
 		allow:   slices.Concat(defaultSecretAllow, b.opts.list("allow")),
 		home:    b.home,
+		shell:   b.shell,
 	}
 	decide := engine.Deny
 	if mode == "ask" {
@@ -102,11 +103,12 @@ type secretChecker struct {
 	protect []string // globs of protected files
 	allow   []string // globs of files never protected
 	home    string
+	shell   *shell.Cache
 }
 
 // newDefaultSecretChecker returns a checker with the default lists.
-func newDefaultSecretChecker(home string) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home}
+func newDefaultSecretChecker(home string, sh *shell.Cache) *secretChecker {
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh}
 }
 
 // secretHit is one protected file touched.
@@ -308,7 +310,7 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 	if strings.TrimSpace(line) == "" {
 		return secretHit{}, false
 	}
-	segs, err := shell.Parse(line)
+	segs, err := sc.shell.Parse(line)
 	if err != nil {
 		return sc.fallbackCommand(line, cwd)
 	}

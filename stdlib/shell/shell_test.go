@@ -612,3 +612,23 @@ func TestDecodeANSIC(t *testing.T) {
 		}
 	}
 }
+
+func TestCache(t *testing.T) {
+	c := NewCache(2)
+	for i := 0; i < 3; i++ {
+		for _, line := range []string{"ls && rm -rf x", "git push", "echo hi", "ls && rm -rf x"} {
+			want, werr := Parse(line)
+			got, gerr := c.Parse(line)
+			if (werr == nil) != (gerr == nil) || len(got) != len(want) || got[0].Name != want[0].Name {
+				t.Fatalf("%q: %v %v / %v %v", line, got, gerr, want, werr)
+			}
+		}
+	}
+	if _, err := c.Parse("echo 'unterminated"); err == nil {
+		t.Fatal("a parse error was not remembered as one")
+	}
+	var nilCache *Cache
+	if segs, err := nilCache.Parse("ls"); err != nil || segs[0].Name != "ls" {
+		t.Fatal("a nil cache must parse")
+	}
+}
