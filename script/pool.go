@@ -252,7 +252,20 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	if fi.Size() > MaxSourceSize {
 		return nil, fmt.Errorf("%s: script larger than %d bytes", path, MaxSourceSize)
 	}
-	return os.ReadFile(real)
+	src, err := os.ReadFile(real)
+	if err != nil || !strings.HasSuffix(real, ".js") {
+		return src, err
+	}
+	// Hoist regex literals to the module's first line (see hoist.go).
+	// The module wrapper puts the code inside a function; a top-level
+	// return stays legal, so parse it the same way.
+	const wrap = "(function(exports,require,module,__filename,__dirname){"
+	text := wrap + string(src) + "\n})"
+	decls, hoisted := hoistRegexps(text, len(wrap), len(wrap)+len(src))
+	if decls == "" {
+		return src, nil
+	}
+	return []byte(decls + hoisted[len(wrap):len(hoisted)-len("\n})")]), nil
 }
 
 // resolvePath resolves a require path; code that is not itself a module

@@ -36,15 +36,30 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 	// becomes an async function.
 	pad := strings.Repeat("\n", line-1)
 	header := "(function (event, ctx) {"
+	async := false
 	prog, err := compile(name, pad+header+body+"\n})")
 	if err != nil && strings.Contains(body, "await") {
-		async := "(async function (event, ctx) {"
-		if p2, err2 := compile(name, pad+async+body+"\n})"); err2 == nil {
-			prog, err = p2, nil
+		if _, err2 := compile(name, pad+"(async function (event, ctx) {"+body+"\n})"); err2 == nil {
+			async, err = true, nil
 		}
 	}
 	if err != nil {
 		return nil, compileError(err, name, 0, len(header), line)
+	}
+	// Hoist regex literals out of the handler (see hoist.go); the
+	// declarations share the first line so line numbers stay the file's.
+	fn := "(function (event, ctx) {"
+	if async {
+		fn = "(async function (event, ctx) {"
+	}
+	decls, hoisted := hoistRegexps(fn+body+"\n})", len(fn), len(fn)+len(body))
+	if decls != "" {
+		src := pad + "(function () {" + decls + "return " + hoisted + ";})()"
+		if p2, err := compile(name, src); err == nil {
+			prog = p2
+		}
+	} else if async {
+		prog, _ = compile(name, pad+fn+body+"\n})")
 	}
 	return p.add(&Program{Name: name, inline: prog}), nil
 }

@@ -1,0 +1,159 @@
+// Package bench holds hookctl's performance suite: the Go benchmarks of
+// SPEC §8 (bench_test.go) and the peers they are compared with — the same
+// ten hooks as an in-process Node.js runner in the style of OpenClaw, and as
+// bash and python3 command hooks run one process per hook as Claude Code
+// runs them (testdata/peers). The comparison program in ./compare runs
+// them all in one go and prints medians and ratios.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/stdlib"
+)
+
+// LoadEngine returns an engine loaded with a configuration.
+func LoadEngine(path string) (*engine.Engine, *hcl.Config, error) {
+	cfg, err := hcl.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	if err != nil {
+		cfg.Close()
+		return nil, nil, err
+	}
+	if err := e.Load(cfg.Engine); err != nil {
+		e.Close(context.Background())
+		cfg.Close()
+		return nil, nil, err
+	}
+	return e, cfg, nil
+}
+
+// ReadPayload reads a JSON payload object.
+func ReadPayload(path string) (map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p map[string]any
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// SpawnParallel runs a command line n times at once through sh -c, each
+// with stdin, and waits for all: one event of n command hooks, as Claude
+// Code runs them. Exit status 2 (a block) is not an error.
+func SpawnParallel(ctx context.Context, cmdline string, n int, stdin []byte) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			cmd := exec.CommandContext(ctx, "sh", "-c", cmdline)
+			cmd.Stdin = bytes.NewReader(stdin)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+					return
+				}
+				errs <- fmt.Errorf("%s: %v: %s", cmdline, err, out.Bytes())
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+var (
+	buildOnce sync.Once
+	buildBin  string
+	buildErr  error
+)
+
+// BuildHookctl builds the hookctl command once per process.
+func BuildHookctl(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "hookctl-bench")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildBin = filepath.Join(dir, "hookctl")
+		out, err := exec.Command("go", "build", "-o", buildBin, "github.com/hookctl/hookctl/cmd/hookctl").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return buildBin
+}
+
+// StartServe starts `hookctl serve` on a free loopback port and returns
+// the URL of its Claude endpoint and a function that stops it.
+func StartServe(tb testing.TB, bin, config string) (string, func()) {
+	tb.Helper()
+	url, stop, err := StartServeProcess(bin, config)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return url, stop
+}
+
+// StartServeProcess is StartServe without a testing.TB.
+func StartServeProcess(bin, config string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	state, err := os.MkdirTemp("", "hookctl-serve-state")
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(bin, "serve", "--config", config, "--listen", addr)
+	cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+state)
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		os.RemoveAll(state)
+	}
+	for i := 0; ; i++ {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if i > 400 {
+			stop()
+			return "", nil, fmt.Errorf("hookctl serve did not come up on %s", addr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return "http://" + addr + "/claude", stop, nil
+}

@@ -1,0 +1,194 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+// The benchmarks of SPEC §8, in one package, in a form benchstat reads:
+//
+//	go test ./tests/bench -run XXX -bench . -benchmem -count 6 | tee new.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest new.txt
+//
+// The process benchmarks (bash, python3, hookctl claude) spawn processes
+// and are slow; select the in-process ones with -bench 'InProcess'.
+
+func loadEngine(b *testing.B, config string) (*engine.Engine, engine.EventID) {
+	b.Helper()
+	e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", config))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		e.Close(context.Background())
+		cfg.Close()
+	})
+	id, err := e.Resolve("PreToolUse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e, id
+}
+
+func payload(b *testing.B) map[string]any {
+	b.Helper()
+	p, err := ReadPayload(filepath.Join("testdata", "peers", "payload.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkInProcess covers the in-process scenarios.
+func BenchmarkInProcess(b *testing.B) {
+	ctx := context.Background()
+	b.Run("no-hooks", func(b *testing.B) {
+		e, _ := loadEngine(b, "hooks.hcl")
+		ev := engine.Event{Name: "Notification", Payload: payload(b)}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := e.Fire(ctx, ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("condition-false", func(b *testing.B) {
+		e, id := loadEngine(b, "hooks.hcl")
+		p := payload(b)
+		p["session_id"] = "test-session" // every condition is false
+		ev := engine.Event{ID: id, Payload: p}
+		out, _ := e.Fire(ctx, ev)
+		for _, h := range out.Hooks {
+			if h.Status != engine.StatusSkipped {
+				b.Fatalf("hook %s entered JavaScript", h.ID)
+			}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := e.Fire(ctx, ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, c := range []struct{ name, config string }{{"declarative-10", "declarative.hcl"}, {"js-10", "hooks.hcl"}} {
+		b.Run(c.name, func(b *testing.B) {
+			e, id := loadEngine(b, c.config)
+			ev := engine.Event{ID: id, Payload: payload(b)}
+			out, _ := e.Fire(ctx, ev)
+			ran := 0
+			for _, h := range out.Hooks {
+				if h.Status == engine.StatusDecided {
+					ran++
+				}
+			}
+			if ran != 10 {
+				b.Fatalf("%d hooks decided, want 10", ran)
+			}
+			lat := make([]int64, 0, 1<<16)
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := e.Fire(ctx, ev); err != nil {
+					b.Fatal(err)
+				}
+				if len(lat) < cap(lat) {
+					lat = append(lat, int64(time.Since(t0)))
+				}
+			}
+			reportPercentiles(b, lat)
+		})
+	}
+	b.Run("js-10-parallel", func(b *testing.B) {
+		e, id := loadEngine(b, "hooks.hcl")
+		ev := engine.Event{ID: id, Payload: payload(b)}
+		b.ReportAllocs()
+		start := time.Now()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := e.Fire(ctx, ev); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "events/s")
+	})
+}
+
+func reportPercentiles(b *testing.B, lat []int64) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2]), "p50-ns")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)]), "p99-ns")
+}
+
+// BenchmarkProcesses covers the peers that spawn processes: the 10 hooks as
+// bash and as python3 command hooks (10 processes per event, in parallel,
+// as Claude Code runs them), and hookctl claude (one process per event).
+func BenchmarkProcesses(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "peers", "payload.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, cmd string }{
+		{"bash-10", "bash " + abs(b, "testdata/peers/hook.sh")},
+		{"python3-10", "python3 " + abs(b, "testdata/peers/hook.py")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := SpawnParallel(context.Background(), c.cmd, 10, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("hookctl-claude", func(b *testing.B) {
+		bin := BuildHookctl(b)
+		cfg := abs(b, "testdata/peers/hooks.hcl")
+		for b.Loop() {
+			cmd := exec.Command(bin, "claude", "--config", cfg)
+			cmd.Stdin = bytes.NewReader(data)
+			cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+b.TempDir())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v: %s", err, out)
+			}
+		}
+	})
+	b.Run("hookctl-serve", func(b *testing.B) {
+		bin := BuildHookctl(b)
+		url, stop := StartServe(b, bin, abs(b, "testdata/peers/hooks.hcl"))
+		defer stop()
+		client := &http.Client{}
+		var mu sync.Mutex
+		for b.Loop() {
+			mu.Lock()
+			resp, err := client.Post(url, "application/json", bytes.NewReader(data))
+			mu.Unlock()
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	})
+}
+
+func abs(b *testing.B, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
