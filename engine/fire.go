@@ -113,7 +113,6 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)
 	}
-	fields := ent.fields
 	fireID := e.fireSeq.Add(1)
 	m := &f.m
 	m.init(spec, payload)
@@ -153,7 +152,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			}
 		default:
 			call := &f.call
-			*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log, Fields: fields}
+			*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log}
 			if res := e.execute(ctx, s, spec, h, call, &tr, true); res != nil {
 				p = f.prep.load(res)
 				if !tr.FailClosed {
@@ -176,16 +175,16 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	// Void hooks of a void event run now; observe hooks see the outcome.
 	if len(ent.parallel) > 0 {
 		if spec.Strategy == Void {
-			e.runParallel(ctx, s, spec, fields, fireID, ent.parallel, PhaseVoid, m.payload, state, nil, &out, f)
+			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseVoid, m.payload, state, nil, &out, f)
 		} else {
 			obs := out
-			e.runParallel(ctx, s, spec, fields, fireID, ent.parallel, PhaseObserve, m.payload, state, &obs, &out, f)
+			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseObserve, m.payload, state, &obs, &out, f)
 		}
 	}
 	out.State = state.Snapshot()
 
 	if len(ent.background) > 0 {
-		e.queueBackground(ctx, s, spec, fields, fireID, ent.background, m.payload, out.State, &out, f)
+		e.queueBackground(ctx, s, spec, fireID, ent.background, m.payload, out.State, &out, f)
 	}
 
 	e.fires.Add(1)
@@ -381,7 +380,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // runParallel runs void or observe hooks: conditions are checked here,
 // cheap (inline) handlers run on this goroutine, the rest on the worker
 // pool, and runParallel waits for all of them.
-func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, fields []string, fireID uint64, hooks []*compiledHook, phase string,
+func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, fireID uint64, hooks []*compiledHook, phase string,
 	payload map[string]any, state *State, obs *Outcome, out *Outcome, f *fireState) {
 	base := len(out.Hooks)
 	pooled := 0
@@ -412,14 +411,14 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 			}
 			t := e.taskPool.Get().(*task)
 			*t = task{ctx: wctx, snap: s, spec: spec, h: h, tr: tr, wg: wg,
-				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log, Fields: fields}}
+				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}}
 			wg.Add(1)
 			if err := e.workers.submit(t); err != nil {
 				wg.Done()
 				e.taskPool.Put(t)
 				// The pool is gone (closing): run it here.
 				call := &f.call
-				*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log, Fields: fields}
+				*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
 				e.execute(ctx, s, spec, h, call, tr, false)
 			}
 		}
@@ -433,7 +432,7 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 			continue
 		}
 		call := &f.call
-		*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log, Fields: fields}
+		*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
 		e.execute(ctx, s, spec, h, call, tr, false)
 	}
 	if wg != nil {
@@ -457,7 +456,7 @@ func (e *Engine) runTask(t *task) {
 // queueBackground checks the background hooks' matchers and conditions and
 // queues those that apply. They get their own copy of the payload and of
 // the state, since they outlive the fire.
-func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSpec, fields []string, fireID uint64, hooks []*compiledHook,
+func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSpec, fireID uint64, hooks []*compiledHook,
 	payload map[string]any, stateSnap map[string]any, out *Outcome, f *fireState) {
 	var own map[string]any
 	for _, h := range hooks {
@@ -474,7 +473,7 @@ func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSp
 			}
 			t := e.taskPool.Get().(*task)
 			*t = task{ctx: e.workers.bgCtx, snap: s, spec: spec, h: h, bg: true,
-				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: own, State: NewState(stateSnap), Logger: e.log, Fields: fields}}
+				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: own, State: NewState(stateSnap), Logger: e.log}}
 			if err := e.workers.enqueue(ctx, t); err != nil {
 				*t = task{}
 				e.taskPool.Put(t)

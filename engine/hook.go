@@ -71,10 +71,6 @@ type Call struct {
 	Deadline time.Time
 	// Logger is the engine's logger.
 	Logger *slog.Logger
-	// Fields is the event's result vocabulary, sorted: the universal fields,
-	// the event's own and the camelCase spellings real hooks use. Handlers
-	// that read results by name (JavaScript) read these.
-	Fields []string
 }
 
 // Handler runs one hook. Implementations must be safe for concurrent use:

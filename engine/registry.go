@@ -39,7 +39,6 @@ type compiledHook struct {
 type eventEntry struct {
 	id     EventID
 	spec   *EventSpec
-	fields []string // spec.ResultFields()
 	// all holds every hook registered for the event in firing order
 	// (priority descending, declaration order on ties), disabled included.
 	all []*compiledHook
@@ -330,7 +329,7 @@ func (r *registry) build() *snapshot {
 		if spec == nil {
 			continue
 		}
-		e := &eventEntry{id: EventID(id), spec: spec, fields: spec.ResultFields()}
+		e := &eventEntry{id: EventID(id), spec: spec}
 		s.events[id] = e
 		byEvent[spec.Name] = e
 	}

@@ -44,13 +44,7 @@ func BenchmarkJSHookCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := p.Handler(prog)
-	var fields []string
-	for _, spec := range engine.BuiltinEvents() {
-		if spec.Name == "PreToolUse" {
-			fields = spec.ResultFields()
-		}
-	}
-	c := &engine.Call{Event: "PreToolUse", Hook: "h", Payload: benchPayload(), State: engine.NewState(nil), Timeout: 1e9, Fields: fields}
+	c := &engine.Call{Event: "PreToolUse", Hook: "h", Payload: benchPayload(), State: engine.NewState(nil), Timeout: 1e9}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

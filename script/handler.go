@@ -41,7 +41,7 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	vm.args[0] = nil
 	var res engine.Result
 	if err == nil {
-		res, err = vm.result(v, call.Fields)
+		res, err = vm.result(v)
 	} else {
 		err = convertError(err)
 	}
@@ -54,7 +54,7 @@ var promiseType = reflect.TypeOf((*goja.Promise)(nil))
 // result reads what a handler returned: undefined or null is no opinion, a
 // settled promise is its value, an object is read by the event's field
 // names (all its own properties when none are given).
-func (vm *VM) result(v goja.Value, fields []string) (engine.Result, error) {
+func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
 	}
@@ -66,34 +66,27 @@ func (vm *VM) result(v goja.Value, fields []string) (engine.Result, error) {
 		p, _ := obj.Export().(*goja.Promise)
 		switch p.State() {
 		case goja.PromiseStateFulfilled:
-			return vm.result(p.Result(), fields)
+			return vm.result(p.Result())
 		case goja.PromiseStateRejected:
 			return nil, convertError(vm.rejection(p.Result()))
 		default:
 			return nil, ErrUnsettled
 		}
 	}
-	if fields != nil {
-		var res engine.Result
-		for _, k := range fields {
-			fv := obj.Get(k)
-			if fv == nil || goja.IsUndefined(fv) {
-				continue
-			}
-			if res == nil {
-				res = make(engine.Result, 4)
-			}
-			res[k] = exportDeep(fv)
-		}
-		return res, nil
-	}
+	// The result's own keys, read directly: no JSON round trip, and no
+	// lookups of absent keys along the prototype chain. Keys whose value
+	// is undefined are left out, as JSON.stringify would.
 	keys := obj.GetOwnPropertyNames()
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	res := make(engine.Result, len(keys))
+	var res engine.Result
 	for _, k := range keys {
-		res[k] = exportDeep(obj.Get(k))
+		fv := obj.Get(k)
+		if fv == nil || goja.IsUndefined(fv) {
+			continue
+		}
+		if res == nil {
+			res = make(engine.Result, len(keys))
+		}
+		res[k] = exportDeep(fv)
 	}
 	return res, nil
 }

@@ -32,7 +32,10 @@ const (
 // to put in front ("var __hookctl_re0=/a/,...;", "" when none) and src with
 // the literals replaced by the variables. Any parse problem leaves src
 // alone: the compiler reports it.
-func hoistRegexps(src string, from, to int) (string, string) {
+//
+// plan, when not nil, registers a literal's prefilter (prefilter.go) and
+// returns its index, or -1 when it has none.
+func hoistRegexps(src string, from, to int, plan func(pattern, flags string) int) (string, string) {
 	prog, err := parser.ParseFile(nil, "", src, 0)
 	if err != nil {
 		return "", src
@@ -62,7 +65,13 @@ func hoistRegexps(src string, from, to int) (string, string) {
 			continue
 		}
 		name := fmt.Sprintf("%s%d", prefix, len(decls))
-		decls = append(decls, name+"="+l.Literal)
+		init := l.Literal
+		if plan != nil {
+			if idx := plan(l.Pattern, l.Flags); idx >= 0 {
+				init = fmt.Sprintf("%s(%s,%d)", regexpHelper, l.Literal, idx)
+			}
+		}
+		decls = append(decls, name+"="+init)
 		if pad := len(l.Literal) - len(name); pad > 0 {
 			name += strings.Repeat(" ", pad)
 		}

@@ -106,6 +106,7 @@ type Pool struct {
 
 	mu    sync.Mutex
 	progs []*Program
+	plans []*rePlan // regex prefilters, by index (prefilter.go)
 	vms   map[*goja.Runtime]*VM
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
@@ -227,6 +228,7 @@ func (p *Pool) newVM() *VM {
 	vm.timer.Stop()
 	vm.req = p.registry.Enable(rt)
 	console.Enable(rt)
+	vm.installRegexpHelper()
 	vm.setup()
 	return vm
 }
@@ -261,7 +263,7 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	// return stays legal, so parse it the same way.
 	const wrap = "(function(exports,require,module,__filename,__dirname){"
 	text := wrap + string(src) + "\n})"
-	decls, hoisted := hoistRegexps(text, len(wrap), len(wrap)+len(src))
+	decls, hoisted := hoistRegexps(text, len(wrap), len(wrap)+len(src), p.addPlan)
 	if decls == "" {
 		return src, nil
 	}

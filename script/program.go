@@ -52,7 +52,7 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 	if async {
 		fn = "(async function (event, ctx) {"
 	}
-	decls, hoisted := hoistRegexps(fn+body+"\n})", len(fn), len(fn)+len(body))
+	decls, hoisted := hoistRegexps(fn+body+"\n})", len(fn), len(fn)+len(body), p.addPlan)
 	if decls != "" {
 		src := pad + "(function () {" + decls + "return " + hoisted + ";})()"
 		if p2, err := compile(name, src); err == nil {

@@ -1,0 +1,219 @@
+package script
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+)
+
+// Hook scripts test a handful of regular expressions against a command
+// line or a path, and most of the time none of them matches. Hoisted
+// literals (see hoist.go) get a literal prefilter, the technique RE2 and
+// ripgrep use: the strings every match must contain are worked out once,
+// at load, and test() answers false without running the regex when one of
+// them is absent. When they are all present the same RE2 program goja
+// would build runs directly. The answer is the one RegExp.prototype.test
+// gives; strings goja holds as UTF-16 fall back to it.
+
+// regexpHelper is the global, read-only, through which hoisted literals get
+// their prefilter.
+const regexpHelper = "__hookctl_regexp"
+
+// rePlan is the fast test of one regex literal.
+type rePlan struct {
+	lits []reLiteral
+	re   *regexp.Regexp // the RE2 program goja compiles for the pattern
+}
+
+// reLiteral is a string every match contains; fold means ASCII
+// case-insensitively.
+type reLiteral struct {
+	s    string
+	fold bool
+}
+
+// planRegexp returns the prefilter of /pattern/flags, or nil when there is
+// none: flags other than i, m and s, a pattern goja runs with regexp2
+// (backreferences, lookaround), non-ASCII patterns, or no required
+// literal.
+func planRegexp(pattern, flags string) *rePlan {
+	if !isASCII(pattern) || strings.Trim(flags, "ims") != "" {
+		return nil
+	}
+	var multiline, dotAll, ignoreCase bool
+	for _, f := range flags {
+		switch f {
+		case 'm':
+			if multiline {
+				return nil
+			}
+			multiline = true
+		case 's':
+			if dotAll {
+				return nil
+			}
+			dotAll = true
+		case 'i':
+			if ignoreCase {
+				return nil
+			}
+			ignoreCase = true
+		}
+	}
+	// As goja compiles it (builtin_regexp.go, compileRegexp).
+	re2, err := parser.TransformRegExp(pattern, dotAll, false)
+	if err != nil {
+		return nil
+	}
+	mode := ""
+	if multiline {
+		mode += "m"
+	}
+	if dotAll {
+		mode += "s"
+	}
+	if ignoreCase {
+		mode += "i"
+	}
+	if mode != "" {
+		re2 = "(?" + mode + ":" + re2 + ")"
+	}
+	re, err := regexp.Compile(re2)
+	if err != nil {
+		return nil
+	}
+	tree, err := syntax.Parse(re2, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var lits []reLiteral
+	requiredLiterals(tree, &lits)
+	if len(lits) == 0 {
+		return nil
+	}
+	return &rePlan{lits: lits, re: re}
+}
+
+// requiredLiterals collects the ASCII literals every match of re contains.
+func requiredLiterals(re *syntax.Regexp, out *[]reLiteral) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		s := string(re.Rune)
+		if s != "" && isASCII(s) {
+			*out = append(*out, reLiteral{s: s, fold: re.Flags&syntax.FoldCase != 0})
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		requiredLiterals(re.Sub[0], out)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			requiredLiterals(re.Sub[0], out)
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			requiredLiterals(sub, out)
+		}
+	}
+}
+
+// test answers re.test(s); decided is false when s is not ASCII and the
+// prefilter could not rule a match out (goja then runs it on UTF-16).
+func (p *rePlan) test(s string) (match, decided bool) {
+	ascii := isASCII(s)
+	for _, l := range p.lits {
+		switch {
+		case !l.fold:
+			// An ASCII literal is in the UTF-16 string exactly when it
+			// is in its UTF-8 form.
+			if !strings.Contains(s, l.s) {
+				return false, true
+			}
+		case ascii:
+			// Case folding beyond ASCII (the Kelvin sign folds to k) is
+			// left to the regex.
+			if !containsFold(s, l.s) {
+				return false, true
+			}
+		}
+	}
+	if !ascii {
+		return false, false
+	}
+	return p.re.MatchString(s), true
+}
+
+// containsFold reports whether sub is in s, ASCII case-insensitively.
+func containsFold(s, sub string) bool {
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// addPlan registers a literal's prefilter and returns its index, or -1.
+func (p *Pool) addPlan(pattern, flags string) int {
+	plan := planRegexp(pattern, flags)
+	if plan == nil {
+		return -1
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.plans = append(p.plans, plan)
+	return len(p.plans) - 1
+}
+
+// installRegexpHelper defines the read-only global hoisted literals call:
+// __hookctl_regexp(re, plan) gives re an own test method running the plan
+// and returns re.
+func (vm *VM) installRegexpHelper() {
+	rt := vm.rt
+	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
+	orig, _ := goja.AssertFunction(proto.Get("test"))
+	helper := func(c goja.FunctionCall) goja.Value {
+		re, ok := c.Argument(0).(*goja.Object)
+		if !ok || re.ClassName() != "RegExp" {
+			return c.Argument(0)
+		}
+		idx := int(c.Argument(1).ToInteger())
+		vm.pool.mu.Lock()
+		var plan *rePlan
+		if idx >= 0 && idx < len(vm.pool.plans) {
+			plan = vm.pool.plans[idx]
+		}
+		vm.pool.mu.Unlock()
+		if plan == nil || orig == nil {
+			return re
+		}
+		test := func(c goja.FunctionCall) goja.Value {
+			if this, ok := c.This.(*goja.Object); ok && this == re && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
+				if match, decided := plan.test(c.Arguments[0].String()); decided {
+					return rt.ToValue(match)
+				}
+			}
+			v, err := orig(c.This, c.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}
+		fn := rt.ToValue(test).ToObject(rt)
+		_ = fn.DefineDataProperty("name", rt.ToValue("test"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = re.DefineDataProperty("test", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		return re
+	}
+	_ = rt.GlobalObject().DefineDataProperty(regexpHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
