@@ -37,8 +37,8 @@ type compiledHook struct {
 
 // eventEntry is one event of a snapshot with its hooks in firing order.
 type eventEntry struct {
-	id     EventID
-	spec   *EventSpec
+	id   EventID
+	spec *EventSpec
 	// all holds every hook registered for the event in firing order
 	// (priority descending, declaration order on ties), disabled included.
 	all []*compiledHook
