@@ -63,10 +63,12 @@ var ErrUnsettled = errors.New("the handler's promise did not settle")
 var ErrStackOverflow = errors.New("maximum call stack size exceeded")
 
 // convertError turns what goja returned into one of the package's errors.
-func convertError(err error) error {
+// fix, when not nil, returns the columns a rewrite or wrapper put in
+// front of the code on a line, to take off positions on that line.
+func convertError(err error, fix func(file string, line int) int) error {
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
-		e := frameError(&intr.Exception)
+		e := frameError(&intr.Exception, fix)
 		if cause, ok := intr.Value().(error); ok {
 			e.cause = cause
 			e.Message = cause.Error()
@@ -77,13 +79,13 @@ func convertError(err error) error {
 	}
 	var so *goja.StackOverflowError
 	if errors.As(err, &so) {
-		e := frameError(&so.Exception)
+		e := frameError(&so.Exception, fix)
 		e.Message, e.cause = "RangeError: "+ErrStackOverflow.Error(), ErrStackOverflow
 		return e
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		e := frameError(ex)
+		e := frameError(ex, fix)
 		if v := ex.Value(); v != nil {
 			e.Message = v.String()
 		}
@@ -137,11 +139,16 @@ func requiredName(file string, line, col int) string {
 }
 
 // frameError fills the position from the innermost frame that has one.
-func frameError(ex *goja.Exception) *Error {
+func frameError(ex *goja.Exception, fix func(file string, line int) int) *Error {
 	e := &Error{}
 	var stack strings.Builder
 	for _, f := range ex.Stack() {
 		pos := f.Position()
+		if fix != nil && pos.Filename != "" {
+			if n := fix(pos.Filename, pos.Line); n > 0 {
+				pos.Column = max(1, pos.Column-n)
+			}
+		}
 		if e.File == "" && pos.Filename != "" && pos.Line > 0 {
 			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
 		}

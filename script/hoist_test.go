@@ -18,8 +18,9 @@ func TestRegexLiteralsAreCreatedOnce(t *testing.T) {
 		const plain = /rm\s+-rf/i;
 		const global = /a/g;
 		global.exec("aaa");
-		const first = globalThis.plainSeen;
-		globalThis.plainSeen = plain;
+		const store = require("./store.js");
+		const first = store.get();
+		store.set(plain);
 		return { same: first === undefined ? null : first === plain, last: global.lastIndex, hit: plain.test(event.cmd) };
 	`)
 	c := call(map[string]any{"cmd": "RM  -rf /"})

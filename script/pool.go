@@ -107,7 +107,11 @@ type Pool struct {
 	mu    sync.Mutex
 	progs []*Program
 	plans []*rePlan // regex prefilters, by index (prefilter.go)
-	vms   map[*goja.Runtime]*VM
+	keys  resultKeys
+	// shifts holds, per file and line, the columns a wrapper or a rewrite
+	// put in front of the code on that line (see shift).
+	shifts map[linePos]int
+	vms    map[*goja.Runtime]*VM
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
 	slots  chan struct{}
@@ -171,7 +175,11 @@ func (p *Pool) Close() {
 }
 
 func (p *Pool) nativeLoader(m Module) require.ModuleLoader {
-	return func(rt *goja.Runtime, module *goja.Object) { m(p.vmOf(rt), module) }
+	return func(rt *goja.Runtime, module *goja.Object) {
+		vm := p.vmOf(rt)
+		m(vm, module)
+		vm.deepFreeze(module.Get("exports")) // shared by every hook of the runtime
+	}
 }
 
 func (p *Pool) vmOf(rt *goja.Runtime) *VM {
@@ -229,7 +237,12 @@ func (p *Pool) newVM() *VM {
 	vm.req = p.registry.Enable(rt)
 	console.Enable(rt)
 	vm.installRegexpHelper()
+	vm.installResultHelper()
 	vm.setup()
+	if err := vm.lockdown(); err != nil {
+		p.log.Error("hookctl: script runtime not locked down", "error", err)
+	}
+	vm.deepFreeze(vm.logObj)
 	return vm
 }
 
@@ -258,15 +271,18 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	if err != nil || !strings.HasSuffix(real, ".js") {
 		return src, err
 	}
+	// require() wraps the code in a function header on line 1.
+	p.setShift(path, 1, len(moduleWrapper))
 	// Hoist regex literals to the module's first line (see hoist.go).
 	// The module wrapper puts the code inside a function; a top-level
 	// return stays legal, so parse it the same way.
-	const wrap = "(function(exports,require,module,__filename,__dirname){"
+	const wrap = moduleWrapper
 	text := wrap + string(src) + "\n})"
-	decls, hoisted := hoistRegexps(text, len(wrap), len(wrap)+len(src), p.addPlan)
+	decls, hoisted := rewrite(text, len(wrap), len(wrap)+len(src), rewriter{plan: p.addPlan})
 	if decls == "" {
 		return src, nil
 	}
+	p.setShift(path, 1, len(moduleWrapper)+len(decls))
 	return []byte(decls + hoisted[len(wrap):len(hoisted)-len("\n})")]), nil
 }
 
@@ -337,4 +353,30 @@ func (p *Pool) Files() []string {
 		}
 	}
 	return out
+}
+
+// moduleWrapper is the function header require() puts in front of a
+// module's code, on its first line.
+const moduleWrapper = "(function(exports,require,module,__filename,__dirname){"
+
+type linePos struct {
+	file string
+	line int
+}
+
+func (p *Pool) setShift(file string, line, cols int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shifts == nil {
+		p.shifts = map[linePos]int{}
+	}
+	p.shifts[linePos{file, line}] = cols
+}
+
+// shift returns the columns generated code takes in front of the author's
+// on file:line, for error positions.
+func (p *Pool) shift(file string, line int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.shifts[linePos{file, line}]
 }

@@ -46,21 +46,23 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 	if err != nil {
 		return nil, compileError(err, name, 0, len(header), line)
 	}
-	// Hoist regex literals out of the handler (see hoist.go); the
-	// declarations share the first line so line numbers stay the file's.
+	// Rewrite the handler (see hoist.go); the declarations share the
+	// first line so line numbers stay the file's.
 	fn := "(function (event, ctx) {"
 	if async {
 		fn = "(async function (event, ctx) {"
 	}
-	decls, hoisted := hoistRegexps(fn+body+"\n})", len(fn), len(fn)+len(body), p.addPlan)
-	if decls != "" {
-		src := pad + "(function () {" + decls + "return " + hoisted + ";})()"
-		if p2, err := compile(name, src); err == nil {
-			prog = p2
-		}
+	decls, hoisted := rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), rewriter{plan: p.addPlan, key: p.addKey})
+	shift := len(fn)
+	head := "(function () {" + decls + "return "
+	if p2, err := compile(name, pad+head+hoisted+";})()"); decls != "" && err == nil {
+		prog, shift = p2, len(head)+len(fn)
 	} else if async {
-		prog, _ = compile(name, pad+fn+body+"\n})")
+		if prog, err = compile(name, pad+fn+body+"\n})"); err != nil {
+			return nil, compileError(err, name, 0, len(fn), line)
+		}
 	}
+	p.setShift(name, line, shift)
 	return p.add(&Program{Name: name, inline: prog}), nil
 }
 
@@ -90,9 +92,9 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	}
 	// The same wrapper require() uses, all on the first line, so lines
 	// match the file.
-	wrapped := "(function(exports,require,module,__filename,__dirname){" + string(src) + "\n})"
+	wrapped := moduleWrapper + string(src) + "\n})"
 	if _, err := compile(abs, wrapped); err != nil {
-		return nil, compileError(err, abs, 0, len("(function(exports,require,module,__filename,__dirname){"), 1)
+		return nil, compileError(err, abs, 0, len(moduleWrapper), 1)
 	}
 	prog := p.add(&Program{Name: abs, Path: abs})
 	vm, err := p.acquire(context.Background())
@@ -129,7 +131,7 @@ func (prog *Program) load(vm *VM) (goja.Value, error) {
 	if prog.inline != nil {
 		v, err := vm.rt.RunProgram(prog.inline)
 		if err != nil {
-			return nil, convertError(err)
+			return nil, convertError(err, vm.pool.shift)
 		}
 		return v, nil
 	}
@@ -139,7 +141,7 @@ func (prog *Program) load(vm *VM) (goja.Value, error) {
 		if !errors.As(err, &ex) {
 			return nil, fmt.Errorf("script %s: %w", prog.Name, err)
 		}
-		return nil, convertError(err)
+		return nil, convertError(err, vm.pool.shift)
 	}
 	if _, ok := goja.AssertFunction(exports); ok {
 		return exports, nil

@@ -250,7 +250,7 @@ func TestDeepRecursionIsContained(t *testing.T) {
 
 func TestThrownRuntimeIsReused(t *testing.T) {
 	p := newPool(t, script.WithSize(1))
-	counter := inline(t, p, `globalThis.n = (globalThis.n || 0) + 1; return { n: globalThis.n };`)
+	counter := inline(t, p, `return { n: require("./store.js").next() };`)
 	boom := inline(t, p, `throw new TypeError("x")`)
 	if res, _ := run(t, counter, call(nil)); res["n"] != int64(1) {
 		t.Fatal(res)
@@ -417,5 +417,48 @@ func TestPayloadChangesBetweenFiresAreSeen(t *testing.T) {
 		}
 		payload["prompt"] = "two"
 		payload["meta"] = map[string]any{"n": 2.0}
+	}
+}
+
+// TestScriptsThatWaitRunOnThePool: a void script hook allowed to exec or
+// use the network is not run inline, so such hooks overlap their waits.
+func TestScriptsThatWaitRunOnThePool(t *testing.T) {
+	p := newPool(t)
+	for allow, want := range map[string]bool{"": true, "read": true, "exec": false, "net": false, "all": false} {
+		var caps []string
+		if allow != "" {
+			caps = []string{allow}
+		}
+		h := inline(t, p, `return;`, caps...)
+		if got := h.(engine.Inliner).Inline(); got != want {
+			t.Errorf("allow %q: Inline() = %v, want %v", allow, got, want)
+		}
+	}
+}
+
+// TestHostileResults: results whose reading runs script code that throws,
+// loops or recurses are errors of the hook, never a crash.
+func TestHostileResults(t *testing.T) {
+	p := newPool(t, script.WithSize(1))
+	ok := inline(t, p, `return { fine: true };`)
+	for body, want := range map[string]string{
+		`return { get a() { throw new TypeError("getter"); } };`:                       "getter",
+		`return { a: { get b() { throw new Error("deep"); } } };`:                      "deep",
+		`return { get a() { while (true) {} } };`:                                      "deadline",
+		`return { get a() { const f = () => f(); return f(); } };`:                     "stack",
+		`return Promise.reject({ get stack() { throw new Error("stack getter"); } });`: "stack getter",
+		`return new Proxy({}, { ownKeys() { throw new Error("trap"); } });`:            "trap",
+	} {
+		h := inline(t, p, body)
+		c := call(nil)
+		c.Timeout = 100 * time.Millisecond
+		c.Deadline = time.Now().Add(c.Timeout)
+		_, err := run(t, h, c)
+		if err == nil || !strings.Contains(strings.ToLower(err.Error()), want) {
+			t.Errorf("%s: %v, want an error with %q", body, err, want)
+		}
+		if res, err := run(t, ok, call(nil)); err != nil || res["fine"] != true {
+			t.Fatalf("after %s the pool does not serve: %v %v", body, res, err)
+		}
 	}
 }

@@ -53,6 +53,15 @@ type VM struct {
 	timer       *time.Timer
 	stopWatch   func() bool
 
+	// Rewritten returns (results.go): the marker object and the values
+	// of the last return.
+	marker   *goja.Object
+	pending  bool
+	pendKeys []int
+	pendVals []goja.Value
+
+	freeze goja.Callable // lockdown.go
+
 	broken bool
 }
 
@@ -185,6 +194,7 @@ func (vm *VM) end() {
 	}
 	vm.cur, vm.curCtx, vm.allow = nil, nil, nil
 	vm.hookVal, vm.eventVal = nil, nil
+	vm.clearPending()
 }
 
 func (vm *VM) onTimer() { vm.interrupt(ErrTimeout) }

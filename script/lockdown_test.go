@@ -1,0 +1,105 @@
+package script_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+
+	"github.com/hookctl/hookctl/script"
+)
+
+// TestTamperingDoesNotLeak: a hook that tries to change the shared
+// JavaScript world (prototypes, built-ins, globals, standard library
+// modules, ctx) leaves nothing a later hook on the same runtime can see.
+func TestTamperingDoesNotLeak(t *testing.T) {
+	mod := script.WithModule("hookctl/testmod", func(vm *script.VM, module *goja.Object) {
+		exports := module.Get("exports").(*goja.Object)
+		_ = exports.Set("deny", func(r string) map[string]any { return map[string]any{"decision": "deny", "reason": r} })
+		_ = exports.Set("parse", func(s string) []string { return strings.Fields(s) })
+	})
+	p := newPool(t, script.WithSize(1), mod) // one runtime: every call shares it
+	attempts := []string{
+		`Array.prototype.push = function () { return 0; };`,
+		`Object.prototype.polluted = "yes";`,
+		`Object.defineProperty(Object.prototype, "polluted2", { value: 1 });`,
+		`JSON.parse = function () { return { decision: "allow" }; };`,
+		`String.prototype.includes = function () { return true; };`,
+		`RegExp.prototype.test = function () { return false; };`,
+		`Math.random = function () { return 4; };`,
+		`delete Array.prototype.map;`,
+		`globalThis.leaked = 1;`,
+		`leakedImplicit = 1;`,
+		`Object = null;`,
+		`require("hookctl/testmod").deny = function () { return { decision: "allow" }; };`,
+		`require("hookctl/testmod").parse = null;`,
+		`ctx.log.info = null;`,
+		`Object.setPrototypeOf(Array.prototype, null);`,
+		`Function.prototype.call = null;`,
+		`Error.prototype.toString = function () { return "pwned"; };`,
+		`__hookctl_result = null; __hookctl_regexp = null;`,
+	}
+	probe := inline(t, p, `
+		const a = []; a.push(1);
+		const d = require("hookctl/testmod").deny("r");
+		return {
+			push: a.length === 1,
+			polluted: ({}).polluted === undefined && ({}).polluted2 === undefined,
+			json: JSON.parse('{"x":1}').x === 1,
+			includes: "abc".includes("z") === false,
+			regex: /b/.test("abc"),
+			random: Math.random() < 1,
+			map: typeof [].map === "function",
+			globals: typeof leaked === "undefined" && typeof leakedImplicit === "undefined",
+			object: typeof Object === "function",
+			decision: d.decision === "deny",
+			shell: typeof require("hookctl/testmod").parse === "function",
+			log: typeof ctx.log.info === "function",
+			proto: Object.getPrototypeOf(Array.prototype) === Object.prototype,
+			call: typeof Function.prototype.call === "function",
+			error: String(new Error("m")) === "Error: m",
+		};
+	`)
+	check := func(after string) {
+		t.Helper()
+		res, err := run(t, probe, call(nil))
+		if err != nil {
+			t.Fatalf("after %s: %v", after, err)
+		}
+		for k, v := range res {
+			if v != true {
+				t.Errorf("after %s: %s is %v", after, k, v)
+			}
+		}
+	}
+	check("nothing")
+	for _, a := range attempts {
+		for _, mode := range []string{"", `"use strict";`} {
+			h := inline(t, p, mode+a)
+			_, _ = run(t, h, call(nil)) // in strict mode the attempt throws: that is fine
+			check(mode + a)
+		}
+	}
+}
+
+// TestOverridesStillWork: freezing the prototypes does not stop scripts
+// from giving their own objects a name, a message or a toString.
+func TestOverridesStillWork(t *testing.T) {
+	p := newPool(t)
+	for _, mode := range []string{"", `"use strict";`} {
+		h := inline(t, p, mode+`
+			const e = new Error(); e.name = "MyError"; e.message = "m";
+			class E2 extends Error { constructor(m) { super(m); this.name = "E2"; } }
+			const o = {}; o.toString = function () { return "mine"; };
+			const arr = [3, 1, 2].map(function (x) { return x * 2; }).filter(function (x) { return x > 2; });
+			return { e: String(e), e2: String(new E2("x")), o: String(o), arr: arr.join(","), json: JSON.stringify({ a: [1] }) };
+		`)
+		res, err := run(t, h, call(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res["e"] != "MyError: m" || res["e2"] != "E2: x" || res["o"] != "mine" || res["arr"] != "6,4" || res["json"] != `{"a":[1]}` {
+			t.Fatalf("%q: %v", mode, res)
+		}
+	}
+}
