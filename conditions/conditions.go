@@ -144,12 +144,15 @@ type Evaluator struct {
 // returned as errors, never panics.
 func (e *Evaluator) Eval(p *Program, payload map[string]any, state map[string]any) (bool, error) {
 	if p.fast != nil && !e.inUse {
-		e.sc = scope{env: payload, state: state}
+		e.sc.env, e.sc.state, e.sc.have = payload, state, 0
 		if p.usesState && state == nil {
 			e.sc.state = emptyEnv
 		}
 		b, ok := p.fast(&e.sc)
-		e.sc = scope{}
+		if e.sc.have != 0 {
+			clear(e.sc.vals[:])
+		}
+		e.sc.env, e.sc.state, e.sc.have = nil, nil, 0
 		if ok {
 			return b, nil
 		}

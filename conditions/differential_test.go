@@ -38,6 +38,14 @@ var corpusConditions = []string{
 	`tool_name`, `n`, `missing`, `flag`,
 	`tool_name and true`, `n contains "x"`, `tool_name > 1`, `tool_name < "C"`,
 	`n matches "x"`, `list contains "a"`, `"a" in list`, `tool_input.n.x == 1`,
+	// Repeated field paths (read once per evaluation) and prefiltered
+	// regexes.
+	"tool_name in [\"Bash\",\"Shell\"] && (tool_input.command matches \"^rm \" || tool_input.command contains \"sudo\") && !(session_id startsWith \"test-\") && !(tool_input.command matches `^rm\\s+-rf\\s+/`)",
+	`tool_input.n == 1 || tool_input.n == 2 || tool_input.n.x == 3`,
+	`list[0] == "a" && list[0] != "b" && list[1] == list[1]`,
+	`state.count > 1 || state.count == nil || state.count < 0`,
+	`missing.a == nil && missing.a.b == nil && missing.a == nil`,
+	"tool_input.command matches `curl[^|]*\\|\\s*(ba)?sh` || tool_input.command matches `(?i)\\bSUDO\\b`",
 	`nested.deep.value == "v"`, `nested.deep.list[1] == 2`,
 }
 

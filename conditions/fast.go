@@ -7,6 +7,8 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
+
+	"github.com/hookctl/hookctl/internal/relit"
 )
 
 // The fast path: the checked and optimised syntax tree of a condition is
@@ -26,6 +28,28 @@ import (
 type scope struct {
 	env   map[string]any
 	state map[string]any
+	// Field paths a condition reads more than once are read once per
+	// evaluation: have marks the slots of vals that hold a value.
+	have uint16
+	vals [maxSlots]any
+}
+
+const maxSlots = 16
+
+// fastCompiler compiles one condition.
+type fastCompiler struct {
+	seen  map[string]int // how often each field path occurs
+	slots map[string]int // the cache slot of each path read twice or more
+}
+
+// countMembers counts the field paths of a tree.
+func countMembers(n ast.Node, seen map[string]int) {
+	ast.Find(n, func(x ast.Node) bool {
+		if m, ok := x.(*ast.MemberNode); ok {
+			seen[m.String()]++
+		}
+		return false
+	})
 }
 
 type valueFn func(s *scope) (v any, ok bool)
@@ -35,7 +59,9 @@ type boolFn func(s *scope) (b bool, ok bool)
 // compileFast returns the fast evaluator of a tree, or nil when a node is
 // not supported.
 func compileFast(n ast.Node) boolFn {
-	v := fastValue(n)
+	c := &fastCompiler{slots: map[string]int{}, seen: map[string]int{}}
+	countMembers(n, c.seen)
+	v := c.value(n)
 	if v == nil {
 		return nil
 	}
@@ -55,7 +81,7 @@ func compileFast(n ast.Node) boolFn {
 }
 
 // fastBool compiles a node whose value must be a bool.
-func fastBool(n ast.Node) boolFn {
+func (c *fastCompiler) boolean(n ast.Node) boolFn {
 	switch n := n.(type) {
 	case *ast.BoolNode:
 		b := n.Value
@@ -64,7 +90,7 @@ func fastBool(n ast.Node) boolFn {
 		if n.Operator != "not" && n.Operator != "!" {
 			return nil
 		}
-		in := fastBool(n.Node)
+		in := c.boolean(n.Node)
 		if in == nil {
 			return nil
 		}
@@ -73,9 +99,9 @@ func fastBool(n ast.Node) boolFn {
 			return !b, ok
 		}
 	case *ast.BinaryNode:
-		return fastBinary(n)
+		return c.binary(n)
 	}
-	v := fastValue(n)
+	v := c.value(n)
 	if v == nil {
 		return nil
 	}
@@ -86,7 +112,7 @@ func fastBool(n ast.Node) boolFn {
 	}
 }
 
-func fastValue(n ast.Node) valueFn {
+func (c *fastCompiler) value(n ast.Node) valueFn {
 	switch n := n.(type) {
 	case *ast.NilNode:
 		return func(*scope) (any, bool) { return nil, true }
@@ -100,7 +126,7 @@ func fastValue(n ast.Node) valueFn {
 		var v any = n.Value
 		return func(*scope) (any, bool) { return v, true }
 	case *ast.BoolNode, *ast.UnaryNode, *ast.BinaryNode:
-		b := fastBool(n)
+		b := c.boolean(n)
 		if b == nil {
 			return nil
 		}
@@ -123,9 +149,32 @@ func fastValue(n ast.Node) valueFn {
 		}
 		return func(s *scope) (any, bool) { return s.env[name], true }
 	case *ast.ChainNode:
-		return fastValue(n.Node)
+		return c.value(n.Node)
 	case *ast.MemberNode:
-		return fastMember(n)
+		get := c.member(n)
+		path := n.String()
+		if get == nil || c.seen[path] < 2 {
+			return get
+		}
+		slot, ok := c.slots[path]
+		if !ok {
+			if len(c.slots) == maxSlots {
+				return get
+			}
+			slot = len(c.slots)
+			c.slots[path] = slot
+		}
+		bit := uint16(1) << slot
+		return func(s *scope) (any, bool) {
+			if s.have&bit != 0 {
+				return s.vals[slot], true
+			}
+			v, ok := get(s)
+			if ok {
+				s.vals[slot], s.have = v, s.have|bit
+			}
+			return v, ok
+		}
 	}
 	return nil
 }
@@ -133,8 +182,8 @@ func fastValue(n ast.Node) valueFn {
 // fastMember compiles a field access (a.b, a["b"], a[0]). A nil object
 // yields nil only for optional (nil-safe) access, as expr does inside a
 // chain.
-func fastMember(n *ast.MemberNode) valueFn {
-	obj := fastValue(n.Node)
+func (c *fastCompiler) member(n *ast.MemberNode) valueFn {
+	obj := c.value(n.Node)
 	if obj == nil {
 		return nil
 	}
@@ -181,10 +230,10 @@ func fastMember(n *ast.MemberNode) valueFn {
 	return nil
 }
 
-func fastBinary(n *ast.BinaryNode) boolFn {
+func (c *fastCompiler) binary(n *ast.BinaryNode) boolFn {
 	switch n.Operator {
 	case "and", "&&", "or", "||":
-		l, r := fastBool(n.Left), fastBool(n.Right)
+		l, r := c.boolean(n.Left), c.boolean(n.Right)
 		if l == nil || r == nil {
 			return nil
 		}
@@ -206,7 +255,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 		}
 	case "matches":
 		lit, isLit := n.Right.(*ast.StringNode)
-		l := fastValue(n.Left)
+		l := c.value(n.Left)
 		if !isLit || l == nil {
 			return nil
 		}
@@ -216,7 +265,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 			if err != nil {
 				return nil
 			}
-			match = re.MatchString
+			match = relit.Matcher(re)
 		}
 		return func(s *scope) (bool, bool) {
 			a, ok := l(s)
@@ -232,7 +281,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 			return false, false
 		}
 	case "contains", "startsWith", "endsWith":
-		l, r := fastValue(n.Left), fastValue(n.Right)
+		l, r := c.value(n.Left), c.value(n.Right)
 		if l == nil || r == nil {
 			return nil
 		}
@@ -262,7 +311,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 			return false, false
 		}
 	case "==", "!=":
-		l, r := fastValue(n.Left), fastValue(n.Right)
+		l, r := c.value(n.Left), c.value(n.Right)
 		if l == nil || r == nil {
 			return nil
 		}
@@ -282,7 +331,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 			return eq != neg, ok
 		}
 	case "<", ">", "<=", ">=":
-		l, r := fastValue(n.Left), fastValue(n.Right)
+		l, r := c.value(n.Left), c.value(n.Right)
 		if l == nil || r == nil {
 			return nil
 		}
@@ -296,7 +345,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 			return compareNumbers(op, a, b)
 		}
 	case "in":
-		l := fastValue(n.Left)
+		l := c.value(n.Left)
 		if l == nil {
 			return nil
 		}
@@ -315,7 +364,7 @@ func fastBinary(n *ast.BinaryNode) boolFn {
 				}
 			}
 		}
-		r := fastValue(n.Right)
+		r := c.value(n.Right)
 		if r == nil {
 			return nil
 		}

@@ -28,6 +28,7 @@ type fireState struct {
 	state State
 	call  Call
 	prep  prepared
+	obs   Outcome
 }
 
 // task is one hook handed to the worker pool.
@@ -145,11 +146,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			// Declarative: no code to run, nothing to time.
 			p = h.static
 			ran++
-			tr.Status = StatusRan
-			if !p.empty() {
-				tr.Status, tr.Output = StatusDecided, p.res
-				tr.Decision, tr.Reason = p.decisionString(spec), p.reasonString()
-			}
+			staticTrace(spec, p, &tr)
 		default:
 			call := &f.call
 			*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log}
@@ -177,8 +174,8 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 		if spec.Strategy == Void {
 			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseVoid, m.payload, state, nil, &out, f)
 		} else {
-			obs := out
-			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseObserve, m.payload, state, &obs, &out, f)
+			f.obs = out // what observe hooks see: the outcome before them
+			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseObserve, m.payload, state, &f.obs, &out, f)
 		}
 	}
 	out.State = state.Snapshot()
@@ -201,12 +198,22 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 }
 
 func (e *Engine) releaseFire(f *fireState) {
-	f.m = merger{}
+	f.m.reset()
+	f.obs = Outcome{}
 	f.call = Call{}
 	if len(f.state.m) > 0 {
 		f.state.reset()
 	}
 	e.firePool.Put(f)
+}
+
+// staticTrace records a declarative hook's result.
+func staticTrace(spec *EventSpec, p *prepared, tr *HookTrace) {
+	tr.Status = StatusRan
+	if !p.empty() {
+		tr.Status, tr.Output = StatusDecided, p.res
+		tr.Decision, tr.Reason = p.decisionString(spec), p.reasonString()
+	}
 }
 
 func newTrace(h *compiledHook, phase string) HookTrace {
@@ -429,6 +436,12 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 		}
 		tr := &out.Hooks[base+i]
 		if tr.Status != "" {
+			continue
+		}
+		if h.static != nil {
+			// Declarative: no code to run, nothing to time.
+			staticTrace(spec, h.static, tr)
+			e.hooksRun.Add(1)
 			continue
 		}
 		call := &f.call

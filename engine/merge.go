@@ -114,6 +114,15 @@ func (m *merger) init(spec *EventSpec, payload map[string]any) {
 	*m = merger{spec: spec, payload: payload, decRank: -1, concat: m.concat[:0]}
 }
 
+// reset forgets a fire, keeping the concat buffers for the next one.
+func (m *merger) reset() {
+	for i := range m.concat {
+		clear(m.concat[i].parts)
+		m.concat[i].parts = m.concat[i].parts[:0]
+	}
+	*m = merger{concat: m.concat[:0]}
+}
+
 // add merges one hook's result. It reports whether the result ends the
 // chain (a terminal decision or field), and a note when part of the result
 // was ignored.
@@ -322,7 +331,13 @@ func (m *merger) addField(k string, v any) (terminal bool, note string) {
 				return false, ""
 			}
 		}
-		m.concat = append(m.concat, concatAcc{field: k, parts: []string{s}})
+		if n := len(m.concat); n < cap(m.concat) {
+			// Reuse the buffers of an earlier fire.
+			m.concat = m.concat[:n+1]
+			m.concat[n].field, m.concat[n].parts = k, append(m.concat[n].parts[:0], s)
+		} else {
+			m.concat = append(m.concat, concatAcc{field: k, parts: []string{s}})
+		}
 		m.out[k] = v // a single part needs no join
 	case MergeChain:
 		if v == nil {

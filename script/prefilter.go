@@ -7,6 +7,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
+
+	"github.com/hookctl/hookctl/internal/relit"
 )
 
 // Hook scripts test a handful of regular expressions against a command
@@ -24,15 +26,8 @@ const regexpHelper = "__hookctl_regexp"
 
 // rePlan is the fast test of one regex literal.
 type rePlan struct {
-	lits []reLiteral
+	lits []relit.Literal
 	re   *regexp.Regexp // the RE2 program goja compiles for the pattern
-}
-
-// reLiteral is a string every match contains; fold means ASCII
-// case-insensitively.
-type reLiteral struct {
-	s    string
-	fold bool
 }
 
 // planRegexp returns the prefilter of /pattern/flags, or nil when there is
@@ -40,7 +35,7 @@ type reLiteral struct {
 // (backreferences, lookaround), non-ASCII patterns, or no required
 // literal.
 func planRegexp(pattern, flags string) *rePlan {
-	if !isASCII(pattern) || strings.Trim(flags, "ims") != "" {
+	if !relit.IsASCII(pattern) || strings.Trim(flags, "ims") != "" {
 		return nil
 	}
 	var multiline, dotAll, ignoreCase bool
@@ -89,79 +84,26 @@ func planRegexp(pattern, flags string) *rePlan {
 	if err != nil {
 		return nil
 	}
-	var lits []reLiteral
-	requiredLiterals(tree, &lits)
+	lits := relit.Required(tree)
 	if len(lits) == 0 {
 		return nil
 	}
 	return &rePlan{lits: lits, re: re}
 }
 
-// requiredLiterals collects the ASCII literals every match of re contains.
-func requiredLiterals(re *syntax.Regexp, out *[]reLiteral) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		s := string(re.Rune)
-		if s != "" && isASCII(s) {
-			*out = append(*out, reLiteral{s: s, fold: re.Flags&syntax.FoldCase != 0})
-		}
-	case syntax.OpCapture, syntax.OpPlus:
-		requiredLiterals(re.Sub[0], out)
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			requiredLiterals(re.Sub[0], out)
-		}
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			requiredLiterals(sub, out)
-		}
-	}
-}
-
 // test answers re.test(s); decided is false when s is not ASCII and the
 // prefilter could not rule a match out (goja then runs it on UTF-16).
+// An ASCII literal is in the UTF-16 string exactly when it is in its UTF-8
+// form, so ruling out works on any string.
 func (p *rePlan) test(s string) (match, decided bool) {
-	ascii := isASCII(s)
-	for _, l := range p.lits {
-		switch {
-		case !l.fold:
-			// An ASCII literal is in the UTF-16 string exactly when it
-			// is in its UTF-8 form.
-			if !strings.Contains(s, l.s) {
-				return false, true
-			}
-		case ascii:
-			// Case folding beyond ASCII (the Kelvin sign folds to k) is
-			// left to the regex.
-			if !containsFold(s, l.s) {
-				return false, true
-			}
-		}
+	ascii := relit.IsASCII(s)
+	if relit.RulesOut(p.lits, s, ascii) {
+		return false, true
 	}
 	if !ascii {
 		return false, false
 	}
 	return p.re.MatchString(s), true
-}
-
-// containsFold reports whether sub is in s, ASCII case-insensitively.
-func containsFold(s, sub string) bool {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // addPlan registers a literal's prefilter and returns its index, or -1.

@@ -73,7 +73,7 @@ func TestPrefilterAgreesWithGoja(t *testing.T) {
 		t.Fatal("plans: want one for a plain literal, none for backreferences or g")
 	}
 	lits := planRegexp(`^rm\s+-rf\s+/`, "").lits
-	if len(lits) != 3 || lits[0].s != "rm" || lits[1].s != "-rf" || lits[2].s != "/" {
+	if len(lits) != 3 || lits[0].S != "rm" || lits[1].S != "-rf" || lits[2].S != "/" {
 		t.Fatalf("literals %+v", lits)
 	}
 }
