@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/script"
@@ -173,6 +174,10 @@ type loader struct {
 	requiredAt hcl2.Range
 	// shell is the parse cache the built-ins of this configuration share.
 	shell *shell.Cache
+	// conds compiles conditions; compiled caches them by source, since
+	// hooks often share a condition and a compiled one is immutable.
+	conds    *conditions.Compiler
+	compiled map[string]*conditions.Program
 }
 
 type customEvent struct {

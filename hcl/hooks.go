@@ -222,9 +222,16 @@ func (l *loader) checkMatcher(m string, events []string, a *hcl2.Attribute) {
 // compileCondition compiles a when expression, mapping an error's
 // position into the HCL file.
 func (l *loader) compileCondition(src string, a *hcl2.Attribute) *conditions.Program {
-	cc := conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))
-	p, err := cc.Compile(src)
+	if p, ok := l.compiled[src]; ok {
+		return p
+	}
+	if l.conds == nil {
+		l.conds = conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))
+		l.compiled = map[string]*conditions.Program{}
+	}
+	p, err := l.conds.Compile(src)
 	if err == nil {
+		l.compiled[src] = p
 		return p
 	}
 	r := a.Expr.Range()
@@ -399,6 +406,7 @@ func (l *loader) jsPool() *script.Pool {
 	if err != nil {
 		panic(err)
 	}
+	p.Prewarm() // ready by the time the configuration is
 	l.pool = p
 	return p
 }

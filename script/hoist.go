@@ -19,7 +19,9 @@ import (
 //     three patterns allocates three objects per call. A literal without
 //     the g or y flag has no state a later use could see (its lastIndex is
 //     ignored), so each such literal is created once, when the program is
-//     loaded, and reused; it also gets a literal prefilter (prefilter.go).
+//     loaded, and reused. One with a literal prefilter (prefilter.go) is
+//     shared by every hook of the runtime that writes the same pattern,
+//     and frozen.
 //
 //   - In inline handlers, `return { key: value, ... }` of a plain object
 //     literal (no computed keys, spreads, accessors or methods) becomes a
@@ -72,11 +74,32 @@ func rewrite(src string, from, to int, rw rewriter) (string, string) {
 	var edits []edit
 	var decls []string
 
+	// One walk finds the regex literals anywhere and the returns of the
+	// handler: the first function, outside any function nested in it.
 	var lits []*ast.RegExpLiteral
-	collect(reflect.ValueOf(prog), map[uintptr]bool{}, func(v reflect.Value) bool {
-		if v.Type() == regexpType {
-			lits = append(lits, v.Interface().(*ast.RegExpLiteral))
+	var rets []*ast.ObjectLiteral
+	w := walker{fields: map[reflect.Type][]int{}, seen: map[uintptr]bool{}}
+	handler, depth := false, 0
+	w.walk(reflect.ValueOf(prog), func(n any, enter bool) bool {
+		switch n := n.(type) {
+		case *ast.RegExpLiteral:
+			lits = append(lits, n)
 			return false
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.FunctionDeclaration, *ast.ClassDeclaration:
+			if enter {
+				if !handler {
+					if _, ok := n.(*ast.FunctionLiteral); ok {
+						handler = true // the handler: depth 1 inside it
+					}
+				}
+				depth++
+			} else {
+				depth--
+			}
+		case *ast.ReturnStatement:
+			if obj, ok := n.Argument.(*ast.ObjectLiteral); ok && enter && depth == 1 && handler {
+				rets = append(rets, obj)
+			}
 		}
 		return true
 	})
@@ -93,7 +116,7 @@ func rewrite(src string, from, to int, rw rewriter) (string, string) {
 		init := l.Literal
 		if rw.plan != nil {
 			if idx := rw.plan(l.Pattern, l.Flags); idx >= 0 {
-				init = fmt.Sprintf("%s(%s,%d)", regexpHelper, l.Literal, idx)
+				init = fmt.Sprintf("%s(%d)", regexpHelper, idx)
 			}
 		}
 		decls = append(decls, name+"="+init)
@@ -103,25 +126,15 @@ func rewrite(src string, from, to int, rw rewriter) (string, string) {
 		edits = append(edits, edit{start, end, name})
 	}
 
-	if rw.key != nil {
-		if fn := firstFunction(prog); fn != nil && fn.Body != nil {
-			alias := prefix + "R"
-			var rets []edit
-			collect(reflect.ValueOf(fn.Body), map[uintptr]bool{}, func(v reflect.Value) bool {
-				switch n := v.Interface().(type) {
-				case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.FunctionDeclaration, *ast.ClassDeclaration:
-					return false // their returns are not the handler's
-				case *ast.ReturnStatement:
-					if obj, ok := n.Argument.(*ast.ObjectLiteral); ok {
-						rets = append(rets, returnEdits(src, obj, alias, rw.key, from, to)...)
-					}
-				}
-				return true
-			})
-			if len(rets) > 0 {
-				decls = append(decls, alias+"="+resultHelper)
-				edits = append(edits, rets...)
-			}
+	if rw.key != nil && len(rets) > 0 {
+		alias := prefix + "R"
+		var redits []edit
+		for _, obj := range rets {
+			redits = append(redits, returnEdits(src, obj, alias, rw.key, from, to)...)
+		}
+		if len(redits) > 0 {
+			decls = append(decls, alias+"="+resultHelper)
+			edits = append(edits, redits...)
 		}
 	}
 
@@ -220,55 +233,64 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 	return append(edits, edit{close, close + 1, ")"})
 }
 
-// firstFunction returns the first function literal of prog: the handler
-// of an inline body.
-func firstFunction(prog *ast.Program) *ast.FunctionLiteral {
-	var fn *ast.FunctionLiteral
-	collect(reflect.ValueOf(prog), map[uintptr]bool{}, func(v reflect.Value) bool {
-		if fn != nil {
-			return false
-		}
-		if f, ok := v.Interface().(*ast.FunctionLiteral); ok {
-			fn = f
-			return false
-		}
-		return true
-	})
-	return fn
+// walker walks any goja AST by reflection in source order, calling visit
+// for every node on the way in (enter true; false skips the node's
+// children) and on the way out. It remembers, per struct type, which
+// fields can hold nodes, so it does not look at positions and names.
+type walker struct {
+	fields map[reflect.Type][]int
+	seen   map[uintptr]bool
 }
 
-var regexpType = reflect.TypeOf((*ast.RegExpLiteral)(nil))
-
-// collect walks any AST value by reflection in source order, calling visit
-// for every non-nil pointer; visit returns whether to walk into it.
-func collect(v reflect.Value, seen map[uintptr]bool, visit func(reflect.Value) bool) {
+func (w *walker) walk(v reflect.Value, visit func(n any, enter bool) bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return
 		}
 		p := v.Pointer()
-		if seen[p] {
+		if w.seen[p] {
 			return
 		}
-		seen[p] = true
-		if !visit(v) {
+		w.seen[p] = true
+		n := v.Interface()
+		if !visit(n, true) {
 			return
 		}
-		collect(v.Elem(), seen, visit)
+		w.walk(v.Elem(), visit)
+		visit(n, false)
 	case reflect.Interface:
 		if !v.IsNil() {
-			collect(v.Elem(), seen, visit)
+			w.walk(v.Elem(), visit)
 		}
 	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				collect(v.Field(i), seen, visit)
-			}
+		for _, i := range w.nodeFields(v.Type()) {
+			w.walk(v.Field(i), visit)
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			collect(v.Index(i), seen, visit)
+			w.walk(v.Index(i), visit)
 		}
 	}
+}
+
+// nodeFields returns the exported fields of a struct type that can hold
+// nodes: pointers, interfaces, slices, arrays and structs.
+func (w *walker) nodeFields(t reflect.Type) []int {
+	if f, ok := w.fields[t]; ok {
+		return f
+	}
+	var f []int
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		switch sf.Type.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Array, reflect.Struct:
+			f = append(f, i)
+		}
+	}
+	w.fields[t] = f
+	return f
 }

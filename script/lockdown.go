@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -23,76 +24,142 @@ import (
 // properties instances commonly override become accessors whose setter
 // defines the property on the instance instead, as SES does.
 
-const lockdownSource = `(function (global) {
+// containerSource finds what the Go walk cannot see, because only a
+// property descriptor reaches it: getters and setters (held by a few
+// built-in prototypes, listed in accessorHolders) and symbol-keyed values
+// (any container). It also turns the overridable properties of the
+// prototypes instances commonly change into accessors. Property
+// descriptors are slow in goja, so it asks for as few as it can.
+const containerSource = `(function (containers) {
 	"use strict";
-	var freeze = Object.freeze, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor,
-		defineProperty = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf,
-		ownKeys = Reflect.ownKeys;
+	var getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty,
+		ownKeys = Reflect.ownKeys, symbols = Object.getOwnPropertySymbols, extra = [];
 	var overridable = ["name", "message", "toString", "toLocaleString", "valueOf", "toJSON"];
-	function deepFreeze(root) {
-		var stack = [root], seen = new Set(), protos = [];
-		while (stack.length > 0) {
-			var o = stack.pop();
-			if (o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) continue;
-			seen.add(o);
-			var keys = ownKeys(o);
-			for (var i = 0; i < keys.length; i++) {
-				var d = getOwnPropertyDescriptor(o, keys[i]);
-				if (d === undefined) continue;
-				if ("value" in d) {
-					stack.push(d.value);
-					if (keys[i] === "prototype" && typeof o === "function" && d.value !== null && typeof d.value === "object") protos.push(d.value);
-				} else {
-					stack.push(d.get, d.set);
-				}
+	function override(proto, k) {
+		var d = getOwnPropertyDescriptor(proto, k);
+		if (d === undefined || !("value" in d) || !d.configurable) return;
+		var value = d.value;
+		var get = function () { return value; };
+		var set = function (v) {
+			if (this === proto) throw new TypeError("Cannot assign to read only property '" + k + "' of a shared built-in object");
+			defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true });
+		};
+		defineProperty(proto, k, { get: get, set: set, enumerable: d.enumerable, configurable: false });
+		extra.push(get, set);
+	}
+	function descriptors(o, keys) {
+		for (var j = 0; j < keys.length; j++) {
+			var d = getOwnPropertyDescriptor(o, keys[j]);
+			if (d === undefined) continue;
+			if ("value" in d) {
+				if (typeof keys[j] === "symbol") extra.push(d.value);
+			} else {
+				extra.push(d.get, d.set);
 			}
-			stack.push(getPrototypeOf(o));
 		}
-		for (var j = 0; j < protos.length; j++) enableOverrides(protos[j]);
-		seen.forEach(function (o) { freeze(o); });
-		return root;
 	}
-	function enableOverrides(proto) {
-		if (Object.isFrozen(proto)) return;
-		overridable.forEach(function (k) {
-			var d = getOwnPropertyDescriptor(proto, k);
-			if (d === undefined || !("value" in d) || !d.configurable) return;
-			var value = d.value;
-			defineProperty(proto, k, {
-				get: function () { return value; },
-				set: function (v) {
-					if (this === proto) throw new TypeError("Cannot assign to read only property '" + k + "' of a shared built-in object");
-					defineProperty(this, k, { value: v, writable: true, enumerable: true, configurable: true });
-				},
-				enumerable: d.enumerable,
-				configurable: false,
-			});
-		});
+	var overrides = [Object.prototype, Error.prototype, TypeError.prototype, RangeError.prototype, SyntaxError.prototype,
+		ReferenceError.prototype, EvalError.prototype, URIError.prototype];
+	for (var i = 0; i < overrides.length; i++) {
+		for (var n = 0; n < overridable.length; n++) override(overrides[i], overridable[n]);
 	}
-	deepFreeze(global);
-	return deepFreeze;
-})(globalThis)`
+	var TypedArray = Object.getPrototypeOf(Int8Array);
+	var holders = [Object.prototype, Function.prototype, RegExp.prototype, Map.prototype, Set.prototype,
+		ArrayBuffer.prototype, DataView.prototype, TypedArray.prototype, Symbol.prototype];
+	for (var h = 0; h < holders.length; h++) descriptors(holders[h], ownKeys(holders[h]));
+	for (var c = 0; c < containers.length; c++) descriptors(containers[c], symbols(containers[c]));
+	return extra;
+})`
 
-var lockdownProgram = goja.MustCompile("hookctl:lockdown", lockdownSource, true)
+var containerProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("hookctl:lockdown", containerSource, true) })
 
-// lockdown freezes the runtime's shared objects and keeps the freezing
-// function for modules loaded later.
+// lockdown freezes everything reachable from the global object. Objects
+// are found from Go (string-keyed values and prototypes: the bulk, a few
+// hundred built-in objects); the holders of accessors and symbol-keyed
+// methods are gone through in JavaScript, which sees property
+// descriptors.
 func (vm *VM) lockdown() error {
-	v, err := vm.rt.RunProgram(lockdownProgram)
+	rt := vm.rt
+	freeze, ok := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
+	if !ok {
+		return fmt.Errorf("lockdown: no Object.freeze")
+	}
+	vm.freeze = freeze
+	vm.frozen = map[*goja.Object]bool{}
+	found := vm.reach([]*goja.Object{rt.GlobalObject()})
+	var containers []any
+	for _, o := range found {
+		if _, isFn := goja.AssertFunction(o); !isFn {
+			containers = append(containers, o)
+		} else if p, ok := o.Get("prototype").(*goja.Object); ok && p != nil {
+			containers = append(containers, o)
+		}
+	}
+	v, err := rt.RunProgram(containerProgram())
 	if err != nil {
 		return fmt.Errorf("lockdown: %w", err)
 	}
-	fn, ok := goja.AssertFunction(v)
-	if !ok {
-		return fmt.Errorf("lockdown: no freeze function")
+	pass, _ := goja.AssertFunction(v)
+	extraV, err := pass(goja.Undefined(), rt.NewArray(containers...))
+	if err != nil {
+		return fmt.Errorf("lockdown: %w", err)
 	}
-	vm.freeze = fn
+	var extra []*goja.Object
+	if arr, ok := extraV.(*goja.Object); ok {
+		for _, k := range arr.GetOwnPropertyNames() {
+			if o, ok := arr.Get(k).(*goja.Object); ok {
+				extra = append(extra, o)
+			}
+		}
+	}
+	found = append(found, vm.reach(extra)...)
+	for _, o := range found {
+		if _, err := freeze(goja.Undefined(), o); err != nil {
+			return fmt.Errorf("lockdown: %w", err)
+		}
+	}
 	return nil
 }
 
-// deepFreeze freezes v and everything reachable from it.
+// reach returns the objects reachable from roots through string-keyed
+// property values and prototypes that are not frozen yet, marking them.
+// It runs only on built-in objects and the engine's own, whose getters
+// have no side effects; a getter that throws is skipped.
+func (vm *VM) reach(roots []*goja.Object) []*goja.Object {
+	var out []*goja.Object
+	stack := append([]*goja.Object(nil), roots...)
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if o == nil || vm.frozen[o] {
+			continue
+		}
+		vm.frozen[o] = true
+		out = append(out, o)
+		for _, k := range o.GetOwnPropertyNames() {
+			var v goja.Value
+			if ex := vm.rt.Try(func() { v = o.Get(k) }); ex != nil {
+				continue
+			}
+			if c, ok := v.(*goja.Object); ok {
+				stack = append(stack, c)
+			}
+		}
+		if p := o.Prototype(); p != nil {
+			stack = append(stack, p)
+		}
+	}
+	return out
+}
+
+// deepFreeze freezes v and everything reachable from it that is not frozen
+// yet (a standard library module's exports, ctx.log).
 func (vm *VM) deepFreeze(v goja.Value) {
-	if vm.freeze != nil {
-		_, _ = vm.freeze(goja.Undefined(), v)
+	o, ok := v.(*goja.Object)
+	if !ok || vm.freeze == nil {
+		return
+	}
+	for _, x := range vm.reach([]*goja.Object{o}) {
+		_, _ = vm.freeze(goja.Undefined(), x)
 	}
 }

@@ -104,19 +104,21 @@ type Pool struct {
 
 	registry *require.Registry
 
-	mu    sync.Mutex
-	progs []*Program
-	plans []*rePlan // regex prefilters, by index (prefilter.go)
-	keys  resultKeys
+	mu      sync.Mutex
+	progs   []*Program
+	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
+	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
+	keys    resultKeys
 	// shifts holds, per file and line, the columns a wrapper or a rewrite
 	// put in front of the code on that line (see shift).
 	shifts map[linePos]int
 	vms    map[*goja.Runtime]*VM
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
-	slots  chan struct{}
-	idle   []*VM
-	closed bool
+	slots   chan struct{}
+	idle    []*VM
+	warming chan struct{} // closed when the runtime Prewarm makes is idle
+	closed  bool
 }
 
 // NewPool returns a pool for the configuration in dir: relative requires
@@ -165,6 +167,11 @@ func (p *Pool) Roots() []string { return append([]string(nil), p.roots...) }
 // Close drops the warm runtimes. Calls in progress finish normally.
 func (p *Pool) Close() {
 	p.mu.Lock()
+	if w := p.warming; w != nil {
+		p.mu.Unlock()
+		<-w
+		p.mu.Lock()
+	}
 	p.closed = true
 	idle := p.idle
 	p.idle = nil
@@ -200,6 +207,14 @@ func (p *Pool) acquire(ctx context.Context) (*VM, error) {
 		}
 	}
 	p.mu.Lock()
+	if n := len(p.idle); n == 0 && p.warming != nil {
+		// A runtime is being made ready (Prewarm): waiting for it is
+		// quicker than making another.
+		w := p.warming
+		p.mu.Unlock()
+		<-w
+		p.mu.Lock()
+	}
 	if n := len(p.idle); n > 0 {
 		vm := p.idle[n-1]
 		p.idle = p.idle[:n-1]
@@ -208,6 +223,35 @@ func (p *Pool) acquire(ctx context.Context) (*VM, error) {
 	}
 	p.mu.Unlock()
 	return p.newVM(), nil
+}
+
+// Prewarm starts making a runtime ready in the background (a fresh one is
+// locked down first, a millisecond or two), so that the first call finds
+// one waiting. A command that loads a configuration and fires once calls
+// it before compiling the hooks.
+func (p *Pool) Prewarm() {
+	p.mu.Lock()
+	if p.closed || p.warming != nil || len(p.idle) > 0 {
+		p.mu.Unlock()
+		return
+	}
+	done := make(chan struct{})
+	p.warming = done
+	p.mu.Unlock()
+	go func() {
+		vm := p.newVM()
+		p.mu.Lock()
+		keep := !p.closed
+		if keep {
+			p.idle = append(p.idle, vm)
+		}
+		p.warming = nil
+		p.mu.Unlock()
+		if !keep {
+			vm.dispose()
+		}
+		close(done)
+	}()
 }
 
 // release returns a runtime; a broken one is dropped and its slot freed.

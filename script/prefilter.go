@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -26,8 +27,12 @@ const regexpHelper = "__hookctl_regexp"
 
 // rePlan is the fast test of one regex literal.
 type rePlan struct {
-	lits []relit.Literal
-	re   *regexp.Regexp // the RE2 program goja compiles for the pattern
+	pattern, flags string // the literal's
+	lits           []relit.Literal
+	re2            string // the RE2 pattern goja compiles
+	// re is compiled from re2 the first time a string gets past the
+	// literals: most never do.
+	re func() *regexp.Regexp
 }
 
 // planRegexp returns the prefilter of /pattern/flags, or nil when there is
@@ -76,19 +81,18 @@ func planRegexp(pattern, flags string) *rePlan {
 	if mode != "" {
 		re2 = "(?" + mode + ":" + re2 + ")"
 	}
-	re, err := regexp.Compile(re2)
-	if err != nil {
-		return nil
-	}
 	tree, err := syntax.Parse(re2, syntax.Perl)
 	if err != nil {
 		return nil
+	}
+	if _, err := syntax.Compile(tree.Simplify()); err != nil {
+		return nil // goja falls back to regexp2 for it
 	}
 	lits := relit.Required(tree)
 	if len(lits) == 0 {
 		return nil
 	}
-	return &rePlan{lits: lits, re: re}
+	return &rePlan{pattern: pattern, flags: flags, lits: lits, re2: re2, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re2) })}
 }
 
 // test answers re.test(s); decided is false when s is not ASCII and the
@@ -103,42 +107,65 @@ func (p *rePlan) test(s string) (match, decided bool) {
 	if !ascii {
 		return false, false
 	}
-	return p.re.MatchString(s), true
+	return p.re().MatchString(s), true
 }
 
 // addPlan registers a literal's prefilter and returns its index, or -1.
+// The same pattern in several hooks shares one plan.
 func (p *Pool) addPlan(pattern, flags string) int {
-	plan := planRegexp(pattern, flags)
-	if plan == nil {
-		return -1
+	key := flags + "/" + pattern
+	p.mu.Lock()
+	if i, ok := p.planIdx[key]; ok {
+		p.mu.Unlock()
+		return i
 	}
+	p.mu.Unlock()
+	plan := planRegexp(pattern, flags)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.plans = append(p.plans, plan)
-	return len(p.plans) - 1
+	if p.planIdx == nil {
+		p.planIdx = map[string]int{}
+	}
+	i := -1
+	if plan != nil {
+		p.plans = append(p.plans, plan)
+		i = len(p.plans) - 1
+	}
+	p.planIdx[key] = i
+	return i
 }
 
 // installRegexpHelper defines the read-only global hoisted literals call:
-// __hookctl_regexp(re, plan) gives re an own test method running the plan
-// and returns re.
+// __hookctl_regexp(plan) returns the runtime's RegExp for the plan's
+// pattern, with an own test method running the prefilter. All the hooks of
+// a runtime that use one pattern share one object, so a pattern is
+// compiled once per runtime however many hooks test it; the object is
+// frozen, so no hook can change what another sees (a RegExp without the g
+// or y flag never writes its lastIndex).
 func (vm *VM) installRegexpHelper() {
 	rt := vm.rt
+	ctor, _ := goja.AssertConstructor(rt.Get("RegExp"))
 	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
 	orig, _ := goja.AssertFunction(proto.Get("test"))
+	freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
+	cache := map[int]*goja.Object{}
 	helper := func(c goja.FunctionCall) goja.Value {
-		re, ok := c.Argument(0).(*goja.Object)
-		if !ok || re.ClassName() != "RegExp" {
-			return c.Argument(0)
+		idx := int(c.Argument(0).ToInteger())
+		if re, ok := cache[idx]; ok {
+			return re
 		}
-		idx := int(c.Argument(1).ToInteger())
 		vm.pool.mu.Lock()
 		var plan *rePlan
 		if idx >= 0 && idx < len(vm.pool.plans) {
 			plan = vm.pool.plans[idx]
 		}
 		vm.pool.mu.Unlock()
-		if plan == nil || orig == nil {
-			return re
+		if plan == nil || ctor == nil || orig == nil || freeze == nil {
+			panic(rt.NewTypeError("hookctl: no regular expression %d", idx))
+		}
+		re, err := ctor(nil, rt.ToValue(plan.pattern), rt.ToValue(plan.flags))
+		if err != nil {
+			panic(err)
 		}
 		test := func(c goja.FunctionCall) goja.Value {
 			if this, ok := c.This.(*goja.Object); ok && this == re && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
@@ -155,6 +182,11 @@ func (vm *VM) installRegexpHelper() {
 		fn := rt.ToValue(test).ToObject(rt)
 		_ = fn.DefineDataProperty("name", rt.ToValue("test"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		_ = re.DefineDataProperty("test", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		if _, err := freeze(goja.Undefined(), re); err != nil {
+			panic(err)
+		}
+		_, _ = freeze(goja.Undefined(), fn)
+		cache[idx] = re
 		return re
 	}
 	_ = rt.GlobalObject().DefineDataProperty(regexpHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)

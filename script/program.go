@@ -35,35 +35,33 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 	// function header shares the body's first line. A body that awaits
 	// becomes an async function.
 	pad := strings.Repeat("\n", line-1)
-	header := "(function (event, ctx) {"
-	async := false
-	prog, err := compile(name, pad+header+body+"\n})")
-	if err != nil && strings.Contains(body, "await") {
-		if _, err2 := compile(name, pad+"(async function (event, ctx) {"+body+"\n})"); err2 == nil {
-			async, err = true, nil
+	for _, fn := range []string{"(function (event, ctx) {", "(async function (event, ctx) {"} {
+		async := strings.HasPrefix(fn, "(async")
+		if async && !strings.Contains(body, "await") {
+			break
 		}
-	}
-	if err != nil {
-		return nil, compileError(err, name, 0, len(header), line)
-	}
-	// Rewrite the handler (see hoist.go); the declarations share the
-	// first line so line numbers stay the file's.
-	fn := "(function (event, ctx) {"
-	if async {
-		fn = "(async function (event, ctx) {"
-	}
-	decls, hoisted := rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), rewriter{plan: p.addPlan, key: p.addKey})
-	shift := len(fn)
-	head := "(function () {" + decls + "return "
-	if p2, err := compile(name, pad+head+hoisted+";})()"); decls != "" && err == nil {
-		prog, shift = p2, len(head)+len(fn)
-	} else if async {
-		if prog, err = compile(name, pad+fn+body+"\n})"); err != nil {
+		// The rewritten handler (see hoist.go), its declarations on the
+		// first line so line numbers stay the file's; the plain one when
+		// nothing was rewritten or the rewrite does not compile.
+		decls, hoisted := rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), rewriter{plan: p.addPlan, key: p.addKey})
+		if decls != "" {
+			head := "(function () {" + decls + "return "
+			if prog, err := compile(name, pad+head+hoisted+";})()"); err == nil {
+				p.setShift(name, line, len(head)+len(fn))
+				return p.add(&Program{Name: name, inline: prog}), nil
+			}
+		}
+		prog, err := compile(name, pad+fn+body+"\n})")
+		if err == nil {
+			p.setShift(name, line, len(fn))
+			return p.add(&Program{Name: name, inline: prog}), nil
+		}
+		if async || !strings.Contains(body, "await") {
 			return nil, compileError(err, name, 0, len(fn), line)
 		}
+		// "await" in a plain function: try it as an async one.
 	}
-	p.setShift(name, line, shift)
-	return p.add(&Program{Name: name, inline: prog}), nil
+	panic("unreachable")
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the

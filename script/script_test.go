@@ -462,3 +462,20 @@ func TestHostileResults(t *testing.T) {
 		}
 	}
 }
+
+// TestPrewarm: a prewarmed pool hands out the runtime it made, and closing
+// it while the runtime is being made leaks nothing (goleak checks).
+func TestPrewarm(t *testing.T) {
+	p := newPool(t, script.WithSize(1))
+	p.Prewarm()
+	h := inline(t, p, `return { ok: true };`)
+	if res, err := run(t, h, call(nil)); err != nil || res["ok"] != true {
+		t.Fatal(res, err)
+	}
+	q, err := script.NewPool("testdata/cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Prewarm()
+	q.Close()
+}

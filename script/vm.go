@@ -60,7 +60,8 @@ type VM struct {
 	pendKeys []int
 	pendVals []goja.Value
 
-	freeze goja.Callable // lockdown.go
+	freeze goja.Callable         // Object.freeze (lockdown.go)
+	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
 
 	broken bool
 }

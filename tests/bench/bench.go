@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
@@ -83,46 +82,19 @@ func SpawnParallel(ctx context.Context, cmdline string, n int, stdin []byte) err
 	return <-errs
 }
 
-var (
-	buildOnce sync.Once
-	buildBin  string
-	buildErr  error
-)
-
-// BuildHookctl builds the hookctl command once per process.
-func BuildHookctl(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "hookctl-bench")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildBin = filepath.Join(dir, "hookctl")
-		out, err := exec.Command("go", "build", "-o", buildBin, "github.com/hookctl/hookctl/cmd/hookctl").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatal(buildErr)
+// Build builds the hookctl command into dir and returns its path.
+func Build(dir string) (string, error) {
+	bin := filepath.Join(dir, "hookctl")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/hookctl/hookctl/cmd/hookctl").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v: %s", err, out)
 	}
-	return buildBin
+	return bin, nil
 }
 
 // StartServe starts `hookctl serve` on a free loopback port and returns
 // the URL of its Claude endpoint and a function that stops it.
-func StartServe(tb testing.TB, bin, config string) (string, func()) {
-	tb.Helper()
-	url, stop, err := StartServeProcess(bin, config)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return url, stop
-}
-
-// StartServeProcess is StartServe without a testing.TB.
-func StartServeProcess(bin, config string) (string, func(), error) {
+func StartServe(bin, config string) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err

@@ -156,7 +156,7 @@ func BenchmarkProcesses(b *testing.B) {
 		})
 	}
 	b.Run("hookctl-claude", func(b *testing.B) {
-		bin := BuildHookctl(b)
+		bin := buildHookctl(b)
 		cfg := abs(b, "testdata/peers/hooks.hcl")
 		for b.Loop() {
 			cmd := exec.Command(bin, "claude", "--config", cfg)
@@ -168,8 +168,11 @@ func BenchmarkProcesses(b *testing.B) {
 		}
 	})
 	b.Run("hookctl-serve", func(b *testing.B) {
-		bin := BuildHookctl(b)
-		url, stop := StartServe(b, bin, abs(b, "testdata/peers/hooks.hcl"))
+		bin := buildHookctl(b)
+		url, stop, err := StartServe(bin, abs(b, "testdata/peers/hooks.hcl"))
+		if err != nil {
+			b.Fatal(err)
+		}
 		defer stop()
 		client := &http.Client{}
 		var mu sync.Mutex
@@ -191,4 +194,49 @@ func abs(b *testing.B, p string) string {
 		b.Fatal(err)
 	}
 	return a
+}
+
+var (
+	buildOnce sync.Once
+	buildBin  string
+	buildErr  error
+)
+
+// buildHookctl builds the hookctl command once per test binary.
+func buildHookctl(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "hookctl-bench")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildBin, buildErr = Build(dir)
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return buildBin
+}
+
+// BenchmarkColdStart is what `hookctl claude` does besides starting the
+// process: load the 10-hook configuration, fire one event, close.
+func BenchmarkColdStart(b *testing.B) {
+	p := payload(b)
+	for _, config := range []string{"hooks.hcl", "declarative.hcl"} {
+		b.Run(config, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", config))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: p}); err != nil {
+					b.Fatal(err)
+				}
+				e.Close(context.Background())
+				cfg.Close()
+			}
+		})
+	}
 }

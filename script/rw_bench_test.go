@@ -1,0 +1,39 @@
+package script
+
+import (
+	"testing"
+
+	"github.com/dop251/goja/parser"
+)
+
+const rwBody = `
+    const c = event.tool_input.command;
+    if (/^rm\s+-rf\s+\//.test(c)) return { decision: "deny", reason: "rm -rf of an absolute path" };
+    if (/\bsudo\b/.test(c)) return { decision: "deny", reason: "sudo" };
+    if (/curl[^|]*\|\s*(ba)?sh/.test(c)) return { decision: "deny", reason: "curl | sh" };
+    return { additional_context: "hook 0: ok" };
+`
+
+func BenchmarkRewriteParse(b *testing.B) {
+	src := "(function (event, ctx) {" + rwBody + "\n})"
+	for b.Loop() {
+		parser.ParseFile(nil, "", src, 0)
+	}
+}
+
+func BenchmarkRewrite(b *testing.B) {
+	p, _ := NewPool(b.TempDir())
+	defer p.Close()
+	src := "(function (event, ctx) {" + rwBody + "\n})"
+	for b.Loop() {
+		rewrite(src, 24, 24+len(rwBody), rewriter{plan: p.addPlan, key: p.addKey})
+	}
+}
+
+func BenchmarkCompileInline(b *testing.B) {
+	p, _ := NewPool(b.TempDir())
+	defer p.Close()
+	for b.Loop() {
+		p.CompileInline("x.hcl", rwBody, 1)
+	}
+}

@@ -1,0 +1,547 @@
+// Command compare runs hookctl and its peers on the same ten hooks and the
+// same payload, one after the other on this machine, and prints medians,
+// tails and ratios:
+//
+//   - hookctl in-process: the hooks as JavaScript (testdata/peers/hooks.hcl)
+//     and as declarative hooks (declarative.hcl);
+//   - Node.js in-process, OpenClaw style (node_runner.js, run with the
+//     machine's node);
+//   - bash and python3 command hooks, one process per hook, ten in
+//     parallel per event, as Claude Code runs them (hook.sh, hook.py);
+//   - hookctl claude (one process per event) and hookctl serve (one HTTP
+//     round trip per event).
+//
+// Run it from the repository root:
+//
+//	go run ./tests/bench/compare            # about a minute
+//	go run ./tests/bench/compare -quick     # a few seconds, rougher
+//	go run ./tests/bench/compare -markdown  # the table as Markdown
+//
+// A peer whose interpreter is missing is reported as skipped.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/tests/bench"
+)
+
+func main() {
+	quick := flag.Bool("quick", false, "fewer fires and processes: seconds instead of a minute")
+	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	dir := flag.String("peers", "tests/bench/testdata/peers", "directory of the peer hooks and payload")
+	flag.Parse()
+	if err := run(*dir, *quick, *markdown, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+// row is one peer's measurement; the durations are per event.
+type row struct {
+	name           string
+	p50, p99, mean time.Duration
+	allocs         float64 // per event; -1 when not measured
+	note           string
+	skipped        string
+}
+
+type sizes struct {
+	jsFires, declFires, nodeFires, bashEvents, pyEvents, claudeRuns, serveReqs int
+	throughput                                                                 time.Duration
+}
+
+func run(dir string, quick, markdown bool, w io.Writer) error {
+	n := sizes{jsFires: 100_000, declFires: 300_000, nodeFires: 200_000, bashEvents: 40, pyEvents: 12, claudeRuns: 40, serveReqs: 3000, throughput: 3 * time.Second}
+	if quick {
+		n = sizes{jsFires: 10_000, declFires: 30_000, nodeFires: 20_000, bashEvents: 5, pyEvents: 3, claudeRuns: 5, serveReqs: 300, throughput: 500 * time.Millisecond}
+	}
+	payloadPath := filepath.Join(dir, "payload.json")
+	payloadJSON, err := os.ReadFile(payloadPath)
+	if err != nil {
+		return err
+	}
+	payload, err := bench.ReadPayload(payloadPath)
+	if err != nil {
+		return err
+	}
+	hooksHCL, _ := filepath.Abs(filepath.Join(dir, "hooks.hcl"))
+	declHCL, _ := filepath.Abs(filepath.Join(dir, "declarative.hcl"))
+
+	printMachine(w)
+	var rows []row
+	report := func(r row, err error) {
+		if err != nil {
+			r.skipped = err.Error()
+		}
+		rows = append(rows, r)
+		if r.skipped != "" {
+			fmt.Fprintf(os.Stderr, "  %-34s skipped: %s\n", r.name, r.skipped)
+		} else {
+			fmt.Fprintf(os.Stderr, "  %-34s p50 %s\n", r.name, human(r.p50))
+		}
+	}
+	fmt.Fprintln(os.Stderr, "measuring:")
+
+	// hookctl in-process.
+	js, err := inProcess("hookctl, 10 JS hooks, in-process", hooksHCL, payload, n.jsFires)
+	report(js, err)
+	if err != nil {
+		return err
+	}
+	decl, err := inProcess("hookctl, 10 declarative hooks", declHCL, payload, n.declFires)
+	report(decl, err)
+	old := debug.SetGCPercent(400)
+	jsGC, err := inProcess("hookctl, 10 JS hooks, GOGC=400", hooksHCL, payload, n.jsFires)
+	debug.SetGCPercent(old)
+	report(jsGC, err)
+	eps, err := throughput(hooksHCL, payload, n.throughput)
+	if err != nil {
+		return err
+	}
+	noHook, noHookAllocs, err := noHooks(hooksHCL)
+	if err != nil {
+		return err
+	}
+
+	// Node.js in-process.
+	report(nodePeer(filepath.Join(dir, "node_runner.js"), payloadPath, n.nodeFires))
+
+	// One process per hook.
+	hookSh, _ := filepath.Abs(filepath.Join(dir, "hook.sh"))
+	hookPy, _ := filepath.Abs(filepath.Join(dir, "hook.py"))
+	bashRow, bashErr := processes("bash, 10 processes per event", "bash", "bash "+hookSh, payloadJSON, n.bashEvents)
+	report(bashRow, bashErr)
+	pyRow, pyErr := processes("python3, 10 processes per event", "python3", "python3 "+hookPy, payloadJSON, n.pyEvents)
+	report(pyRow, pyErr)
+
+	// hookctl as a process.
+	tmp, err := os.MkdirTemp("", "hookctl-compare")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := bench.Build(tmp)
+	if err != nil {
+		return err
+	}
+	report(claudePeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
+	report(servePeer(bin, hooksHCL, payloadJSON, n.serveReqs))
+
+	fmt.Fprintln(w)
+	printTable(w, rows, js, markdown)
+	fmt.Fprintln(w)
+	printTargets(w, targets{js: js, jsGC: jsGC, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
+	return nil
+}
+
+func printMachine(w io.Writer) {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	version := func(name string, args ...string) string {
+		out, err := exec.Command(name, args...).Output()
+		if err != nil {
+			return "not found"
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		return line
+	}
+	gogc := os.Getenv("GOGC")
+	if gogc == "" {
+		gogc = "100 (default)"
+	}
+	fmt.Fprintf(w, "machine: %s, %d cores (GOMAXPROCS %d), %s/%s\n", model, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "go: %s, GOGC %s; node: %s; %s; %s\n", runtime.Version(), gogc, version("node", "--version"),
+		version("bash", "--version"), version("python3", "--version"))
+}
+
+// inProcess fires the config's PreToolUse hooks n times after a warm-up
+// and returns the latency distribution and allocations per fire.
+func inProcess(name, config string, payload map[string]any, n int) (row, error) {
+	r := row{name: name}
+	e, cfg, err := bench.LoadEngine(config)
+	if err != nil {
+		return r, err
+	}
+	defer cfg.Close()
+	defer e.Close(context.Background())
+	id, err := e.Resolve("PreToolUse")
+	if err != nil {
+		return r, err
+	}
+	ev := engine.Event{ID: id, Payload: payload}
+	ctx := context.Background()
+	out, err := e.Fire(ctx, ev)
+	if err != nil {
+		return r, err
+	}
+	decided := 0
+	for _, h := range out.Hooks {
+		if h.Status == engine.StatusDecided {
+			decided++
+		}
+	}
+	if decided != 10 {
+		return r, fmt.Errorf("%d of the 10 hooks decided", decided)
+	}
+	for range n / 10 {
+		if _, err := e.Fire(ctx, ev); err != nil {
+			return r, err
+		}
+	}
+	runtime.GC()
+	lat := make([]time.Duration, n)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	for i := range n {
+		t0 := time.Now()
+		if _, err := e.Fire(ctx, ev); err != nil {
+			return r, err
+		}
+		lat[i] = time.Since(t0)
+	}
+	total := time.Since(start)
+	runtime.ReadMemStats(&after)
+	r.p50, r.p99 = percentiles(lat)
+	r.mean = total / time.Duration(n)
+	r.allocs = float64(after.Mallocs-before.Mallocs) / float64(n)
+	r.note = fmt.Sprintf("%d fires", n)
+	return r, nil
+}
+
+// throughput fires from GOMAXPROCS goroutines for d and returns events/s.
+func throughput(config string, payload map[string]any, d time.Duration) (float64, error) {
+	e, cfg, err := bench.LoadEngine(config)
+	if err != nil {
+		return 0, err
+	}
+	defer cfg.Close()
+	defer e.Close(context.Background())
+	id, err := e.Resolve("PreToolUse")
+	if err != nil {
+		return 0, err
+	}
+	ev := engine.Event{ID: id, Payload: payload}
+	var fires atomic.Int64
+	var failed atomic.Value
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				if _, err := e.Fire(context.Background(), ev); err != nil {
+					failed.Store(err)
+					return
+				}
+				fires.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return 0, err
+	}
+	return float64(fires.Load()) / time.Since(start).Seconds(), nil
+}
+
+// noHooks measures a fire of an event without hooks.
+func noHooks(config string) (float64, float64, error) {
+	e, cfg, err := bench.LoadEngine(config)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer cfg.Close()
+	defer e.Close(context.Background())
+	id, err := e.Resolve("Notification")
+	if err != nil {
+		return 0, 0, err
+	}
+	ev := engine.Event{ID: id}
+	ctx := context.Background()
+	const n = 5_000_000
+	var before, after runtime.MemStats
+	best := time.Duration(1 << 62)
+	for range 3 {
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		for range n {
+			_, _ = e.Fire(ctx, ev)
+		}
+		best = min(best, time.Since(start))
+		runtime.ReadMemStats(&after)
+	}
+	return float64(best.Nanoseconds()) / n, float64(after.Mallocs-before.Mallocs) / n, nil
+}
+
+// nodePeer runs node_runner.js.
+func nodePeer(script, payload string, fires int) (row, error) {
+	r := row{name: "Node.js in-process, OpenClaw style"}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return r, fmt.Errorf("node not found")
+	}
+	out, err := exec.Command(node, script, payload, fmt.Sprint(fires)).Output()
+	if err != nil {
+		return r, fmt.Errorf("node: %v", err)
+	}
+	var res struct {
+		Fires int     `json:"fires"`
+		Mean  float64 `json:"mean_ns"`
+		P50   float64 `json:"p50_ns"`
+		P99   float64 `json:"p99_ns"`
+		Node  string  `json:"node"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return r, fmt.Errorf("node output %q: %v", out, err)
+	}
+	r.p50, r.p99, r.mean = time.Duration(res.P50), time.Duration(res.P99), time.Duration(res.Mean)
+	r.allocs = -1
+	r.note = fmt.Sprintf("%d fires, node %s", res.Fires, res.Node)
+	return r, nil
+}
+
+// processes runs events of ten parallel hook processes.
+func processes(name, interpreter, cmdline string, payload []byte, events int) (row, error) {
+	r := row{name: name, allocs: -1}
+	if _, err := exec.LookPath(interpreter); err != nil {
+		return r, fmt.Errorf("%s not found", interpreter)
+	}
+	ctx := context.Background()
+	if err := bench.SpawnParallel(ctx, cmdline, 10, payload); err != nil { // warm the caches
+		return r, err
+	}
+	lat := make([]time.Duration, events)
+	var total time.Duration
+	for i := range events {
+		t0 := time.Now()
+		if err := bench.SpawnParallel(ctx, cmdline, 10, payload); err != nil {
+			return r, err
+		}
+		lat[i] = time.Since(t0)
+		total += lat[i]
+	}
+	r.p50, r.p99 = percentiles(lat)
+	r.mean = total / time.Duration(events)
+	r.note = fmt.Sprintf("%d events", events)
+	return r, nil
+}
+
+// claudePeer runs `hookctl claude` once per event: process start, config
+// load, the fire and the Claude-format reply.
+func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, error) {
+	r := row{name: "hookctl claude, a process per event", allocs: -1}
+	state := filepath.Join(tmp, "state")
+	one := func() error {
+		cmd := exec.Command(bin, "claude", "--config", config)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+state)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+				return nil
+			}
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	if err := one(); err != nil {
+		return r, err
+	}
+	lat := make([]time.Duration, runs)
+	var total time.Duration
+	for i := range runs {
+		t0 := time.Now()
+		if err := one(); err != nil {
+			return r, err
+		}
+		lat[i] = time.Since(t0)
+		total += lat[i]
+	}
+	r.p50, r.p99 = percentiles(lat)
+	r.mean = total / time.Duration(runs)
+	r.note = fmt.Sprintf("%d runs", runs)
+	return r, nil
+}
+
+// servePeer posts events to a running `hookctl serve`.
+func servePeer(bin, config string, payload []byte, reqs int) (row, error) {
+	r := row{name: "hookctl serve, an HTTP request per event", allocs: -1}
+	url, stop, err := bench.StartServe(bin, config)
+	if err != nil {
+		return r, err
+	}
+	defer stop()
+	client := &http.Client{Timeout: 10 * time.Second}
+	one := func() error {
+		resp, err := client.Post(url, "application/json", bytes.NewReader(payload))
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("serve answered %s", resp.Status)
+		}
+		return nil
+	}
+	for range reqs / 10 {
+		if err := one(); err != nil {
+			return r, err
+		}
+	}
+	lat := make([]time.Duration, reqs)
+	var total time.Duration
+	for i := range reqs {
+		t0 := time.Now()
+		if err := one(); err != nil {
+			return r, err
+		}
+		lat[i] = time.Since(t0)
+		total += lat[i]
+	}
+	r.p50, r.p99 = percentiles(lat)
+	r.mean = total / time.Duration(reqs)
+	r.note = fmt.Sprintf("%d requests, loopback", reqs)
+	return r, nil
+}
+
+func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	return s[len(s)/2], s[min(len(s)-1, len(s)*99/100)]
+}
+
+func printTable(w io.Writer, rows []row, base row, markdown bool) {
+	header := []string{"peer (same 10 hooks, same payload)", "p50 per event", "p99", "mean", "allocs", "hookctl JS is"}
+	var lines [][]string
+	for _, r := range rows {
+		if r.skipped != "" {
+			lines = append(lines, []string{r.name, "skipped: " + r.skipped, "", "", "", ""})
+			continue
+		}
+		allocs := "—"
+		if r.allocs >= 0 {
+			allocs = fmt.Sprintf("%.0f", r.allocs)
+		}
+		ratio := "1×"
+		if r.name != base.name {
+			ratio = ratioText(float64(r.p50) / float64(base.p50))
+		}
+		lines = append(lines, []string{r.name, human(r.p50), human(r.p99), human(r.mean), allocs, ratio})
+	}
+	if markdown {
+		fmt.Fprintln(w, "| "+strings.Join(header, " | ")+" |")
+		fmt.Fprintln(w, "|"+strings.Repeat("---|", len(header)))
+		for _, l := range lines {
+			fmt.Fprintln(w, "| "+strings.Join(l, " | ")+" |")
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, l := range lines {
+		fmt.Fprintln(tw, strings.Join(l, "\t"))
+	}
+	tw.Flush()
+}
+
+// ratioText says how hookctl compares with a peer whose median is x times
+// hookctl's.
+func ratioText(x float64) string {
+	switch {
+	case x >= 10:
+		return fmt.Sprintf("%.0f× faster", x)
+	case x >= 1:
+		return fmt.Sprintf("%.1f× faster", x)
+	default:
+		return fmt.Sprintf("%.1f× slower", 1/x)
+	}
+}
+
+type targets struct {
+	js, jsGC, decl       row
+	rows                 []row
+	eps                  float64
+	noHook, noHookAllocs float64
+	bash, py             row
+	bashErr, pyErr       error
+}
+
+func printTargets(w io.Writer, t targets) {
+	check := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "NOT met"
+	}
+	find := func(prefix string) (row, bool) {
+		for _, r := range t.rows {
+			if strings.HasPrefix(r.name, prefix) && r.skipped == "" {
+				return r, true
+			}
+		}
+		return row{}, false
+	}
+	fmt.Fprintln(w, "SPEC §8 targets:")
+	fmt.Fprintf(w, "  no-hook fire: %.1f ns, %.0f allocs (≤ 12 ns, 0 allocs): %s\n", t.noHook, t.noHookAllocs, check(t.noHook <= 12 && t.noHookAllocs == 0))
+	if node, ok := find("Node.js"); ok {
+		fmt.Fprintf(w, "  10 declarative hooks vs Node running 10 JS hooks: p50 %s vs %s, %s: %s\n", human(t.decl.p50), human(node.p50),
+			ratioText(float64(node.p50)/float64(t.decl.p50)), check(t.decl.p50 < node.p50))
+	} else {
+		fmt.Fprintln(w, "  10 declarative hooks vs Node: node not found, not measured")
+	}
+	fmt.Fprintf(w, "  10 JS hooks: p50 %s (≤ 15 µs): %s; p99 %s (≤ 60 µs): %s, with GOGC=400 %s: %s; %.0f allocs (≤ 150): %s\n",
+		human(t.js.p50), check(t.js.p50 <= 15*time.Microsecond), human(t.js.p99), check(t.js.p99 <= 60*time.Microsecond),
+		human(t.jsGC.p99), check(t.jsGC.p99 <= 60*time.Microsecond), t.js.allocs, check(t.js.allocs <= 150))
+	fmt.Fprintf(w, "  throughput, 10 JS hooks, %d cores: %.0f events/s (≥ 60,000): %s\n", runtime.GOMAXPROCS(0), t.eps, check(t.eps >= 60_000))
+	if t.bashErr == nil {
+		x := float64(t.bash.p50) / float64(t.js.p50)
+		fmt.Fprintf(w, "  vs bash processes: %.0f× (≥ 1000×): %s\n", x, check(x >= 1000))
+	}
+	if t.pyErr == nil {
+		x := float64(t.py.p50) / float64(t.js.p50)
+		fmt.Fprintf(w, "  vs python3 processes: %.0f× (≥ 10,000×): %s\n", x, check(x >= 10_000))
+	}
+	if c, ok := find("hookctl claude"); ok {
+		fmt.Fprintf(w, "  hookctl claude with 10 hooks: p50 %s (≤ 10 ms): %s\n", human(c.p50), check(c.p50 <= 10*time.Millisecond))
+	}
+}
+
+func human(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%d ns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.2f ms", float64(d.Nanoseconds())/1e6)
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
