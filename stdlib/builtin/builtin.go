@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
@@ -287,4 +289,10 @@ func truncate(s string, n int) string {
 		count++
 	}
 	return s
+}
+
+// lazyRegexp compiles expr the first time it is needed, so that loading
+// the package (every hookctl command does) costs nothing.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -408,7 +408,7 @@ func runsStdin(s shell.Segment) bool {
 	return len(args) == 0 || args[0] == "-"
 }
 
-var downloadRe = regexp.MustCompile(`\b(curl|wget)\b`)
+var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
 
 // pipeline flags a shell or interpreter fed by curl or wget through a
 // pipe, anywhere upstream in the same pipeline, and a shell fed a
@@ -471,21 +471,21 @@ func (g *dangerGuard) substitutedDownload(s shell.Segment) (finding, bool) {
 	if len(s.Argv) == 0 {
 		return finding{}, false
 	}
-	if a := s.Argv[0]; isSubst(a) && downloadRe.MatchString(a) {
-		return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe.FindString(a) + " as a command"}, true
+	if a := s.Argv[0]; isSubst(a) && downloadRe().MatchString(a) {
+		return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe().FindString(a) + " as a command"}, true
 	}
 	_, interp := interpreterFlags(s.Name)
 	if !shells[s.Name] && !interp && s.Name != "source" && s.Name != "." {
 		return finding{}, false
 	}
 	for _, a := range s.Argv[1:] {
-		if isSubst(a) && downloadRe.MatchString(a) {
-			return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe.FindString(a) + " in " + s.Name}, true
+		if isSubst(a) && downloadRe().MatchString(a) {
+			return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe().FindString(a) + " in " + s.Name}, true
 		}
 	}
 	for _, r := range s.Redirects {
-		if (r.Op == "<" || r.Op == "<<<") && isSubst(r.Target) && downloadRe.MatchString(r.Target) {
-			return finding{rule: rulePipeToShell, why: "feeds code downloaded with " + downloadRe.FindString(r.Target) + " to " + s.Name}, true
+		if (r.Op == "<" || r.Op == "<<<") && isSubst(r.Target) && downloadRe().MatchString(r.Target) {
+			return finding{rule: rulePipeToShell, why: "feeds code downloaded with " + downloadRe().FindString(r.Target) + " to " + s.Name}, true
 		}
 	}
 	return finding{}, false
@@ -510,10 +510,10 @@ func (g *dangerGuard) redirects(s shell.Segment) (finding, bool) {
 	return finding{}, false
 }
 
-var diskRe = regexp.MustCompile(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|disk/|rdisk\d|md\d|dm-\d|mapper/)`)
+var diskRe = lazyRegexp(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|disk/|rdisk\d|md\d|dm-\d|mapper/)`)
 
 // isDisk reports whether p names a disk device.
-func isDisk(p string) bool { return diskRe.MatchString(p) }
+func isDisk(p string) bool { return diskRe().MatchString(p) }
 
 // isDevice reports whether p is a device dd must not write to: anything
 // under /dev but the harmless sinks.
@@ -530,7 +530,7 @@ func isDevice(p string) bool {
 
 // funcDefRe finds shell function definitions whose body has no braces:
 // "name() { ... }" and "function name { ... }".
-var funcDefRe = regexp.MustCompile(`(?:\bfunction\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^{}]*)\}`)
+var funcDefRe = lazyRegexp(`(?:\bfunction\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^{}]*)\}`)
 
 // forkBomb flags a function that calls itself twice in the background,
 // piped into itself (`:(){ :|:& };:`) or not (`f(){ f & f & }; f`). The
@@ -540,7 +540,7 @@ func (g *dangerGuard) forkBomb(line string, called func(name string) bool) (find
 	if !strings.Contains(line, "{") {
 		return finding{}, false
 	}
-	for _, m := range funcDefRe.FindAllStringSubmatch(line, -1) {
+	for _, m := range funcDefRe().FindAllStringSubmatch(line, -1) {
 		name := m[1]
 		if name == "" {
 			name = m[2]
@@ -559,7 +559,7 @@ func (g *dangerGuard) forkBomb(line string, called func(name string) bool) (find
 }
 
 // pipeShellRe is the raw-text form of curl|sh for lines that do not parse.
-var pipeShellRe = regexp.MustCompile(`\b(curl|wget)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b`)
+var pipeShellRe = lazyRegexp(`\b(curl|wget)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b`)
 
 // fallback judges a line that is not valid bash with the rules that need
 // only command names (and specific patterns of the raw text).
@@ -573,7 +573,7 @@ func (g *dangerGuard) fallback(line string) (finding, bool) {
 			return finding{rule: ruleMkfs, cmd: line, why: "creates a filesystem, erasing everything on the device"}, true
 		}
 	}
-	if m := pipeShellRe.FindString(line); m != "" && !g.allowed(line) {
+	if m := pipeShellRe().FindString(line); m != "" && !g.allowed(line) {
 		return finding{rule: rulePipeToShell, cmd: m, why: "pipes downloaded code straight into a shell"}, true
 	}
 	return finding{}, false

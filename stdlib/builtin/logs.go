@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -226,12 +225,12 @@ func notificationSpec() Spec {
 // notificationTimeout bounds the notification command.
 const notificationTimeout = 10 * time.Second
 
-var typeNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var typeNameRe = lazyRegexp(`^[A-Za-z0-9_-]+$`)
 
 func buildNotification(b *build) ([]engine.Hook, error) {
 	types := b.opts.list("types")
 	for _, t := range types {
-		if !typeNameRe.MatchString(t) {
+		if !typeNameRe().MatchString(t) {
 			return nil, b.optErr("types", "%q is not a notification type name", t)
 		}
 	}

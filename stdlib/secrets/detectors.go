@@ -3,6 +3,7 @@ package secrets
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // detector is one entry of the detector table. The table is built once at
@@ -18,7 +19,7 @@ import (
 type detector struct {
 	kind string
 
-	re *regexp.Regexp
+	re func() *regexp.Regexp // compiled on first use: most programs never scan
 
 	// keyword returns the lowercased keyword a label ends in ("api_key"
 	// for "OPENAI_API_KEY"), or "" when the label is not one of this
@@ -104,14 +105,14 @@ var _ [64 - len(detectors)]struct{}
 var detectors = [...]detector{
 	{
 		kind: "private-key",
-		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
+		re: lazyRegexp(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
 			`(?:(?s:.*?)-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
 			`|[A-Za-z0-9+/=\s\\:,.\-]*)`),
 		any: []string{"PRIVATE KEY"},
 	},
 	{
 		kind:    "aws-access-key-id",
-		re:      regexp.MustCompile(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
+		re:      lazyRegexp(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]+`),
 		any:     []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 		bounded: true,
 		valid: valueOnly(func(v string) bool {
@@ -127,28 +128,28 @@ var detectors = [...]detector{
 	},
 	{
 		kind:    "github-token",
-		re:      regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]+`),
+		re:      lazyRegexp(`gh[pousr]_[A-Za-z0-9]+`),
 		any:     []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
 		minLen:  40,
 		bounded: true,
 	},
 	{
 		kind:    "github-token",
-		re:      regexp.MustCompile(`github_pat_[A-Za-z0-9_]+`),
+		re:      lazyRegexp(`github_pat_[A-Za-z0-9_]+`),
 		any:     []string{"github_pat_"},
 		minLen:  60,
 		bounded: true,
 	},
 	{
 		kind:    "gitlab-token",
-		re:      regexp.MustCompile(`gl(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_\-]+`),
+		re:      lazyRegexp(`gl(?:pat|ptt|dt|rt|soat)-[A-Za-z0-9_\-]+`),
 		any:     []string{"glpat-", "glptt-", "gldt-", "glrt-", "glsoat-"},
 		minLen:  25,
 		bounded: true,
 	},
 	{
 		kind:    "slack-token",
-		re:      regexp.MustCompile(`xox[baprs]-[A-Za-z0-9\-]+`),
+		re:      lazyRegexp(`xox[baprs]-[A-Za-z0-9\-]+`),
 		any:     []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"},
 		minLen:  20,
 		bounded: true,
@@ -156,7 +157,7 @@ var detectors = [...]detector{
 	},
 	{
 		kind:    "slack-webhook",
-		re:      regexp.MustCompile(`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]+`),
+		re:      lazyRegexp(`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]+`),
 		any:     []string{"hooks.slack.com/"},
 		bounded: true,
 		valid: valueOnly(func(v string) bool {
@@ -167,28 +168,28 @@ var detectors = [...]detector{
 	},
 	{
 		kind:    "stripe-key",
-		re:      regexp.MustCompile(`[sr]k_(?:live|test)_[A-Za-z0-9]+`),
+		re:      lazyRegexp(`[sr]k_(?:live|test)_[A-Za-z0-9]+`),
 		any:     []string{"k_live_", "k_test_"},
 		minLen:  24,
 		bounded: true,
 	},
 	{
 		kind:    "anthropic-api-key",
-		re:      regexp.MustCompile(`sk-ant-[A-Za-z0-9_\-]+`),
+		re:      lazyRegexp(`sk-ant-[A-Za-z0-9_\-]+`),
 		any:     []string{"sk-ant-"},
 		minLen:  40,
 		bounded: true,
 	},
 	{
 		kind:    "openai-api-key",
-		re:      regexp.MustCompile(`sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]+`),
+		re:      lazyRegexp(`sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]+`),
 		any:     []string{"sk-proj-", "sk-svcacct-", "sk-admin-"},
 		minLen:  40,
 		bounded: true,
 	},
 	{
 		kind:    "openai-api-key",
-		re:      regexp.MustCompile(`sk-[A-Za-z0-9]+`),
+		re:      lazyRegexp(`sk-[A-Za-z0-9]+`),
 		any:     []string{"sk-"},
 		minLen:  35,
 		bounded: true,
@@ -196,21 +197,21 @@ var detectors = [...]detector{
 	},
 	{
 		kind:    "google-api-key",
-		re:      regexp.MustCompile(`AIza[0-9A-Za-z_\-]+`),
+		re:      lazyRegexp(`AIza[0-9A-Za-z_\-]+`),
 		any:     []string{"AIza"},
 		bounded: true,
 		valid:   valueOnly(func(v string) bool { return len(v) == 39 }),
 	},
 	{
 		kind:    "npm-token",
-		re:      regexp.MustCompile(`npm_[A-Za-z0-9]+`),
+		re:      lazyRegexp(`npm_[A-Za-z0-9]+`),
 		any:     []string{"npm_"},
 		bounded: true,
 		valid:   valueOnly(func(v string) bool { return len(v) == 40 }),
 	},
 	{
 		kind:    "jwt",
-		re:      regexp.MustCompile(`eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*`),
+		re:      lazyRegexp(`eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*`),
 		any:     []string{"eyJ"},
 		bounded: true,
 		valid:   valueOnly(validJWT),
@@ -246,4 +247,10 @@ var detectors = [...]detector{
 		minLen:  32,
 		valid:   validHighEntropy,
 	},
+}
+
+// lazyRegexp compiles expr the first time it is needed, so that loading
+// the package (every hookctl command does) costs nothing.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

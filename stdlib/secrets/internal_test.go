@@ -174,7 +174,7 @@ func TestPrefilterLiteralsAreNecessary(t *testing.T) {
 		matched := false
 		for i := range detectors {
 			d := &detectors[i]
-			if d.re == nil || !d.re.MatchString(tc) {
+			if d.re == nil || !d.re().MatchString(tc) {
 				continue
 			}
 			matched = true

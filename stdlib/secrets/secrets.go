@@ -98,7 +98,7 @@ func scan(text string, first bool) []Finding {
 		}
 		switch {
 		case d.re != nil:
-			for _, m := range d.re.FindAllStringIndex(text, -1) {
+			for _, m := range d.re().FindAllStringIndex(text, -1) {
 				if !add(m[0], m[1], &match{}) {
 					break
 				}
