@@ -54,6 +54,10 @@ type Settings struct {
 	StateFile string
 	// ScriptPool bounds the warm JavaScript runtimes.
 	ScriptPool int
+	// ScriptMemoryLimit is how much the heap may grow while scripts run
+	// before they are interrupted (nil: script.DefaultMemoryLimit; 0: no
+	// limit).
+	ScriptMemoryLimit *int64
 }
 
 // Close releases the configuration's script runtimes.
@@ -411,6 +415,10 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				}
 			case "script_pool":
 				s.ScriptPool, _ = l.ev.integer(a)
+			case "script_memory_limit":
+				if n, ok := l.ev.size(a); ok {
+					s.ScriptMemoryLimit = &n
+				}
 			}
 		}
 		l.cfg.Engine.Settings = s.Settings

@@ -290,3 +290,42 @@ func TestReloadKeepsLastGoodConfig(t *testing.T) {
 		t.Fatalf("%d reloads", reloads.Load())
 	}
 }
+
+// TestScriptMemoryLimit: the memory guard's limit is a size, and it reaches
+// the script pool: a runaway hook is stopped at it.
+func TestScriptMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(src string) string {
+		p := filepath.Join(dir, "hooks.hcl")
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for in, want := range map[string]int64{`"64MiB"`: 64 << 20, `"1GB"`: 1e9, `"512k"`: 512e3, `1048576`: 1 << 20, `"0"`: 0} {
+		cfg := load(t, write("settings {\n  script_memory_limit = "+in+"\n}\n"))
+		if got := cfg.Settings.ScriptMemoryLimit; got == nil || *got != want {
+			t.Errorf("%s: %v, want %d", in, got, want)
+		}
+	}
+	if _, err := hcl.Load(write("settings {\n  script_memory_limit = \"12 apples\"\n}\n")); err == nil || !strings.Contains(err.Error(), "Invalid size") {
+		t.Fatalf("bad size: %v", err)
+	}
+	cfg := load(t, write(`settings {
+  script_memory_limit = "32MiB"
+}
+hook "hog" {
+  event = "PreToolUse"
+  js    = "const a = []; while (true) { a.push('x'.repeat(1 << 16) + a.length); }"
+  timeout = "30s"
+}
+`))
+	e := newEngine(t)
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	out := fire(t, e, "PreToolUse", map[string]any{"tool_name": "Bash"})
+	if len(out.Hooks) != 1 || !strings.Contains(out.Hooks[0].Error, "memory limit") {
+		t.Fatalf("%+v", out.Hooks)
+	}
+}

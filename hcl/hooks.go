@@ -402,6 +402,9 @@ func (l *loader) jsPool() *script.Pool {
 	if n := l.cfg.Settings.ScriptPool; n > 0 {
 		opts = append(opts, script.WithSize(n))
 	}
+	if n := l.cfg.Settings.ScriptMemoryLimit; n != nil {
+		opts = append(opts, script.WithMemoryLimit(*n))
+	}
 	p, err := script.NewPool(l.dir, opts...)
 	if err != nil {
 		panic(err)

@@ -23,6 +23,7 @@ var settingsSchema = &hcl2.BodySchema{
 		{Name: "required"},
 		{Name: "state_file"},
 		{Name: "script_pool"},
+		{Name: "script_memory_limit"},
 	},
 }
 

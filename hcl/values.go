@@ -3,6 +3,8 @@ package hcl
 import (
 	"fmt"
 	"math/big"
+	"strconv"
+	"strings"
 	"time"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
@@ -91,6 +93,12 @@ func (ev *evaluator) value(a *hcl2.Attribute, want cty.Type) (cty.Value, bool) {
 	if d.HasErrors() {
 		return cty.NilVal, false
 	}
+	if !v.IsWhollyKnown() {
+		// It uses a local that failed to evaluate (that local's error is
+		// reported too); cty panics on reading an unknown value.
+		ev.errorf(a.Expr.Range(), "Invalid value", "Attribute %q: value is not known.", a.Name)
+		return cty.NilVal, false
+	}
 	if v.IsNull() {
 		return v, true
 	}
@@ -166,6 +174,66 @@ func (ev *evaluator) duration(a *hcl2.Attribute) (time.Duration, bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// size evaluates a byte size written as a string ("512MB", "1GiB", "64k")
+// or a number of bytes.
+func (ev *evaluator) size(a *hcl2.Attribute) (int64, bool) {
+	v, ok := ev.value(a, cty.DynamicPseudoType)
+	if !ok || v.IsNull() {
+		return 0, ok
+	}
+	bad := func() (int64, bool) {
+		ev.errorf(a.Expr.Range(), "Invalid size",
+			"Attribute %q must be a size such as \"512MB\", \"1GiB\" or a number of bytes.", a.Name)
+		return 0, false
+	}
+	if !v.IsWhollyKnown() {
+		return bad()
+	}
+	if v.Type() == cty.Number {
+		n, acc := v.AsBigFloat().Int64()
+		if acc != big.Exact || n < 0 {
+			return bad()
+		}
+		return n, true
+	}
+	if v.Type() != cty.String {
+		return bad()
+	}
+	n, err := parseSize(v.AsString())
+	if err != nil {
+		return bad()
+	}
+	return n, true
+}
+
+// parseSize reads "512MB", "1GiB", "64k", "1000": decimal (k, MB, GB) and
+// binary (KiB, MiB, GiB) units, case-insensitive, B optional.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("no number in %q", s)
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	unit := strings.ToLower(strings.TrimSpace(s[i:]))
+	mult := map[string]int64{"": 1, "b": 1,
+		"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	if n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return n * mult, nil
 }
 
 // goValue evaluates an attribute into plain Go data.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -109,6 +110,12 @@ type Pool struct {
 	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
 	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
 	keys    resultKeys
+
+	// The memory watchdog (memory.go).
+	memLimit uint64
+	running  atomic.Int64 // scripts in a call
+	watching atomic.Bool
+	watchers sync.WaitGroup
 	// shifts holds, per file and line, the columns a wrapper or a rewrite
 	// put in front of the code on that line (see shift).
 	shifts map[linePos]int
@@ -136,6 +143,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 		roots:      []string{abs},
 		size:       max(4, 2*runtime.GOMAXPROCS(0)),
 		stackLimit: DefaultStackLimit,
+		memLimit:   DefaultMemoryLimit,
 		log:        slog.New(slog.DiscardHandler),
 		modules:    map[string]Module{},
 		values:     map[any]any{},
@@ -176,6 +184,7 @@ func (p *Pool) Close() {
 	idle := p.idle
 	p.idle = nil
 	p.mu.Unlock()
+	p.watchers.Wait()
 	for _, vm := range idle {
 		vm.dispose()
 	}

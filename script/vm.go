@@ -162,6 +162,7 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, time
 	vm.mu.Lock()
 	vm.armed = true
 	vm.mu.Unlock()
+	vm.pool.scriptStarted()
 	if timeout > 0 {
 		vm.timer.Reset(timeout)
 	}
@@ -178,6 +179,7 @@ func (vm *VM) end() {
 		vm.stopWatch()
 		vm.stopWatch = nil
 	}
+	vm.pool.scriptEnded()
 	vm.mu.Lock()
 	vm.armed = false
 	interrupted := vm.interrupted
