@@ -26,7 +26,7 @@ func TestRunawayAllocationIsStopped(t *testing.T) {
 	runtime.GC()
 	before := heapObjects()
 	for name, body := range map[string]string{
-		"string doubling": `let s = "ab"; while (true) { s = s + s; }`,
+		"string doubling":  `let s = "ab"; while (true) { s = s + s; }`,
 		"array of strings": `const a = []; let i = 0; while (true) { a.push("x".repeat(1 << 16) + i++); }`,
 		"object graph":     `const o = []; while (true) { o.push({ a: [1, 2, 3], b: { c: "d" } }); }`,
 	} {
@@ -56,9 +56,14 @@ func TestRunawayAllocationIsStopped(t *testing.T) {
 // a lot, but never hold much, run to the end.
 func TestMemoryGuardLeavesNormalScriptsAlone(t *testing.T) {
 	p := newPool(t, script.WithMemoryLimit(64<<20))
-	h := inline(t, p, `let n = 0; for (let i = 0; i < 2000; i++) { const s = "x".repeat(1 << 14) + i; n += s.length; } return { n };`)
-	for range 20 {
-		res, err := run(t, h, call(nil))
+	// 16 MiB of garbage a call, 160 MiB in all: far more than the limit,
+	// but never held.
+	h := inline(t, p, `let n = 0; for (let i = 0; i < 1000; i++) { const s = "x".repeat(1 << 14) + i; n += s.length; } return { n };`)
+	for range 10 {
+		c := call(nil)
+		c.Timeout = 30 * time.Second
+		c.Deadline = time.Now().Add(c.Timeout)
+		res, err := run(t, h, c)
 		if err != nil || res["n"] == nil {
 			t.Fatalf("%v %v", res, err)
 		}
