@@ -27,7 +27,7 @@ func TestRunawayAllocationIsStopped(t *testing.T) {
 	before := heapObjects()
 	for name, body := range map[string]string{
 		"string doubling":  `let s = "ab"; while (true) { s = s + s; }`,
-		"array of strings": `const a = []; let i = 0; while (true) { a.push("x".repeat(1 << 16) + i++); }`,
+		"array of strings": `let mb = "x"; for (let k = 0; k < 20; k++) mb += mb; const a = []; let i = 0; while (true) { a.push(mb + i++); }`,
 		"object graph":     `const o = []; while (true) { o.push({ a: [1, 2, 3], b: { c: "d" } }); }`,
 	} {
 		h := inline(t, p, body)
@@ -56,10 +56,10 @@ func TestRunawayAllocationIsStopped(t *testing.T) {
 // a lot, but never hold much, run to the end.
 func TestMemoryGuardLeavesNormalScriptsAlone(t *testing.T) {
 	p := newPool(t, script.WithMemoryLimit(64<<20))
-	// 16 MiB of garbage a call, 160 MiB in all: far more than the limit,
+	// 25 MiB of garbage a call, 125 MiB in all: far more than the limit,
 	// but never held.
-	h := inline(t, p, `let n = 0; for (let i = 0; i < 1000; i++) { const s = "x".repeat(1 << 14) + i; n += s.length; } return { n };`)
-	for range 10 {
+	h := inline(t, p, `let chunk = "x"; for (let k = 0; k < 18; k++) chunk += chunk; let n = 0; for (let i = 0; i < 100; i++) { const s = chunk + i; n += s.length; } return { n };`)
+	for range 5 {
 		c := call(nil)
 		c.Timeout = 30 * time.Second
 		c.Deadline = time.Now().Add(c.Timeout)
