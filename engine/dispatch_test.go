@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -790,5 +792,32 @@ func TestFireHonoursCallerCancellation(t *testing.T) {
 	out, err := e.Fire(ctx, engine.Event{Name: "PreToolUse"})
 	if !errors.Is(err, context.DeadlineExceeded) || out.Event != "PreToolUse" {
 		t.Fatalf("out=%+v err=%v", out, err)
+	}
+}
+
+// TestPanickingHooksLeaveNoTimers: a hook that panics on every call does
+// not leave its deadline timer behind (the live heap stays flat).
+func TestPanickingHooksLeaveNoTimers(t *testing.T) {
+	e := newEngine(t)
+	register(t, e, engine.Hook{ID: "p", Event: "PostToolUse", Timeout: time.Hour,
+		Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) { panic("bug") })})
+	fireN := func(n int) {
+		for range n {
+			if _, err := e.Fire(context.Background(), engine.Event{Name: "PostToolUse"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	live := func() uint64 {
+		runtime.GC()
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	fireN(1000)
+	before := live()
+	fireN(20000)
+	if after := live(); after > before+1<<20 {
+		t.Fatalf("live heap grew from %d KiB to %d KiB over 20000 panicking calls", before>>10, after>>10)
 	}
 }

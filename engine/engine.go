@@ -520,6 +520,9 @@ func (e *Engine) EventsWithHooks() []string {
 
 // Stats are the engine's counters since New.
 type Stats struct {
+	// Fires counts fires of events that had hooks; a fire of an event
+	// without hooks returns at once and is not counted (counting it would
+	// cost the no-hook path its speed).
 	Fires        uint64 `json:"fires"`
 	HooksRun     uint64 `json:"hooks_run"`
 	HookErrors   uint64 `json:"hook_errors"`

@@ -360,13 +360,13 @@ func (e *Engine) invoke(ctx context.Context, h *compiledHook, call *Call, timeou
 		return res, err
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel() // a panicking hook too: its timer must not outlive it
 	res, err = h.Handler.Handle(tctx, call)
 	if tctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		// The hook's own deadline passed: whatever it returned came too
 		// late, and its context has been cancelled.
 		res, err = nil, &TimeoutError{Hook: h.ID, Timeout: timeout}
 	}
-	cancel()
 	return res, err
 }
 
