@@ -528,7 +528,10 @@ type Stats struct {
 	HookErrors   uint64 `json:"hook_errors"`
 	HookTimeouts uint64 `json:"hook_timeouts"`
 	// BackgroundQueued, BackgroundDone and BackgroundDropped count
-	// background hooks; every queued hook ends as done or dropped.
+	// background hooks. A hook a fire admits is queued, or dropped at once
+	// when the queue stays full (its trace in that fire's outcome says
+	// so); a queued one ends done, or dropped when Close gives up waiting.
+	// Once the engine is closed, Done + Dropped counts every hook admitted.
 	BackgroundQueued  uint64 `json:"background_queued"`
 	BackgroundDone    uint64 `json:"background_done"`
 	BackgroundDropped uint64 `json:"background_dropped"`
