@@ -439,7 +439,7 @@ func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
 }
 
 func printTable(w io.Writer, rows []row, base row, markdown bool) {
-	header := []string{"peer (same 10 hooks, same payload)", "p50 per event", "p99", "mean", "allocs", "hookctl JS is"}
+	header := []string{"peer (same 10 hooks, same payload)", "p50 per event", "p99", "mean", "allocs", "p50 ÷ hookctl JS p50"}
 	var lines [][]string
 	for _, r := range rows {
 		if r.skipped != "" {
@@ -450,9 +450,9 @@ func printTable(w io.Writer, rows []row, base row, markdown bool) {
 		if r.allocs >= 0 {
 			allocs = fmt.Sprintf("%.0f", r.allocs)
 		}
-		ratio := "1×"
+		ratio := "1"
 		if r.name != base.name {
-			ratio = ratioText(float64(r.p50) / float64(base.p50))
+			ratio = ratioNumber(float64(r.p50) / float64(base.p50))
 		}
 		lines = append(lines, []string{r.name, human(r.p50), human(r.p99), human(r.mean), allocs, ratio})
 	}
@@ -470,6 +470,19 @@ func printTable(w io.Writer, rows []row, base row, markdown bool) {
 		fmt.Fprintln(tw, strings.Join(l, "\t"))
 	}
 	tw.Flush()
+}
+
+// ratioNumber prints a ratio with the precision it deserves.
+func ratioNumber(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 1:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
 }
 
 // ratioText says how hookctl compares with a peer whose median is x times
