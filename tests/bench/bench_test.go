@@ -143,13 +143,18 @@ func BenchmarkProcesses(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, cmd string }{
-		{"bash-10", "bash " + abs(b, "testdata/peers/hook.sh")},
-		{"python3-10", "python3 " + abs(b, "testdata/peers/hook.py")},
+	for _, c := range []struct {
+		name, cmd string
+		n         int
+	}{
+		{"bash-10", "bash " + abs(b, "testdata/peers/hook.sh"), 10},
+		{"python3-10", "python3 " + abs(b, "testdata/peers/hook.py"), 10},
+		{"bash-1", "bash " + abs(b, "testdata/peers/hook.sh"), 1},
+		{"python3-1", "python3 " + abs(b, "testdata/peers/hook.py"), 1},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if err := SpawnParallel(context.Background(), c.cmd, 10, data); err != nil {
+				if err := SpawnParallel(context.Background(), c.cmd, c.n, data); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -128,10 +128,14 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	// One process per hook.
 	hookSh, _ := filepath.Abs(filepath.Join(dir, "hook.sh"))
 	hookPy, _ := filepath.Abs(filepath.Join(dir, "hook.py"))
-	bashRow, bashErr := processes("bash, 10 processes per event", "bash", "bash "+hookSh, payloadJSON, n.bashEvents)
+	bashRow, bashErr := processes("bash, 10 processes per event", "bash", "bash "+hookSh, 10, payloadJSON, n.bashEvents)
 	report(bashRow, bashErr)
-	pyRow, pyErr := processes("python3, 10 processes per event", "python3", "python3 "+hookPy, payloadJSON, n.pyEvents)
+	pyRow, pyErr := processes("python3, 10 processes per event", "python3", "python3 "+hookPy, 10, payloadJSON, n.pyEvents)
 	report(pyRow, pyErr)
+	// The same checks as one hook, one process: what hookctl claude
+	// replaces when a user folds every check into one script.
+	report(processes("bash, the checks in 1 process", "bash", "bash "+hookSh, 1, payloadJSON, n.bashEvents))
+	report(processes("python3, the checks in 1 process", "python3", "python3 "+hookPy, 1, payloadJSON, n.pyEvents))
 
 	// hookctl as a process.
 	tmp, err := os.MkdirTemp("", "hookctl-compare")
@@ -327,21 +331,21 @@ func nodePeer(script, payload string, fires int) (row, error) {
 	return r, nil
 }
 
-// processes runs events of ten parallel hook processes.
-func processes(name, interpreter, cmdline string, payload []byte, events int) (row, error) {
+// processes runs events of n parallel hook processes.
+func processes(name, interpreter, cmdline string, n int, payload []byte, events int) (row, error) {
 	r := row{name: name, allocs: -1}
 	if _, err := exec.LookPath(interpreter); err != nil {
 		return r, fmt.Errorf("%s not found", interpreter)
 	}
 	ctx := context.Background()
-	if err := bench.SpawnParallel(ctx, cmdline, 10, payload); err != nil { // warm the caches
+	if err := bench.SpawnParallel(ctx, cmdline, n, payload); err != nil { // warm the caches
 		return r, err
 	}
 	lat := make([]time.Duration, events)
 	var total time.Duration
 	for i := range events {
 		t0 := time.Now()
-		if err := bench.SpawnParallel(ctx, cmdline, 10, payload); err != nil {
+		if err := bench.SpawnParallel(ctx, cmdline, n, payload); err != nil {
 			return r, err
 		}
 		lat[i] = time.Since(t0)
