@@ -24,6 +24,8 @@ type Watcher struct {
 	opts     []Option
 	interval time.Duration
 	onReload func(*Config, error)
+	gate     func(path string) error
+	extra    func() []string
 
 	mu      sync.Mutex
 	current *Config
@@ -62,6 +64,23 @@ func OnReload(f func(*Config, error)) WatchOption {
 	return func(w *Watcher) { w.onReload = f }
 }
 
+// WithGate makes every load, the first included, ask check(path) first:
+// an error refuses the load before any file is parsed, as a broken
+// configuration is refused (the first load fails; a reload keeps the last
+// good configuration serving and OnReload gets the error). hookctl serve
+// uses it to refuse a configuration that is not trusted. A nil check is
+// no gate.
+func WithGate(check func(path string) error) WatchOption {
+	return func(w *Watcher) { w.gate = check }
+}
+
+// WatchFiles adds files whose changes trigger a reload, besides the
+// configuration's own: files the gate reads, say. files is called at
+// every check and must not call the Watcher.
+func WatchFiles(files func() []string) WatchOption {
+	return func(w *Watcher) { w.extra = files }
+}
+
 // WithLoadOptions passes options to every load.
 func WithLoadOptions(opts ...Option) WatchOption {
 	return func(w *Watcher) { w.opts = append(w.opts, opts...) }
@@ -93,7 +112,14 @@ func (w *Watcher) Config() *Config {
 func (w *Watcher) Reload() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	cfg, err := Load(w.path, w.opts...)
+	var cfg *Config
+	var err error
+	if w.gate != nil {
+		err = w.gate(w.path)
+	}
+	if err == nil {
+		cfg, err = Load(w.path, w.opts...)
+	}
 	if err == nil {
 		if lerr := w.eng.Load(cfg.Engine); lerr != nil {
 			cfg.Close()
@@ -129,6 +155,9 @@ func (w *Watcher) files(cfg *Config) []string {
 		files = append(files, matches...)
 	} else {
 		files = append(files, w.path)
+	}
+	if w.extra != nil {
+		files = append(files, w.extra()...)
 	}
 	if cfg != nil {
 		files = append(files, cfg.Files...)

@@ -16,8 +16,15 @@ import (
 	"github.com/hookctl/hookctl/stdlib/kv"
 )
 
+// exitUntrusted is the exit status of hookctl claude refusing an
+// untrusted configuration: Claude Code's non-blocking error (the action
+// proceeds; the transcript shows the first line of stderr), never a
+// decision.
+const exitUntrusted = exitFailure
+
 func newClaudeCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var allow bool
+	cmd := &cobra.Command{
 		Use:   "claude [--config PATH]",
 		Short: "Run as a Claude Code command hook (hook JSON on stdin, Claude-format JSON on stdout)",
 		Long: `claude is a drop-in Claude Code command hook. Point Claude Code's hooks at it
@@ -28,7 +35,13 @@ Code reads nothing but the exit status: TaskCompleted, TeammateIdle).
 
 The Stop loop guard and hookctl/kv keep their state in a file
 (settings.state_file, else $HOOKCTL_STATE_DIR/kv.json, else
-~/.local/state/hookctl/kv.json), so they work across invocations.`,
+~/.local/state/hookctl/kv.json), so they work across invocations.
+
+It runs only a configuration trusted with "hookctl trust" and unchanged since.
+Otherwise it runs no hook, writes nothing on stdout and exits 1, a non-blocking
+error for Claude Code (the action proceeds; the transcript shows the first line
+of stderr, which says why). --allow-untrusted or HOOKCTL_ALLOW_UNTRUSTED=1 runs
+it anyway.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			payload, event, err := claude.DecodeInput(a.stdin)
@@ -36,8 +49,20 @@ The Stop loop guard and hookctl/kv keep their state in a file
 				// A non-blocking error for Claude Code: the action proceeds.
 				return &exitError{code: exitFailure, err: err}
 			}
+			path, err := a.discover(true)
+			if err != nil {
+				return err
+			}
+			if !allowUntrusted(allow) {
+				if err := checkTrust(path); err != nil {
+					// The first line is what Claude Code shows.
+					fmt.Fprintf(a.stderr, "hookctl: %v; its hooks did not run\n", err)
+					fmt.Fprintf(a.stderr, "hookctl: to run it without trust, use hookctl claude --allow-untrusted or set %s=1\n", allowUntrustedEnv)
+					return silent(exitUntrusted)
+				}
+			}
 			store := &lazyFileStore{}
-			cfg, err := a.load(true, hcl.WithStore(store))
+			cfg, err := a.loadPath(path, true, hcl.WithStore(store))
 			if err != nil {
 				return err
 			}
@@ -70,6 +95,8 @@ The Stop loop guard and hookctl/kv keep their state in a file
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
+	return cmd
 }
 
 // lazyFileStore is the file-backed kv store of one-shot processes, opened

@@ -57,6 +57,12 @@ func (a *app) load(forClaude bool, opts ...hcl.Option) (*hcl.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.loadPath(path, true, opts...)
+}
+
+// loadPath loads the configuration at path, printing its errors and,
+// when warnings is set, its warnings.
+func (a *app) loadPath(path string, warnings bool, opts ...hcl.Option) (*hcl.Config, error) {
 	opts = append([]hcl.Option{hcl.WithProjectDir(projectDir()), hcl.WithLogger(a.logger())}, opts...)
 	cfg, err := hcl.Load(path, opts...)
 	if err != nil {
@@ -67,7 +73,7 @@ func (a *app) load(forClaude bool, opts ...hcl.Option) (*hcl.Config, error) {
 		}
 		return nil, &exitError{code: exitFailure, err: err}
 	}
-	if cfg.Warnings != nil && len(cfg.Warnings.Diags) > 0 {
+	if warnings && cfg.Warnings != nil && len(cfg.Warnings.Diags) > 0 {
 		cfg.Warnings.Render(a.stderr)
 	}
 	return cfg, nil

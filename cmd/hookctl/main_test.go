@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -27,27 +28,65 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"http": httpCmd,
+			"http":  httpCmd,
+			"sleep": sleepCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOKCTL_CONFIG", "")
 			env.Setenv("CLAUDE_PROJECT_DIR", "")
 			env.Setenv("HOOKCTL_STATE_DIR", env.WorkDir+"/.state")
+			// Trust records stay in the test's directory, and no test
+			// runs untrusted configurations unless it says so.
+			env.Setenv("HOOKCTL_TRUST_FILE", env.WorkDir+"/.config/hookctl/trusted.json")
+			env.Setenv("HOOKCTL_ALLOW_UNTRUSTED", "")
 			return nil
 		},
 	})
 }
 
+// sleepCmd waits: sleep DURATION.
+func sleepCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sleep DURATION")
+	}
+	d, err := time.ParseDuration(args[0])
+	if err != nil {
+		ts.Fatalf("sleep: %v", err)
+	}
+	time.Sleep(d)
+}
+
 // httpCmd is a small HTTP client for scripts:
 //
-//	http METHOD URL [BODYFILE]
+//	http [-until REGEXP] METHOD URL [BODYFILE]
 //
 // It retries connection errors for a few seconds (a server may still be
 // starting), prints the status line and the body on stdout, and fails on a
-// status that is not 2xx unless negated.
+// status that is not 2xx unless negated. With -until it repeats the request
+// for up to ten seconds until the body matches REGEXP (a server reloading).
 func httpCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) > 1 && args[0] == "-until" {
+		re, err := regexp.Compile(args[1])
+		if err != nil {
+			ts.Fatalf("http -until: %v", err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			code, body := httpDo(ts, args[2:])
+			if re.Match(body) || time.Now().After(deadline) {
+				httpReport(ts, neg, args[2:], code, body)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	code, body := httpDo(ts, args)
+	httpReport(ts, neg, args, code, body)
+}
+
+func httpDo(ts *testscript.TestScript, args []string) (int, []byte) {
 	if len(args) < 2 {
-		ts.Fatalf("usage: http METHOD URL [BODYFILE]")
+		ts.Fatalf("usage: http [-until REGEXP] METHOD URL [BODYFILE]")
 	}
 	var body []byte
 	if len(args) > 2 {
@@ -69,9 +108,13 @@ func httpCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	fmt.Fprintf(ts.Stdout(), "%d\n%s", resp.StatusCode, b)
-	ok := resp.StatusCode/100 == 2
+	return resp.StatusCode, b
+}
+
+func httpReport(ts *testscript.TestScript, neg bool, args []string, code int, body []byte) {
+	fmt.Fprintf(ts.Stdout(), "%d\n%s", code, body)
+	ok := code/100 == 2
 	if ok == neg {
-		ts.Fatalf("http %s %s: status %d", args[0], args[1], resp.StatusCode)
+		ts.Fatalf("http %s %s: status %d", args[0], args[1], code)
 	}
 }

@@ -68,11 +68,17 @@ a superset of Claude Code and OpenClaw hooks.
 
 Configuration: --config names a file or a directory of *.hcl files; without it
 hookctl uses $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/ (and, for
-"hookctl claude", $CLAUDE_PROJECT_DIR/.claude/hooks.hcl).`,
+"hookctl claude", $CLAUDE_PROJECT_DIR/.claude/hooks.hcl).
+
+Trust: "hookctl claude" and "hookctl serve", which Claude Code and services start
+on their own, run only a configuration you trusted with "hookctl trust", as it
+was then (see "hookctl trust --help"). fire, validate, list and bench run the
+configuration you point them at, on purpose, and need no trust.`,
 		Example: `  hookctl fire --config examples/hooks.hcl --payload examples/payloads/PreToolUse.rm.json PreToolUse
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf /' --explain
   hookctl validate --config hooks.hcl
   hookctl list --event PreToolUse
+  hookctl trust --config .claude/hooks.hcl
   hookctl events`,
 		Version:       version(),
 		SilenceUsage:  true,
@@ -84,7 +90,7 @@ hookctl uses $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/ (and, for
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newServeCmd(a), newImportCmd(a), newBenchCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
 	)
 	return root
 }

@@ -21,7 +21,7 @@ import (
 
 func newServeCmd(a *app) *cobra.Command {
 	var listen string
-	var allowRemote bool
+	var allowRemote, allowUntrustedFlag bool
 	var interval, grace time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve [--config PATH] [--listen ADDR]",
@@ -35,7 +35,13 @@ func newServeCmd(a *app) *cobra.Command {
 It listens on loopback unless --allow-remote, reloads the configuration when its
 files change (a broken configuration keeps the last good one serving), and on
 SIGINT or SIGTERM stops accepting requests, finishes those in flight and drains
-background hooks.`,
+background hooks.
+
+It serves only a configuration trusted with "hookctl trust" and unchanged since:
+an untrusted one is refused at start (exit 1), and a reload whose files changed
+since they were trusted is refused while the last good configuration keeps
+serving; running "hookctl trust" then makes it reload. --allow-untrusted or
+HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := a.discover(true)
@@ -58,21 +64,40 @@ background hooks.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			var mu sync.Mutex
-			status := map[string]any{"config": path}
-			w, err := hcl.Watch(eng, path, hcl.WithInterval(interval),
-				hcl.WithLoadOptions(hcl.WithProjectDir(projectDir()), hcl.WithLogger(a.logger()), hcl.WithStore(store)),
-				hcl.OnReload(func(cfg *hcl.Config, err error) {
-					mu.Lock()
-					defer mu.Unlock()
-					status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
-					if err != nil {
-						status["last_error"] = err.Error()
-						fmt.Fprintf(a.stderr, "hookctl: reload failed; the previous configuration keeps serving:\n%v\n", err)
+			status := map[string]any{"config": path, "trust": "checked"}
+			opts := []hcl.WatchOption{hcl.WithInterval(interval),
+				hcl.WithLoadOptions(hcl.WithProjectDir(projectDir()), hcl.WithLogger(a.logger()), hcl.WithStore(store))}
+			untrusted := allowUntrusted(allowUntrustedFlag)
+			if untrusted {
+				status["trust"] = "not checked (--allow-untrusted)"
+			} else {
+				// Every load, the first included, is of a trusted
+				// configuration; trusting it (a change of the trust file)
+				// retries a refused reload.
+				opts = append(opts, hcl.WithGate(checkTrust), hcl.WatchFiles(trustWatchFiles(path)))
+			}
+			started := false
+			opts = append(opts, hcl.OnReload(func(cfg *hcl.Config, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if !started {
+					return // the first load: reported below
+				}
+				status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
+				if err != nil {
+					status["last_error"] = err.Error()
+					var ue *untrustedError
+					if errors.As(err, &ue) {
+						fmt.Fprintf(a.stderr, "hookctl: not reloading: %v; the previous configuration keeps serving\n", err)
 						return
 					}
-					delete(status, "last_error")
-					status["hooks"] = len(cfg.Engine.Hooks)
-				}))
+					fmt.Fprintf(a.stderr, "hookctl: reload failed; the previous configuration keeps serving:\n%v\n", err)
+					return
+				}
+				delete(status, "last_error")
+				status["hooks"] = len(cfg.Engine.Hooks)
+			}))
+			w, err := hcl.Watch(eng, path, opts...)
 			if err != nil {
 				eng.Close(context.Background())
 				var d *hcl.Diagnostics
@@ -80,8 +105,17 @@ background hooks.`,
 					d.Render(a.stderr)
 					return silent(exitFailure)
 				}
+				var ue *untrustedError
+				if errors.As(err, &ue) {
+					return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, allowUntrustedEnv)}
+				}
 				return &exitError{code: exitFailure, err: err}
 			}
+			mu.Lock()
+			started = true
+			status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
+			status["hooks"] = len(w.Config().Engine.Hooks)
+			mu.Unlock()
 			srv := &http.Server{
 				Handler: claude.NewServer(eng, func() map[string]any {
 					mu.Lock()
@@ -100,7 +134,11 @@ background hooks.`,
 				eng.Close(context.Background())
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s\n", path, ln.Addr())
+			if untrusted {
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)\n", path, ln.Addr())
+			} else {
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s\n", path, ln.Addr())
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			errc := make(chan error, 1)
@@ -128,6 +166,7 @@ background hooks.`,
 	}
 	cmd.Flags().StringVarP(&listen, "listen", "l", "127.0.0.1:8765", "address to listen on")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback listen address")
+	cmd.Flags().BoolVar(&allowUntrustedFlag, "allow-untrusted", false, "serve the configuration even if it is not trusted (see hookctl trust)")
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
 	return cmd

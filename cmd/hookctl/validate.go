@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/hcl"
 )
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -14,11 +16,22 @@ func newValidateCmd(a *app) *cobra.Command {
 every problem at once, each with file:line:column and a source snippet:
 unknown blocks and attributes, duplicate hook ids, unknown events, two handlers
 on one hook, bad durations, matchers and conditions, JavaScript syntax errors
-and missing scripts. Warnings (matchers that cannot work, permission-rule
-syntax in a matcher, ...) are printed but do not fail.`,
+and missing scripts. Warnings are printed but do not fail: a matcher on an event
+without a matcher field (Claude Code ignores it), permission-rule syntax in a
+matcher (Bash(git *)), a matcher or a when regex that can never match (a^b, $x,
+[^\s\S]), and a matcher that differs from a Claude Code tool or matcher value
+only by case (bash for Bash: matchers are case-sensitive).
+
+validate needs no trust (see hookctl trust): you run it on purpose, on the
+configuration you name. Loading a configuration runs the top level of its scripts
+(in the sandbox), as fire, list and bench do too.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.load(false)
+			path, err := a.discover(false)
+			if err != nil {
+				return err
+			}
+			cfg, err := a.loadPath(path, false)
 			if err != nil {
 				return err
 			}
@@ -28,6 +41,13 @@ syntax in a matcher, ...) are printed but do not fail.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			defer eng.Close(cmd.Context())
+			// The loader's warnings and validate's own, in file order.
+			warnings := &hcl.Diagnostics{Files: cfg.Sources}
+			if cfg.Warnings != nil {
+				warnings.Diags = append(warnings.Diags, cfg.Warnings.Diags...)
+			}
+			warnings.Diags = append(warnings.Diags, lintConfig(cfg, eng)...)
+			warnings.Render(a.stderr)
 			n := len(cfg.Engine.Hooks)
 			fmt.Fprintf(a.stderr, "%s: ok (%d hook(s), %d custom event(s))\n", cfg.Engine.Name, n, len(cfg.Engine.Events))
 			return nil

@@ -1,0 +1,330 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// The traps `hookctl validate` warns about besides the loader's own
+// warnings (matchers on events without a matcher field, permission-rule
+// syntax in a matcher): matchers and `when` regexes that can never match,
+// and matchers that differ from a Claude Code tool or matcher value only
+// by case (Claude Code's matchers are case-sensitive).
+
+// claudeTools are Claude Code's built-in tool names, what tool_name holds
+// besides mcp__server__tool names.
+var claudeTools = []string{
+	"Agent", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList",
+	"Edit", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep",
+	"KillShell", "LS", "LSP", "ListMcpResourcesTool", "Monitor", "MultiEdit", "NotebookEdit",
+	"NotebookRead", "PowerShell", "Read", "ReadMcpResourceTool", "SendMessage", "Skill",
+	"SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList", "TaskOutput", "TaskStop",
+	"TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite", "ToolSearch",
+	"WebFetch", "WebSearch", "Write",
+}
+
+// matcherValues are the values Claude Code puts in the matcher field of
+// its events, where they form a known set; what the values are called.
+var matcherValues = map[string]struct {
+	what   string
+	values []string
+}{
+	"PreToolUse":         {"Claude Code tool", claudeTools},
+	"PostToolUse":        {"Claude Code tool", claudeTools},
+	"PostToolUseFailure": {"Claude Code tool", claudeTools},
+	"PermissionRequest":  {"Claude Code tool", claudeTools},
+	"PermissionDenied":   {"Claude Code tool", claudeTools},
+	"SessionStart":       {"SessionStart source", []string{"startup", "resume", "clear", "compact", "fork"}},
+	"Setup":              {"Setup trigger", []string{"init", "maintenance"}},
+	"InstructionsLoaded": {"InstructionsLoaded load_reason", []string{"session_start", "nested_traversal", "path_glob_match", "include", "compact"}},
+	"PreCompact":         {"PreCompact trigger", []string{"manual", "auto"}},
+	"PostCompact":        {"PostCompact trigger", []string{"manual", "auto"}},
+	"SessionEnd":         {"SessionEnd reason", []string{"clear", "resume", "logout", "prompt_input_exit", "other"}},
+	"ConfigChange":       {"ConfigChange source", []string{"user_settings", "project_settings", "local_settings", "policy_settings", "skills"}},
+	"DirectoryAdded":     {"DirectoryAdded source", []string{"slash_command", "register_repo_root"}},
+	"Notification": {"notification_type", []string{"permission_prompt", "idle_prompt", "auth_success", "elicitation_dialog",
+		"elicitation_url_dialog", "elicitation_complete", "elicitation_response", "agent_needs_input", "agent_completed"}},
+	"StopFailure": {"StopFailure error", []string{"rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed",
+		"billing_error", "invalid_request", "model_not_found", "server_error", "max_output_tokens", "unknown",
+		"account_on_hold", "cloud_credential_error"}},
+}
+
+// lintConfig returns warnings about the hooks of a loaded configuration.
+func lintConfig(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
+	hooks := make(map[string]engine.Hook, len(cfg.Engine.Hooks))
+	for _, h := range cfg.Engine.Hooks {
+		hooks[h.ID] = h
+	}
+	names := make([]string, 0, len(cfg.Sources))
+	for n := range cfg.Sources {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var diags hcl2.Diagnostics
+	warn := func(r hcl2.Range, summary, format string, args ...any) {
+		detail := fmt.Sprintf(format, args...)
+		for _, d := range diags {
+			if d.Subject != nil && *d.Subject == r && d.Detail == detail {
+				return // the same warning for another event of the hook
+			}
+		}
+		diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
+	}
+	for _, name := range names {
+		f := cfg.Sources[name]
+		if f == nil {
+			continue
+		}
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		for _, b := range body.Blocks {
+			if b.Type != "hook" || len(b.Labels) != 1 {
+				continue
+			}
+			h, ok := hooks[b.Labels[0]]
+			if !ok {
+				continue
+			}
+			if a := b.Body.Attributes["matcher"]; a != nil && h.Matcher != "" {
+				lintMatcher(eng, h, a.Expr.Range(), warn)
+			}
+			if a := b.Body.Attributes["when"]; a != nil && h.Condition != nil {
+				for _, re := range matchesPatterns(h.Condition.Source()) {
+					if neverMatches(re) {
+						warn(a.Expr.Range(), "Condition regex can never match",
+							"The regular expression `%s` matches no text at all (an anchor such as ^ or $ between characters, an empty character class, ...), so `matches` is always false there.", re)
+					}
+				}
+			}
+		}
+	}
+	return diags
+}
+
+func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl2.Range, warn func(hcl2.Range, string, string, ...any)) {
+	for _, ev := range append([]string{h.Event}, h.Events...) {
+		if ev == "" {
+			continue
+		}
+		spec, err := eng.Event(ev)
+		if err != nil || spec.MatcherField == "" {
+			continue
+		}
+		m, err := engine.CompileMatcherMode(h.Matcher, spec.MatcherMode)
+		if err != nil || m.MatchesAll() {
+			continue
+		}
+		src := strings.TrimSpace(h.Matcher)
+		if m.IsRegexp() && neverMatches(src) {
+			warn(r, "Matcher can never match",
+				"%q is a regular expression that matches no text at all (an anchor such as ^ or $ between characters, an empty character class, ...), so the hook never runs.", h.Matcher)
+			continue
+		}
+		// Case: only where the hook names the Claude Code event itself
+		// (an OpenClaw alias such as before_tool_call sees other names).
+		known, ok := matcherValues[spec.Name]
+		if !ok || ev != spec.Name || spec.Source != engine.SourceClaudeCode {
+			continue
+		}
+		if !m.IsRegexp() {
+			seps := "|,"
+			if spec.MatcherMode != engine.MatcherClaude {
+				seps = "|"
+			}
+			for _, part := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+				n := strings.TrimSpace(part)
+				if n == "" || slices.Contains(known.values, n) {
+					continue
+				}
+				if k := foldMatch(known.values, n); k != "" {
+					warn(r, "Matcher differs from a known name by case",
+						"%q matches no %s: matchers are case-sensitive. Did you mean %q?", n, known.what, k)
+				}
+			}
+			continue
+		}
+		if slices.ContainsFunc(known.values, m.Match) {
+			continue
+		}
+		folded, err := regexp.Compile("(?i)" + src)
+		if err != nil {
+			continue
+		}
+		var hits []string
+		for _, v := range known.values {
+			if folded.MatchString(v) {
+				hits = append(hits, v)
+			}
+		}
+		if len(hits) > 0 {
+			warn(r, "Matcher differs from a known name by case",
+				"%q matches no %s as written: matchers are case-sensitive. Ignoring case it would match %s.", h.Matcher, known.what, summarize(hits, 3))
+		}
+	}
+}
+
+// foldMatch returns the value equal to n but for case, if any.
+func foldMatch(values []string, n string) string {
+	for _, v := range values {
+		if strings.EqualFold(v, n) {
+			return v
+		}
+	}
+	return ""
+}
+
+// matchesPatterns returns the constant regular expressions of the
+// `matches` operators of an expr condition.
+func matchesPatterns(src string) []string {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil
+	}
+	v := &matchesVisitor{}
+	ast.Walk(&tree.Node, v)
+	return v.patterns
+}
+
+type matchesVisitor struct{ patterns []string }
+
+func (v *matchesVisitor) Visit(n *ast.Node) {
+	if b, ok := (*n).(*ast.BinaryNode); ok && b.Operator == "matches" {
+		if s, ok := b.Right.(*ast.StringNode); ok {
+			v.patterns = append(v.patterns, s.Value)
+		}
+	}
+}
+
+// neverMatches reports whether the Go regular expression re can match no
+// text at all, searched unanchored: its language is empty (`[^\s\S]`), or
+// its empty-width assertions cannot hold where they stand (`a^b`, `$x`,
+// `x\by`). An invalid expression is not reported (the loader does).
+//
+// It explores the compiled program over the context that decides every
+// assertion: the class of the character before the position (none, a
+// newline, a word character, another one) and of the one after it,
+// guessed when an assertion needs it and checked when a character is
+// read. A match may start after any text and end before any text.
+func neverMatches(re string) bool {
+	parsed, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return false
+	}
+	// Character classes, by a representative: -1 is "no character" (the
+	// start or the end of the text).
+	classes := []rune{-1, '\n', 'a', ' '}
+	const unknown = rune(-2)
+	type state struct {
+		pc         uint32
+		prev, next rune
+	}
+	seen := map[state]bool{}
+	var stack []state
+	push := func(s state) {
+		if !seen[s] {
+			seen[s] = true
+			stack = append(stack, s)
+		}
+	}
+	for _, c := range classes {
+		push(state{uint32(prog.Start), c, unknown})
+	}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		in := &prog.Inst[s.pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			return false
+		case syntax.InstFail:
+		case syntax.InstAlt, syntax.InstAltMatch:
+			push(state{in.Out, s.prev, s.next})
+			push(state{in.Arg, s.prev, s.next})
+		case syntax.InstCapture, syntax.InstNop:
+			push(state{in.Out, s.prev, s.next})
+		case syntax.InstEmptyWidth:
+			need := syntax.EmptyOp(in.Arg)
+			for _, n := range classes {
+				if s.next != unknown && n != s.next {
+					continue
+				}
+				if need&^syntax.EmptyOpContext(s.prev, n) == 0 {
+					push(state{in.Out, s.prev, n})
+				}
+			}
+		default: // reads a character
+			for _, c := range classes[1:] {
+				if s.next != unknown && c != s.next {
+					continue
+				}
+				if readsClass(in, c) {
+					push(state{in.Out, c, unknown})
+				}
+			}
+		}
+	}
+	return true
+}
+
+// readsClass reports whether a character-reading instruction can read a
+// character of the class c stands for: '\n', a word character ('a') or
+// another one (' '). It may say yes wrongly, never no.
+func readsClass(in *syntax.Inst, c rune) bool {
+	switch in.Op {
+	case syntax.InstRuneAny:
+		return true
+	case syntax.InstRuneAnyNotNL:
+		return c != '\n'
+	}
+	switch c {
+	case '\n':
+		return in.MatchRune('\n')
+	case 'a':
+		for _, r := range "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz" {
+			if in.MatchRune(r) {
+				return true
+			}
+		}
+		return false
+	}
+	// Another character: any rune of the set that is neither a word
+	// character nor a newline. Case folding can add some (K folds to the
+	// Kelvin sign): then say yes.
+	runes := in.Rune
+	if len(runes) == 1 {
+		runes = []rune{runes[0], runes[0]}
+	}
+	fold := syntax.Flags(in.Arg)&syntax.FoldCase != 0
+	for i := 0; i+1 < len(runes); i += 2 {
+		lo, hi := runes[i], runes[i+1]
+		if fold && hi >= 'A' && lo <= 'z' {
+			return true
+		}
+		for r := lo; r <= hi; r++ {
+			if r != '\n' && !syntax.IsWordChar(r) {
+				return true
+			}
+			if r > 'z' {
+				return true // past the ASCII word characters: all others
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// writeTree writes files (slash paths relative to dir) and returns dir's
+// canonical path.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir, err := canonicalPath(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// pins returns what trusting the configuration at path pins.
+func pins(t *testing.T, path string) (*pinned, map[string]string) {
+	t.Helper()
+	p, err := collectPins(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := hashSet(p.root, p.files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, files
+}
+
+func present(files map[string]string) []string {
+	var out []string
+	for k, h := range files {
+		if h != absentHash {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestDigestOrderIndependent: the digest of a directory walk does not
+// depend on the order files are found in, and it covers nested files.
+func TestDigestOrderIndependent(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl": "x", "a.js": "a", "lib/b.js": "b", "lib/deep/c.js": "c", "z/data.json": "{}",
+		".git/objects/x": "ignored",
+	})
+	files, err := walkFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.js", "hooks.hcl", "lib/b.js", "lib/deep/c.js", "z/data.json"}
+	set, err := hashSet(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := present(set); !slices.Equal(got, want) {
+		t.Fatalf("walk found %v, want %v", got, want)
+	}
+	d := digest(set)
+	for i := 0; i < 20; i++ {
+		shuffled := slices.Clone(files)
+		rand.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		s2, err := hashSet(dir, shuffled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if digest(s2) != d {
+			t.Fatal("the digest depends on the order of the files")
+		}
+	}
+}
+
+// TestDigestDetectsChanges: content, renames, swapped contents, added
+// and removed files all change the digest.
+func TestDigestDetectsChanges(t *testing.T) {
+	base := map[string]string{"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": "B"}
+	d := digest(base)
+	for name, changed := range map[string]map[string]string{
+		"content": {"hooks.hcl": "h", "lib/a.js": "A2", "lib/b.js": "B"},
+		"rename":  {"hooks.hcl": "h", "lib/c.js": "A", "lib/b.js": "B"},
+		"swap":    {"hooks.hcl": "h", "lib/a.js": "B", "lib/b.js": "A"},
+		"added":   {"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": "B", "lib/c.js": "C"},
+		"removed": {"hooks.hcl": "h", "lib/a.js": "A"},
+		"absent":  {"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": absentHash},
+		// A separator inside a path cannot make two sets collide.
+		"boundary": {"hooks.hcl": "h", "lib/a.js\x00A\nlib/b.js": "B"},
+	} {
+		if digest(changed) == d {
+			t.Errorf("%s: same digest", name)
+		}
+	}
+	if digest(map[string]string{"lib/b.js": "B", "hooks.hcl": "h", "lib/a.js": "A"}) != d {
+		t.Error("the digest depends on map order")
+	}
+}
+
+// TestPinsFollowRequires: scripts, the modules they require (nested, by
+// every spelling), the candidates Node's resolution tries first, files
+// file() reads and command programs are pinned; unrelated files are not.
+func TestPinsFollowRequires(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl": `
+locals { motd = file("motd.txt") }
+hook "a" {
+  event  = "PreToolUse"
+  script = "scripts/a.js"
+}
+hook "inline" {
+  event = "PreToolUse"
+  js    = "return require(\"./inline/x\").f(event)"
+}
+hook "heredoc" {
+  event = "PreToolUse"
+  js    = <<-JS
+    const k = require('hookctl/kv');
+    return require(` + "`./inline/y.js`" + `)(event);
+  JS
+}
+hook "lint" {
+  event   = "PostToolUse"
+  command = "bash tools/lint.sh --fix && ./tools/missing.sh"
+}
+hook "argv" {
+  event   = "PostToolUse"
+  command = ["/bin/echo", "tools/argv.py", "plain"]
+}
+`,
+		"motd.txt":                   "hello",
+		"scripts/a.js":               `const b = require("./lib/b"); const p = require("./pkg"); module.exports = function () {};`,
+		"scripts/lib/b.js":           `module.exports = require("../../shared/deep/c.js");`,
+		"shared/deep/c.js":           `module.exports = require("./d.json");`,
+		"shared/deep/d.json":         `{}`,
+		"scripts/pkg/package.json":   `{"main": "main.js"}`,
+		"scripts/pkg/main.js":        `module.exports = 1;`,
+		"inline/x.js":                `exports.f = function () {};`,
+		"inline/y.js":                `module.exports = function () {};`,
+		"tools/lint.sh":              "#!/bin/sh\n",
+		"tools/argv.py":              "",
+		"unrelated.js":               `require(name)`,
+		"settings.local.json":        `{}`,
+		"node_modules/left/index.js": ``,
+	})
+	p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
+	if p.walk {
+		t.Fatalf("walk: %v", p.why)
+	}
+	want := []string{"hooks.hcl", "inline/x.js", "inline/y.js", "motd.txt", "scripts/a.js", "scripts/lib/b.js",
+		"scripts/pkg/main.js", "scripts/pkg/package.json", "shared/deep/c.js", "shared/deep/d.json", "tools/argv.py", "tools/lint.sh"}
+	if got := present(files); !slices.Equal(got, want) {
+		t.Fatalf("pinned\n%v\nwant\n%v", got, want)
+	}
+	for _, absent := range []string{"scripts/lib/b", "scripts/lib/b.json", "scripts/lib/b/index.js", "scripts/pkg", "inline/x", "tools/missing.sh"} {
+		if files[absent] != absentHash {
+			t.Errorf("%s: %q, want it pinned absent", absent, files[absent])
+		}
+	}
+	if _, ok := files["plain"]; ok {
+		t.Error("a command word that names no file was pinned")
+	}
+}
+
+// TestPinsComputedNamesWalk: a computed require(), a node_modules package
+// and file() with a computed name pin every file under the directory.
+func TestPinsComputedNamesWalk(t *testing.T) {
+	for name, tc := range map[string]struct{ hcl, js, why string }{
+		"computed require": {js: `const n = "./x"; module.exports = require(n);`, why: "require() with a computed name in a.js"},
+		"aliased require":  {js: `const r = require; module.exports = r("./x");`, why: "require() with a computed name in a.js"},
+		"template require": {js: "module.exports = require(`./${'x'}`);", why: "require() with a computed name in a.js"},
+		"package":          {js: `module.exports = require("left-pad");`, why: `require("left-pad") loads from node_modules in a.js`},
+		"computed file()":  {hcl: `locals { f = "x.txt" }` + "\n" + `locals { t = file(local.f) }`, js: `module.exports = function () {};`, why: "file() with a computed name at hooks.hcl:2:"},
+		"computed script":  {hcl: `locals { s = "a.js" }` + "\n" + `hook "b" {` + "\n" + `event = "Stop"` + "\n" + `script = local.s` + "\n}", js: `module.exports = function () {};`, why: "script with a computed name at hooks.hcl:4:10"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := writeTree(t, map[string]string{
+				"hooks.hcl":  tc.hcl + "\nhook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
+				"a.js":       tc.js,
+				"x.js":       "module.exports = 1;",
+				"x.txt":      "text",
+				"sub/any.md": "nested",
+			})
+			p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
+			if !p.walk || !strings.HasPrefix(strings.Join(p.why, "; "), tc.why) {
+				t.Fatalf("walk %v, why %q, want %q", p.walk, p.why, tc.why)
+			}
+			if files["sub/any.md"] == "" || files["sub/any.md"] == absentHash {
+				t.Fatalf("a walk did not pin a nested file: %v", present(files))
+			}
+		})
+	}
+	// Built-in modules are not files.
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl": "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
+		"a.js":      `const kv = require("hookctl/kv"); const c = require('console'); module.exports = function () {};`,
+	})
+	if p, _ := pins(t, filepath.Join(dir, "hooks.hcl")); p.walk {
+		t.Fatalf("built-in modules made a walk: %v", p.why)
+	}
+}
+
+// TestPinsSyntaxError: a configuration that does not parse is not pinned.
+func TestPinsSyntaxError(t *testing.T) {
+	dir := writeTree(t, map[string]string{"hooks.hcl": "hook \"a\" {\n"})
+	_, err := collectPins(filepath.Join(dir, "hooks.hcl"))
+	var d *hcl.Diagnostics
+	if !errors.As(err, &d) || !d.HasErrors() {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestCheckTrust: never trusted, trusted, changed (a nested module, an
+// added *.hcl of a directory configuration), and the trust file's
+// permissions.
+func TestCheckTrust(t *testing.T) {
+	state := t.TempDir()
+	tf := filepath.Join(state, "sub", "trusted.json")
+	t.Setenv(trustFileEnv, tf)
+	dir := writeTree(t, map[string]string{
+		"cfg/hooks.hcl":     "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
+		"cfg/a.js":          `module.exports = require("./lib/deep/b.js");`,
+		"cfg/lib/deep/b.js": `module.exports = function () {};`,
+	})
+	cfgDir := filepath.Join(dir, "cfg")
+	var ue *untrustedError
+	if err := checkTrust(cfgDir); !errors.As(err, &ue) || ue.changed != nil || ue.err != nil {
+		t.Fatalf("untrusted: %v", err)
+	}
+	a := &app{stdout: &strings.Builder{}, stderr: &strings.Builder{}, configPath: cfgDir, logLevel: "error"}
+	if err := a.trust(tf); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTrust(cfgDir); err != nil {
+		t.Fatalf("trusted: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		fi, err := os.Stat(tf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Fatalf("trust file mode %o", fi.Mode().Perm())
+		}
+		if leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(tf), ".trusted-*")); len(leftovers) > 0 {
+			t.Fatalf("temporary files left: %v", leftovers)
+		}
+	}
+
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(cfgDir, filepath.FromSlash(name)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("lib/deep/b.js", `module.exports = function () { return {decision: "allow"}; };`)
+	if err := checkTrust(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.changed, []string{"lib/deep/b.js modified"}) {
+		t.Fatalf("changed module: %v", err)
+	}
+	write("lib/deep/b.js", `module.exports = function () {};`)
+	if err := checkTrust(cfgDir); err != nil {
+		t.Fatalf("restored: %v", err)
+	}
+	write("more.hcl", "hook \"b\" {\n  event = \"Stop\"\n  decision = \"block\"\n}\n")
+	if err := checkTrust(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.changed, []string{"more.hcl added"}) {
+		t.Fatalf("added hcl: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		if err := os.Chmod(tf, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkTrust(cfgDir); !errors.As(err, &ue) || ue.err == nil || !strings.Contains(err.Error(), "writable by other users") {
+			t.Fatalf("world-writable trust file: %v", err)
+		}
+	}
+}
+
+func TestAllowUntrusted(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "false": false, "1": true, "true": true, "yes": true, "no": false} {
+		t.Setenv(allowUntrustedEnv, v)
+		if got := allowUntrusted(false); got != want {
+			t.Errorf("%s=%q: %v", allowUntrustedEnv, v, got)
+		}
+	}
+	t.Setenv(allowUntrustedEnv, "")
+	if !allowUntrusted(true) {
+		t.Error("the flag does not allow")
+	}
+}
+
+// BenchmarkCheckTrust is what a trusted configuration adds to every
+// hookctl claude: read the trust file, hash the pinned files.
+func BenchmarkCheckTrust(b *testing.B) {
+	b.Setenv(trustFileEnv, filepath.Join(b.TempDir(), "trusted.json"))
+	dir, err := canonicalPath(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := map[string]string{
+		"hooks.hcl":        "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n" + strings.Repeat("# padding\n", 300),
+		"a.js":             `module.exports = require("./lib/b");`,
+		"lib/b.js":         "module.exports = function () {};\n" + strings.Repeat("// padding\n", 300),
+		"unrelated/x.json": "{}",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tf, _ := trustFile()
+	a := &app{stdout: &strings.Builder{}, stderr: &strings.Builder{}, configPath: dir, logLevel: "error"}
+	if err := a.trust(tf); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := checkTrust(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package hcl_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// TestWatchGate: a gate refuses the first load before the file is parsed,
+// refuses a reload while the last good configuration keeps serving, and a
+// change of a file added with WatchFiles retries the load.
+func TestWatchGate(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.hcl")
+	stamp := filepath.Join(dir, "stamp")
+	write := func(p, src string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := func(reason string) string {
+		return "hook \"gate\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n  reason   = \"" + reason + "\"\n}\n"
+	}
+	errRefused := errors.New("refused")
+	var refuse atomic.Bool
+	var gated atomic.Int32
+	gate := hcl.WithGate(func(p string) error {
+		gated.Add(1)
+		if p != path {
+			t.Errorf("gate got %q", p)
+		}
+		if refuse.Load() {
+			return errRefused
+		}
+		return nil
+	})
+	write(stamp, "1")
+
+	// The first load is refused, even for a file that does not parse.
+	write(path, "not hcl {")
+	refuse.Store(true)
+	if _, err := hcl.Watch(newEngine(t), path, gate); !errors.Is(err, errRefused) {
+		t.Fatalf("first load: %v", err)
+	}
+
+	write(path, hook("v1"))
+	refuse.Store(false)
+	e := newEngine(t)
+	var failures atomic.Int32
+	w, err := hcl.Watch(e, path, gate, hcl.WithInterval(10*time.Millisecond),
+		hcl.WatchFiles(func() []string { return []string{stamp} }),
+		hcl.OnReload(func(_ *hcl.Config, err error) {
+			if err != nil {
+				if !errors.Is(err, errRefused) {
+					t.Errorf("reload: %v", err)
+				}
+				failures.Add(1)
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		w.Close()
+		w.Config().Close()
+	}()
+	reason := func() string { return fire(t, e, "PreToolUse", nil).Reason }
+	waitFor := func(cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatal("timed out")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if reason() != "v1" {
+		t.Fatal(reason())
+	}
+
+	refuse.Store(true)
+	time.Sleep(20 * time.Millisecond)
+	write(path, hook("v2"))
+	waitFor(func() bool { return failures.Load() > 0 })
+	if reason() != "v1" {
+		t.Fatalf("a refused configuration replaced the good one: %q", reason())
+	}
+
+	// The configuration does not change again; the file the gate reads
+	// does, and the load is tried again.
+	refuse.Store(false)
+	time.Sleep(20 * time.Millisecond)
+	write(stamp, "22")
+	waitFor(func() bool { return reason() == "v2" })
+}
