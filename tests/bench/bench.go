@@ -92,6 +92,19 @@ func Build(dir string) (string, error) {
 	return bin, nil
 }
 
+// TrustEnv trusts config with the hookctl at bin, in a trust file in dir
+// (hookctl claude and serve refuse an untrusted configuration), and
+// returns the environment that finds that trust.
+func TrustEnv(bin, config, dir string) ([]string, error) {
+	env := append(os.Environ(), "HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "HOOKCTL_ALLOW_UNTRUSTED=")
+	cmd := exec.Command(bin, "trust", "--config", config)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("hookctl trust: %v: %s", err, out)
+	}
+	return env, nil
+}
+
 // StartServe starts `hookctl serve` on a free loopback port and returns
 // the URL of its Claude endpoint and a function that stops it.
 func StartServe(bin, config string) (string, func(), error) {
@@ -105,8 +118,13 @@ func StartServe(bin, config string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
+	env, err := TrustEnv(bin, config, state)
+	if err != nil {
+		os.RemoveAll(state)
+		return "", nil, err
+	}
 	cmd := exec.Command(bin, "serve", "--config", config, "--listen", addr)
-	cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+state)
+	cmd.Env = append(env, "HOOKCTL_STATE_DIR="+state)
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
 	}

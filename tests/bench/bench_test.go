@@ -163,10 +163,14 @@ func BenchmarkProcesses(b *testing.B) {
 	b.Run("hookctl-claude", func(b *testing.B) {
 		bin := buildHookctl(b)
 		cfg := abs(b, "testdata/peers/hooks.hcl")
+		env, err := TrustEnv(bin, cfg, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
 		for b.Loop() {
 			cmd := exec.Command(bin, "claude", "--config", cfg)
 			cmd.Stdin = bytes.NewReader(data)
-			cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+b.TempDir())
+			cmd.Env = append(env, "HOOKCTL_STATE_DIR="+b.TempDir())
 			if out, err := cmd.CombinedOutput(); err != nil {
 				b.Fatalf("%v: %s", err, out)
 			}

@@ -77,7 +77,15 @@ func runner(specPath string) error {
 	go api.Serve(ln)
 	defer api.Close()
 
-	hookEnv := append(os.Environ(), "HOOKCTL_STATE_DIR="+s.StateDir)
+	// The configuration is trusted first (hookctl claude and serve refuse
+	// an untrusted one), in a trust file of the test's own.
+	hookEnv := append(os.Environ(), "HOOKCTL_STATE_DIR="+s.StateDir,
+		"HOOKCTL_TRUST_FILE="+filepath.Join(s.StateDir, "trusted.json"), "HOOKCTL_ALLOW_UNTRUSTED=")
+	trustCmd := exec.Command(s.Hookctl, "trust", "--config", s.Config)
+	trustCmd.Env = hookEnv
+	if out, err := trustCmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("hookctl trust: %v: %s", err, out)
+	}
 	hook := func(event string) map[string]any {
 		if s.Serve {
 			return map[string]any{"type": "http", "url": "http://127.0.0.1:18799/claude", "timeout": 30}

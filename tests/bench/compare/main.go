@@ -362,10 +362,14 @@ func processes(name, interpreter, cmdline string, n int, payload []byte, events 
 func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, error) {
 	r := row{name: "hookctl claude, a process per event", allocs: -1}
 	state := filepath.Join(tmp, "state")
+	env, err := bench.TrustEnv(bin, config, tmp)
+	if err != nil {
+		return r, err
+	}
 	one := func() error {
 		cmd := exec.Command(bin, "claude", "--config", config)
 		cmd.Stdin = bytes.NewReader(payload)
-		cmd.Env = append(os.Environ(), "HOOKCTL_STATE_DIR="+state)
+		cmd.Env = append(env, "HOOKCTL_STATE_DIR="+state)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
