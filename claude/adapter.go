@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,7 +56,12 @@ func DecodeInput(r io.Reader) (map[string]any, string, error) {
 	var payload map[string]any
 	if err := json.Unmarshal(data, &payload); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field == "" {
+		if errors.As(err, &te) {
+			// Inside an object, a value only fails to fit when it is a
+			// number beyond float64.
+			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+				return nil, "", &InputError{Err: fmt.Errorf("number out of range: %w", err)}
+			}
 			return nil, "", &InputError{Err: fmt.Errorf("want a JSON object, got %s", te.Value)}
 		}
 		return nil, "", &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}

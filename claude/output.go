@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -69,14 +71,19 @@ func ParseOutput(stdout []byte) (engine.Result, error) {
 // result vocabulary (see ParseOutput).
 func Normalize(raw map[string]any) engine.Result {
 	res := engine.Result{}
-	for k, v := range raw {
+	// Keys are read in sorted order, so that an output naming a field
+	// twice (permissionDecision and decision.behavior, stopReason and
+	// stop_reason, ...) always gives the same result.
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		v := raw[k]
 		switch k {
 		case "hookSpecificOutput":
 			hso, ok := v.(map[string]any)
 			if !ok {
 				continue
 			}
-			for hk, hv := range hso {
+			for _, hk := range slices.Sorted(maps.Keys(hso)) {
+				hv := hso[hk]
 				switch hk {
 				case "hookEventName":
 				case "permissionDecision":
@@ -90,7 +97,8 @@ func Normalize(raw map[string]any) engine.Result {
 				case "decision":
 					// PermissionRequest: { behavior, updatedInput, message, interrupt, updatedPermissions }
 					if d, ok := hv.(map[string]any); ok {
-						for dk, dv := range d {
+						for _, dk := range slices.Sorted(maps.Keys(d)) {
+							dv := d[dk]
 							switch dk {
 							case "behavior":
 								res["decision"] = dv

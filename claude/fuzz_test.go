@@ -1,0 +1,588 @@
+package claude_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/stdlib"
+)
+
+// fuzzMaxInput bounds what the fuzz targets feed in: decoding is linear,
+// so bigger inputs only make each run slower (TestDecodeInputLimits covers
+// the real size limit).
+const fuzzMaxInput = 64 << 10
+
+// addPayloadSeeds adds examples/payloads/*.json (the Claude Code fixtures
+// are in testdata/fuzz, since they live outside the repository).
+func addPayloadSeeds(f *testing.F, add func(name string, b []byte)) {
+	files, err := filepath.Glob("../examples/payloads/*.json")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no example payloads: %v", err)
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		add(strings.TrimSuffix(filepath.Base(p), ".json"), b)
+	}
+}
+
+var badInputs = []string{
+	"", " ", "\n", "null", "true", "0", "1e999", `"PreToolUse"`, "[]", `[{"hook_event_name":"Stop"}]`,
+	"{", "}", "{}", `{"hook_event_name":null}`, `{"hook_event_name":""}`, `{"hook_event_name":3}`,
+	`{"hook_event_name":["Stop"]}`, `{"hook_event_name":"Stop"`, `{"hook_event_name":"Stop"} trailing`,
+	`{"hook_event_name":"Stop"}{}`, `{"hook_event_name":"Stop","x":1e999}`, `{"hook_event_name":"NoSuchEvent"}`,
+	`{"hook_event_name":"Stop","hook_event_name":"PreToolUse"}`, "{\"hook_event_name\":\"St\xffop\"}",
+	`{"hook_event_name":"\u0000"}`, "\xef\xbb\xbf{\"hook_event_name\":\"Stop\"}",
+	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	`{"hook_event_name":"Stop","a":` + strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001) + "}",
+}
+
+// FuzzDecodeInput decodes hostile hook input. It never panics; input that
+// is not a JSON object with a non-empty string hook_event_name is an
+// *InputError naming the problem; anything else yields the event name.
+func FuzzDecodeInput(f *testing.F) {
+	addPayloadSeeds(f, func(_ string, b []byte) { f.Add(b) })
+	for _, s := range badInputs {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > fuzzMaxInput {
+			t.Skip()
+		}
+		payload, name, err := claude.DecodeInput(bytes.NewReader(data))
+
+		// What the input is, decided independently.
+		var obj map[string]any
+		objErr := json.Unmarshal(data, &obj)
+		trimmed := bytes.TrimLeft(data, " \t\r\n")
+		valid := json.Valid(data)
+		isObject := valid && len(trimmed) > 0 && trimmed[0] == '{'
+
+		if err != nil {
+			if payload != nil || name != "" {
+				t.Fatalf("an error and a result: %v, %q", err, name)
+			}
+			var ie *claude.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error is %T, not *claude.InputError: %v", err, err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "hook input: ") {
+				t.Fatalf("error does not say it is about the hook input: %q", msg)
+			}
+			var want string
+			switch {
+			case !valid:
+				want = "not valid JSON"
+			case !isObject:
+				want = "want a JSON object"
+			case objErr != nil:
+				want = "cannot unmarshal" // a valid object with a number out of range
+			case obj["hook_event_name"] == nil:
+				if _, present := obj["hook_event_name"]; present {
+					want = "hook_event_name: want a non-empty string"
+				} else {
+					want = "hook_event_name: missing"
+				}
+			default:
+				want = "hook_event_name: want a non-empty string"
+			}
+			if !strings.Contains(msg, want) {
+				t.Fatalf("error %q does not say %q", msg, want)
+			}
+			return
+		}
+		if !isObject || objErr != nil {
+			t.Fatalf("decoded input that is not a JSON object: %q", data)
+		}
+		if name == "" || payload == nil {
+			t.Fatalf("no error, but event %q and payload %v", name, payload)
+		}
+		if got, _ := obj["hook_event_name"].(string); got != name || payload["hook_event_name"] != name {
+			t.Fatalf("event %q, the input says %q", name, got)
+		}
+		if !reflect.DeepEqual(payload, obj) {
+			t.Fatalf("payload %v differs from the input %v", payload, obj)
+		}
+	})
+}
+
+// TestDecodeInputLimits: input nested deeper than encoding/json allows and
+// input over MaxInput are errors that say so.
+func TestDecodeInputLimits(t *testing.T) {
+	deep := `{"hook_event_name":"Stop","a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}"
+	if _, _, err := claude.DecodeInput(strings.NewReader(deep)); err == nil || !strings.Contains(err.Error(), "exceeded max depth") {
+		t.Fatalf("deep input: %v", err)
+	}
+	huge := io.MultiReader(strings.NewReader(`{"hook_event_name":"Stop","a":"`), &zeros{n: claude.MaxInput})
+	if _, _, err := claude.DecodeInput(huge); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("huge input: %v", err)
+	}
+}
+
+// zeros reads n '0' bytes.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), z.n)
+	for i := range n {
+		p[i] = '0'
+	}
+	z.n -= n
+	return n, nil
+}
+
+// outputEvents are events with different rules for a hook's output: plain
+// text is context on UserPromptSubmit and SessionStart only; exit 2 blocks
+// PreToolUse and Stop, and is a message on SessionStart.
+var outputEvents = []string{"PreToolUse", "UserPromptSubmit", "SessionStart", "Stop", "Notification", "PermissionRequest"}
+
+// FuzzParseOutput parses hostile command-hook stdout. It never panics and
+// gives the same answer every time; a JSON object yields a result, with
+// legacy "approve" read as "allow"; through Interpret, output that is not
+// JSON (first non-space character not '{') is plain text: context on the
+// events that take it, ignored elsewhere, never an error; and exit 2
+// blocks whatever the JSON says.
+func FuzzParseOutput(f *testing.F) {
+	for _, s := range []string{
+		"", "\n", "ok", "plain text\nline two", "  {", "{", "{}", " \n{}\n", "[]", `["x"]`, `"x"`, "null", "42",
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"uv pip install x"}}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","additionalContext":"careful"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"branch: main"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no","interrupt":true,"updatedPermissions":[{"type":"setMode","mode":"plan"}]}}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"x":1},"updatedMCPToolOutput":"y"}}`,
+		`{"hookSpecificOutput":{"permissionDecision":"deny","decision":{"behavior":"allow"}}}`,
+		`{"hookSpecificOutput":"not an object","decision":"block"}`,
+		`{"decision":"block","reason":"Run the tests first."}`,
+		`{"decision":"approve","reason":"fine"}`,
+		`{"decision":"block"}`,
+		`{"decision":"approve","hookSpecificOutput":{"permissionDecision":"approve"}}`,
+		`{"continue":false,"stopReason":"budget exhausted","systemMessage":"stopping","suppressOutput":true}`,
+		`{"continue":true,"stop_reason":"x","stopReason":"y"}`,
+		`{"systemMessage":"a","system_message":"b"}`,
+		`{"decision":"deny","reason":1,"n":12345678901234567890,"f":1.5,"big":1e999,"neg":-0}`,
+		`{"ok":false,"reason":"not done"}`,
+		`{"a":1} trailing`, `{"a":1}{"b":2}`, `{"a":[1,{"b":[{}]}]}`,
+		"{\"decision\":\"bl\xffock\"}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, stdout []byte) {
+		if len(stdout) > fuzzMaxInput {
+			t.Skip()
+		}
+		res, err := claude.ParseOutput(stdout)
+		res2, err2 := claude.ParseOutput(stdout)
+		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(res, res2) {
+			t.Fatalf("two parses differ: (%v, %v) then (%v, %v)", res, err, res2, err2)
+		}
+		if err != nil {
+			var oe *claude.OutputError
+			if !errors.As(err, &oe) || err.Error() == "" || len(oe.Snippet) > 123 {
+				t.Fatalf("error %T %v", err, err)
+			}
+		}
+
+		var obj map[string]any
+		trimmed := bytes.TrimLeft(stdout, " \t\r\n")
+		isObject := json.Valid(stdout) && len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(stdout, &obj) == nil
+		if isObject {
+			if err != nil || res == nil {
+				t.Fatalf("a JSON object gave (%v, %v)", res, err)
+			}
+			checkDialect(t, obj, res)
+		}
+
+		for _, ev := range outputEvents {
+			r0, err0 := claude.Interpret(ev, 0, stdout, nil, "hook")
+			switch {
+			case !claude.IsJSONOutput(stdout):
+				if err0 != nil {
+					t.Fatalf("%s: plain text output is an error: %v", ev, err0)
+				}
+				var want engine.Result
+				if text := strings.TrimSpace(string(stdout)); text != "" && claude.PlainTextIsContext(ev) {
+					want = engine.Result{"additional_context": text}
+				}
+				if !reflect.DeepEqual(r0, want) {
+					t.Fatalf("%s: plain text gave %v, want %v", ev, r0, want)
+				}
+			case err != nil:
+				if err0 == nil || r0 != nil {
+					t.Fatalf("%s: output that is not valid JSON gave (%v, %v), want an error", ev, r0, err0)
+				}
+			default:
+				want := res
+				if len(want) == 0 {
+					want = nil
+				}
+				if err0 != nil || !reflect.DeepEqual(r0, want) {
+					t.Fatalf("%s: exit 0 gave (%v, %v), want %v", ev, r0, err0, want)
+				}
+			}
+
+			r2, err2 := claude.Interpret(ev, 2, stdout, []byte("denied by policy\n"), "hook")
+			if err2 != nil {
+				t.Fatalf("%s: exit 2 is an error: %v", ev, err2)
+			}
+			if ev == "PreToolUse" || ev == "Stop" {
+				if r2["decision"] != "block" || r2["reason"] == "" || r2["reason"] == nil {
+					t.Fatalf("%s: exit 2 does not block: %v", ev, r2)
+				}
+			}
+		}
+	})
+}
+
+// checkDialect checks the mapping of the Claude Code output fields whose
+// reading is unambiguous in obj.
+func checkDialect(t *testing.T, obj map[string]any, res engine.Result) {
+	t.Helper()
+	if res["decision"] == "approve" {
+		t.Fatalf("legacy approve was not read as allow: %v", res)
+	}
+	if c, ok := obj["continue"].(bool); ok && res["continue"] != c {
+		t.Fatalf("continue %v read as %v", c, res["continue"])
+	}
+	legacy := func(d any) any {
+		if d == "approve" {
+			return "allow"
+		}
+		return d
+	}
+	hso, _ := obj["hookSpecificOutput"].(map[string]any)
+	pd, hasPD := hso["permissionDecision"]
+	_, hasHD := hso["decision"]
+	switch {
+	case hasPD && !hasHD:
+		if res["decision"] != legacy(pd) && !(pd == nil && res["decision"] == nil) {
+			t.Fatalf("permissionDecision %v read as %v", pd, res["decision"])
+		}
+	case !hasPD && !hasHD:
+		if d, ok := obj["decision"]; ok && !reflect.DeepEqual(res["decision"], legacy(d)) {
+			t.Fatalf("decision %v read as %v", d, res["decision"])
+		}
+	}
+}
+
+// fuzzServerConfig is a small configuration with one of each handler that
+// runs in-process (declarative, inline js, built-ins, a custom event, the
+// Stop loop guard, observe and background hooks). examples/hooks.hcl also
+// runs git and a shell script, which would make each run spawn processes.
+const fuzzServerConfig = `
+settings {
+  default_timeout = "2s"
+  stop_block_cap  = 2
+}
+
+builtin "dangerous-commands" {}
+builtin "secret-files" {
+  mode = "deny"
+}
+builtin "prompt-length" {
+  max_chars = 500
+}
+
+hook "no-push-to-main" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  when     = "hasCommand(tool_input.command, 'git') and tool_input.command matches ` + "`\\\\bgit\\\\s+push\\\\b.*\\\\bmain\\\\b`" + `"
+  decision = "ask"
+  reason   = "pushing to main needs a human"
+}
+
+hook "remind-tests" {
+  event              = "UserPromptSubmit"
+  when               = "prompt contains 'refactor'"
+  additional_context = "Run the tests after refactoring."
+}
+
+hook "pip-to-uv" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  on_error = "ignore"
+  js       = <<-JS
+    const cmd = event.tool_input.command;
+    if (typeof cmd !== "string" || !/^pip install /.test(cmd)) return;
+    ctx.state.rewrote = true;
+    return { updated_input: { ...event.tool_input, command: cmd.replace(/^pip /, "uv pip ") }, additional_context: "pip was rewritten to uv pip" };
+  JS
+}
+
+hook "read-only-tools" {
+  event   = "PreToolUse"
+  matcher = "Read|Glob|Grep|LS"
+  js      = <<-JS
+    const { allow } = require("hookctl/decision");
+    const path = require("hookctl/path");
+    const p = event.tool_input.file_path || event.tool_input.path || event.cwd;
+    if (typeof p === "string" && typeof event.cwd === "string" && path.isInside(p, event.cwd)) return allow("reads inside the project");
+  JS
+}
+
+hook "tests-before-stop" {
+  event = "Stop"
+  js    = <<-JS
+    const { blockStop } = require("hookctl/decision");
+    if (!/test/i.test(String(event.last_assistant_message || ""))) {
+      return blockStop(event, "Run the tests first.", { maxLoops: 3 });
+    }
+  JS
+}
+
+hook "session-context" {
+  event              = "SessionStart"
+  additional_context = "Be brief."
+  system_message     = "hookctl is on"
+}
+
+hook "decision-audit" {
+  event   = "PreToolUse"
+  observe = true
+  js      = <<-JS
+    if (ctx.state.rewrote) ctx.log.info("command rewritten", { tool: event.tool_name });
+  JS
+}
+
+hook "tool-audit" {
+  event      = "PostToolUse"
+  background = true
+  js         = <<-JS
+    ctx.log.info("tool used", { tool: event.tool_name });
+  JS
+}
+
+hook "task-gate" {
+  event    = "TaskCompleted"
+  when     = "task_subject contains 'wip'"
+  decision = "block"
+  reason   = "not done"
+}
+
+event "deploy.pre" {
+  strategy  = "modifying"
+  matcher   = "service"
+  decisions = ["block"]
+  merge     = { replicas = "last", notes = "concat", block = "sticky" }
+}
+
+hook "freeze-billing" {
+  event   = "deploy.pre"
+  matcher = "billing"
+  when    = "environment == 'production'"
+  result  = { block = true, notes = "billing is frozen" }
+}
+`
+
+const (
+	routeClaude = iota
+	routeClaudeEvent
+	routeFire
+	routes
+)
+
+// FuzzServer sends hostile requests to the serve API. It never panics;
+// every request a handler answers gets a JSON reply (or, for Claude Code's
+// routes, an empty 200, which Claude Code reads as "no opinion"): 200 for
+// an event that was fired, 400 naming the problem for bad input, 404 for
+// an unknown event on /v1/fire; and the server keeps serving.
+func FuzzServer(f *testing.F) {
+	addPayloadSeeds(f, func(name string, b []byte) {
+		event := strings.SplitN(name, ".", 2)[0]
+		if name == "deploy.pre" {
+			event = name
+		}
+		for r := range routes {
+			f.Add(uint8(r), event, b)
+		}
+	})
+	for _, s := range badInputs {
+		f.Add(uint8(routeClaude), "", []byte(s))
+		f.Add(uint8(routeFire), "PreToolUse", []byte(s))
+	}
+	for _, ev := range []string{"", ".", "..", "Stop/x", "a%2Fb", "%", "?", "#", " ", "\x00", "\xff", "before_tool_call", "tool.pre", "NoSuchEvent", "deploy.pre"} {
+		f.Add(uint8(routeClaudeEvent), ev, []byte(`{"hook_event_name":"Stop"}`))
+		f.Add(uint8(routeFire), ev, []byte(`{}`))
+	}
+
+	log := slog.New(slog.DiscardHandler)
+	eng, err := engine.New(engine.WithLogger(log), engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { eng.Close(context.Background()) })
+	cfg, err := hcl.LoadSource("hooks.hcl", []byte(fuzzServerConfig), f.TempDir(), hcl.WithLogger(log))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(cfg.Close) // after the engine closed: cleanups run last-added first
+	if err := eng.Load(cfg.Engine); err != nil {
+		f.Fatal(err)
+	}
+	srv := claude.NewServer(eng, nil)
+
+	f.Fuzz(func(t *testing.T, route uint8, event string, body []byte) {
+		if len(body) > fuzzMaxInput || len(event) > 256 {
+			t.Skip()
+		}
+		route %= routes
+		prefix := [...]string{"/claude", "/claude/", "/v1/fire/"}[route]
+		u := &url.URL{Path: prefix, RawPath: prefix}
+		if route != routeClaude {
+			u.Path += event
+			u.RawPath += url.PathEscape(event)
+		}
+		before := health(t, srv)
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+		req.URL, req.RequestURI = u, u.RequestURI()
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		after := health(t, srv)
+		resp := rec.Result()
+		got, _ := io.ReadAll(resp.Body)
+
+		if after == before {
+			// net/http's ServeMux answered without a handler (in plain
+			// text): only for a path it does not route. An empty event
+			// is no {event} segment, "." and ".." are cleaned away (a
+			// redirect), and a lone %2F segment is a 404.
+			if route == routeClaude || event != "" && event != "." && event != ".." && event != "/" {
+				t.Fatalf("POST %s (event %q) reached no handler: %d %q", u.RequestURI(), event, resp.StatusCode, got)
+			}
+			return
+		}
+		if after != before+1 {
+			t.Fatalf("request count went from %v to %v", before, after)
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Fatalf("Content-Type %q", ct)
+		}
+		var reply any
+		if len(got) == 0 {
+			if route == routeFire || resp.StatusCode != http.StatusOK {
+				t.Fatalf("POST %s: empty %d reply", u.RequestURI(), resp.StatusCode)
+			}
+		} else if err := json.Unmarshal(got, &reply); err != nil {
+			t.Fatalf("POST %s: reply is not JSON (%v): %q", u.RequestURI(), err, got)
+		}
+		m, isObject := reply.(map[string]any)
+		if len(got) > 0 && !isObject {
+			t.Fatalf("reply is not a JSON object: %q", got)
+		}
+		errMsg, _ := m["error"].(string)
+
+		// The status the request deserves, decided independently.
+		want := http.StatusOK
+		var wantErr string
+		if route == routeFire {
+			var payload map[string]any
+			if len(bytes.TrimSpace(body)) > 0 && (json.Unmarshal(body, &payload) != nil || payload == nil) {
+				want, wantErr = http.StatusBadRequest, "hook input: payload: "
+			} else if _, err := eng.Resolve(event); err != nil {
+				want, wantErr = http.StatusNotFound, "unknown event"
+			}
+		} else {
+			_, name, err := claude.DecodeInput(bytes.NewReader(body))
+			switch {
+			case err != nil:
+				want, wantErr = http.StatusBadRequest, err.Error()
+			case route == routeClaudeEvent && name != event:
+				want, wantErr = http.StatusBadRequest, "does not match the URL's event"
+			}
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("POST %s with %q: status %d (%s), want %d", u.RequestURI(), body, resp.StatusCode, got, want)
+		}
+		if want != http.StatusOK {
+			if !strings.Contains(errMsg, wantErr) {
+				t.Fatalf("POST %s: error %q does not say %q", u.RequestURI(), errMsg, wantErr)
+			}
+			return
+		}
+		if errMsg != "" {
+			t.Fatalf("a 200 with an error: %s", got)
+		}
+		if route == routeFire {
+			spec, _ := eng.Event(event)
+			if m["event"] != spec.Name || m["hooks"] == nil && m["continue"] == nil {
+				t.Fatalf("outcome of %s is not an outcome: %s", spec.Name, got)
+			}
+			if blocked, _ := m["blocked"].(bool); blocked != (resp.Header.Get("X-Hookctl-Blocked") == "true") {
+				t.Fatalf("blocked=%v but X-Hookctl-Blocked=%q", blocked, resp.Header.Get("X-Hookctl-Blocked"))
+			}
+		}
+	})
+}
+
+// health checks /healthz and returns the number of requests served.
+func health(t *testing.T, srv http.Handler) float64 {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	var m map[string]any
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &m) != nil || m["status"] != "ok" {
+		t.Fatalf("health check: %d %s", rec.Code, rec.Body.Bytes())
+	}
+	n, ok := m["requests"].(float64)
+	if !ok {
+		t.Fatalf("health check without a request count: %s", rec.Body.Bytes())
+	}
+	return n
+}
+
+// TestParseOutputIsDeterministic: an output naming a field twice used to
+// give a result that depended on map iteration order (found by
+// FuzzParseOutput: permissionDecision "deny" with decision.behavior
+// "allow" was read as either).
+func TestParseOutputIsDeterministic(t *testing.T) {
+	for in, want := range map[string]engine.Result{
+		`{"hookSpecificOutput":{"permissionDecision":"deny","decision":{"behavior":"allow"}}}`: {"decision": "deny"},
+		`{"stopReason":"a","stop_reason":"b"}`:                                                 {"stop_reason": "b"},
+		`{"systemMessage":"a","system_message":"b"}`:                                           {"system_message": "b"},
+		`{"hookSpecificOutput":{"updatedInput":{"a":1},"decision":{"updatedInput":{"b":2}}}}`:  {"updated_input": map[string]any{"a": int64(1)}},
+	} {
+		for range 50 {
+			got, err := claude.ParseOutput([]byte(in))
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: got %v (%v), want %v", in, got, err, want)
+			}
+		}
+	}
+}
+
+// TestDecodeInputNumberOutOfRange: a number beyond float64 inside the
+// object used to be reported as "want a JSON object, got number 1e999"
+// (found by FuzzDecodeInput).
+func TestDecodeInputNumberOutOfRange(t *testing.T) {
+	_, _, err := claude.DecodeInput(strings.NewReader(`{"hook_event_name":"Stop","x":1e999}`))
+	if err == nil || !strings.Contains(err.Error(), "number out of range") || strings.Contains(err.Error(), "want a JSON object") {
+		t.Fatalf("%v", err)
+	}
+	_, _, err = claude.DecodeInput(strings.NewReader(` 1e999`))
+	if err == nil || !strings.Contains(err.Error(), "want a JSON object, got number") {
+		t.Fatalf("%v", err)
+	}
+}
