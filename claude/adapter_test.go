@@ -108,6 +108,23 @@ func TestServer(t *testing.T) {
 	if code, _, _ := post("/v1/fire/Nope", `{}`); code != 404 {
 		t.Fatalf("unknown: %d", code)
 	}
+	// Every other request gets a JSON error too.
+	for _, c := range []struct {
+		method, path string
+		code         int
+	}{{"POST", "/nope", 404}, {"GET", "/claude", 405}, {"GET", "/v1/fire/Stop", 405}, {"POST", "/healthz", 405}} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader("{}"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&m)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || err != nil || m["error"] == nil {
+			t.Errorf("%s %s: %d %v %v", c.method, c.path, resp.StatusCode, m, err)
+		}
+	}
 	if code, m, _ := post("/v1/fire/PreToolUse", `[1]`); code != 400 || !strings.Contains(m["error"].(string), "payload") {
 		t.Fatalf("bad payload: %d %v", code, m)
 	}

@@ -36,7 +36,25 @@ func NewServer(eng *engine.Engine, status func() map[string]any) *Server {
 	s.mux.HandleFunc("POST /claude/{event}", s.claude)
 	s.mux.HandleFunc("POST /v1/fire/{event}", s.fire)
 	s.mux.HandleFunc("GET /healthz", s.health)
+	s.mux.HandleFunc("/", s.unknown)
 	return s
+}
+
+// unknown answers every other request in JSON too: a known path with the
+// wrong method is 405, anything else 404.
+func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	known := p == "/claude" || strings.HasPrefix(p, "/claude/") || strings.HasPrefix(p, "/v1/fire/")
+	switch {
+	case p == "/healthz":
+		w.Header().Set("Allow", http.MethodGet)
+		writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use GET", r.Method, p))
+	case known && r.Method != http.MethodPost:
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use POST", r.Method, p))
+	default:
+		writeError(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz)", r.Method, p))
+	}
 }
 
 // ServeHTTP implements http.Handler.

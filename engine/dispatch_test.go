@@ -821,3 +821,30 @@ func TestPanickingHooksLeaveNoTimers(t *testing.T) {
 		t.Fatalf("live heap grew from %d KiB to %d KiB over 20000 panicking calls", before>>10, after>>10)
 	}
 }
+
+// TestMemoryLoopStoreIsBounded: a server seeing endless distinct sessions
+// keeps at most MaxLoopSessions streaks, and forgets the oldest first.
+func TestMemoryLoopStoreIsBounded(t *testing.T) {
+	s := engine.NewMemoryLoopStore()
+	ctx := context.Background()
+	for i := range 3 * engine.MaxLoopSessions {
+		if err := s.SetLoopCount(ctx, fmt.Sprint("session-", i), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := 0
+	for i := range 3 * engine.MaxLoopSessions {
+		if n, _ := s.LoopCount(ctx, fmt.Sprint("session-", i)); n == 1 {
+			kept++
+		}
+	}
+	if kept == 0 || kept > engine.MaxLoopSessions {
+		t.Fatalf("%d sessions kept", kept)
+	}
+	if n, _ := s.LoopCount(ctx, fmt.Sprint("session-", 3*engine.MaxLoopSessions-1)); n != 1 {
+		t.Fatal("the newest session was forgotten")
+	}
+	if n, _ := s.LoopCount(ctx, "session-0"); n != 0 {
+		t.Fatal("the oldest session was kept")
+	}
+}

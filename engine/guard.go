@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 )
 
@@ -17,18 +18,29 @@ type LoopStore interface {
 }
 
 // NewMemoryLoopStore returns an in-memory LoopStore. It keeps only sessions
-// whose count is not zero.
-func NewMemoryLoopStore() LoopStore { return &memLoopStore{m: map[string]int{}} }
+// whose count is not zero, and at most MaxLoopSessions of them: past that,
+// the tenth least recently blocked are forgotten (their streak starts
+// over), so a long-running server that sees many sessions stays bounded.
+func NewMemoryLoopStore() LoopStore { return &memLoopStore{m: map[string]loopEntry{}} }
+
+// MaxLoopSessions bounds the sessions an in-memory LoopStore remembers.
+const MaxLoopSessions = 10000
 
 type memLoopStore struct {
-	mu sync.Mutex
-	m  map[string]int
+	mu  sync.Mutex
+	m   map[string]loopEntry
+	seq uint64
+}
+
+type loopEntry struct {
+	n   int
+	seq uint64 // when it was last set
 }
 
 func (s *memLoopStore) LoopCount(_ context.Context, key string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.m[key], nil
+	return s.m[key].n, nil
 }
 
 func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error {
@@ -36,8 +48,24 @@ func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error 
 	defer s.mu.Unlock()
 	if n == 0 {
 		delete(s.m, key)
-	} else {
-		s.m[key] = n
+		return nil
+	}
+	s.seq++
+	s.m[key] = loopEntry{n: n, seq: s.seq}
+	if len(s.m) > MaxLoopSessions {
+		// Forget the oldest tenth in one pass, so eviction costs O(1)
+		// per insertion on average.
+		seqs := make([]uint64, 0, len(s.m))
+		for _, e := range s.m {
+			seqs = append(seqs, e.seq)
+		}
+		slices.Sort(seqs)
+		cut := seqs[len(seqs)/10]
+		for k, e := range s.m {
+			if e.seq < cut {
+				delete(s.m, k)
+			}
+		}
 	}
 	return nil
 }
