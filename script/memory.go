@@ -89,7 +89,13 @@ func (p *Pool) watchMemory() {
 	baseLive, baseAll := readHeap(sample)
 	tick := time.NewTicker(memoryCheckEvery)
 	defer tick.Stop()
-	for range tick.C {
+	for {
+		select {
+		case <-tick.C:
+		case <-p.closing:
+			p.watching.Store(false)
+			return
+		}
 		p.mu.Lock()
 		if p.running.Load() == 0 || p.closed {
 			p.watching.Store(false)

@@ -116,6 +116,7 @@ type Pool struct {
 	running  atomic.Int64 // scripts in a call
 	watching atomic.Bool
 	watchers sync.WaitGroup
+	closing  chan struct{} // closed by Close: the watchdog stops at once
 	// shifts holds, per file and line, the columns a wrapper or a rewrite
 	// put in front of the code on that line (see shift).
 	shifts map[linePos]int
@@ -144,6 +145,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 		size:       max(4, 2*runtime.GOMAXPROCS(0)),
 		stackLimit: DefaultStackLimit,
 		memLimit:   DefaultMemoryLimit,
+		closing:    make(chan struct{}),
 		log:        slog.New(slog.DiscardHandler),
 		modules:    map[string]Module{},
 		values:     map[any]any{},
@@ -179,6 +181,9 @@ func (p *Pool) Close() {
 		p.mu.Unlock()
 		<-w
 		p.mu.Lock()
+	}
+	if !p.closed {
+		close(p.closing)
 	}
 	p.closed = true
 	idle := p.idle
