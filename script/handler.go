@@ -68,6 +68,12 @@ var promiseType = reflect.TypeOf((*goja.Promise)(nil))
 // reading runs script code (getters, toString) that can throw, loop until
 // the deadline or overflow the stack, like any other script code.
 func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil, nil
+	}
+	if v == vm.marker && vm.pending && vm.pendingPrimitive() {
+		return vm.pendingResult(), nil // nothing to read can run script code
+	}
 	defer func() {
 		if x := recover(); x != nil {
 			e, ok := x.(error)

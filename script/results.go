@@ -92,3 +92,14 @@ func (vm *VM) clearPending() {
 	vm.pendKeys, vm.pendVals = vm.pendKeys[:0], vm.pendVals[:0]
 	vm.pending = false
 }
+
+// pendingPrimitive reports whether the values of the rewritten return are
+// all primitives, whose export runs no script code.
+func (vm *VM) pendingPrimitive() bool {
+	for _, v := range vm.pendVals {
+		if _, isObj := v.(*goja.Object); isObj {
+			return false
+		}
+	}
+	return true
+}

@@ -3,6 +3,7 @@ package script_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -478,4 +479,23 @@ func TestPrewarm(t *testing.T) {
 	}
 	q.Prewarm()
 	q.Close()
+}
+
+// TestLargePayloadWalk: a script walking every field of a large object
+// sees each nested value as one object, however many fields it reads.
+func TestLargePayloadWalk(t *testing.T) {
+	p := newPool(t)
+	big := map[string]any{}
+	for i := range 2000 {
+		big[fmt.Sprint("k", i)] = map[string]any{"n": float64(i)}
+	}
+	h := inline(t, p, `
+		let sum = 0, same = true;
+		for (const k of Object.keys(event.big)) { sum += event.big[k].n; same = same && event.big[k] === event.big[k]; }
+		return { sum, same };
+	`)
+	res, err := run(t, h, call(map[string]any{"big": big}))
+	if err != nil || res["sum"] != int64(1999*2000/2) || res["same"] != true {
+		t.Fatalf("%v %v", res, err)
+	}
 }

@@ -52,13 +52,29 @@ func newDate(rt *goja.Runtime, t time.Time) goja.Value {
 // roMap is a read-only JavaScript view of a Go map. Nested maps and lists
 // are wrapped once and cached, so event.tool_input === event.tool_input.
 type roMap struct {
-	rt    *goja.Runtime
-	m     map[string]any
-	cache map[string]goja.Value
+	rt *goja.Runtime
+	m  map[string]any
+	// cache holds the values read so far; a hook reads a handful of
+	// fields, for which a short list beats a map. Past cacheListMax the
+	// values go to big, so a script walking a large object stays linear.
+	cache []cachedProp
+	big   map[string]goja.Value
+}
+
+const cacheListMax = 16
+
+type cachedProp struct {
+	key string
+	v   goja.Value
 }
 
 func (o *roMap) Get(key string) goja.Value {
-	if c, ok := o.cache[key]; ok {
+	for i := range o.cache {
+		if o.cache[i].key == key {
+			return o.cache[i].v
+		}
+	}
+	if c, ok := o.big[key]; ok {
 		return c
 	}
 	v, ok := o.m[key]
@@ -66,10 +82,18 @@ func (o *roMap) Get(key string) goja.Value {
 		return nil
 	}
 	c := toJS(o.rt, v)
-	if o.cache == nil {
-		o.cache = make(map[string]goja.Value, 4)
+	switch {
+	case o.cache == nil:
+		o.cache = make([]cachedProp, 0, 4)
+		fallthrough
+	case len(o.cache) < cacheListMax:
+		o.cache = append(o.cache, cachedProp{key, c})
+	default:
+		if o.big == nil {
+			o.big = map[string]goja.Value{}
+		}
+		o.big[key] = c
 	}
-	o.cache[key] = c
 	return c
 }
 
