@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/filelock"
 )
 
 // Defaults for Options.
@@ -177,15 +179,21 @@ func (l *Log) Close() error {
 	return nil
 }
 
+// keepOpen reports whether a Log keeps its file open between appends.
+// With flock(2) it does: a file renamed by another process's rotation is
+// noticed and reopened under the lock. Without it it does not: some
+// systems (Windows) refuse to rename a file another process holds open.
+const keepOpen = filelock.Shared
+
 // lock takes the cross-process lock, recreating the directory if it was
 // removed since Open.
 func (l *Log) lock() (func(), error) {
-	unlock, err := lockFile(context.Background(), l.lockPath)
+	unlock, err := filelock.Lock(context.Background(), l.lockPath, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 			return nil, fmt.Errorf("jsonl: %w", err)
 		}
-		unlock, err = lockFile(context.Background(), l.lockPath)
+		unlock, err = filelock.Lock(context.Background(), l.lockPath, true)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jsonl: locking %s: %w", l.lockPath, err)

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/filelock"
 )
 
 // fileVersion is the version of the state file format written by File.
@@ -197,12 +199,12 @@ func (f *File) Keys(ctx context.Context, prefix string) ([]string, error) {
 // lock takes the lock file, recreating the state directory if it was
 // removed since the store was opened.
 func (f *File) lock(ctx context.Context, exclusive bool) (func(), error) {
-	unlock, err := lockFile(ctx, f.lockPath, exclusive)
+	unlock, err := filelock.Lock(ctx, f.lockPath, exclusive)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 			return nil, fmt.Errorf("kv: state directory: %w", err)
 		}
-		unlock, err = lockFile(ctx, f.lockPath, exclusive)
+		unlock, err = filelock.Lock(ctx, f.lockPath, exclusive)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

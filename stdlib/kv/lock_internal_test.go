@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/filelock"
 )
 
 // TestFileLockWaitsForContext holds the lock the way another process
@@ -22,7 +24,7 @@ func TestFileLockWaitsForContext(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	unlock, err := lockFile(bg, f.lockPath, true)
+	unlock, err := filelock.Lock(bg, f.lockPath, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,10 +56,10 @@ func TestFileLockWaitsForContext(t *testing.T) {
 	}
 
 	// A shared holder does not block readers, only writers.
-	if !sharedLocks {
+	if !filelock.Shared {
 		return
 	}
-	unlockShared, err := lockFile(bg, f.lockPath, false)
+	unlockShared, err := filelock.Lock(bg, f.lockPath, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !unix || solaris || aix
 
-package kv
+package filelock
 
 import (
 	"context"
@@ -16,10 +16,12 @@ import (
 // holder died and removes it. Holders keep the lock for milliseconds.
 const staleLock = 30 * time.Second
 
-// sharedLocks reports whether readers can hold the lock together.
-const sharedLocks = false
+// Shared reports whether readers can hold the lock together (flock(2)
+// is available). Without it a holder must not keep the locked file open
+// either: some systems refuse to rename a file held open.
+const Shared = false
 
-// lockFile takes the lock at path by creating the file with O_EXCL, and
+// Lock takes the lock at path by creating the file with O_EXCL, and
 // returns the function that releases it by removing the file. A waiter
 // retries with a backoff of up to 20ms until ctx is done. Without flock(2)
 // readers cannot share the lock, so exclusive is ignored and every lock is
@@ -27,7 +29,7 @@ const sharedLocks = false
 //
 // A lock file older than staleLock is taken to be left behind by a
 // crashed process and is removed.
-func lockFile(ctx context.Context, path string, exclusive bool) (func(), error) {
+func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
 	_ = exclusive
 	delay := time.Millisecond
 	start := time.Now()
@@ -63,6 +65,3 @@ func lockFile(ctx context.Context, path string, exclusive bool) (func(), error) 
 		delay = min(2*delay, 20*time.Millisecond)
 	}
 }
-
-// syncDir is a no-op where directories cannot be synced portably.
-func syncDir(string) {}

@@ -1,6 +1,6 @@
 //go:build unix && !solaris && !aix
 
-package kv
+package filelock
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 	"time"
 )
 
-// sharedLocks reports whether readers can hold the lock together.
-const sharedLocks = true
+// Shared reports whether readers can hold the lock together (flock(2)
+// is available). Without it a holder must not keep the locked file open
+// either: some systems refuse to rename a file held open.
+const Shared = true
 
-// lockFile takes an flock(2) lock on the file at path, creating it
+// Lock takes an flock(2) lock on the file at path, creating it
 // (0600) if needed, and returns the function that releases it. The lock
 // belongs to this call's own open file description, so two calls exclude
 // each other even within one process.
@@ -21,7 +23,7 @@ const sharedLocks = true
 // With a context that can never be canceled it blocks in the kernel;
 // otherwise it polls with a non-blocking flock, backing off up to 10ms,
 // and gives up with ctx.Err() when ctx is done.
-func lockFile(ctx context.Context, path string, exclusive bool) (func(), error) {
+func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
@@ -70,16 +72,4 @@ func flock(ctx context.Context, fd, how int) error {
 		}
 		delay = min(2*delay, 10*time.Millisecond)
 	}
-}
-
-// syncDir flushes a directory entry change (the rename of a new state
-// file) to disk. It is best effort: some file systems refuse to sync a
-// directory, and the rename itself is already atomic.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
 }
