@@ -64,14 +64,9 @@ their processes, background hooks are queued.`,
 			if format != "json" && format != "text" {
 				return usageError("--format must be json or text")
 			}
-			payload, err := readPayload(a.stdin, payloadPath)
+			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
-			}
-			for _, s := range sets {
-				if err := setField(payload, s); err != nil {
-					return &exitError{code: exitFailure, err: err}
-				}
+				return err
 			}
 			cfg, err := a.load(false)
 			if err != nil {
@@ -80,7 +75,7 @@ their processes, background hooks are queued.`,
 			defer cfg.Close()
 			eng, err := a.newEngine(cfg)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			defer eng.Close(context.Background())
 			id, err := eng.Resolve(args[0])

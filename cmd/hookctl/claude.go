@@ -70,7 +70,7 @@ it anyway.`,
 			store.path = cfg.Settings.StateFile
 			eng, err := a.newEngine(cfg, engine.WithLoopStore(kv.LoopStore(store)))
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			reply, ferr := claude.Handle(cmd.Context(), eng, payload, event)
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

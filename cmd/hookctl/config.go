@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -80,7 +81,7 @@ func (a *app) loadPath(path string, warnings bool, opts ...hcl.Option) (*hcl.Con
 }
 
 // newEngine builds an engine with the standard condition functions and
-// loads cfg into it.
+// loads cfg into it; a failure is exit status 1.
 func (a *app) newEngine(cfg *hcl.Config, opts ...engine.Option) (*engine.Engine, error) {
 	opts = append([]engine.Option{
 		engine.WithLogger(a.logger()),
@@ -88,12 +89,28 @@ func (a *app) newEngine(cfg *hcl.Config, opts ...engine.Option) (*engine.Engine,
 	}, opts...)
 	eng, err := engine.New(opts...)
 	if err != nil {
-		return nil, err
+		return nil, &exitError{code: exitFailure, err: err}
 	}
 	if cfg != nil {
 		if err := eng.Load(cfg.Engine); err != nil {
-			return nil, fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)
+			eng.Close(context.Background())
+			return nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
 		}
 	}
 	return eng, nil
+}
+
+// payload reads the payload from path (or stdin for "-") and applies the
+// --set assignments; a failure is exit status 1.
+func (a *app) payload(path string, sets []string) (map[string]any, error) {
+	payload, err := readPayload(a.stdin, path)
+	if err != nil {
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	for _, s := range sets {
+		if err := setField(payload, s); err != nil {
+			return nil, &exitError{code: exitFailure, err: err}
+		}
+	}
+	return payload, nil
 }

@@ -29,7 +29,7 @@ func newEventsCmd(a *app) *cobra.Command {
 				defer cfg.Close()
 				eng, err := a.newEngine(cfg)
 				if err != nil {
-					return &exitError{code: exitFailure, err: err}
+					return err
 				}
 				defer eng.Close(cmd.Context())
 				specs = eng.Events()

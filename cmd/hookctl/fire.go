@@ -42,14 +42,9 @@ a value that is not valid JSON is a string.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			payload, err := readPayload(a.stdin, payloadPath)
+			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
-			}
-			for _, s := range sets {
-				if err := setField(payload, s); err != nil {
-					return &exitError{code: exitFailure, err: err}
-				}
+				return err
 			}
 			cfg, err := a.load(false)
 			if err != nil {
@@ -58,7 +53,7 @@ a value that is not valid JSON is a string.`,
 			defer cfg.Close()
 			eng, err := a.newEngine(cfg)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			spec, err := eng.Event(args[0])
 			if err != nil {

@@ -26,7 +26,7 @@ func newListCmd(a *app) *cobra.Command {
 			defer cfg.Close()
 			eng, err := a.newEngine(cfg)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			defer eng.Close(cmd.Context())
 			events := eng.EventsWithHooks()

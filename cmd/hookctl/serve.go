@@ -61,7 +61,7 @@ HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
 			}
 			eng, err := a.newEngine(nil, engineLoopStore(store))
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			var mu sync.Mutex
 			status := map[string]any{"config": path, "trust": "checked"}

@@ -38,7 +38,7 @@ configuration you name. Loading a configuration runs the top level of its script
 			defer cfg.Close()
 			eng, err := a.newEngine(cfg)
 			if err != nil {
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
 			defer eng.Close(cmd.Context())
 			// The loader's warnings and validate's own, in file order.
