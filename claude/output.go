@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // plainTextContextEvents are the events where Claude Code turns a hook's
@@ -64,7 +65,7 @@ func ParseOutput(stdout []byte) (engine.Result, error) {
 		}
 		return nil, &OutputError{Err: err, Snippet: snippet}
 	}
-	return Normalize(numbers(raw).(map[string]any)), nil
+	return Normalize(jsonx.Numbers(raw).(map[string]any)), nil
 }
 
 // Normalize maps one decoded Claude Code output object onto hookctl's
@@ -108,14 +109,14 @@ func Normalize(raw map[string]any) engine.Result {
 								res["reason"] = dv
 								res["message"] = dv
 							default:
-								res[snake(dk)] = dv
+								res[jsonx.SnakeCase(dk)] = dv
 							}
 						}
 					} else {
 						res["decision"] = hv
 					}
 				default:
-					res[snake(hk)] = hv
+					res[jsonx.SnakeCase(hk)] = hv
 				}
 			}
 		case "decision":
@@ -129,7 +130,7 @@ func Normalize(raw map[string]any) engine.Result {
 		case "stopReason":
 			res["stop_reason"] = v
 		default:
-			res[snake(k)] = v
+			res[jsonx.SnakeCase(k)] = v
 		}
 	}
 	// Legacy top-level decisions.
@@ -137,43 +138,4 @@ func Normalize(raw map[string]any) engine.Result {
 		res["decision"] = "allow"
 	}
 	return res
-}
-
-// snake converts camelCase to snake_case.
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r + ('a' - 'A'))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// numbers turns json.Numbers into int64 or float64.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = numbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = numbers(e)
-		}
-		return x
-	}
-	return v
 }

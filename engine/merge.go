@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // kv is one result field.
@@ -449,18 +451,7 @@ func canonicalField(k string) string {
 	if a, ok := fieldAliases[k]; ok {
 		return a
 	}
-	var b strings.Builder
-	for i, r := range k {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r + ('a' - 'A'))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return jsonx.SnakeCase(k)
 }
 
 func hasUpper(s string) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 func newFireCmd(a *app) *cobra.Command {
@@ -145,7 +146,7 @@ func DecodePayload(name string, data []byte) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("payload %s: want a JSON object, got %s", name, jsonKind(v))
 	}
-	return normalizeNumbers(m).(map[string]any), nil
+	return jsonx.Numbers(m).(map[string]any), nil
 }
 
 func jsonKind(v any) string {
@@ -194,27 +195,6 @@ func jsonErrorAt(data []byte, err error) string {
 	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }
 
-// normalizeNumbers turns json.Numbers into int64 or float64.
-func normalizeNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalizeNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = normalizeNumbers(e)
-		}
-	}
-	return v
-}
-
 // setField applies one --set key=value.
 func setField(payload map[string]any, kv string) error {
 	key, raw, ok := strings.Cut(kv, "=")
@@ -226,7 +206,7 @@ func setField(payload map[string]any, kv string) error {
 	dec.UseNumber()
 	var js any
 	if err := dec.Decode(&js); err == nil && !dec.More() {
-		val = normalizeNumbers(js)
+		val = jsonx.Numbers(js)
 	}
 	parts := strings.Split(key, ".")
 	m := payload
