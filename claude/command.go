@@ -67,17 +67,9 @@ func (c *command) Kind() string { return "command" }
 
 // Handle runs the program once.
 func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	payload := call.Payload
-	if _, ok := payload["hook_event_name"]; !ok {
-		payload = maps.Clone(payload)
-		if payload == nil {
-			payload = map[string]any{}
-		}
-		payload["hook_event_name"] = call.Event
-	}
-	stdin, err := json.Marshal(payload)
+	stdin, err := payloadJSON(call)
 	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
+		return nil, err
 	}
 	env := map[string]string{"HOOKCTL_HOOK": call.Hook, "HOOKCTL_EVENT": call.Event}
 	if _, set := os.LookupEnv("CLAUDE_PROJECT_DIR"); !set {
@@ -99,6 +91,24 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		return nil, err
 	}
 	return Interpret(call.Event, res.ExitCode, res.Stdout, res.Stderr, c.argv[0])
+}
+
+// payloadJSON is what a command or http hook receives: the payload as
+// JSON, with hook_event_name set as Claude Code sets it.
+func payloadJSON(call *engine.Call) ([]byte, error) {
+	payload := call.Payload
+	if _, ok := payload["hook_event_name"]; !ok {
+		payload = maps.Clone(payload)
+		if payload == nil {
+			payload = map[string]any{}
+		}
+		payload["hook_event_name"] = call.Event
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	return b, nil
 }
 
 // LaunchError is a command hook that could not run: the program is

@@ -3,10 +3,8 @@ package claude
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -110,17 +108,9 @@ func (e *HTTPError) Error() string {
 
 // Handle sends one request.
 func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	payload := call.Payload
-	if _, ok := payload["hook_event_name"]; !ok {
-		payload = maps.Clone(payload)
-		if payload == nil {
-			payload = map[string]any{}
-		}
-		payload["hook_event_name"] = call.Event
-	}
-	body, err := json.Marshal(payload)
+	body, err := payloadJSON(call)
 	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, h.spec.Method, h.spec.URL, bytes.NewReader(body))
 	if err != nil {
