@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/suggest"
 )
 
 // EventID is an event's index in an engine's catalog. Resolve a name once
@@ -165,20 +166,13 @@ func (r *registry) unknown(name string) error {
 
 // suggest finds a known name close to an unknown one.
 func (r *registry) suggest(name string) string {
-	best, bestD := "", 4
-	ln := strings.ToLower(name)
+	names := make([]string, 0, len(r.names))
 	for n, id := range r.names {
-		if r.specs[id] == nil {
-			continue
-		}
-		if strings.ToLower(n) == ln {
-			return n
-		}
-		if d := editDistance(ln, strings.ToLower(n)); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
+		if r.specs[id] != nil {
+			names = append(names, n)
 		}
 	}
-	return best
+	return suggest.Closest(name, names)
 }
 
 // compile checks a hook against the catalog and compiles its matcher and
@@ -394,25 +388,4 @@ func camelField(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// editDistance is the Levenshtein distance, for "did you mean".
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -581,34 +581,3 @@ func (l *loader) decodeMerge(a *hcl2.Attribute) (map[string]engine.FieldRule, bo
 	}
 	return out, good
 }
-
-// suggestion finds a close name for "did you mean".
-func suggestion(name string, candidates []string) string {
-	best, bestD := "", 4
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD || d == bestD && c < best {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

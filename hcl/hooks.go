@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/suggest"
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
@@ -183,7 +184,7 @@ func (l *loader) checkEvent(name string, r hcl2.Range) {
 	}
 	if _, ok := l.lookupEvent(name); !ok {
 		detail := fmt.Sprintf("%q is not an event of the catalog or of this configuration.", name)
-		if s := suggestion(name, l.knownEventNames()); s != "" {
+		if s := suggest.Closest(name, l.knownEventNames()); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 		detail += " Run `hookctl events` for the list, or declare it with an event block."
@@ -691,7 +692,7 @@ func (l *loader) decodeBuiltin(b *hcl2.Block) {
 			names = append(names, s.Name)
 		}
 		detail := fmt.Sprintf("There is no built-in hook %q. The built-ins are: %s.", name, strings.Join(names, ", "))
-		if s := suggestion(name, names); s != "" {
+		if s := suggest.Closest(name, names); s != "" {
 			detail += fmt.Sprintf(" Did you mean %q?", s)
 		}
 		l.ev.errorf(b.LabelRanges[0], "Unknown built-in", "%s", detail)
