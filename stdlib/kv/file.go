@@ -108,16 +108,11 @@ func (f *File) Get(ctx context.Context, key string) (any, bool, error) {
 
 // Set implements Store.
 func (f *File) Set(ctx context.Context, key string, value any, ttl time.Duration) error {
-	if err := begin(ctx, key); err != nil {
-		return err
-	}
-	if err := checkTTL(ttl); err != nil {
-		return err
-	}
-	v, err := normalize(value)
+	vals, err := writeArgs(ctx, key, ttl, value)
 	if err != nil {
 		return err
 	}
+	v := vals[0]
 	return f.update(ctx, func(t table, now time.Time) (bool, error) {
 		t.set(key, v, ttl, now)
 		return true, nil
@@ -136,10 +131,7 @@ func (f *File) Delete(ctx context.Context, key string) error {
 
 // Incr implements Store.
 func (f *File) Incr(ctx context.Context, key string, delta int64, ttl time.Duration) (int64, error) {
-	if err := begin(ctx, key); err != nil {
-		return 0, err
-	}
-	if err := checkTTL(ttl); err != nil {
+	if _, err := writeArgs(ctx, key, ttl); err != nil {
 		return 0, err
 	}
 	var n int64
@@ -156,20 +148,11 @@ func (f *File) Incr(ctx context.Context, key string, delta int64, ttl time.Durat
 
 // CompareAndSwap implements Store.
 func (f *File) CompareAndSwap(ctx context.Context, key string, old, new any, ttl time.Duration) (bool, error) {
-	if err := begin(ctx, key); err != nil {
-		return false, err
-	}
-	if err := checkTTL(ttl); err != nil {
-		return false, err
-	}
-	o, err := normalize(old)
+	vals, err := writeArgs(ctx, key, ttl, old, new)
 	if err != nil {
 		return false, err
 	}
-	n, err := normalize(new)
-	if err != nil {
-		return false, err
-	}
+	o, n := vals[0], vals[1]
 	var swapped bool
 	err = f.update(ctx, func(t table, now time.Time) (bool, error) {
 		swapped = t.cas(key, o, n, ttl, now)

@@ -44,16 +44,11 @@ func (m *Memory) Get(ctx context.Context, key string) (any, bool, error) {
 
 // Set implements Store.
 func (m *Memory) Set(ctx context.Context, key string, value any, ttl time.Duration) error {
-	if err := begin(ctx, key); err != nil {
-		return err
-	}
-	if err := checkTTL(ttl); err != nil {
-		return err
-	}
-	v, err := normalize(value)
+	vals, err := writeArgs(ctx, key, ttl, value)
 	if err != nil {
 		return err
 	}
+	v := vals[0]
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.t.set(key, v, ttl, m.now())
@@ -73,10 +68,7 @@ func (m *Memory) Delete(ctx context.Context, key string) error {
 
 // Incr implements Store.
 func (m *Memory) Incr(ctx context.Context, key string, delta int64, ttl time.Duration) (int64, error) {
-	if err := begin(ctx, key); err != nil {
-		return 0, err
-	}
-	if err := checkTTL(ttl); err != nil {
+	if _, err := writeArgs(ctx, key, ttl); err != nil {
 		return 0, err
 	}
 	m.mu.Lock()
@@ -86,20 +78,11 @@ func (m *Memory) Incr(ctx context.Context, key string, delta int64, ttl time.Dur
 
 // CompareAndSwap implements Store.
 func (m *Memory) CompareAndSwap(ctx context.Context, key string, old, new any, ttl time.Duration) (bool, error) {
-	if err := begin(ctx, key); err != nil {
-		return false, err
-	}
-	if err := checkTTL(ttl); err != nil {
-		return false, err
-	}
-	o, err := normalize(old)
+	vals, err := writeArgs(ctx, key, ttl, old, new)
 	if err != nil {
 		return false, err
 	}
-	n, err := normalize(new)
-	if err != nil {
-		return false, err
-	}
+	o, n := vals[0], vals[1]
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.t.cas(key, o, n, ttl, m.now()), nil
@@ -118,6 +101,25 @@ func (m *Memory) Keys(ctx context.Context, prefix string) ([]string, error) {
 }
 
 // begin checks what every keyed operation checks first.
+// writeArgs checks what every write takes (the context, the key, the ttl)
+// and normalizes the values it stores.
+func writeArgs(ctx context.Context, key string, ttl time.Duration, values ...any) ([]any, error) {
+	if err := begin(ctx, key); err != nil {
+		return nil, err
+	}
+	if err := checkTTL(ttl); err != nil {
+		return nil, err
+	}
+	for i, v := range values {
+		n, err := normalize(v)
+		if err != nil {
+			return nil, err
+		}
+		values[i] = n
+	}
+	return values, nil
+}
+
 func begin(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
