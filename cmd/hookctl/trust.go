@@ -415,20 +415,30 @@ func (a *app) discoverTrust() (string, error) {
 	return p, err
 }
 
-// trust pins the configuration's files and records them. It parses the
-// configuration but runs none of it (hookctl validate loads it).
-func (a *app) trust(tf string) error {
+// trustRecord finds the configuration trust works on and reads the trust
+// file: the configuration's real path, the records.
+func (a *app) trustRecord(tf string) (string, *trustStore, error) {
 	path, err := a.discoverTrust()
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	key, err := canonicalPath(path)
 	if err != nil {
-		return &exitError{code: exitFailure, err: err}
+		return "", nil, &exitError{code: exitFailure, err: err}
 	}
 	st, err := readTrustStore(tf)
 	if err != nil {
-		return &exitError{code: exitFailure, err: err}
+		return "", nil, &exitError{code: exitFailure, err: err}
+	}
+	return key, st, nil
+}
+
+// trust pins the configuration's files and records them. It parses the
+// configuration but runs none of it (hookctl validate loads it).
+func (a *app) trust(tf string) error {
+	key, st, err := a.trustRecord(tf)
+	if err != nil {
+		return err
 	}
 	pins, err := collectPins(key)
 	if err != nil {
@@ -502,17 +512,9 @@ func (a *app) trustList(tf string) error {
 }
 
 func (a *app) trustRevoke(tf string) error {
-	path, err := a.discoverTrust()
+	key, st, err := a.trustRecord(tf)
 	if err != nil {
 		return err
-	}
-	key, err := canonicalPath(path)
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
-	}
-	st, err := readTrustStore(tf)
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
 	}
 	if st.Configs[key] == nil {
 		return &exitError{code: exitFailure, err: fmt.Errorf("%s is not trusted", key)}
