@@ -337,24 +337,10 @@ func processes(name, interpreter, cmdline string, n int, payload []byte, events 
 	if _, err := exec.LookPath(interpreter); err != nil {
 		return r, fmt.Errorf("%s not found", interpreter)
 	}
-	ctx := context.Background()
-	if err := bench.SpawnParallel(ctx, cmdline, n, payload); err != nil { // warm the caches
-		return r, err
-	}
-	lat := make([]time.Duration, events)
-	var total time.Duration
-	for i := range events {
-		t0 := time.Now()
-		if err := bench.SpawnParallel(ctx, cmdline, n, payload); err != nil {
-			return r, err
-		}
-		lat[i] = time.Since(t0)
-		total += lat[i]
-	}
-	r.p50, r.p99 = percentiles(lat)
-	r.mean = total / time.Duration(events)
+	one := func() error { return bench.SpawnParallel(context.Background(), cmdline, n, payload) }
+	err := timeRuns(&r, one, 1, events) // one warm-up event fills the caches
 	r.note = fmt.Sprintf("%d events", events)
-	return r, nil
+	return r, err
 }
 
 // claudePeer runs `hookctl claude` once per event: process start, config
@@ -379,23 +365,9 @@ func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, 
 		}
 		return nil
 	}
-	if err := one(); err != nil {
-		return r, err
-	}
-	lat := make([]time.Duration, runs)
-	var total time.Duration
-	for i := range runs {
-		t0 := time.Now()
-		if err := one(); err != nil {
-			return r, err
-		}
-		lat[i] = time.Since(t0)
-		total += lat[i]
-	}
-	r.p50, r.p99 = percentiles(lat)
-	r.mean = total / time.Duration(runs)
+	err = timeRuns(&r, one, 1, runs)
 	r.note = fmt.Sprintf("%d runs", runs)
-	return r, nil
+	return r, err
 }
 
 // servePeer posts events to a running `hookctl serve`.
@@ -419,25 +391,32 @@ func servePeer(bin, config string, payload []byte, reqs int) (row, error) {
 		}
 		return nil
 	}
-	for range reqs / 10 {
+	err = timeRuns(&r, one, reqs/10, reqs)
+	r.note = fmt.Sprintf("%d requests, loopback", reqs)
+	return r, err
+}
+
+// timeRuns calls one warm times, then n times measured, and fills r's
+// median, tail and mean.
+func timeRuns(r *row, one func() error, warm, n int) error {
+	for range warm {
 		if err := one(); err != nil {
-			return r, err
+			return err
 		}
 	}
-	lat := make([]time.Duration, reqs)
+	lat := make([]time.Duration, n)
 	var total time.Duration
-	for i := range reqs {
+	for i := range n {
 		t0 := time.Now()
 		if err := one(); err != nil {
-			return r, err
+			return err
 		}
 		lat[i] = time.Since(t0)
 		total += lat[i]
 	}
 	r.p50, r.p99 = percentiles(lat)
-	r.mean = total / time.Duration(reqs)
-	r.note = fmt.Sprintf("%d requests, loopback", reqs)
-	return r, nil
+	r.mean = total / time.Duration(n)
+	return nil
 }
 
 func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
