@@ -29,9 +29,8 @@ const regexpHelper = "__hookctl_regexp"
 type rePlan struct {
 	pattern, flags string // the literal's
 	lits           []relit.Literal
-	re2            string // the RE2 pattern goja compiles
-	// re is compiled from re2 the first time a string gets past the
-	// literals: most never do.
+	// re is the RE2 program goja compiles for the pattern, compiled the
+	// first time a string gets past the literals: most never do.
 	re func() *regexp.Regexp
 }
 
@@ -92,7 +91,7 @@ func planRegexp(pattern, flags string) *rePlan {
 	if len(lits) == 0 {
 		return nil
 	}
-	return &rePlan{pattern: pattern, flags: flags, lits: lits, re2: re2, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re2) })}
+	return &rePlan{pattern: pattern, flags: flags, lits: lits, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re2) })}
 }
 
 // test answers re.test(s); decided is false when s is not ASCII and the
