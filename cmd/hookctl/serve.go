@@ -56,12 +56,15 @@ answers throughout (it takes no request slot):
                      refused before it is decoded (413; 400 for nesting)
   memory             --max-memory: the estimated decoded size of all the bodies
                      held at once (2 bytes per byte plus 128 per value);
-                     503 with Retry-After when full
+                     503 with Retry-After when full (GOMEMLIMIT is 1GiB
+                     unless GOGC or GOMEMLIMIT is set: raise it with
+                     --max-memory)
   requests           --max-inflight fire at once, --max-queue wait behind them
                      for --queue-timeout at most; then 503 with Retry-After
-  connections        --max-conns open at once; past it, the connection waiting
-                     longest without a request in a handler is closed (a slow
-                     or idle client) to make room
+  connections        --max-conns open at once (more than --max-inflight +
+                     --max-queue); past it, the connection waiting longest
+                     without a request in a handler is closed (a slow or idle
+                     client) to make room
   time               --read-header-timeout for the headers, --read-timeout for
                      the body, --write-timeout for the reply once the hooks are
                      done, --idle-timeout between kept-alive requests
@@ -229,6 +232,11 @@ func checkServeLimits(l claude.ServerLimits) error {
 		if c.v <= 0 {
 			return usageError("--%s must be positive", c.name)
 		}
+	}
+	// Requests in flight and queued hold their connections: the rest is
+	// the headroom that lets /healthz and new clients in.
+	if busy := l.MaxInFlight + l.MaxQueue; l.MaxConns <= busy {
+		return usageError("--max-conns %d must be more than --max-inflight + --max-queue (%d), so that /healthz always finds a connection", l.MaxConns, busy)
 	}
 	return nil
 }

@@ -128,7 +128,7 @@ const rmPayload = `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse
 // and the others at their timeout.
 func TestServeFlagsBoundSlowConnections(t *testing.T) {
 	const timeout = 2 * time.Second
-	url := startServe(t, "--max-conns", "40", "--read-header-timeout", timeout.String(), "--idle-timeout", timeout.String())
+	url := startServe(t, "--max-conns", "40", "--max-inflight", "8", "--max-queue", "8", "--read-header-timeout", timeout.String(), "--idle-timeout", timeout.String())
 	addr := strings.TrimPrefix(url, "http://")
 	var slow []net.Conn
 	defer func() {
@@ -222,6 +222,7 @@ func TestServeFlagsBoundInput(t *testing.T) {
 func TestServeRejectsBadLimits(t *testing.T) {
 	for _, args := range [][]string{
 		{"--max-body", "0"}, {"--max-conns", "0"}, {"--read-timeout", "0s"}, {"--max-body", "12X"}, {"--max-memory", "-1"},
+		{"--max-conns", "100", "--max-inflight", "50", "--max-queue", "50"},
 	} {
 		var stderr bytes.Buffer
 		code := run(append([]string{"serve", "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...), strings.NewReader(""), io.Discard, &stderr)
