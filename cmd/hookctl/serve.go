@@ -56,9 +56,9 @@ answers throughout (it takes no request slot):
                      refused before it is decoded (413; 400 for nesting)
   memory             --max-memory: the estimated decoded size of all the bodies
                      held at once (2 bytes per byte plus 128 per value);
-                     503 with Retry-After when full (GOMEMLIMIT is 1GiB
-                     unless GOGC or GOMEMLIMIT is set: raise it with
-                     --max-memory)
+                     503 with Retry-After when full (the heap has a 1 GiB
+                     soft limit unless GOGC or GOMEMLIMIT is set: set
+                     GOMEMLIMIT too when raising --max-memory past 512M)
   requests           --max-inflight fire at once, --max-queue wait behind them
                      for --queue-timeout at most; then 503 with Retry-After
   connections        --max-conns open at once (more than --max-inflight +
@@ -217,7 +217,8 @@ been busy with one call for longer than --wedged-after.`,
 	return cmd
 }
 
-// checkServeLimits refuses limits that are not positive.
+// checkServeLimits refuses limits that are not positive, and a connection
+// bound with no room beyond the requests in flight and queued.
 func checkServeLimits(l claude.ServerLimits) error {
 	for _, c := range []struct {
 		name string
