@@ -12,9 +12,6 @@ import (
 	"github.com/hookctl/hookctl/engine"
 )
 
-// MaxInput bounds the hook JSON Claude Code sends.
-const MaxInput = 64 << 20
-
 // Reply is what hookctl answers Claude Code for one hook event: the JSON
 // (or text) for stdout or the http response body, the message for stderr
 // and the exit status of a command hook.
@@ -44,15 +41,23 @@ func (e *InputError) Error() string {
 func (e *InputError) Unwrap() error { return e.Err }
 
 // DecodeInput reads Claude Code's hook JSON: one object with a
-// hook_event_name.
+// hook_event_name, within DefaultInputLimits.
 func DecodeInput(r io.Reader) (map[string]any, string, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	return DecodeInputLimited(r, DefaultInputLimits())
+}
+
+// DecodeInputLimited is DecodeInput within lim: input past a limit is an
+// *InputError wrapping a *LimitError, refused before it is decoded.
+func DecodeInputLimited(r io.Reader, lim InputLimits) (map[string]any, string, error) {
+	data, _, err := readBounded(r, lim, nil)
 	if err != nil {
 		return nil, "", &InputError{Err: err}
 	}
-	if len(data) > MaxInput {
-		return nil, "", &InputError{Err: fmt.Errorf("larger than %d bytes", MaxInput)}
-	}
+	return decodeInput(data)
+}
+
+// decodeInput decodes hook input read within its limits.
+func decodeInput(data []byte) (map[string]any, string, error) {
 	var payload map[string]any
 	if err := json.Unmarshal(data, &payload); err != nil {
 		var te *json.UnmarshalTypeError

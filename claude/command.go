@@ -65,7 +65,11 @@ type command struct {
 
 func (c *command) Kind() string { return "command" }
 
-// Handle runs the program once.
+// Handle runs the program once. The hook's own process decides: once it
+// has exited, its exit status and what it printed are used at once, even
+// if a child it left behind still holds its stdout (the process group is
+// killed after a short grace); if Call.Deadline passes first, the call is
+// an *engine.TimeoutError and the hook's on_error applies.
 func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
 	stdin, err := payloadJSON(call)
 	if err != nil {
@@ -82,16 +86,24 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		}
 	}
 	maps.Copy(env, c.spec.Env)
-	res, err := proc.Run(ctx, proc.Spec{Argv: c.argv, Dir: c.spec.Dir, Env: proc.Environ(env), Stdin: stdin, MaxOutput: MaxHookOutput})
-	var se *proc.StartError
+	res, err := runCommand(ctx, call.Deadline, c.argv, c.spec.Dir, proc.Environ(env), stdin)
+	var se *startError
 	switch {
 	case errors.As(err, &se):
-		return nil, &LaunchError{Argv0: c.argv[0], Err: se.Err}
+		return nil, &LaunchError{Argv0: c.argv[0], Err: se.err}
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return nil, &engine.TimeoutError{Hook: call.Hook, Timeout: call.Timeout}
 	case err != nil:
 		return nil, err
 	}
-	return Interpret(call.Event, res.ExitCode, res.Stdout, res.Stderr, c.argv[0])
+	return Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
 }
+
+// SelfTimed implements engine.SelfTimed: the handler ends the run at
+// Call.Deadline itself, because only it can tell a hook that exited in
+// time (whose decision stands, even when reading its output ends a little
+// later) from one that did not.
+func (c *command) SelfTimed() bool { return true }
 
 // payloadJSON is what a command or http hook receives: the payload as
 // JSON, with hook_event_name set as Claude Code sets it.

@@ -8,4 +8,9 @@
 // the reply read like stdout). And it plugs hookctl into Claude Code: the
 // adapter turns Claude's hook input into an engine fire and the outcome
 // into the JSON and exit status Claude expects for each event.
+//
+// Server is the same over HTTP (hookctl serve), with everything a client
+// can make it hold bounded (ServerLimits): each input's bytes, nesting and
+// values before it is decoded, the requests firing and queued, the memory
+// of the inputs held, the connections and the time each phase may take.
 package claude

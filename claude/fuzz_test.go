@@ -89,9 +89,19 @@ func FuzzDecodeInput(f *testing.F) {
 				t.Fatalf("error does not say it is about the hook input: %q", msg)
 			}
 			var want string
+			depth, values := jsonShape(data)
+			var le *claude.LimitError
 			switch {
+			case !valid && errors.As(err, &le):
+				// The scanner may stop at a limit in text the decoder
+				// would then have refused.
+				want = "the " + le.Limit + " limit"
 			case !valid:
 				want = "not valid JSON"
+			case depth > claude.MaxInputDepth:
+				want = "nested deeper than 256 levels (the max-depth limit)"
+			case values > claude.MaxInputValues:
+				want = "the max-values limit"
 			case !isObject:
 				want = "want a JSON object"
 			case objErr != nil:
@@ -125,17 +135,47 @@ func FuzzDecodeInput(f *testing.F) {
 	})
 }
 
-// TestDecodeInputLimits: input nested deeper than encoding/json allows and
-// input over MaxInput are errors that say so.
+// TestDecodeInputLimits: input nested deeper than MaxInputDepth and input
+// over MaxInput are errors that say so.
 func TestDecodeInputLimits(t *testing.T) {
 	deep := `{"hook_event_name":"Stop","a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}"
-	if _, _, err := claude.DecodeInput(strings.NewReader(deep)); err == nil || !strings.Contains(err.Error(), "exceeded max depth") {
+	if _, _, err := claude.DecodeInput(strings.NewReader(deep)); err == nil || !strings.Contains(err.Error(), "nested deeper than 256 levels (the max-depth limit)") {
 		t.Fatalf("deep input: %v", err)
 	}
 	huge := io.MultiReader(strings.NewReader(`{"hook_event_name":"Stop","a":"`), &zeros{n: claude.MaxInput})
-	if _, _, err := claude.DecodeInput(huge); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, _, err := claude.DecodeInput(huge); err == nil || !strings.Contains(err.Error(), "larger than 67108864 bytes (the max-body limit)") {
 		t.Fatalf("huge input: %v", err)
 	}
+}
+
+// jsonShape measures valid JSON independently of the package's scanner:
+// how deeply it nests and how many values it holds (0, 0 when it does not
+// decode).
+func jsonShape(data []byte) (depth, values int) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return 0, 0
+	}
+	var walk func(v any, d int)
+	walk = func(v any, d int) {
+		values++
+		switch x := v.(type) {
+		case map[string]any:
+			depth = max(depth, d+1)
+			for _, e := range x {
+				walk(e, d+1)
+			}
+		case []any:
+			depth = max(depth, d+1)
+			for _, e := range x {
+				walk(e, d+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return depth, values
 }
 
 // zeros reads n '0' bytes.
@@ -499,14 +539,23 @@ func FuzzServer(f *testing.F) {
 		var wantErr string
 		if route == routeFire {
 			var payload map[string]any
-			if len(bytes.TrimSpace(body)) > 0 && (json.Unmarshal(body, &payload) != nil || payload == nil) {
+			depth, _ := jsonShape(body)
+			if depth > claude.MaxInputDepth {
+				want, wantErr = http.StatusBadRequest, "(the max-depth limit)"
+			} else if len(bytes.TrimSpace(body)) > 0 && (json.Unmarshal(body, &payload) != nil || payload == nil) {
 				want, wantErr = http.StatusBadRequest, "hook input: payload: "
+				if !json.Valid(body) && strings.Contains(errMsg, "(the max-depth limit)") {
+					wantErr = "(the max-depth limit)" // the scanner stopped first
+				}
 			} else if _, err := eng.Resolve(event); err != nil {
 				want, wantErr = http.StatusNotFound, "unknown event"
 			}
 		} else {
 			_, name, err := claude.DecodeInput(bytes.NewReader(body))
+			var le *claude.LimitError
 			switch {
+			case errors.As(err, &le) && le.Limit != claude.LimitDepth:
+				want, wantErr = http.StatusRequestEntityTooLarge, err.Error()
 			case err != nil:
 				want, wantErr = http.StatusBadRequest, err.Error()
 			case route == routeClaudeEvent && name != event:

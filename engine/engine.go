@@ -535,6 +535,9 @@ type Stats struct {
 	BackgroundQueued  uint64 `json:"background_queued"`
 	BackgroundDone    uint64 `json:"background_done"`
 	BackgroundDropped uint64 `json:"background_dropped"`
+	// ActiveFires is the number of fires in progress now (fires of events
+	// without hooks excepted, as in Fires).
+	ActiveFires int64 `json:"active_fires"`
 }
 
 // Stats returns the engine's counters.
@@ -543,6 +546,7 @@ func (e *Engine) Stats() Stats {
 		Fires: e.fires.Load(), HooksRun: e.hooksRun.Load(), HookErrors: e.hookErrs.Load(),
 		HookTimeouts: e.timeouts.Load(), BackgroundQueued: e.bgQueued.Load(),
 		BackgroundDone: e.bgDone.Load(), BackgroundDropped: e.bgDropped.Load(),
+		ActiveFires: e.active.Load(),
 	}
 }
 

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,6 +26,8 @@ func newServeCmd(a *app) *cobra.Command {
 	var listen string
 	var allowRemote, allowUntrustedFlag bool
 	var interval, grace time.Duration
+	lim := claude.DefaultServerLimits()
+	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
 		Use:   "serve [--config PATH] [--listen ADDR]",
 		Short: "Serve hooks over HTTP: Claude Code http hooks and POST /v1/fire/{event}",
@@ -41,9 +46,37 @@ It serves only a configuration trusted with "hookctl trust" and unchanged since:
 an untrusted one is refused at start (exit 1), and a reload whose files changed
 since they were trusted is refused while the last good configuration keeps
 serving; running "hookctl trust" then makes it reload. --allow-untrusted or
-HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
+HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.
+
+Limits. Everything a client can make the server hold is bounded, and /healthz
+answers throughout (it takes no request slot):
+
+  a request body     --max-body bytes, --max-depth levels of nesting and
+                     --max-values JSON values, counted as it is read and
+                     refused before it is decoded (413; 400 for nesting)
+  memory             --max-memory: the estimated decoded size of all the bodies
+                     held at once (2 bytes per byte plus 128 per value);
+                     503 with Retry-After when full (the heap has a 1 GiB
+                     soft limit unless GOGC or GOMEMLIMIT is set: set
+                     GOMEMLIMIT too when raising --max-memory past 512M)
+  requests           --max-inflight fire at once, --max-queue wait behind them
+                     for --queue-timeout at most; then 503 with Retry-After
+  connections        --max-conns open at once (more than --max-inflight +
+                     --max-queue); past it, the connection waiting longest
+                     without a request in a handler is closed (a slow or idle
+                     client) to make room
+  time               --read-header-timeout for the headers, --read-timeout for
+                     the body, --write-timeout for the reply once the hooks are
+                     done, --idle-timeout between kept-alive requests
+
+/healthz reports the load and is 503 "wedged" when every script runtime has
+been busy with one call for longer than --wedged-after.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			lim.Input.MaxBytes, lim.MaxMemory = int64(maxBody), int64(maxMemory)
+			if err := checkServeLimits(lim); err != nil {
+				return err
+			}
 			path, err := a.discover(true)
 			if err != nil {
 				return err
@@ -116,18 +149,16 @@ HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
 			status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
 			status["hooks"] = len(w.Config().Engine.Hooks)
 			mu.Unlock()
-			srv := &http.Server{
-				Handler: claude.NewServer(eng, func() map[string]any {
-					mu.Lock()
-					defer mu.Unlock()
-					out := make(map[string]any, len(status))
-					for k, v := range status {
-						out[k] = v
-					}
-					return out
-				}),
-				ReadHeaderTimeout: 10 * time.Second,
-			}
+			handler := claude.NewServer(eng, func() map[string]any {
+				mu.Lock()
+				defer mu.Unlock()
+				out := make(map[string]any, len(status))
+				for k, v := range status {
+					out[k] = v
+				}
+				return out
+			}, claude.WithLimits(lim))
+			srv := handler.HTTPServer()
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				w.Close()
@@ -142,7 +173,7 @@ HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			errc := make(chan error, 1)
-			go func() { errc <- srv.Serve(ln) }()
+			go func() { errc <- srv.Serve(handler.LimitListener(ln)) }()
 			select {
 			case <-ctx.Done():
 			case err := <-errc:
@@ -169,8 +200,91 @@ HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.`,
 	cmd.Flags().BoolVar(&allowUntrustedFlag, "allow-untrusted", false, "serve the configuration even if it is not trusted (see hookctl trust)")
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
+	f := cmd.Flags()
+	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
+	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
+	f.IntVar(&lim.Input.MaxValues, "max-values", lim.Input.MaxValues, "most JSON values in a request body (object keys not counted)")
+	f.Var(&maxMemory, "max-memory", "bound on the estimated decoded size of all request bodies held at once (bytes, K, M, G)")
+	f.IntVar(&lim.MaxInFlight, "max-inflight", lim.MaxInFlight, "requests that fire at once")
+	f.IntVar(&lim.MaxQueue, "max-queue", lim.MaxQueue, "requests waiting for one in flight to end")
+	f.DurationVar(&lim.QueueTimeout, "queue-timeout", lim.QueueTimeout, "how long a request waits in the queue before a 503")
+	f.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "open connections")
+	f.DurationVar(&lim.ReadHeaderTimeout, "read-header-timeout", lim.ReadHeaderTimeout, "time to send the request headers")
+	f.DurationVar(&lim.ReadTimeout, "read-timeout", lim.ReadTimeout, "time to send the request body, once admitted")
+	f.DurationVar(&lim.WriteTimeout, "write-timeout", lim.WriteTimeout, "time to read the reply, once the hooks are done")
+	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "how long a kept-alive connection waits for its next request")
+	f.DurationVar(&lim.WedgedAfter, "wedged-after", lim.WedgedAfter, "how long every script runtime may be busy before /healthz says wedged")
 	return cmd
 }
+
+// checkServeLimits refuses limits that are not positive, and a connection
+// bound with no room beyond the requests in flight and queued.
+func checkServeLimits(l claude.ServerLimits) error {
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{
+		{"max-body", l.Input.MaxBytes}, {"max-depth", int64(l.Input.MaxDepth)}, {"max-values", int64(l.Input.MaxValues)},
+		{"max-memory", l.MaxMemory}, {"max-inflight", int64(l.MaxInFlight)}, {"max-queue", int64(l.MaxQueue)},
+		{"queue-timeout", int64(l.QueueTimeout)}, {"max-conns", int64(l.MaxConns)},
+		{"read-header-timeout", int64(l.ReadHeaderTimeout)}, {"read-timeout", int64(l.ReadTimeout)},
+		{"write-timeout", int64(l.WriteTimeout)}, {"idle-timeout", int64(l.IdleTimeout)}, {"wedged-after", int64(l.WedgedAfter)},
+	} {
+		if c.v <= 0 {
+			return usageError("--%s must be positive", c.name)
+		}
+	}
+	// Requests in flight and queued hold their connections: the rest is
+	// the headroom that lets /healthz and new clients in.
+	if busy := l.MaxInFlight + l.MaxQueue; l.MaxConns <= busy {
+		return usageError("--max-conns %d must be more than --max-inflight + --max-queue (%d), so that /healthz always finds a connection", l.MaxConns, busy)
+	}
+	return nil
+}
+
+// byteSize is a flag of a number of bytes, with an optional K, M or G
+// suffix (powers of 1024; KB, KiB and the like are accepted too).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"G", 30}, {"M", 20}, {"K", 10}} {
+		if n > 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	shift := uint(0)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K':
+			shift = 10
+		case 'M':
+			shift = 20
+		case 'G':
+			shift = 30
+		}
+	}
+	if shift > 0 {
+		t = t[:len(t)-1]
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return fmt.Errorf("%q is not a size in bytes (like 65536, 64K, 16M, 1G)", s)
+	}
+	*b = byteSize(n << shift)
+	return nil
+}
+
+func (b *byteSize) Type() string { return "size" }
 
 // openStore opens the file-backed kv store of long-running and one-shot
 // processes alike.

@@ -1,0 +1,21 @@
+//go:build !unix
+
+package claude
+
+import (
+	"io"
+	"os"
+	"os/exec"
+)
+
+func setProcessGroup(*exec.Cmd) {}
+
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
+
+// drain does nothing where pipes cannot be read without waiting: what
+// the copying goroutines read before they stopped is the output.
+func drain(*os.File, io.Writer) {}

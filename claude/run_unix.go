@@ -1,0 +1,50 @@
+//go:build unix
+
+package claude
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills the process group led by cmd's process.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// drain copies to w what r, a pipe, holds now, without waiting for more,
+// and at most drainMax bytes.
+func drain(r *os.File, w io.Writer) {
+	if r.SetReadDeadline(time.Time{}) != nil {
+		return
+	}
+	rc, err := r.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, 32<<10)
+	_ = rc.Read(func(fd uintptr) bool {
+		if syscall.SetNonblock(int(fd), true) != nil {
+			return true
+		}
+		for total := 0; total < drainMax; {
+			n, err := syscall.Read(int(fd), buf)
+			if n <= 0 || err != nil {
+				break // EAGAIN (empty), EOF or an error
+			}
+			_, _ = w.Write(buf[:n])
+			total += n
+		}
+		return true
+	})
+}

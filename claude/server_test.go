@@ -1,0 +1,538 @@
+package claude_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
+)
+
+const rmPayload = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
+
+// gateEngine has a PreToolUse hook denying rm, and a Stop hook that
+// waits until release is closed (or its context ends).
+func gateEngine(t *testing.T, release <-chan struct{}) *engine.Engine {
+	t.Helper()
+	e := newEngine(t)
+	if err := e.Register(engine.Hook{ID: "gate", Event: "PreToolUse", When: "tool_input.command contains 'rm'", Handler: engine.Static(engine.Deny("no rm"))}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Register(engine.Hook{ID: "wait", Event: "Stop", Timeout: time.Minute, Handler: engine.HandlerFunc(func(ctx context.Context, _ *engine.Call) (engine.Result, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, nil
+	})}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// serveReal serves srv as hookctl serve does: its HTTPServer on its
+// LimitListener, on 127.0.0.1.
+func serveReal(t *testing.T, srv *claude.Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = hs.Serve(srv.LimitListener(ln))
+	}()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(ctx); err != nil {
+			_ = hs.Close()
+		}
+		<-done
+	})
+	return "http://" + ln.Addr().String()
+}
+
+type reply struct {
+	code   int
+	header http.Header
+	body   map[string]any
+	raw    string
+}
+
+func do(t *testing.T, c *http.Client, method, url, body string) reply {
+	t.Helper()
+	r, err := tryDo(c, method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// tryDo is do for goroutines other than the test's: a failure is code 0.
+func tryDo(c *http.Client, method, url, body string) (reply, error) {
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return reply{}, fmt.Errorf("%s %s: %w", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	r := reply{code: resp.StatusCode, header: resp.Header, raw: string(raw)}
+	_ = json.Unmarshal(raw, &r.body)
+	return r, nil
+}
+
+func freshClient() *http.Client {
+	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+}
+
+// TestServeRefusesHugeInputEarly: a 20 MB body of empty objects (about
+// 900 MB decoded; three 60 MB ones took the server to 8.9 GB) is refused
+// with 413 naming the limit, before it is decoded and without reading it
+// all, on both endpoints; a body announced larger than --max-body is
+// refused before a byte of it is read; nesting past --max-depth is a 400
+// naming it. The server goes on serving.
+func TestServeRefusesHugeInputEarly(t *testing.T) {
+	e := gateEngine(t, nil)
+	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{Input: claude.InputLimits{MaxValues: 100_000}}))
+	url := serveReal(t, srv)
+	c := freshClient()
+
+	var body bytes.Buffer
+	body.WriteString(`{"hook_event_name":"PreToolUse","a":[`)
+	for i := range 20 << 20 / 3 {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		body.WriteString("{}")
+	}
+	body.WriteString("]}")
+	for _, path := range []string{"/claude", "/v1/fire/PreToolUse"} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		// A raw connection: the server answers before the body is sent.
+		code, text := rawPost(t, url, path, body.Bytes())
+		runtime.ReadMemStats(&after)
+		if code != http.StatusRequestEntityTooLarge || !strings.Contains(text, "more than 100000 JSON values (the max-values limit)") {
+			t.Fatalf("%s: %d %s", path, code, text)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("%s: took %s", path, d)
+		}
+		// Server and client together: far below the ~900 MB decoding
+		// would take.
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			t.Fatalf("%s: %d bytes allocated", path, alloc)
+		}
+	}
+
+	// Announced too large: refused before a byte of the body is sent.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", 65<<20)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(raw), "larger than 67108864 bytes (the max-body limit)") {
+		t.Fatalf("%d %s", resp.StatusCode, raw)
+	}
+
+	deep := `{"hook_event_name":"PreToolUse","a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "}"
+	for _, path := range []string{"/claude", "/v1/fire/PreToolUse"} {
+		if r := do(t, c, "POST", url+path, deep); r.code != http.StatusBadRequest || !strings.Contains(r.raw, "nested deeper than 256 levels (the max-depth limit)") {
+			t.Fatalf("%s: %d %s", path, r.code, r.raw)
+		}
+	}
+	if r := do(t, c, "POST", url+"/claude", rmPayload); r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+	h := do(t, c, "GET", url+"/healthz", "")
+	if h.code != 200 || h.body["status"] != "ok" || h.body["load"].(map[string]any)["refused_input"].(float64) != 5 {
+		t.Fatalf("%d %s", h.code, h.raw)
+	}
+}
+
+// rawPost sends a POST on a raw connection, writing the body while it
+// reads the reply, and returns the status and the reply's body.
+func rawPost(t *testing.T, base, path string, body []byte) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	go func() {
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, len(body))
+		_, _ = conn.Write(body) // fails once the server closes: expected
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServeBoundsRequestsInFlight: past --max-inflight requests firing and
+// --max-queue waiting, a request gets 503 with Retry-After at once; a
+// queued one gets it after --queue-timeout; /healthz answers throughout
+// with the figures, and once the hooks end the server serves again.
+func TestServeBoundsRequestsInFlight(t *testing.T) {
+	release := make(chan struct{})
+	e := gateEngine(t, release)
+	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxInFlight: 2, MaxQueue: 1, QueueTimeout: 300 * time.Millisecond}))
+	url := serveReal(t, srv)
+	c := freshClient()
+	stop := `{"hook_event_name":"Stop"}`
+
+	var wg sync.WaitGroup
+	codes := make(chan int, 2)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, _ := tryDo(c, "POST", url+"/claude", stop)
+			codes <- r.code
+		}()
+	}
+	waitFor(t, func() bool { return load(t, c, url)["in_flight"] == 2.0 })
+
+	// The queue takes one, for 300ms.
+	queued := make(chan reply, 1)
+	go func() { r, _ := tryDo(c, "POST", url+"/v1/fire/Stop", `{}`); queued <- r }()
+	waitFor(t, func() bool { return load(t, c, url)["queued"] == 1.0 })
+	// Full: 503 at once.
+	start := time.Now()
+	r := do(t, c, "POST", url+"/claude", rmPayload)
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.raw, "the max-queue limit") {
+		t.Fatalf("%d %v %s", r.code, r.header, r.raw)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a full queue answered after %s", d)
+	}
+	q := <-queued
+	if q.code != http.StatusServiceUnavailable || q.header.Get("Retry-After") == "" || !strings.Contains(q.raw, "the queue-timeout limit") {
+		t.Fatalf("%d %v %s", q.code, q.header, q.raw)
+	}
+	h := do(t, c, "GET", url+"/healthz", "")
+	if h.code != 200 || h.body["status"] != "ok" {
+		t.Fatalf("healthz while saturated: %d %s", h.code, h.raw)
+	}
+	l := h.body["load"].(map[string]any)
+	if l["active_fires"] != 2.0 || l["rejected_busy"] != 2.0 || l["in_flight"] != 2.0 {
+		t.Fatalf("load %v", l)
+	}
+	close(release)
+	wg.Wait()
+	for range 2 {
+		if code := <-codes; code != 200 {
+			t.Fatalf("a request in flight: %d", code)
+		}
+	}
+	if r := do(t, c, "POST", url+"/claude", rmPayload); r.code != 200 || !strings.Contains(r.raw, "deny") {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+}
+
+// TestServeSlowBodyTimesOut: a client that announces a body and sends
+// it too slowly gets 408 after --read-timeout, and its request slot is
+// free again.
+func TestServeSlowBodyTimesOut(t *testing.T) {
+	e := gateEngine(t, nil)
+	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxInFlight: 1, ReadTimeout: 500 * time.Millisecond}))
+	url := serveReal(t, srv)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	start := time.Now()
+	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"hook_")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(raw), "the read-timeout limit") {
+		t.Fatalf("%d %s", resp.StatusCode, raw)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if r := do(t, freshClient(), "POST", url+"/claude", rmPayload); r.code != 200 || !strings.Contains(r.raw, "deny") {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+}
+
+// TestServeBoundsInputMemory: the estimated memory of the inputs held at
+// once is bounded: past it a request gets 503 with Retry-After, and gets
+// served once the memory is free.
+func TestServeBoundsInputMemory(t *testing.T) {
+	release := make(chan struct{})
+	e := gateEngine(t, release)
+	lim := claude.ServerLimits{Input: claude.InputLimits{MaxBytes: 1 << 20, MaxValues: 1000}, MaxMemory: 1}
+	srv := claude.NewServer(e, nil, claude.WithLimits(lim))
+	if got, want := srv.Limits().MaxMemory, int64(2<<20+128*1000); got != want {
+		t.Fatalf("max memory raised to %d, want %d (one input at the limits)", got, want)
+	}
+	url := serveReal(t, srv)
+	c := freshClient()
+	big := `{"hook_event_name":"Stop","pad":"` + strings.Repeat("x", 900<<10) + `"}`
+	first := make(chan int, 1)
+	go func() { r, _ := tryDo(c, "POST", url+"/claude", big); first <- r.code }()
+	waitFor(t, func() bool { return load(t, c, url)["active_fires"] == 1.0 })
+	r := do(t, c, "POST", url+"/claude", big)
+	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.raw, "the max-memory limit") {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+	close(release)
+	if code := <-first; code != 200 {
+		t.Fatalf("first: %d", code)
+	}
+	if r := do(t, c, "POST", url+"/claude", big); r.code != 200 {
+		t.Fatalf("after release: %d %s", r.code, r.raw)
+	}
+	if m := load(t, c, url)["input_memory"]; m != 0.0 {
+		t.Fatalf("input memory %v after every request ended", m)
+	}
+}
+
+// TestServeSurvivesSlowConnections: 300 connections that send nothing or
+// dribble an incomplete request, against --max-conns 50, neither pile up
+// (20,000 of them used to exhaust the server's descriptors) nor keep
+// /healthz and a normal request out: each new connection past the limit
+// closes the one that waited longest without a request, at once, and the
+// header and idle timeouts close the rest.
+func TestServeSurvivesSlowConnections(t *testing.T) {
+	const timeout = 3 * time.Second
+	e := gateEngine(t, nil)
+	lim := claude.ServerLimits{MaxConns: 50, ReadHeaderTimeout: timeout, IdleTimeout: timeout}
+	srv := claude.NewServer(e, nil, claude.WithLimits(lim))
+	url := serveReal(t, srv)
+	addr := strings.TrimPrefix(url, "http://")
+
+	var slow []net.Conn
+	defer func() {
+		for _, c := range slow {
+			c.Close()
+		}
+	}()
+	t0 := time.Now()
+	for i := range 300 {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		if i%2 == 1 {
+			// Slowloris: a request line and a header, never finished.
+			fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\n")
+		}
+		slow = append(slow, conn)
+	}
+	stopDribble := make(chan struct{})
+	dribbled := make(chan struct{})
+	go func() {
+		defer close(dribbled)
+		for {
+			for i, conn := range slow {
+				if i%2 == 1 {
+					_, _ = conn.Write([]byte("X-A: b\r\n"))
+				}
+			}
+			select {
+			case <-stopDribble:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	defer func() { close(stopDribble); <-dribbled }()
+
+	c := freshClient()
+	start := time.Now()
+	h := do(t, c, "GET", url+"/healthz", "")
+	if h.code != 200 || h.body["status"] != "ok" {
+		t.Fatalf("healthz: %d %s", h.code, h.raw)
+	}
+	if r := do(t, c, "POST", url+"/claude", rmPayload); r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+	if d := time.Since(start); d > timeout/2 {
+		t.Fatalf("answered after %s", d)
+	}
+	if open := h.body["load"].(map[string]any)["connections"].(float64); open > 50 {
+		t.Fatalf("%v connections open, limit 50", open)
+	}
+
+	// A kept-alive connection idle after its request.
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	fmt.Fprintf(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	br := bufio.NewReader(idle)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("keep-alive request: %v", err)
+	} else {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+
+	// All but the 50 newest were closed at once, well before the
+	// timeouts; the timeouts close the rest, dribbling or not.
+	closedEarly := 0
+	early := t0.Add(timeout / 2)
+	for _, conn := range slow {
+		_ = conn.SetReadDeadline(early)
+		if _, err := io.Copy(io.Discard, conn); !isTimeout(err) {
+			closedEarly++
+		}
+	}
+	if closedEarly < 250 {
+		t.Fatalf("%d of 300 slow connections closed before the timeouts, want at least 250", closedEarly)
+	}
+	late := time.Now().Add(timeout + 3*time.Second)
+	for i, conn := range slow {
+		_ = conn.SetReadDeadline(late)
+		if _, err := io.Copy(io.Discard, conn); isTimeout(err) {
+			t.Fatalf("slow connection %d still open after %s", i, time.Since(t0))
+		}
+	}
+	_ = idle.SetReadDeadline(late)
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("an idle kept-alive connection was not closed by the idle timeout: %v", err)
+	}
+	// Only the connection asking is left.
+	waitFor(t, func() bool { return load(t, c, url)["connections"] == 1.0 })
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// TestServeKeepsBusyConnections: connections whose requests are in a
+// handler are never closed to make room; when all are, a new connection
+// is closed at once and the ones in flight finish.
+func TestServeKeepsBusyConnections(t *testing.T) {
+	release := make(chan struct{})
+	e := gateEngine(t, release)
+	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxConns: 3}))
+	url := serveReal(t, srv)
+	c := freshClient()
+	codes := make(chan int, 3)
+	for range 3 {
+		go func() { r, _ := tryDo(c, "POST", url+"/claude", `{"hook_event_name":"Stop"}`); codes <- r.code }()
+	}
+	waitFor(t, func() bool { return e.Stats().ActiveFires == 3 })
+	waitFor(t, func() bool {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		if err != nil {
+			return false
+		}
+		defer conn.Close()
+		_ = conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, err = conn.Read(make([]byte, 1))
+		return err == io.EOF // closed at once: every connection is busy
+	})
+	close(release)
+	for range 3 {
+		if code := <-codes; code != 200 {
+			t.Fatalf("a busy connection lost its request: %d", code)
+		}
+	}
+}
+
+func load(t *testing.T, c *http.Client, url string) map[string]any {
+	t.Helper()
+	h := do(t, c, "GET", url+"/healthz", "")
+	if h.code != 200 {
+		t.Fatalf("healthz: %d %s", h.code, h.raw)
+	}
+	return h.body["load"].(map[string]any)
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHealthzReportsWedgedScripts: /healthz is 503 "wedged", with the
+// figures, when every script runtime has been busy with a call for longer
+// than WedgedAfter (hooks stuck in a native call), and ok otherwise.
+func TestHealthzReportsWedgedScripts(t *testing.T) {
+	var mu sync.Mutex
+	stats := claude.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}
+	e := gateEngine(t, nil)
+	srv := httptest.NewServer(claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{WedgedAfter: time.Minute}),
+		claude.WithPoolStats(func() claude.PoolStats {
+			mu.Lock()
+			defer mu.Unlock()
+			return stats
+		})))
+	defer srv.Close()
+	c := freshClient()
+	for _, tc := range []struct {
+		stats  claude.PoolStats
+		code   int
+		status string
+	}{
+		{claude.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}, 503, "wedged"},
+		{claude.PoolStats{Size: 4, InUse: 3, Idle: 1, OldestCall: 2 * time.Minute}, 200, "ok"},
+		{claude.PoolStats{Size: 4, InUse: 4, OldestCall: 30 * time.Second}, 200, "ok"},
+		{claude.PoolStats{}, 200, "ok"}, // no pool
+	} {
+		mu.Lock()
+		stats = tc.stats
+		mu.Unlock()
+		h := do(t, c, "GET", srv.URL+"/healthz", "")
+		if h.code != tc.code || h.body["status"] != tc.status {
+			t.Fatalf("%+v: %d %s", tc.stats, h.code, h.raw)
+		}
+		sc, _ := h.body["scripts"].(map[string]any)
+		if tc.stats.Size > 0 && (sc["runtimes"] != float64(tc.stats.Size) || sc["in_use"] != float64(tc.stats.InUse) ||
+			sc["oldest_call_ms"] != float64(tc.stats.OldestCall.Milliseconds())) {
+			t.Fatalf("figures: %s", h.raw)
+		}
+		if tc.status == "wedged" && !strings.Contains(h.body["reason"].(string), "all 4 script runtimes are busy") {
+			t.Fatalf("reason: %s", h.raw)
+		}
+	}
+}
