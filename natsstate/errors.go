@@ -87,7 +87,10 @@ func (e *apiError) Error() string {
 const (
 	errCodeNoMessage    = 10037 // no message found
 	errCodeWrongLastSeq = 10071 // wrong last sequence: a concurrent write won
-	statusUnavailable   = 503
+	// A clustered stream refuses a write expecting a subject's last
+	// sequence while another write to that subject is in flight.
+	errCodeWrongLastSeqInFlight = 10164
+	statusUnavailable           = 503
 )
 
 // transient reports whether the API error says the request was not

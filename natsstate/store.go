@@ -202,7 +202,7 @@ func (st *Store) put(ctx context.Context, op, key, subj string, data []byte, exp
 	}
 	var r pubAckReply
 	err := st.s.call(ctx, op, key, m, &r, true)
-	if aerr := (*apiError)(nil); errors.As(err, &aerr) && aerr.ErrCode == errCodeWrongLastSeq {
+	if aerr := (*apiError)(nil); errors.As(err, &aerr) && (aerr.ErrCode == errCodeWrongLastSeq || aerr.ErrCode == errCodeWrongLastSeqInFlight) {
 		return errConflict
 	}
 	if err != nil {
