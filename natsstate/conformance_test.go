@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/stdlib/kv"
 )
@@ -136,6 +138,7 @@ func TestErrors(t *testing.T) {
 		{"Incr canceled", func(s kv.Store) error { _, err := s.Incr(canceled, "k", 1, 0); return err }, context.Canceled},
 		{"CAS canceled", func(s kv.Store) error { _, err := s.CompareAndSwap(canceled, "k", nil, 1, 0); return err }, context.Canceled},
 		{"Keys canceled", func(s kv.Store) error { _, err := s.Keys(canceled, ""); return err }, context.Canceled},
+		{"Set over max payload", func(s kv.Store) error { return s.Set(bg, "k", string(make([]byte, 2<<20)), 0) }, nats.ErrMaxPayload},
 		{"Set huge key", func(s kv.Store) error { return s.Set(bg, string(make([]byte, 2000)), 1, 0) }, natsstate.ErrKeyTooLong},
 	}
 	forEach(t, func(t *testing.T, s kv.Store, _ *fakeClock) {
@@ -147,6 +150,9 @@ func TestErrors(t *testing.T) {
 				}
 				if tt.want != nil && !errors.Is(err, tt.want) {
 					t.Errorf("error %v, want %v", err, tt.want)
+				}
+				if errors.Is(err, natsstate.ErrUnavailable) {
+					t.Errorf("error %v blames NATS's availability", err)
 				}
 				if _, ok, err := s.Get(context.Background(), "k"); err != nil || ok {
 					t.Errorf("failed operation left k behind (ok=%v, err=%v)", ok, err)
@@ -360,6 +366,13 @@ func TestTTL(t *testing.T) {
 			if st.act != nil {
 				st.act()
 			}
+		}
+		// The largest ttl is a valid one.
+		if err := s.Set(ctx, "huge", "v", math.MaxInt64); err != nil {
+			t.Errorf("Set with the largest ttl: %v", err)
+		}
+		if _, ok, err := s.Get(ctx, "huge"); !ok || err != nil {
+			t.Errorf("Get(huge) = %v, %v", ok, err)
 		}
 		// A Set without ttl makes an expiring key permanent.
 		s.Set(ctx, "k", 1, time.Second)

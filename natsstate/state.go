@@ -44,6 +44,7 @@ type options struct {
 	timeout        time.Duration
 	natsOpts       []nats.Option
 	now            func() time.Time
+	gcGrace        time.Duration
 }
 
 // WithBucket names the JetStream KV bucket of the kv store and the loop
@@ -162,6 +163,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*State, error) {
 		connectTimeout: DefaultConnectTimeout,
 		timeout:        DefaultTimeout,
 		now:            time.Now,
+		gcGrace:        gcGrace,
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -483,6 +485,9 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 				return aerr
 			}
 			err = aerr
+		} else if errors.Is(err, nats.ErrMaxPayload) || errors.Is(err, nats.ErrBadSubject) {
+			// Refused by the client before sending: NATS is fine.
+			return err
 		} else if !errors.Is(err, nats.ErrNoResponders) {
 			// No reply: the request may have been carried out.
 			if errors.Is(err, nats.ErrConnectionClosed) && s.isClosed() {

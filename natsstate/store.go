@@ -193,7 +193,14 @@ func (st *Store) put(ctx context.Context, op, key, subj string, data []byte, exp
 	if !exp.IsZero() {
 		m.Header.Set(hdrExpires, exp.UTC().Format(time.RFC3339Nano))
 		if st.s.serverTTL {
-			secs := int64((exp.Sub(now)+time.Second-1)/time.Second) + int64(gcGrace/time.Second)
+			// In whole seconds, rounded up; added as seconds so that a
+			// ttl near the largest Duration does not overflow.
+			rem := exp.Sub(now)
+			secs := int64(rem / time.Second)
+			if rem%time.Second != 0 {
+				secs++
+			}
+			secs += int64(st.s.o.gcGrace / time.Second)
 			m.Header.Set(hdrTTL, strconv.FormatInt(secs, 10))
 		}
 	}
