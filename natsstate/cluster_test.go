@@ -46,7 +46,7 @@ func TestClusterR3(t *testing.T) {
 	nodes := startCluster(t, 3)
 	url := clusterURL(nodes)
 	name := bucketName(t)
-	opts := []natsstate.Option{natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "audit."+name), natsstate.WithReplicas(3)}
+	opts := []natsstate.Option{natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "audit."+name), natsstate.WithReplicas(3), natsstate.WithTimeout(time.Minute)}
 	// Each replica connects to a node of its own first.
 	a := open(t, nodes[0].url()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)
 	b := open(t, nodes[1].url()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)

@@ -80,7 +80,9 @@ func checkCounts(t *testing.T, values []int64, n int) {
 // TestReplicasIncr: two replicas each increment one counter 1,000 times,
 // 16 goroutines apiece, racing on every write.
 func TestReplicasIncr(t *testing.T) {
-	sts := replicas(t, sharedServer(t).url(), 2)
+	// 32 writers on one key, on a loaded machine: an unlucky one may lose
+	// many rounds in a row, so give each Incr as long as its context.
+	sts := replicas(t, sharedServer(t).url(), 2, natsstate.WithTimeout(2*time.Minute))
 	values := incrAll(t, sts, "global/fires", 1000, 16)
 	checkCounts(t, values, 2000)
 	for i, st := range sts {
