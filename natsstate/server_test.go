@@ -1,0 +1,235 @@
+package natsstate_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/hookctl/hookctl/natsstate"
+)
+
+// testServer is an in-process nats-server with JetStream, listening on
+// 127.0.0.1 only, its store in a temporary directory. It can be stopped
+// and started again on the same port with the same store.
+type testServer struct {
+	t    testing.TB
+	opts server.Options
+	mu   sync.Mutex
+	srv  *server.Server
+}
+
+func serverOptions(name, dir string) server.Options {
+	return server.Options{
+		ServerName: name,
+		Host:       "127.0.0.1",
+		Port:       -1,
+		JetStream:  true,
+		StoreDir:   dir,
+		NoLog:      true,
+		NoSigs:     true,
+		// The in-process servers of a test share the machine: keep their
+		// JetStream limits small.
+		JetStreamMaxMemory: 64 << 20,
+		JetStreamMaxStore:  256 << 20,
+	}
+}
+
+// startServer starts a single server.
+func startServer(t testing.TB) *testServer {
+	t.Helper()
+	ts := &testServer{t: t, opts: serverOptions("single", t.TempDir())}
+	ts.start()
+	t.Cleanup(ts.stop)
+	return ts
+}
+
+func (ts *testServer) start() {
+	ts.t.Helper()
+	opts := ts.opts
+	srv, err := server.NewServer(&opts)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(20 * time.Second) {
+		srv.Shutdown()
+		ts.t.Fatalf("server %s did not start", ts.opts.ServerName)
+	}
+	// Restart on the same port.
+	ts.opts.Port = srv.Addr().(*net.TCPAddr).Port
+	ts.mu.Lock()
+	ts.srv = srv
+	ts.mu.Unlock()
+}
+
+func (ts *testServer) stop() {
+	ts.mu.Lock()
+	srv := ts.srv
+	ts.srv = nil
+	ts.mu.Unlock()
+	if srv != nil {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}
+}
+
+func (ts *testServer) url() string {
+	return fmt.Sprintf("nats://127.0.0.1:%d", ts.opts.Port)
+}
+
+func (ts *testServer) server() *server.Server {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.srv
+}
+
+// freePorts reserves n loopback ports for cluster routes, which must be
+// known before the servers start.
+func freePorts(t testing.TB, n int) []int {
+	t.Helper()
+	var ports []int
+	var lns []net.Listener
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		ln.Close()
+	}
+	return ports
+}
+
+// startCluster starts an n-node JetStream cluster, every node routing to
+// every other, and waits until JetStream answers.
+func startCluster(t testing.TB, n int) []*testServer {
+	t.Helper()
+	ports := freePorts(t, n)
+	var routes []*url.URL
+	for _, p := range ports {
+		routes = append(routes, &url.URL{Scheme: "nats-route", Host: fmt.Sprintf("127.0.0.1:%d", p)})
+	}
+	nodes := make([]*testServer, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		opts := serverOptions(fmt.Sprintf("n%d", i), t.TempDir())
+		opts.Cluster = server.ClusterOpts{Name: "hookctl-test", Host: "127.0.0.1", Port: ports[i]}
+		opts.Routes = routes
+		nodes[i] = &testServer{t: t, opts: opts}
+		t.Cleanup(nodes[i].stop)
+		wg.Go(nodes[i].start)
+	}
+	wg.Wait()
+	waitJetStream(t, clusterURL(nodes))
+	return nodes
+}
+
+func clusterURL(nodes []*testServer) string {
+	var urls []string
+	for _, n := range nodes {
+		if n.server() != nil {
+			urls = append(urls, n.url())
+		}
+	}
+	return strings.Join(urls, ",")
+}
+
+// waitJetStream waits until JetStream answers account requests: the
+// cluster elected its meta leader.
+func waitJetStream(t testing.TB, urls string) {
+	t.Helper()
+	nc, err := nats.Connect(urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := js.AccountInfo(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("JetStream not ready: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// open opens a State for a test and closes it when the test ends.
+func open(t testing.TB, url string, opts ...natsstate.Option) *natsstate.State {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := natsstate.Open(ctx, url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// shared is one server for the tests that need no server of their own.
+var shared struct {
+	once sync.Once
+	ts   *testServer
+	err  error
+	dir  string
+}
+
+// sharedServer is started by the first test that asks and stopped by
+// TestMain.
+func sharedServer(t testing.TB) *testServer {
+	t.Helper()
+	shared.once.Do(func() {
+		ts := &testServer{t: t, opts: serverOptions("shared", shared.dir)}
+		ts.start()
+		shared.ts = ts
+	})
+	if shared.ts == nil {
+		t.Fatal("shared server did not start")
+	}
+	return shared.ts
+}
+
+var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
+
+// bucketName turns a test's name into a bucket name of its own.
+func bucketName(t testing.TB) string {
+	name := unsafeName.ReplaceAllString(t.Name(), "_")
+	if len(name) > 60 {
+		name = name[len(name)-60:]
+	}
+	return "t_" + name
+}
+
+// openShared opens a State on the shared server with a bucket and an
+// audit stream of the test's own.
+func openShared(t testing.TB, opts ...natsstate.Option) *natsstate.State {
+	t.Helper()
+	name := bucketName(t)
+	opts = append([]natsstate.Option{
+		natsstate.WithBucket(name),
+		natsstate.WithAuditStream("A"+name, "audit."+name),
+	}, opts...)
+	return open(t, sharedServer(t).url(), opts...)
+}
