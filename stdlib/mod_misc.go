@@ -39,7 +39,7 @@ func logModule(Options) script.Module {
 				if r, _ := opts["redact"].(bool); r {
 					lo.Redact = secrets.Redact
 				}
-				if err := jsonl.Append(p, rec, lo); err != nil {
+				if err := jsonl.Append(vm.Context(), p, rec, lo); err != nil {
 					panic(rt.NewGoError(fmt.Errorf("log.append: %w", err)))
 				}
 				return goja.Undefined()
@@ -131,7 +131,8 @@ func toAny(l []string) []any {
 
 // transcriptModule is hookctl/transcript: read Claude Code transcripts.
 // It reads the event's transcript_path, or a path inside the roots (any
-// path with the "read" capability).
+// path with the "read" capability); only a regular file, at most
+// MaxReadLimit bytes of its end, until the hook's deadline.
 func transcriptModule(Options) script.Module {
 	return func(vm *script.VM, module *goja.Object) {
 		rt := vm.Runtime()
@@ -160,7 +161,13 @@ func transcriptModule(Options) script.Module {
 						opts, _ = o.Export().(map[string]any)
 					}
 				}
-				s, err := transcript.ReadFile(p, transcript.Options{MaxBytes: optInt(opts, "maxBytes", 0), MaxToolCalls: int(optInt(opts, "maxToolCalls", 0))})
+				maxBytes := optInt(opts, "maxBytes", 0)
+				if maxBytes < 0 || maxBytes > MaxReadLimit {
+					// No limit means the largest one: the whole of a
+					// transcript is never read into a hook.
+					maxBytes = MaxReadLimit
+				}
+				s, err := transcript.ReadFile(vm.Context(), p, transcript.Options{MaxBytes: maxBytes, MaxToolCalls: int(optInt(opts, "maxToolCalls", 0))})
 				if err != nil {
 					panic(rt.NewGoError(fmt.Errorf("transcript.read: %w", err)))
 				}
@@ -177,7 +184,7 @@ func transcriptModule(Options) script.Module {
 				})
 			},
 			"lastAssistantText": func(c goja.FunctionCall) goja.Value {
-				t, err := transcript.LastAssistantText(target(c, "lastAssistantText"))
+				t, err := transcript.LastAssistantText(vm.Context(), target(c, "lastAssistantText"))
 				if err != nil {
 					panic(rt.NewGoError(fmt.Errorf("transcript.lastAssistantText: %w", err)))
 				}
