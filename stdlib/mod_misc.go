@@ -48,13 +48,18 @@ func logModule(Options) script.Module {
 	}
 }
 
-// secretsModule is hookctl/secrets: find and redact credentials.
+// secretsModule is hookctl/secrets: find and redact credentials. A scan
+// of a huge string gives up at the hook's deadline.
 func secretsModule(Options) script.Module {
 	return func(vm *script.VM, module *goja.Object) {
 		rt := vm.Runtime()
+		throw := func(fname string, err error) { panic(rt.NewGoError(fmt.Errorf("secrets.%s: %w", fname, err))) }
 		set(module, map[string]fn{
 			"scan": func(c goja.FunctionCall) goja.Value {
-				fs := secrets.Scan(argString(vm, c, 0, "secrets.scan"))
+				fs, err := secrets.ScanContext(vm.Context(), argString(vm, c, 0, "secrets.scan"))
+				if err != nil {
+					throw("scan", err)
+				}
 				out := make([]any, len(fs))
 				for i, f := range fs {
 					out[i] = map[string]any{"kind": f.Kind, "start": f.Start, "end": f.End}
@@ -62,10 +67,18 @@ func secretsModule(Options) script.Module {
 				return rt.ToValue(out)
 			},
 			"contains": func(c goja.FunctionCall) goja.Value {
-				return rt.ToValue(secrets.Contains(argString(vm, c, 0, "secrets.contains")))
+				ok, err := secrets.ContainsContext(vm.Context(), argString(vm, c, 0, "secrets.contains"))
+				if err != nil {
+					throw("contains", err)
+				}
+				return rt.ToValue(ok)
 			},
 			"redact": func(c goja.FunctionCall) goja.Value {
-				return rt.ToValue(secrets.Redact(argString(vm, c, 0, "secrets.redact")))
+				s, err := secrets.RedactContext(vm.Context(), argString(vm, c, 0, "secrets.redact"))
+				if err != nil {
+					throw("redact", err)
+				}
+				return rt.ToValue(s)
 			},
 		})
 	}
