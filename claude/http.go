@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/urlallow"
 )
 
 // MaxHTTPReply bounds an http hook's reply body.
@@ -28,10 +29,13 @@ type HTTPSpec struct {
 	// (as Claude Code does).
 	Headers    map[string]string
 	AllowedEnv []string
-	// Allow lists URL prefixes the hook may reach (settings http_allow);
-	// empty allows any http(s) URL.
+	// Allow lists the URLs the hook may reach (settings http_allow, in
+	// the syntax of package urlallow: scheme, host, port and a path prefix
+	// on segment boundaries); empty allows any http(s) URL without user
+	// info.
 	Allow []string
 	// Client sends the requests (one that follows no redirects when nil).
+	// Any redirect it follows must pass Allow too.
 	Client *http.Client
 	// Getenv reads the environment (os.LookupEnv when nil).
 	Getenv func(string) (string, bool)
@@ -49,8 +53,12 @@ func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("url %q: want an absolute http or https URL", spec.URL)
 	}
-	if len(spec.Allow) > 0 && !slices.ContainsFunc(spec.Allow, func(p string) bool { return strings.HasPrefix(spec.URL, p) }) {
-		return nil, fmt.Errorf("url %s is not in settings.http_allow", spec.URL)
+	allow, err := urlallow.Parse(spec.Allow)
+	if err != nil {
+		return nil, err
+	}
+	if err := allow.CheckURL(u); err != nil {
+		return nil, fmt.Errorf("url %w", err)
 	}
 	if spec.Method == "" {
 		spec.Method = http.MethodPost
@@ -78,10 +86,7 @@ func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
 			return nil, fmt.Errorf("header %s: %s", k, strings.Join(missing, ", "))
 		}
 	}
-	h.client = spec.Client
-	if h.client == nil {
-		h.client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	}
+	h.client = allow.Client(spec.Client)
 	return h, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/urlallow"
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib/kv"
@@ -43,7 +44,9 @@ type Config struct {
 // Settings is the settings block.
 type Settings struct {
 	engine.Settings
-	// HTTPAllow lists URL prefixes http handlers and hookctl/http may reach.
+	// HTTPAllow lists the URLs http handlers and hookctl/http may reach:
+	// each entry a scheme, host, optional port and path prefix, matched as
+	// parsed URLs (package urlallow). An invalid entry fails the load.
 	HTTPAllow []string
 	// Roots are extra directories scripts may read.
 	Roots []string
@@ -401,6 +404,10 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				}
 			case "http_allow":
 				s.HTTPAllow, _ = l.ev.strings(a)
+				if _, err := urlallow.Parse(s.HTTPAllow); err != nil {
+					l.ev.errorf(a.Expr.Range(), "Invalid setting", "%s. Each entry is an http or https URL: scheme, host, optional port and path prefix, such as \"https://api.example.com/v1\".", err)
+					s.HTTPAllow = nil
+				}
 			case "roots":
 				roots, _ := l.ev.strings(a)
 				for _, r := range roots {

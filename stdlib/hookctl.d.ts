@@ -235,10 +235,12 @@ declare module "hookctl/shell" {
 }
 
 declare module "hookctl/fs" {
+  /** Regular files only (a FIFO, socket, device or /proc file is refused); maxBytes defaults to 1 MiB, at most 64 MiB. */
   export function read(path: string, opts?: { maxBytes?: number }): string;
   export function exists(path: string): boolean;
-  export function stat(path: string): { size: number; isDir: boolean; mode: string; mtimeMs: number } | null;
+  export function stat(path: string): { size: number; isDir: boolean; isFile: boolean; mode: string; mtimeMs: number } | null;
   export function list(dir: string): string[];
+  /** Matches and directories walked stay inside the roots after symbolic links are resolved (unless allow = ["read"]); at most 10,000 matches. */
   export function glob(pattern: string, opts?: { cwd?: string }): string[];
   /** Needs allow = ["write"]. */
   export function write(path: string, data: string): void;

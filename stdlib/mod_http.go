@@ -12,6 +12,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/hookctl/hookctl/internal/urlallow"
 	"github.com/hookctl/hookctl/script"
 )
 
@@ -22,17 +23,19 @@ func contextWithTimeout(ctx context.Context, d time.Duration) (context.Context, 
 	return context.WithTimeout(ctx, d)
 }
 
-// httpModule is hookctl/http: JSON requests with a timeout, no redirects,
-// limited to the configured URL prefixes. It needs the "net" capability.
-func httpModule(o Options) script.Module {
+// httpModule is hookctl/http: JSON requests with a timeout, no redirects
+// (unless Options.HTTPClient follows them), limited to the URLs of the
+// allowlist: every request and every redirect hop. It needs the "net"
+// capability.
+func httpModule(o Options, allow *urlallow.List) script.Module {
 	return func(vm *script.VM, module *goja.Object) {
 		rt := vm.Runtime()
 		do := func(c goja.FunctionCall, method string, hasBody bool) goja.Value {
 			fname := "http." + strings.ToLower(method)
 			vm.Require(CapNet, fname)
 			url := argString(vm, c, 0, fname)
-			if !allowedURL(url, o.HTTPAllow) {
-				panic(rt.NewGoError(fmt.Errorf("%s: %s is not in the allowed URL list (settings http_allow)", fname, url)))
+			if err := allow.Check(url); err != nil {
+				panic(rt.NewGoError(fmt.Errorf("%s: %w", fname, err)))
 			}
 			optIdx := 1
 			var body io.Reader
@@ -86,20 +89,4 @@ func httpModule(o Options) script.Module {
 			"get":  func(c goja.FunctionCall) goja.Value { return do(c, http.MethodGet, false) },
 		})
 	}
-}
-
-// allowedURL checks a URL against the allowlist of prefixes (empty: any).
-func allowedURL(url string, allow []string) bool {
-	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
-		return false
-	}
-	if len(allow) == 0 {
-		return true
-	}
-	for _, p := range allow {
-		if strings.HasPrefix(url, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -39,7 +39,7 @@ func logModule(Options) script.Module {
 				if r, _ := opts["redact"].(bool); r {
 					lo.Redact = secrets.Redact
 				}
-				if err := jsonl.Append(p, rec, lo); err != nil {
+				if err := jsonl.Append(vm.Context(), p, rec, lo); err != nil {
 					panic(rt.NewGoError(fmt.Errorf("log.append: %w", err)))
 				}
 				return goja.Undefined()
@@ -48,13 +48,18 @@ func logModule(Options) script.Module {
 	}
 }
 
-// secretsModule is hookctl/secrets: find and redact credentials.
+// secretsModule is hookctl/secrets: find and redact credentials. A scan
+// of a huge string gives up at the hook's deadline.
 func secretsModule(Options) script.Module {
 	return func(vm *script.VM, module *goja.Object) {
 		rt := vm.Runtime()
+		throw := func(fname string, err error) { panic(rt.NewGoError(fmt.Errorf("secrets.%s: %w", fname, err))) }
 		set(module, map[string]fn{
 			"scan": func(c goja.FunctionCall) goja.Value {
-				fs := secrets.Scan(argString(vm, c, 0, "secrets.scan"))
+				fs, err := secrets.ScanContext(vm.Context(), argString(vm, c, 0, "secrets.scan"))
+				if err != nil {
+					throw("scan", err)
+				}
 				out := make([]any, len(fs))
 				for i, f := range fs {
 					out[i] = map[string]any{"kind": f.Kind, "start": f.Start, "end": f.End}
@@ -62,10 +67,18 @@ func secretsModule(Options) script.Module {
 				return rt.ToValue(out)
 			},
 			"contains": func(c goja.FunctionCall) goja.Value {
-				return rt.ToValue(secrets.Contains(argString(vm, c, 0, "secrets.contains")))
+				ok, err := secrets.ContainsContext(vm.Context(), argString(vm, c, 0, "secrets.contains"))
+				if err != nil {
+					throw("contains", err)
+				}
+				return rt.ToValue(ok)
 			},
 			"redact": func(c goja.FunctionCall) goja.Value {
-				return rt.ToValue(secrets.Redact(argString(vm, c, 0, "secrets.redact")))
+				s, err := secrets.RedactContext(vm.Context(), argString(vm, c, 0, "secrets.redact"))
+				if err != nil {
+					throw("redact", err)
+				}
+				return rt.ToValue(s)
 			},
 		})
 	}
@@ -131,7 +144,8 @@ func toAny(l []string) []any {
 
 // transcriptModule is hookctl/transcript: read Claude Code transcripts.
 // It reads the event's transcript_path, or a path inside the roots (any
-// path with the "read" capability).
+// path with the "read" capability); only a regular file, at most
+// MaxReadLimit bytes of its end, until the hook's deadline.
 func transcriptModule(Options) script.Module {
 	return func(vm *script.VM, module *goja.Object) {
 		rt := vm.Runtime()
@@ -160,7 +174,13 @@ func transcriptModule(Options) script.Module {
 						opts, _ = o.Export().(map[string]any)
 					}
 				}
-				s, err := transcript.ReadFile(p, transcript.Options{MaxBytes: optInt(opts, "maxBytes", 0), MaxToolCalls: int(optInt(opts, "maxToolCalls", 0))})
+				maxBytes := optInt(opts, "maxBytes", 0)
+				if maxBytes < 0 || maxBytes > MaxReadLimit {
+					// No limit means the largest one: the whole of a
+					// transcript is never read into a hook.
+					maxBytes = MaxReadLimit
+				}
+				s, err := transcript.ReadFile(vm.Context(), p, transcript.Options{MaxBytes: maxBytes, MaxToolCalls: int(optInt(opts, "maxToolCalls", 0))})
 				if err != nil {
 					panic(rt.NewGoError(fmt.Errorf("transcript.read: %w", err)))
 				}
@@ -177,7 +197,7 @@ func transcriptModule(Options) script.Module {
 				})
 			},
 			"lastAssistantText": func(c goja.FunctionCall) goja.Value {
-				t, err := transcript.LastAssistantText(target(c, "lastAssistantText"))
+				t, err := transcript.LastAssistantText(vm.Context(), target(c, "lastAssistantText"))
 				if err != nil {
 					panic(rt.NewGoError(fmt.Errorf("transcript.lastAssistantText: %w", err)))
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/hookctl/hookctl/internal/urlallow"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib/kv"
 )
@@ -32,10 +33,13 @@ type Options struct {
 	// Store backs hookctl/kv (in memory when nil).
 	Store kv.Store
 	// HTTPClient is used by hookctl/http (a client that follows no
-	// redirects when nil).
+	// redirects when nil). Whatever it is, every redirect it would follow
+	// is checked against HTTPAllow too.
 	HTTPClient *http.Client
-	// HTTPAllow lists URL prefixes hookctl/http may reach; empty means any
-	// URL (the hook still needs the "net" capability).
+	// HTTPAllow lists the URLs hookctl/http may reach, in the syntax of
+	// package urlallow (scheme, host, port and a path prefix on segment
+	// boundaries); empty means any http or https URL (the hook still
+	// needs the "net" capability). Modules fails on an invalid entry.
 	HTTPAllow []string
 	// Logger receives what modules log.
 	Logger *slog.Logger
@@ -54,12 +58,17 @@ func Modules(o Options) ([]script.Option, error) {
 	if o.Store == nil {
 		o.Store = kv.NewMemory()
 	}
+	allow, err := urlallow.Parse(o.HTTPAllow)
+	if err != nil {
+		return nil, fmt.Errorf("stdlib: %w", err)
+	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			Timeout:       30 * time.Second,
 		}
 	}
+	o.HTTPClient = allow.Client(o.HTTPClient)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -72,7 +81,7 @@ func Modules(o Options) ([]script.Option, error) {
 		"path":       pathModule(o),
 		"fs":         fsModule(o),
 		"exec":       execModule(o),
-		"http":       httpModule(o),
+		"http":       httpModule(o, allow),
 		"kv":         kvModule(o),
 		"log":        logModule(o),
 		"secrets":    secretsModule(o),

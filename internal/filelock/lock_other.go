@@ -65,3 +65,15 @@ func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
 		delay = min(2*delay, 20*time.Millisecond)
 	}
 }
+
+// Locker takes locks like Lock. Where flock(2) is missing it is Lock: a
+// waiter polls.
+type Locker struct{}
+
+// NewLocker returns a Locker; the bound is for the flock(2) implementation.
+func NewLocker(int) *Locker { return &Locker{} }
+
+// Lock takes the lock at path; see Lock.
+func (l *Locker) Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
+	return Lock(ctx, path, exclusive)
+}

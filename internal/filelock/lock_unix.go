@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -71,5 +72,107 @@ func flock(ctx context.Context, fd, how int) error {
 		case <-t.C:
 		}
 		delay = min(2*delay, 10*time.Millisecond)
+	}
+}
+
+// Locker takes locks like Lock, but a waiter sleeps in the kernel until
+// the lock is free instead of polling: with many processes waiting for one
+// lock, polling waiters wake up in turn to find it taken, and the holder
+// waits for a CPU behind them. flock(2) cannot be interrupted, so a waiter
+// blocks on a goroutine of its own, and when its context ends first it
+// gives up at once and leaves that goroutine to release the lock as soon
+// as it gets it. At most max such goroutines exist at a time (each holds
+// an OS thread); past that, waiters poll. A Locker is safe for concurrent
+// use.
+type Locker struct {
+	slots chan struct{}
+}
+
+// NewLocker returns a Locker with at most max waiters blocked in the
+// kernel at once (at least 1).
+func NewLocker(n int) *Locker {
+	return &Locker{slots: make(chan struct{}, max(1, n))}
+}
+
+// Lock takes the lock at path; see Lock and Locker.
+func (l *Locker) Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	fd := int(f.Fd())
+	release := func() {
+		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		f.Close()
+	}
+	err = syscall.Flock(fd, how|syscall.LOCK_NB)
+	if err == nil {
+		return release, nil
+	}
+	if !errors.Is(err, syscall.EWOULDBLOCK) && err != syscall.EINTR {
+		f.Close()
+		return nil, err
+	}
+	if ctx.Done() == nil {
+		if err := flock(ctx, fd, how); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return release, nil
+	}
+	select {
+	case l.slots <- struct{}{}:
+	default:
+		if err := flock(ctx, fd, how); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return release, nil
+	}
+	var (
+		mu        sync.Mutex
+		abandoned bool
+		got       = make(chan error, 1)
+	)
+	go func() {
+		defer func() { <-l.slots }()
+		err := flock(context.Background(), fd, how) // blocks in the kernel
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			if err == nil {
+				release()
+			} else {
+				f.Close()
+			}
+			return
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return release, nil
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return release, nil
+	default:
+		abandoned = true
+		return nil, ctx.Err()
 	}
 }

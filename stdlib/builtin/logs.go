@@ -41,8 +41,8 @@ func (b *build) jsonlOptions(redact bool) jsonl.Options {
 
 // appendLog appends a record, reporting a failure to the logger: a
 // logging hook must never fail the event.
-func (b *build) appendLog(c *engine.Call, file string, rec map[string]any, opt jsonl.Options) {
-	if err := jsonl.Append(file, rec, opt); err != nil {
+func (b *build) appendLog(ctx context.Context, c *engine.Call, file string, rec map[string]any, opt jsonl.Options) {
+	if err := jsonl.Append(ctx, file, rec, opt); err != nil {
 		b.logger(c).Warn("builtin: cannot append log record", "hook", b.id, "path", file, "error", err)
 	}
 }
@@ -82,7 +82,7 @@ func buildSessionLog(b *build) ([]engine.Hook, error) {
 	h := b.hook(engine.Hook{
 		Events:     b.spec.Events,
 		Background: true,
-		Handler: slow(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+		Handler: slow(func(ctx context.Context, c *engine.Call) (engine.Result, error) {
 			p := c.Payload
 			rec := map[string]any{"event": c.Event}
 			copyFields(rec, p, "session_id", "cwd", "source", "reason", "agent_type", "agent_id",
@@ -90,7 +90,7 @@ func buildSessionLog(b *build) ([]engine.Hook, error) {
 			if m := str(p, "last_assistant_message"); m != "" {
 				rec["last_assistant_message"] = truncate(m, lastMessageMax)
 			}
-			b.appendLog(c, file, rec, opt)
+			b.appendLog(ctx, c, file, rec, opt)
 			return nil, nil
 		}),
 	})
@@ -133,8 +133,8 @@ func buildToolLog(b *build) ([]engine.Hook, error) {
 	h := b.hook(engine.Hook{
 		Events:     b.spec.Events,
 		Background: true,
-		Handler: slow(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			b.appendLog(c, file, toolRecord(c.Event, c.Payload, maxField, output), opt)
+		Handler: slow(func(ctx context.Context, c *engine.Call) (engine.Result, error) {
+			b.appendLog(ctx, c, file, toolRecord(c.Event, c.Payload, maxField, output), opt)
 			return nil, nil
 		}),
 	})
@@ -262,7 +262,7 @@ func buildNotification(b *build) ([]engine.Hook, error) {
 			if file != "" {
 				rec := map[string]any{"event": c.Event}
 				copyFields(rec, p, "session_id", "notification_type", "title", "message", "cwd")
-				b.appendLog(c, file, rec, opt)
+				b.appendLog(ctx, c, file, rec, opt)
 			}
 			if len(argv) > 0 {
 				b.runNotifier(ctx, c, argv)

@@ -1,6 +1,7 @@
 package jsonl_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func benchAppend(b *testing.B, opt jsonl.Options, parallel bool) {
 	if parallel {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if err := l.Append(rec); err != nil {
+				if err := l.Append(context.Background(), rec); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -37,7 +38,7 @@ func benchAppend(b *testing.B, opt jsonl.Options, parallel bool) {
 		return
 	}
 	for b.Loop() {
-		if err := l.Append(rec); err != nil {
+		if err := l.Append(context.Background(), rec); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -62,7 +63,7 @@ func BenchmarkAppendOneShot(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "audit.jsonl")
 	rec := benchRecord()
 	for b.Loop() {
-		if err := jsonl.Append(path, rec, jsonl.Options{}); err != nil {
+		if err := jsonl.Append(context.Background(), path, rec, jsonl.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

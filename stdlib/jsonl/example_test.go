@@ -1,6 +1,7 @@
 package jsonl_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func ExampleOpen() {
 		fmt.Println(err)
 		return
 	}
-	log.Append(map[string]any{
+	log.Append(context.Background(), map[string]any{
 		"event":      "PreToolUse",
 		"tool_input": map[string]any{"command": "curl -H 'X-Key: sk-abc123' example.test"},
 		"decision":   "deny",
@@ -43,7 +44,7 @@ func ExampleAppend() {
 	path := filepath.Join(dir, "audit.jsonl")
 
 	// A one-shot hook process records one event and exits.
-	err := jsonl.Append(path, map[string]any{"event": "Stop", "ts": "2025-01-02T03:04:05Z"}, jsonl.Options{})
+	err := jsonl.Append(context.Background(), path, map[string]any{"event": "Stop", "ts": "2025-01-02T03:04:05Z"}, jsonl.Options{})
 	fmt.Println(err)
 	b, _ := os.ReadFile(path)
 	fmt.Print(string(b))

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/filelock"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Defaults for Options.
@@ -97,12 +98,12 @@ func Open(path string, opt Options) (*Log, error) {
 
 // Append is a convenience for one-shot processes: it opens the log at
 // path, appends record and closes the log.
-func Append(path string, record map[string]any, opt Options) error {
+func Append(ctx context.Context, path string, record map[string]any, opt Options) error {
 	l, err := Open(path, opt)
 	if err != nil {
 		return err
 	}
-	if err := l.Append(record); err != nil {
+	if err := l.Append(ctx, record); err != nil {
 		l.Close()
 		return err
 	}
@@ -117,8 +118,9 @@ func (l *Log) Path() string { return l.path }
 // "ts" already; it never modifies record itself. Under an exclusive lock
 // on "<path>.lock" it rotates the file if the line would make it exceed
 // MaxBytes, then writes the line with a single write. A record that
-// cannot be encoded as JSON is an error and writes nothing.
-func (l *Log) Append(record map[string]any) error {
+// cannot be encoded as JSON is an error and writes nothing. Waiting for
+// the lock ends with ctx, and in any case after MaxLockWait.
+func (l *Log) Append(ctx context.Context, record map[string]any) error {
 	line, err := l.encode(record)
 	if err != nil {
 		return err
@@ -128,7 +130,7 @@ func (l *Log) Append(record map[string]any) error {
 	if l.closed {
 		return ErrClosed
 	}
-	unlock, err := l.lock()
+	unlock, err := l.lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -185,15 +187,22 @@ func (l *Log) Close() error {
 // systems (Windows) refuse to rename a file another process holds open.
 const keepOpen = filelock.Shared
 
+// MaxLockWait bounds how long Append waits for another process's lock
+// when its context has no earlier deadline: a holder that hangs (a stopped
+// process) never holds a hook for longer.
+const MaxLockWait = 10 * time.Second
+
 // lock takes the cross-process lock, recreating the directory if it was
 // removed since Open.
-func (l *Log) lock() (func(), error) {
-	unlock, err := filelock.Lock(context.Background(), l.lockPath, true)
+func (l *Log) lock(ctx context.Context) (func(), error) {
+	ctx, cancel := context.WithTimeout(ctx, MaxLockWait)
+	defer cancel()
+	unlock, err := filelock.Lock(ctx, l.lockPath, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 			return nil, fmt.Errorf("jsonl: %w", err)
 		}
-		unlock, err = filelock.Lock(context.Background(), l.lockPath, true)
+		unlock, err = filelock.Lock(ctx, l.lockPath, true)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jsonl: locking %s: %w", l.lockPath, err)
@@ -201,8 +210,10 @@ func (l *Log) lock() (func(), error) {
 	return unlock, nil
 }
 
+// open opens the log file, refusing (without blocking) anything but a
+// regular file: a FIFO in its place would hold every append.
 func (l *Log) open() error {
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := safefile.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("jsonl: %w", err)
 	}

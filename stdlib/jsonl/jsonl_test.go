@@ -2,6 +2,7 @@ package jsonl_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,7 +115,7 @@ func TestAppendRecord(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Close()
-			if err := l.Append(tt.record); err != nil {
+			if err := l.Append(context.Background(), tt.record); err != nil {
 				t.Fatal(err)
 			}
 			lines := readLines(t, path)
@@ -145,7 +146,7 @@ func TestAppendDoesNotModifyRecord(t *testing.T) {
 	}
 	defer l.Close()
 	rec := map[string]any{"cmd": "sk-live-123", "nested": map[string]any{"list": []any{"sk-live-123"}}}
-	if err := l.Append(rec); err != nil {
+	if err := l.Append(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]any{"cmd": "sk-live-123", "nested": map[string]any{"list": []any{"sk-live-123"}}}
@@ -177,7 +178,7 @@ func TestAppendEncodingErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer l.Close()
-				if err := l.Append(tt.record); err == nil {
+				if err := l.Append(context.Background(), tt.record); err == nil {
 					t.Error("no error")
 				}
 				if fi, _ := os.Stat(path); fi.Size() != 0 {
@@ -223,7 +224,7 @@ func TestRotation(t *testing.T) {
 			}
 			defer l.Close()
 			for i := range tt.appends {
-				if err := l.Append(record(i)); err != nil {
+				if err := l.Append(context.Background(), record(i)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -278,7 +279,7 @@ func TestRotationByAnotherLog(t *testing.T) {
 		if i%3 == 0 {
 			l = b
 		}
-		if err := l.Append(map[string]any{"i": i}); err != nil {
+		if err := l.Append(context.Background(), map[string]any{"i": i}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -318,11 +319,11 @@ func TestAppendAfterRemoval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	l.Append(map[string]any{"n": 1})
+	l.Append(context.Background(), map[string]any{"n": 1})
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Append(map[string]any{"n": 2}); err != nil {
+	if err := l.Append(context.Background(), map[string]any{"n": 2}); err != nil {
 		t.Fatal(err)
 	}
 	if lines := readLines(t, path); len(lines) != 1 || !strings.Contains(lines[0], `"n":2`) {
@@ -341,7 +342,7 @@ func TestConcurrentAppends(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := range rounds {
-				if err := l.Append(map[string]any{"w": w, "i": i, "s": "sk-live-123"}); err != nil {
+				if err := l.Append(context.Background(), map[string]any{"w": w, "i": i, "s": "sk-live-123"}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -378,7 +379,7 @@ func TestOpenAndClose(t *testing.T) {
 	if l.Path() != path {
 		t.Errorf("Path() = %s", l.Path())
 	}
-	if err := l.Append(map[string]any{"a": 1}); err != nil {
+	if err := l.Append(context.Background(), map[string]any{"a": 1}); err != nil {
 		t.Fatal(err)
 	}
 	if runtime.GOOS != "windows" {
@@ -398,7 +399,7 @@ func TestOpenAndClose(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if err := l.Append(map[string]any{"a": 2}); !errors.Is(err, jsonl.ErrClosed) {
+	if err := l.Append(context.Background(), map[string]any{"a": 2}); !errors.Is(err, jsonl.ErrClosed) {
 		t.Errorf("Append after Close: %v, want ErrClosed", err)
 	}
 	if _, err := jsonl.Open("", jsonl.Options{}); err == nil {
@@ -409,7 +410,7 @@ func TestOpenAndClose(t *testing.T) {
 func TestAppendFunc(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.jsonl")
 	for i := range 3 {
-		if err := jsonl.Append(path, map[string]any{"i": i, "k": "sk-live-123"}, jsonl.Options{Redact: mask, Now: fixedNow}); err != nil {
+		if err := jsonl.Append(context.Background(), path, map[string]any{"i": i, "k": "sk-live-123"}, jsonl.Options{Redact: mask, Now: fixedNow}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -422,7 +423,7 @@ func TestAppendFunc(t *testing.T) {
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("lines\n%q\nwant\n%q", lines, want)
 	}
-	if err := jsonl.Append(path, map[string]any{"bad": math.NaN()}, jsonl.Options{}); err == nil {
+	if err := jsonl.Append(context.Background(), path, map[string]any{"bad": math.NaN()}, jsonl.Options{}); err == nil {
 		t.Error("Append of NaN succeeded")
 	}
 }

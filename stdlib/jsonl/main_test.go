@@ -1,6 +1,7 @@
 package jsonl_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -64,14 +65,14 @@ func child() error {
 	if _, err := io.Copy(io.Discard, os.Stdin); err != nil {
 		return err
 	}
-	appendRec := func(r map[string]any) error { return jsonl.Append(path, r, opt) }
+	appendRec := func(r map[string]any) error { return jsonl.Append(context.Background(), path, r, opt) }
 	if id%2 == 0 {
 		l, err := jsonl.Open(path, opt)
 		if err != nil {
 			return err
 		}
 		defer l.Close()
-		appendRec = l.Append
+		appendRec = func(r map[string]any) error { return l.Append(context.Background(), r) }
 	}
 	for i := range ops {
 		rec := map[string]any{

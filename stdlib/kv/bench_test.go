@@ -53,9 +53,10 @@ func BenchmarkMemoryIncrParallel(b *testing.B) {
 	})
 }
 
-// BenchmarkFileIncr measures a full cross-process-safe Incr: lock, read,
-// parse, write a synced temporary file, rename, sync the directory. The
-// store holds entries other keys besides the counter.
+// BenchmarkFileIncr measures a full cross-process-safe Incr: lock the
+// key's bucket, read and parse the key's file, write a synced temporary
+// file, rename, sync the directory. The store holds other keys besides
+// the counter (see BenchmarkFileBySize for larger stores).
 func BenchmarkFileIncr(b *testing.B) {
 	for _, entries := range []int{1, 100} {
 		b.Run(strconv.Itoa(entries)+"entries", func(b *testing.B) {

@@ -55,8 +55,9 @@ var (
 	// ErrNotInteger is returned by Incr when the value under the key is
 	// not an integer.
 	ErrNotInteger = errors.New("kv: value is not an integer")
-	// ErrCorrupt is returned by a File whose state file cannot be
-	// parsed. The message names the file; the file is left untouched.
+	// ErrCorrupt is returned by a File whose manifest, or the file of the
+	// key an operation needs, cannot be parsed. The message names the
+	// file; the file is left untouched.
 	ErrCorrupt = errors.New("kv: corrupt state file")
 	// ErrEmptyKey is returned for an empty key.
 	ErrEmptyKey = errors.New("kv: empty key")
@@ -66,7 +67,8 @@ var (
 type Option func(*options)
 
 type options struct {
-	now func() time.Time
+	now      func() time.Time
+	lockWait time.Duration
 }
 
 // WithClock makes the store read the time from now instead of time.Now.
@@ -79,8 +81,19 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
+// WithLockWait bounds how long an operation of a File waits for a lock
+// another process holds, whatever its context allows (DefaultLockWait when
+// not given or not positive). Memory ignores it.
+func WithLockWait(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.lockWait = d
+		}
+	}
+}
+
 func buildOptions(opts []Option) options {
-	o := options{now: time.Now}
+	o := options{now: time.Now, lockWait: DefaultLockWait}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

@@ -3,6 +3,8 @@ package kv
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -10,8 +12,8 @@ import (
 	"github.com/hookctl/hookctl/internal/filelock"
 )
 
-// TestFileLockWaitsForContext holds the lock the way another process
-// would and checks that operations wait for it and give up when their
+// TestFileLockWaitsForContext holds the lock of a key's bucket the way
+// another process would and checks that operations wait for it and give up when their
 // context is done, and that readers share the lock.
 func TestFileLockWaitsForContext(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "kv.json")
@@ -24,7 +26,9 @@ func TestFileLockWaitsForContext(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	unlock, err := filelock.Lock(bg, f.lockPath, true)
+	dir, _ := f.locate("k")
+	lockPath := filepath.Join(dir, lockName)
+	unlock, err := filelock.Lock(bg, lockPath, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +63,7 @@ func TestFileLockWaitsForContext(t *testing.T) {
 	if !filelock.Shared {
 		return
 	}
-	unlockShared, err := filelock.Lock(bg, f.lockPath, false)
+	unlockShared, err := filelock.Lock(bg, lockPath, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,5 +75,53 @@ func TestFileLockWaitsForContext(t *testing.T) {
 	}
 	if err := f.Set(ctx2, "k", 3, 0); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Set beside a shared holder: %v, want DeadlineExceeded", err)
+	}
+}
+
+// TestFileLockWaitIsBounded: a lock held by a process that never lets go
+// (stopped, or stuck) ends an operation with ErrLockWait after the lock
+// wait even when its context never ends; OpenFile took the lock with no
+// bound at all and so hung every process behind it.
+func TestFileLockWaitIsBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kv.json")
+	f, err := OpenFile(path, WithLockWait(100*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := f.locate("k")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, lockName), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	start := time.Now()
+	_, err = f.Incr(context.Background(), "k", 1, 0)
+	if !errors.Is(err, ErrLockWait) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Incr under a held lock: %v, want ErrLockWait", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("waited %v", d)
+	}
+	// Opening takes no lock at all.
+	unlockAll, err := filelock.Lock(context.Background(), path+".lock", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockAll()
+	if _, err := OpenFile(path); err != nil {
+		t.Fatal(err)
+	}
+	// Other buckets are not held up.
+	for i := 0; i < 10; i++ {
+		k := fmt.Sprintf("other%d", i)
+		if d, _ := f.locate(k); d == dir {
+			continue
+		}
+		if _, err := f.Incr(context.Background(), k, 1, 0); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

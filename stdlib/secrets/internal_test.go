@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -240,5 +242,27 @@ func TestKeywords(t *testing.T) {
 		if got := tc.f(tc.label); got != tc.want {
 			t.Errorf("keyword(%q) = %q, want %q", tc.label, got, tc.want)
 		}
+	}
+}
+
+// TestScanContextStopsAtTheDeadline: a scan looks at its context between
+// detector passes, so a huge text cannot hold a hook long past its
+// deadline; with a live context it finds what Scan finds.
+func TestScanContextStopsAtTheDeadline(t *testing.T) {
+	text := strings.Repeat("token = ghp_0123456789abcdefghijklmnopqrstuvwxyzAB password: hunter2hunter2 ", 1000)
+	ctx, cancel := context.WithCancel(context.Background())
+	got, err := ScanContext(ctx, text)
+	if err != nil || len(got) != len(Scan(text)) {
+		t.Fatalf("ScanContext = %d findings, %v; Scan %d", len(got), err, len(Scan(text)))
+	}
+	cancel()
+	if _, err := ScanContext(ctx, text); !errors.Is(err, context.Canceled) {
+		t.Errorf("ScanContext = %v", err)
+	}
+	if _, err := ContainsContext(ctx, text); !errors.Is(err, context.Canceled) {
+		t.Errorf("ContainsContext = %v", err)
+	}
+	if _, err := RedactContext(ctx, text); !errors.Is(err, context.Canceled) {
+		t.Errorf("RedactContext = %v", err)
 	}
 }

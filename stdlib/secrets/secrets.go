@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 )
@@ -20,13 +21,38 @@ type Finding struct {
 // non-overlapping. Where matches of different detectors overlap, the
 // longest wins, and on equal length the most specific detector wins.
 func Scan(text string) []Finding {
-	return scan(text, false)
+	f, _ := scan(context.Background(), text, false)
+	return f
+}
+
+// ScanContext is Scan that gives up with ctx's error when ctx ends: it
+// looks at ctx between the passes of its detectors over text, so a huge
+// text cannot hold a hook long past its deadline.
+func ScanContext(ctx context.Context, text string) ([]Finding, error) {
+	return scan(ctx, text, false)
 }
 
 // Contains reports whether text holds at least one credential Scan would
 // report. It stops at the first one.
 func Contains(text string) bool {
-	return len(scan(text, true)) > 0
+	f, _ := scan(context.Background(), text, true)
+	return len(f) > 0
+}
+
+// ContainsContext is Contains that gives up when ctx ends, like
+// ScanContext.
+func ContainsContext(ctx context.Context, text string) (bool, error) {
+	f, err := scan(ctx, text, true)
+	return len(f) > 0, err
+}
+
+// RedactContext is Redact that gives up when ctx ends, like ScanContext.
+func RedactContext(ctx context.Context, text string) (string, error) {
+	found, err := scan(ctx, text, false)
+	if err != nil {
+		return "", err
+	}
+	return replace(text, found, func(f Finding) string { return "[REDACTED:" + f.Kind + "]" }), nil
 }
 
 // Redact returns text with every finding replaced by
@@ -40,7 +66,13 @@ func Redact(text string) string {
 // RedactWith returns text with every finding replaced by repl(finding).
 // Text without findings is returned unchanged.
 func RedactWith(text string, repl func(Finding) string) string {
-	found := scan(text, false)
+	found, _ := scan(context.Background(), text, false)
+	return replace(text, found, repl)
+}
+
+// replace returns text with each of found (sorted, non-overlapping)
+// replaced by repl of it.
+func replace(text string, found []Finding, repl func(Finding) string) string {
 	if len(found) == 0 {
 		return text
 	}
@@ -75,7 +107,10 @@ type candidate struct {
 	rank int
 }
 
-func scan(text string, first bool) []Finding {
+func scan(ctx context.Context, text string, first bool) ([]Finding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var (
 		cands []candidate
 		sites []site
@@ -87,6 +122,9 @@ func scan(text string, first bool) []Finding {
 		d := &detectors[i]
 		if may&(1<<i) == 0 {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		add := func(s, e int, m *match) bool {
 			f, ok := d.check(text, s, e, m)
@@ -129,10 +167,10 @@ func scan(text string, first bool) []Finding {
 			}
 		}
 		if found && first {
-			return []Finding{cands[len(cands)-1].Finding}
+			return []Finding{cands[len(cands)-1].Finding}, nil
 		}
 	}
-	return resolve(cands)
+	return resolve(cands), nil
 }
 
 // check applies the detector's checks to the candidate text[s:e]; m carries

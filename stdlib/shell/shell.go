@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -96,8 +97,16 @@ func Parse(cmdline string) ([]Segment, error) {
 	}
 	var w walker
 	w.stmts(file.Stmts, topFrame(cmdline))
+	if w.tooDeep {
+		return nil, ErrTooDeep
+	}
 	return w.segs, nil
 }
+
+// ErrTooDeep is returned by Parse for a line whose command substitutions
+// nest more than 64 deep, which no real command does: walking such a line
+// costs the square of its length.
+var ErrTooDeep = errors.New("shell: command substitutions nested too deeply")
 
 // Commands returns the Name of every segment of cmdline, in source order,
 // leaving out segments without a command (bare assignments and
@@ -110,9 +119,12 @@ func Parse(cmdline string) ([]Segment, error) {
 // nothing, and may yield words from inside quoted text.
 func Commands(cmdline string) []string {
 	var w walker
-	if file, err := parseBash(cmdline); err == nil {
+	file, err := parseBash(cmdline)
+	if err == nil {
 		w.stmts(file.Stmts, topFrame(cmdline))
-	} else {
+	}
+	if err != nil || w.tooDeep {
+		w = walker{}
 		w.fallback(cmdline, topFrame(cmdline))
 	}
 	names := make([]string, 0, len(w.segs))

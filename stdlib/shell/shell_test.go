@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -630,5 +631,29 @@ func TestCache(t *testing.T) {
 	var nilCache *Cache
 	if segs, err := nilCache.Parse("ls"); err != nil || segs[0].Name != "ls" {
 		t.Fatal("a nil cache must parse")
+	}
+}
+
+// TestDeeplyNestedLineIsCheap: walking nested command substitutions cost
+// the square of the line's length (40 KB of "$(" took seconds, a hook's
+// whole deadline, with no way to stop it). Past 64 levels Parse fails with
+// ErrTooDeep and Commands falls back to its linear tokenizer, which still
+// sees the commands.
+func TestDeeplyNestedLineIsCheap(t *testing.T) {
+	line := strings.Repeat("$(", 20000) + "rm -rf /" + strings.Repeat(")", 20000)
+	start := time.Now()
+	if _, err := Parse(line); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("Parse = %v, want ErrTooDeep", err)
+	}
+	if !HasCommand(line, "rm") {
+		t.Errorf("HasCommand missed rm in %d nested substitutions", 20000)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Fatalf("took %v", d)
+	}
+	// Real nesting still parses.
+	segs, err := Parse("echo $(cat $(ls $(pwd)))")
+	if err != nil || len(segs) != 4 {
+		t.Fatalf("Parse = %v, %v", segs, err)
 	}
 }

@@ -12,10 +12,18 @@ import (
 // reported as the command that runs it, without looking inside.
 const maxDepth = 16
 
+// maxNest bounds how deeply command and process substitutions may nest
+// inside one another. Each level costs the length of the text it holds, so
+// a line of thousands of nested $( took seconds to walk, and a megabyte
+// hours; a deeper line is not parsed (Parse fails with ErrTooDeep, and
+// Commands falls back to its conservative tokenizer).
+const maxNest = 64
+
 // walker flattens syntax trees into segments. It is used for one call of
 // Parse or Commands and collects its results in segs.
 type walker struct {
-	segs []Segment
+	segs    []Segment
+	tooDeep bool // a list nested deeper than maxNest was met
 }
 
 // frame is the context in which a list of statements is walked.
@@ -28,6 +36,7 @@ type frame struct {
 	assigns  []string   // assignments of the enclosing script layers
 	redirs   []Redirect // redirections of enclosing commands
 	depth    int        // number of enclosing script layers
+	nest     int        // number of enclosing substitutions
 }
 
 // topFrame returns the frame of a whole command line.
@@ -47,6 +56,7 @@ func nestedList(fr frame) frame {
 		wrappers: fr.wrappers,
 		assigns:  fr.assigns,
 		depth:    fr.depth,
+		nest:     fr.nest + 1,
 	}
 }
 
@@ -80,6 +90,10 @@ func concat[T any](parts ...[]T) []T {
 // stmts walks a list of statements; the first is joined by fr.op and each
 // later one by the separator that ended the statement before it.
 func (w *walker) stmts(list []*syntax.Stmt, fr frame) {
+	if fr.nest > maxNest || w.tooDeep {
+		w.tooDeep = true
+		return
+	}
 	for i, st := range list {
 		if i > 0 {
 			fr.op = separator(list[i-1])

@@ -2,6 +2,7 @@ package transcript_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +16,7 @@ func BenchmarkRead(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := transcript.Read(bytes.NewReader(data), transcript.Options{}); err != nil {
+		if _, err := transcript.Read(context.Background(), bytes.NewReader(data), transcript.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func BenchmarkReadFileLarge(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := transcript.ReadFile(path, transcript.Options{}); err != nil {
+		if _, err := transcript.ReadFile(context.Background(), path, transcript.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -60,7 +61,7 @@ func BenchmarkLastAssistantTextLarge(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := transcript.LastAssistantText(path); err != nil {
+		if _, err := transcript.LastAssistantText(context.Background(), path); err != nil {
 			b.Fatal(err)
 		}
 	}

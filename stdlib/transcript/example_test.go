@@ -1,6 +1,7 @@
 package transcript_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,7 +14,7 @@ func ExampleRead() {
 {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok  \texample.com/m\t0.2s","is_error":false}]},"uuid":"3"}
 {"type":"assistant","message":{"id":"msg_2","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":"All tests pass."}],"usage":{"input_tokens":8,"output_tokens":6,"cache_read_input_tokens":4100}},"uuid":"4"}
 `
-	s, err := transcript.Read(strings.NewReader(jsonl), transcript.Options{})
+	s, err := transcript.Read(context.Background(), strings.NewReader(jsonl), transcript.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -33,7 +34,7 @@ func ExampleRead() {
 // A Stop hook's view of a session: which tools failed, and what the
 // assistant said last.
 func ExampleReadFile() {
-	s, err := transcript.ReadFile("testdata/session.jsonl", transcript.Options{MaxToolCalls: 50})
+	s, err := transcript.ReadFile(context.Background(), "testdata/session.jsonl", transcript.Options{MaxToolCalls: 50})
 	if err != nil {
 		panic(err)
 	}
@@ -49,7 +50,7 @@ func ExampleReadFile() {
 }
 
 func ExampleLastAssistantText() {
-	text, err := transcript.LastAssistantText("testdata/session.jsonl")
+	text, err := transcript.LastAssistantText(context.Background(), "testdata/session.jsonl")
 	if err != nil {
 		panic(err)
 	}

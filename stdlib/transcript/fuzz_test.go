@@ -2,6 +2,7 @@ package transcript_test
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"testing"
 	"testing/iotest"
@@ -29,7 +30,7 @@ func FuzzRead(f *testing.F) {
 		// Keep limits small so that they cut; any value must be safe.
 		maxBytes %= 1 << 16
 		opt := transcript.Options{MaxBytes: maxBytes, MaxToolCalls: maxCalls % 50}
-		got, err := transcript.Read(bytes.NewReader(data), opt)
+		got, err := transcript.Read(context.Background(), bytes.NewReader(data), opt)
 		if err != nil {
 			t.Fatalf("Read from memory failed: %v", err)
 		}
@@ -47,7 +48,7 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("result without HasResult: %+v", c)
 			}
 		}
-		streamed, err := transcript.Read(noSeek{iotest.HalfReader(bytes.NewReader(data))}, opt)
+		streamed, err := transcript.Read(context.Background(), noSeek{iotest.HalfReader(bytes.NewReader(data))}, opt)
 		if err != nil {
 			t.Fatalf("streaming Read failed: %v", err)
 		}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -12,11 +13,11 @@ import (
 // same window.
 func checkLastText(t *testing.T, data []byte, max int64) {
 	t.Helper()
-	s, err := Read(bytes.NewReader(data), Options{MaxBytes: max})
+	s, err := Read(context.Background(), bytes.NewReader(data), Options{MaxBytes: max})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := lastAssistantText(bytes.NewReader(data), int64(len(data)), max)
+	got, err := lastAssistantText(context.Background(), bytes.NewReader(data), int64(len(data)), max)
 	if err != nil {
 		t.Fatal(err)
 	}

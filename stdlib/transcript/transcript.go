@@ -2,11 +2,13 @@ package transcript
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Defaults of Options.
@@ -72,25 +74,60 @@ func (o Options) withDefaults() Options {
 }
 
 // Read summarises the transcript r. Malformed lines are counted in
-// Summary.Skipped, never returned as errors; the error is r's.
-func Read(r io.Reader, opt Options) (*Summary, error) {
+// Summary.Skipped, never returned as errors; the error is r's, or ctx's
+// when it ends first: Read looks at ctx between reads and between lines.
+func Read(ctx context.Context, r io.Reader, opt Options) (*Summary, error) {
 	opt = opt.withDefaults()
-	data, err := readTail(r, opt.MaxBytes)
+	var cr io.Reader = ctxReader{ctx, r}
+	if s, ok := r.(io.Seeker); ok {
+		cr = ctxReadSeeker{ctxReader{ctx, r}, s}
+	}
+	data, err := readTail(cr, opt.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	return parse(data, opt), nil
+	return parse(ctx, data, opt)
 }
 
-// ReadFile summarises the transcript at path.
-func ReadFile(path string, opt Options) (*Summary, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, opt)
+// ReadFile summarises the transcript at path. Only a regular file is read:
+// a FIFO, a socket, a device or a /proc file is refused with an error
+// matching safefile.ErrNotRegular, without blocking; and ReadFile returns
+// when ctx ends, whatever the file system is doing.
+func ReadFile(ctx context.Context, path string, opt Options) (*Summary, error) {
+	return safefile.Bounded(ctx, func(ctx context.Context) (*Summary, error) {
+		f, err := safefile.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return Read(ctx, f, opt)
+	}, nil)
 }
+
+// ctxReader fails its reads once ctx has ended.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// ctxReadSeeker is a ctxReader that keeps its reader's Seek.
+type ctxReadSeeker struct {
+	ctxReader
+	s io.Seeker
+}
+
+func (c ctxReadSeeker) Seek(off int64, whence int) (int64, error) { return c.s.Seek(off, whence) }
+
+// checkEvery is how many lines parsing goes between two looks at the
+// context.
+const checkEvery = 256
 
 // readTail returns the last limit bytes of r (all of r when limit < 0),
 // without the partial first line when it cut r. It seeks when r can.
@@ -333,10 +370,15 @@ type parser struct {
 	lastText string // message id of LastAssistantText, "" if none
 }
 
-func parse(data []byte, opt Options) *Summary {
+func parse(ctx context.Context, data []byte, opt Options) (*Summary, error) {
 	p := &parser{maxCalls: opt.MaxToolCalls, callAt: map[string]int{}, usageAt: map[string]int{}}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for len(data) > 0 {
+	for n := 0; len(data) > 0; n++ {
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
@@ -353,7 +395,7 @@ func parse(data []byte, opt Options) *Summary {
 			p.assistant(&l)
 		}
 	}
-	return p.summary()
+	return p.summary(), nil
 }
 
 func (p *parser) user(l *rawLine) {

@@ -2,6 +2,7 @@ package transcript_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,7 +28,7 @@ func readFixture(t testing.TB) []byte {
 }
 
 func TestReadFileFixture(t *testing.T) {
-	s, err := transcript.ReadFile(fixture, transcript.Options{})
+	s, err := transcript.ReadFile(context.Background(), fixture, transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestRead(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := transcript.Read(strings.NewReader(tc.input), transcript.Options{})
+			got, err := transcript.Read(context.Background(), strings.NewReader(tc.input), transcript.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,7 +266,7 @@ func TestMaxToolCalls(t *testing.T) {
 	}
 	input := b.String()
 	for _, tc := range []struct{ max, want int }{{0, 200}, {10, 10}, {1, 1}, {499, 499}, {-1, 500}, {1000, 500}} {
-		s, err := transcript.Read(strings.NewReader(input), transcript.Options{MaxToolCalls: tc.max})
+		s, err := transcript.Read(context.Background(), strings.NewReader(input), transcript.Options{MaxToolCalls: tc.max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,14 +315,14 @@ func TestMaxBytes(t *testing.T) {
 				start = cut + i + 1
 			}
 		}
-		want, err := transcript.Read(bytes.NewReader(data[start:]), transcript.Options{MaxBytes: -1})
+		want, err := transcript.Read(context.Background(), bytes.NewReader(data[start:]), transcript.Options{MaxBytes: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt := transcript.Options{MaxBytes: max}
-		seeked, err1 := transcript.Read(bytes.NewReader(data), opt)
-		streamed, err2 := transcript.Read(noSeek{iotest.HalfReader(bytes.NewReader(data))}, opt)
-		fromFile, err3 := transcript.ReadFile(path, opt)
+		seeked, err1 := transcript.Read(context.Background(), bytes.NewReader(data), opt)
+		streamed, err2 := transcript.Read(context.Background(), noSeek{iotest.HalfReader(bytes.NewReader(data))}, opt)
+		fromFile, err3 := transcript.ReadFile(context.Background(), path, opt)
 		if err := errors.Join(err1, err2, err3); err != nil {
 			t.Fatal(err)
 		}
@@ -337,7 +338,7 @@ func TestMaxBytes(t *testing.T) {
 // counting it as malformed.
 func TestMaxBytesDropsPartialLine(t *testing.T) {
 	data := readFixture(t)
-	s, err := transcript.Read(bytes.NewReader(data), transcript.Options{MaxBytes: 2000})
+	s, err := transcript.Read(context.Background(), bytes.NewReader(data), transcript.Options{MaxBytes: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,14 +358,14 @@ func TestReadErrors(t *testing.T) {
 		"seekable":  io.NewSectionReader(errReaderAt{boom}, 0, 100),
 		"streaming": io.MultiReader(strings.NewReader(userText("x")), iotest.ErrReader(boom)),
 	} {
-		if _, err := transcript.Read(r, transcript.Options{}); !errors.Is(err, boom) {
+		if _, err := transcript.Read(context.Background(), r, transcript.Options{}); !errors.Is(err, boom) {
 			t.Errorf("%s: err = %v, want %v", name, err, boom)
 		}
 	}
-	if _, err := transcript.ReadFile(filepath.Join(t.TempDir(), "missing.jsonl"), transcript.Options{}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := transcript.ReadFile(context.Background(), filepath.Join(t.TempDir(), "missing.jsonl"), transcript.Options{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadFile of a missing file: err = %v", err)
 	}
-	if _, err := transcript.LastAssistantText(filepath.Join(t.TempDir(), "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := transcript.LastAssistantText(context.Background(), filepath.Join(t.TempDir(), "missing.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("LastAssistantText of a missing file: err = %v", err)
 	}
 }
@@ -385,11 +386,11 @@ func TestReadPipe(t *testing.T) {
 		w.Close()
 	}()
 	defer r.Close()
-	got, err := transcript.Read(r, transcript.Options{MaxBytes: 4096})
+	got, err := transcript.Read(context.Background(), r, transcript.Options{MaxBytes: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := transcript.Read(bytes.NewReader(data), transcript.Options{MaxBytes: 4096})
+	want, _ := transcript.Read(context.Background(), bytes.NewReader(data), transcript.Options{MaxBytes: 4096})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pipe: %+v\nbytes: %+v", summarize(got), summarize(want))
 	}
@@ -402,7 +403,7 @@ func TestReadFromCurrentOffset(t *testing.T) {
 	if _, err := r.Seek(int64(len(first)), io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
-	s, err := transcript.Read(r, transcript.Options{})
+	s, err := transcript.Read(context.Background(), r, transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +413,7 @@ func TestReadFromCurrentOffset(t *testing.T) {
 }
 
 func TestLastAssistantText(t *testing.T) {
-	got, err := transcript.LastAssistantText(fixture)
+	got, err := transcript.LastAssistantText(context.Background(), fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +425,7 @@ func TestLastAssistantText(t *testing.T) {
 	if err := os.WriteFile(path, []byte(userText("hello")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := transcript.LastAssistantText(path); err != nil || got != "" {
+	if got, err := transcript.LastAssistantText(context.Background(), path); err != nil || got != "" {
 		t.Errorf("prompt-only transcript: %q, %v", got, err)
 	}
 }

@@ -1,0 +1,199 @@
+package safefile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// ErrNotRegular is what a *NotRegularError matches with errors.Is.
+var ErrNotRegular = errors.New("not a regular file")
+
+// NotRegularError reports a path that names something other than what the
+// caller may read or write: a FIFO, a socket, a device, a file of a pseudo
+// file system such as /proc, or a directory where a file was expected.
+type NotRegularError struct {
+	Path string
+	Kind string // "a FIFO", "a socket", "a character device", ...
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: refused (it could block or never end)", e.Path, e.Kind)
+}
+
+// Is makes errors.Is(err, ErrNotRegular) true.
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// kindOf names the type of a file mode that is not a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
+}
+
+// Open opens name for reading. It follows symbolic links, never blocks
+// opening a FIFO or a device, and returns a *NotRegularError, with the
+// file closed, unless name is a regular file of an ordinary file system.
+func Open(name string) (*os.File, error) {
+	return open(name, os.O_RDONLY, 0, false)
+}
+
+// OpenDir opens the directory name for listing, with the checks of Open:
+// anything but a directory is refused.
+func OpenDir(name string) (*os.File, error) {
+	return open(name, os.O_RDONLY, 0, true)
+}
+
+// OpenFile opens name with flag (os.O_WRONLY|os.O_APPEND|os.O_CREATE, ...)
+// like os.OpenFile, with the checks of Open: an existing FIFO, socket or
+// device is refused, and opening one never blocks.
+func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		// Refuse before O_TRUNC or O_CREATE can touch it.
+		return nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
+	}
+	return open(name, flag, perm, false)
+}
+
+func open(name string, flag int, perm fs.FileMode, dir bool) (*os.File, error) {
+	f, err := os.OpenFile(name, flag|nonblock, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	m := fi.Mode()
+	switch {
+	case dir && !m.IsDir():
+		f.Close()
+		if m.IsRegular() {
+			return nil, &NotRegularError{Path: name, Kind: "a regular file, not a directory"}
+		}
+		return nil, &NotRegularError{Path: name, Kind: kindOf(m)}
+	case !dir && !m.IsRegular():
+		f.Close()
+		return nil, &NotRegularError{Path: name, Kind: kindOf(m)}
+	}
+	if fsName := pseudoFS(f); fsName != "" {
+		f.Close()
+		return nil, &NotRegularError{Path: name, Kind: "a file of the " + fsName + " pseudo file system"}
+	}
+	return f, nil
+}
+
+// Bounded runs op on a goroutine of its own and returns what it returns,
+// or ctx.Err() as soon as ctx ends, whichever comes first: an operation
+// stuck in the kernel (a hung network mount) cannot hold the caller past
+// its deadline. op gets ctx and should stop early when it ends. When the
+// caller has given up, release (if not nil) receives what op eventually
+// returns without error, to close it. With a context that never ends op
+// runs on the caller's goroutine.
+func Bounded[T any](ctx context.Context, op func(context.Context) (T, error), release func(T)) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	if ctx.Done() == nil {
+		return op(ctx)
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	var (
+		mu        sync.Mutex
+		abandoned bool
+		ch        = make(chan result, 1)
+	)
+	go func() {
+		v, err := op(ctx)
+		mu.Lock()
+		defer mu.Unlock()
+		if abandoned {
+			if err == nil && release != nil {
+				release(v)
+			}
+			return
+		}
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	default:
+		abandoned = true
+		return zero, ctx.Err()
+	}
+}
+
+// chunk is how much ReadFile reads between two looks at the context.
+const chunk = 256 << 10
+
+// ReadFile reads at most limit bytes from the start of the regular file
+// name (see Open), checking ctx between chunks, and gives up when ctx
+// ends (see Bounded). A negative limit reads nothing.
+func ReadFile(ctx context.Context, name string, limit int64) ([]byte, error) {
+	return Bounded(ctx, func(ctx context.Context) ([]byte, error) {
+		f, err := Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadAll(ctx, f, limit)
+	}, nil)
+}
+
+// ReadAll reads r until EOF or limit bytes, whichever comes first,
+// checking ctx between chunks.
+func ReadAll(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		return []byte{}, nil
+	}
+	var buf []byte
+	for int64(len(buf)) < limit {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		want := min(int64(chunk), limit-int64(len(buf)))
+		if cap(buf)-len(buf) < int(want) {
+			nb := make([]byte, len(buf), len(buf)+int(want))
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := io.ReadFull(r, buf[len(buf):len(buf)+int(want)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
