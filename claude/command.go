@@ -87,10 +87,10 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	}
 	maps.Copy(env, c.spec.Env)
 	res, err := runCommand(ctx, call.Deadline, c.argv, c.spec.Dir, proc.Environ(env), stdin)
-	var se *startError
+	var se *proc.StartError
 	switch {
 	case errors.As(err, &se):
-		return nil, &LaunchError{Argv0: c.argv[0], Err: se.err}
+		return nil, &LaunchError{Argv0: c.argv[0], Err: se.Err}
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		return nil, &engine.TimeoutError{Hook: call.Hook, Timeout: call.Timeout}
 	case err != nil:

@@ -15,9 +15,14 @@ import (
 // Defaults.
 const (
 	DefaultMaxOutput = 1 << 20 // per stream
-	// waitDelay bounds how long Run waits for output pipes after the
-	// process group was killed.
-	waitDelay = 2 * time.Second
+	// OutputGrace is how long a program's output is still read after its
+	// own process exited: output its children write late is kept if it
+	// comes by then. A child that holds the pipes longer (a detached
+	// background job) does not delay the answer.
+	OutputGrace = 250 * time.Millisecond
+	// drainSlack is what is read, without waiting, from an output pipe
+	// past the cap when reading stops: a full pipe buffer.
+	drainSlack = 1 << 16
 )
 
 // Spec describes one run.
@@ -32,6 +37,9 @@ type Spec struct {
 	Env []string
 	// Stdin is written to the program's standard input.
 	Stdin []byte
+	// Deadline, when not zero, ends the run like ctx's deadline does; a
+	// program that exited before it keeps its exit status and output.
+	Deadline time.Time
 	// MaxOutput bounds what is kept of stdout and of stderr, each
 	// (DefaultMaxOutput when 0); the rest is read and dropped.
 	MaxOutput int
@@ -46,8 +54,8 @@ type Result struct {
 	Stderr   []byte
 	// Truncated reports that output went past MaxOutput.
 	Truncated bool
-	// TimedOut reports that the context ended the run (deadline or
-	// cancellation) and the process group was killed.
+	// TimedOut reports that the deadline or the context ended the run
+	// before the program exited, and the process group was killed.
 	TimedOut bool
 	Duration time.Duration
 }
@@ -64,10 +72,17 @@ func (e *StartError) Error() string { return fmt.Sprintf("cannot run %s: %v", e.
 // Unwrap returns the cause.
 func (e *StartError) Unwrap() error { return e.Err }
 
-// Run runs the program and waits for it, its output or ctx. The error is
-// a *StartError when the program could not start, ctx's error when ctx
-// ended the run (Result.TimedOut is then true), and nil otherwise — a
-// non-zero exit status is not an error, it is in Result.ExitCode.
+// Run runs the program and waits for it, bounded by ctx and by
+// Spec.Deadline. The program's own process decides: once it has exited,
+// its exit status and what it printed are the result, read until its
+// output pipes close or OutputGrace passes, whichever comes first; a child
+// it left behind holding the pipes (a background job, nohup, setsid) does
+// not delay the answer: the process group is killed and what was printed
+// is kept. When the deadline or ctx ends the run first, the process group
+// is killed, Result.TimedOut is true and the error is
+// context.DeadlineExceeded (the deadline) or ctx's error. A program that
+// could not start is a *StartError; a non-zero exit status is not an
+// error, it is in Result.ExitCode.
 func Run(ctx context.Context, s Spec) (Result, error) {
 	if len(s.Argv) == 0 || s.Argv[0] == "" {
 		return Result{ExitCode: -1}, &StartError{Argv0: "", Err: errors.New("empty command")}
@@ -79,54 +94,129 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
-	if s.Stdin != nil {
-		cmd.Stdin = bytes.NewReader(s.Stdin)
-	}
-	stdout := &capped{max: max}
-	stderr := &capped{max: max}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
 	setProcessGroup(cmd)
-	cmd.WaitDelay = waitDelay
 
+	// The pipes are ours rather than exec's: exec's Wait waits for its
+	// copying goroutines, that is for every process holding a pipe, and
+	// its WaitDelay cannot tell the program's exit from its timeout.
+	var files []*os.File // closed on return
+	defer func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}()
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
 	start := time.Now()
+	inR, inW, err := pipe()
+	if err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1, Duration: time.Since(start)}, &StartError{Argv0: s.Argv[0], Err: err}
 	}
-	done := make(chan struct{})
-	var killed bool
-	var mu sync.Mutex
+	// The child has its copies; the parent keeps only its own ends, so
+	// that EOF comes when the last process holding a pipe is gone.
+	_ = inR.Close()
+	_ = outW.Close()
+	_ = errW.Close()
+
+	stdout, stderr := &capped{max: max}, &capped{max: max}
+	var wg sync.WaitGroup
+	outDone, errDone := make(chan struct{}), make(chan struct{})
+	wg.Add(3)
 	go func() {
-		select {
-		case <-ctx.Done():
-			mu.Lock()
-			killed = true
-			mu.Unlock()
-			killGroup(cmd)
-		case <-done:
-		}
+		defer wg.Done()
+		_, _ = inW.Write(s.Stdin) // an error: the program did not read it all
+		_ = inW.Close()
 	}()
-	err := cmd.Wait()
-	close(done)
-	// The group may hold children that outlived the leader: stop them.
+	read := func(r *os.File, w *capped, done chan struct{}) {
+		defer wg.Done()
+		defer close(done)
+		_, _ = io.Copy(w, r)
+	}
+	go read(outR, stdout, outDone)
+	go read(errR, stderr, errDone)
+
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var timer <-chan time.Time
+	if !s.Deadline.IsZero() {
+		t := time.NewTimer(time.Until(s.Deadline))
+		defer t.Stop()
+		timer = t.C
+	}
+	var runErr error
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		runErr = ctx.Err()
+	case <-timer:
+		runErr = context.DeadlineExceeded
+	}
+	if runErr != nil {
+		select {
+		case <-exited:
+			// It exited as time ran out: its exit stands.
+			runErr = nil
+		default:
+			killGroup(cmd)
+			<-exited
+		}
+	}
+	if runErr == nil {
+		// The program exited: read its output until the pipes close, for
+		// a short grace at most.
+		grace := time.NewTimer(OutputGrace)
+		for outDone != nil || errDone != nil {
+			select {
+			case <-outDone:
+				outDone = nil
+			case <-errDone:
+				errDone = nil
+			case <-grace.C:
+				outDone, errDone = nil, nil
+			}
+		}
+		grace.Stop()
+	}
+	// Children left in the group are stopped: they outlived the program.
 	killGroup(cmd)
-	res := Result{
-		ExitCode:  cmd.ProcessState.ExitCode(),
-		Stdout:    stdout.buf.Bytes(),
-		Stderr:    stderr.buf.Bytes(),
-		Truncated: stdout.dropped || stderr.dropped,
-		Duration:  time.Since(start),
+	// Stop the copying goroutines (a pipe still held by a process out of
+	// the group never reaches EOF), then take what is already in the pipes
+	// without waiting: nothing printed before the exit is lost.
+	now := time.Now()
+	_ = inW.SetWriteDeadline(now)
+	_ = outR.SetReadDeadline(now)
+	_ = errR.SetReadDeadline(now)
+	wg.Wait()
+	res := Result{ExitCode: -1, Duration: time.Since(start)}
+	if runErr != nil {
+		res.TimedOut = true
+		res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+		return res, runErr
 	}
-	mu.Lock()
-	res.TimedOut = killed
-	mu.Unlock()
-	if res.TimedOut {
-		res.ExitCode = -1
-		return res, ctx.Err()
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
-		return res, err
-	}
+	drain(outR, stdout, max+drainSlack)
+	drain(errR, stderr, max+drainSlack)
+	res.ExitCode = cmd.ProcessState.ExitCode()
+	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	res.Truncated = stdout.dropped || stderr.dropped
+	res.Duration = time.Since(start)
 	return res, nil
 }
 

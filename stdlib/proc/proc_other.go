@@ -2,7 +2,11 @@
 
 package proc
 
-import "os/exec"
+import (
+	"io"
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(*exec.Cmd) {}
 
@@ -11,3 +15,7 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// drain does nothing where pipes cannot be read without waiting: what the
+// copying goroutines read before they stopped is the output.
+func drain(*os.File, io.Writer, int) {}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,4 +132,45 @@ func ExampleRun() {
 		panic(err)
 	}
 	print(string(res.Stdout))
+}
+
+// A program that printed its answer and exited keeps it, even when a
+// child it left behind holds stdout open past the deadline: the exit
+// decides, promptly, and the child is killed with the group.
+func TestDetachedChildDoesNotHoldTheResult(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs sh")
+	}
+	for _, timeout := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 10 * time.Second} {
+		t.Run(timeout.String(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			start := time.Now()
+			res, err := proc.Run(ctx, proc.Spec{Argv: []string{"sh", "-c", `echo answer; echo why >&2; (sleep 30 &); exit 3`}})
+			if err != nil {
+				t.Fatalf("Run: %v (timed out: %v)", err, res.TimedOut)
+			}
+			if res.ExitCode != 3 || strings.TrimSpace(string(res.Stdout)) != "answer" || strings.TrimSpace(string(res.Stderr)) != "why" {
+				t.Fatalf("got exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+			}
+			if d := time.Since(start); d > timeout/2+proc.OutputGrace {
+				t.Errorf("took %v: the detached child held the result", d)
+			}
+		})
+	}
+}
+
+// A deadline given in the Spec ends a program that has not exited.
+func TestSpecDeadlineEndsTheRun(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs sh")
+	}
+	start := time.Now()
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", "echo partial; sleep 30"}, Deadline: time.Now().Add(300 * time.Millisecond)})
+	if !errors.Is(err, context.DeadlineExceeded) || !res.TimedOut {
+		t.Fatalf("err %v, timed out %v; want the deadline", err, res.TimedOut)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
 }

@@ -3,8 +3,11 @@
 package proc
 
 import (
+	"io"
+	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 func setProcessGroup(cmd *exec.Cmd) {
@@ -17,4 +20,31 @@ func killGroup(cmd *exec.Cmd) {
 		return
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// drain copies to w what r, a pipe, holds now, without waiting for more,
+// and at most limit bytes.
+func drain(r *os.File, w io.Writer, limit int) {
+	if r.SetReadDeadline(time.Time{}) != nil {
+		return
+	}
+	rc, err := r.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, 32<<10)
+	_ = rc.Read(func(fd uintptr) bool {
+		if syscall.SetNonblock(int(fd), true) != nil {
+			return true
+		}
+		for total := 0; total < limit; {
+			n, err := syscall.Read(int(fd), buf)
+			if n <= 0 || err != nil {
+				break // EAGAIN (empty), EOF or an error
+			}
+			_, _ = w.Write(buf[:n])
+			total += n
+		}
+		return true
+	})
 }
