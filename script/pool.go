@@ -329,7 +329,6 @@ func (p *Pool) newVM() *VM {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)
 	}
 	vm.deepFreeze(vm.logObj)
-	vm.deepFreeze(vm.iterProto)
 	return vm
 }
 

@@ -153,7 +153,6 @@ func (vm *VM) installRegexpDeadlines() error {
 	if err := iterProto.DefineDataProperty("next", next, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
-	vm.iterProto = iterProto
 	return nil
 }
 

@@ -76,11 +76,9 @@ type VM struct {
 	// (zero while idle), under pool.mu.
 	since time.Time
 
-	// Regular expressions (regexp_deadline.go): this runtime's
-	// backtrackers, and the prototype of matchAll's iterators, which
-	// lockdown does not reach from the global object.
-	rx        regexpGuard
-	iterProto *goja.Object
+	// rx holds this runtime's regular expression backtrackers
+	// (regexp_deadline.go).
+	rx regexpGuard
 
 	freeze goja.Callable         // Object.freeze (lockdown.go)
 	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
