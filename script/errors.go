@@ -110,16 +110,26 @@ func convertError(err error, fix func(file string, line int) int, describe func(
 // maxMessage bounds the message of a thrown value.
 const maxMessage = 8 << 10
 
-// truncate cuts s to maxMessage bytes, on a character boundary.
+// truncate cuts s to maxMessage bytes, on a character boundary, saying
+// how long it was.
 func truncate(s string) string {
 	if len(s) <= maxMessage {
 		return s
 	}
-	cut := maxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return cut(s) + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// cut returns the first maxMessage bytes of s at most, on a character
+// boundary.
+func cut(s string) string {
+	if len(s) <= maxMessage {
+		return s
 	}
-	return s[:cut] + fmt.Sprintf("... (%d bytes)", len(s))
+	n := maxMessage
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // describePrimitive is the message of a thrown value that runs no script
@@ -130,6 +140,10 @@ func describePrimitive(v goja.Value) string {
 	}
 	if o, isObj := v.(*goja.Object); isObj {
 		return "[object " + className(o) + "]"
+	}
+	if s, isStr := v.(goja.String); isStr && s.Length() > maxMessage {
+		// Convert only what is kept.
+		return cut(s.Substring(0, maxMessage).String()) + fmt.Sprintf("... (%d characters)", s.Length())
 	}
 	return truncate(v.String())
 }

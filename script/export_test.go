@@ -25,11 +25,14 @@ var hostileValues = map[string]struct{ build, limit string }{
 	"deep":               {`let v = {}; for (let i = 0; i < 1000; i++) v = { v };`, "depth"},
 	"deep arrays":        {`let v = []; for (let i = 0; i < 1000; i++) v = [v];`, "depth"},
 	"shared doubling":    {`let v = [1]; for (let i = 0; i < 40; i++) v = [v, v];`, "values"},
-	"long array":         {`const v = new Array(300000).fill(0);`, "length"},
-	"many keys":          {`const v = {}; for (let i = 0; i < 300000; i++) v["k" + i] = i;`, "values"},
-	"huge string":        {`const v = { s: "x".repeat(40 << 20) };`, "bytes"},
-	"huge key":           {`const v = { ["k".repeat(40 << 20)]: 1 };`, "bytes"},
+	"long array":         {`const v = new Array(210000).fill(0);`, "length"},
+	"many keys":          {`const v = {}; for (let i = 0; i < 210000; i++) v["k" + i] = i;`, "values"},
+	"huge string":        {`const v = { s: "x".repeat(33 << 20) };`, "bytes"},
+	"huge key":           {`const v = { ["k".repeat(33 << 20)]: 1 };`, "bytes"},
 }
+
+// heavy values take long to build: they are tried in fewer places.
+var heavy = map[string]bool{"long array": true, "many keys": true, "huge string": true, "huge key": true}
 
 func exportLimit(t *testing.T, err error, limit string) {
 	t.Helper()
@@ -55,10 +58,13 @@ func TestHostileValuesCannotLeave(t *testing.T) {
 			`ctx.log.info("m", 1, v);`,
 			`return Promise.resolve({ v });`,
 		} {
+			if heavy[name] && !strings.Contains(use, "updated_input: v") && !strings.Contains(use, "state") && !strings.Contains(use, "1, v") {
+				continue
+			}
 			t.Run(name+"/"+use, func(t *testing.T) {
 				h := inline(t, p, hv.build+"\n"+use)
 				c := call(nil)
-				c.Timeout, c.Deadline = 10*time.Second, time.Now().Add(10*time.Second)
+				c.Timeout, c.Deadline = time.Minute, time.Now().Add(time.Minute)
 				_, err := run(t, h, c)
 				exportLimit(t, err, hv.limit)
 				if res, err := run(t, ok, call(nil)); err != nil || res["fine"] != true {
@@ -80,7 +86,7 @@ func TestHostileValuesInNativeModules(t *testing.T) {
 	}))
 	long := func() *engine.Call {
 		c := call(nil)
-		c.Timeout, c.Deadline = 10*time.Second, time.Now().Add(10*time.Second)
+		c.Timeout, c.Deadline = time.Minute, time.Now().Add(time.Minute)
 		return c
 	}
 	for name, hv := range hostileValues {

@@ -42,6 +42,12 @@ func (p *probe) module(vm *script.VM, module *goja.Object) {
 	})
 }
 
+func (p *probe) reset() {
+	p.mu.Lock()
+	p.seen = nil
+	p.mu.Unlock()
+}
+
 func (p *probe) calls() []probeCall {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -337,6 +343,27 @@ func TestLateInterruptOfThePreviousCall(t *testing.T) {
 		cancel()
 		if res, err := run(t, next, call(nil)); err != nil || res["decision"] != "deny" {
 			t.Fatalf("run %d: the next call was interrupted: %v %v", i, res, err)
+		}
+	}
+}
+
+// TestHugeThrownValuesAreCut: a thrown value's message is cut, however
+// large the value or its toString.
+func TestHugeThrownValuesAreCut(t *testing.T) {
+	p := newPool(t)
+	for _, body := range []string{
+		`throw "é".repeat(1 << 22);`,
+		`throw { toString() { return "x".repeat(1 << 22); } };`,
+		`return Promise.reject("y".repeat(1 << 22));`,
+		`throw new Error("z".repeat(1 << 22));`,
+	} {
+		_, err := run(t, inline(t, p, body), call(nil))
+		if err == nil || len(err.Error()) > 20<<10 {
+			n := 0
+			if err != nil {
+				n = len(err.Error())
+			}
+			t.Fatalf("%s: a %d-byte error", body, n)
 		}
 	}
 }

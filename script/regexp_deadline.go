@@ -70,17 +70,25 @@ func (vm *VM) installRegexpDeadlines() error {
 	// wrap returns the guarded method; late is its answer once the
 	// deadline has passed (the script never sees it: the runtime is
 	// interrupted).
+	// exec and test match a RegExp without the g or y flag from index 0,
+	// with Go's regexp when goja has one for the pattern.
 	wrap := func(get func() goja.Value, name string, length int, late goja.Value, matcher func(goja.Value) *goja.Object) (goja.Value, error) {
 		orig, ok := get().Export().(func(goja.FunctionCall) goja.Value)
 		if !ok {
 			return nil, errNoRegexpMethod(name)
 		}
+		fromStart := name == "exec" || name == "test"
 		f := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 			if re := matcher(c.This); re != nil {
-				if !vm.armRegexp(re) {
-					return late
+				if p, ok := jsregexp.Of(re); ok {
+					if fromStart && p.Linear() && !p.Global() && !p.Sticky() {
+						return orig(c)
+					}
+					if !vm.armRegexp(p) {
+						return late
+					}
+					defer vm.regexpDone()
 				}
-				defer vm.regexpDone()
 			}
 			return orig(c)
 		}).ToObject(rt)
@@ -204,7 +212,7 @@ func (vm *VM) splitter(proto *goja.Object, protoImpl jsregexp.Impl, orig func(go
 		if err != nil {
 			panic(err)
 		}
-		if !vm.armRegexp(sp) {
+		if p, ok := jsregexp.Of(sp); ok && !vm.armRegexp(p) {
 			return goja.Null()
 		}
 		return orig(goja.FunctionCall{This: sp, Arguments: append([]goja.Value{s}, c.Arguments[min(1, len(c.Arguments)):]...)})
@@ -217,14 +225,11 @@ func (e errNoRegexpMethod) Error() string {
 	return "script: RegExp method " + string(e) + " is not a native function"
 }
 
-// armRegexp readies re for a match in the call in progress: its own
-// backtracker, with the time left. It returns false when the deadline has
-// passed: the runtime is interrupted and the match must not run.
-func (vm *VM) armRegexp(re *goja.Object) bool {
-	p, ok := jsregexp.Of(re)
-	if !ok {
-		return true // not a RegExp: the original method throws
-	}
+// armRegexp readies the pattern p for a match in the call in progress:
+// its own backtracker, with the time left. It returns false when the
+// deadline has passed: the runtime is interrupted and the match must not
+// run.
+func (vm *VM) armRegexp(p jsregexp.Pattern) bool {
 	vm.matched = true
 	timeout := time.Duration(math.MaxInt64) // no deadline: no limit
 	if !vm.deadline.IsZero() {

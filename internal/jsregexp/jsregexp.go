@@ -286,6 +286,10 @@ func (p Pattern) Global() bool { return p.flag(&lay, 0) }
 // Sticky reports the y flag.
 func (p Pattern) Sticky() bool { return p.flag(&lay, 4) }
 
+// Linear reports whether goja has a Go regexp for the pattern, which it
+// uses for every match from index 0 of a RegExp without the g or y flag.
+func (p Pattern) Linear() bool { return p.hasRE2(&lay) }
+
 // Backtracker returns the regexp2 Regexp goja matches the pattern with, nil
 // while it has none (the pattern runs with Go's regexp until goja needs
 // one).

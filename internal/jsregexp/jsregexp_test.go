@@ -20,7 +20,7 @@ func TestLayout(t *testing.T) {
 	}
 	re := v.(*goja.Object)
 	p, ok := Of(re)
-	if !ok || p.Backtracker() == nil || p.Global() || p.Sticky() {
+	if !ok || p.Backtracker() == nil || p.Global() || p.Sticky() || p.Linear() {
 		t.Fatalf("Of: %v %v", ok, p)
 	}
 	if _, ok := Of(rt.NewObject()); ok {
@@ -48,7 +48,7 @@ func TestLayout(t *testing.T) {
 	// A pattern without one gets one before goja would make its own.
 	v, _ = rt.RunString(`/b(c)/g`)
 	q, _ := Of(v.(*goja.Object))
-	if q.Backtracker() != nil || !q.Global() {
+	if q.Backtracker() != nil || !q.Global() || !q.Linear() {
 		t.Fatal("an RE2 pattern has a backtracker")
 	}
 	rx2, err := Compile(q.Key())
