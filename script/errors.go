@@ -170,7 +170,7 @@ func (vm *VM) describe(v goja.Value) string {
 	}
 	vm.queued = true
 	var s string
-	if ex := vm.rt.Try(func() { s = v.String() }); ex != nil {
+	if ex := vm.rt.Try(func() { s = vm.text(v) }); ex != nil {
 		return describePrimitive(v) + " (converting it to a string threw " + describePrimitive(ex.Value()) + ")"
 	}
 	return truncate(s)

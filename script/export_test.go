@@ -105,17 +105,53 @@ func TestHostileValuesInNativeModules(t *testing.T) {
 	}
 }
 
-// TestConsoleOfHostileValues: console formats with toString and JSON, in
-// the script; a cyclic value is at worst a TypeError of the hook.
+// TestConsoleOfHostileValues: console, ctx.log messages and thrown values
+// turn values into text without goja's Array.prototype.join, which ignores
+// the deadline: a sparse array of length 2^32-1 used to write four billion
+// commas. Each of these ends quickly, with the hook's own output or error.
 func TestConsoleOfHostileValues(t *testing.T) {
-	p := newPool(t, script.WithSize(1))
-	h := inline(t, p, `const v = {}; v.v = v; console.log(v); console.log("%s", v); const a = []; a.length = 4294967295; console.log(a.length, "x".repeat(1 << 20)); return { ok: true };`)
-	if res, err := run(t, h, call(nil)); err != nil || res["ok"] != true {
-		t.Fatalf("%v %v", res, err)
+	var out strings.Builder
+	p := newPool(t, script.WithSize(1), script.WithLogger(slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	const sparse = `const a = []; a.length = 4294967295; a[0] = "first"; `
+	for body, want := range map[string]string{
+		`const v = {}; v.v = v; console.log(v); console.log("%s", v);`:          "[object Object]",
+		`const v = [1, 2]; v.push(v); console.log("%s|%d|%%", v, "3", "rest");`: "1,2,|3|% rest",
+		sparse + `console.log(a);`:            "first,,,",
+		sparse + `console.log("%s", [a]);`:    "first,,,",
+		sparse + `console.warn("x", a, a);`:   "x first,,,",
+		sparse + `ctx.log.info(a);`:           "first,,,",
+		sparse + `ctx.log.info([[a], 1]);`:    "first,,,",
+		`console.log("%j", { b: [1, "x"] });`: `{\"b\":[1,\"x\"]}`,
+		`const a = [1, 2]; Object.defineProperty(a, "toString", { value: () => "own" }); console.log(a);`: "own",
+	} {
+		out.Reset()
+		c := call(nil)
+		c.Timeout, c.Deadline = 5*time.Second, time.Now().Add(5*time.Second)
+		start := time.Now()
+		if _, err := run(t, inline(t, p, body), c); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s took %s", body, d)
+		}
+		if !strings.Contains(out.String(), want) || len(out.String()) > 20<<10 {
+			t.Errorf("%s: logged %d bytes: %.200s, want %q", body, out.Len(), out.String(), want)
+		}
 	}
-	j := inline(t, p, `const v = {}; v.v = v; console.log("%j", v); return { ok: true };`)
-	if _, err := run(t, j, call(nil)); err != nil && !strings.Contains(err.Error(), "TypeError") {
-		t.Fatalf("%v", err)
+	for _, body := range []string{
+		sparse + `throw a;`,
+		sparse + `throw [a];`,
+		sparse + `return Promise.reject(a);`,
+		`const v = {}; v.v = v; console.log("%j", v);`,
+	} {
+		start := time.Now()
+		_, err := run(t, inline(t, p, body), call(nil))
+		if err == nil || len(err.Error()) > 20<<10 {
+			t.Errorf("%s: %v", body, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s took %s", body, d)
+		}
 	}
 }
 

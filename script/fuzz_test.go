@@ -143,7 +143,8 @@ func FuzzHostileResults(f *testing.F) {
 		}
 		v := hostileValue(kind)
 		if wrap%2 == 1 {
-			v = "{ a: " + v + ", b: [" + hostileValue(wrap/2) + "] }"
+			// The second value has its own N.
+			v = "({ a: " + v + ", b: [((N) => " + hostileValue(wrap/2) + ")(event.n2)] })"
 		}
 		body := "const N = event.n, S = event.s;\n" + hostileUse(mode, v)
 		h, ok := compiled[body]
@@ -158,7 +159,7 @@ func FuzzHostileResults(f *testing.F) {
 		pr.reset()
 		mine, theirs := engine.NewState(nil), engine.NewState(nil)
 		c := namedCall("hostile", mine)
-		c.Payload = map[string]any{"n": hostileN(kind, n), "s": s}
+		c.Payload = map[string]any{"n": hostileN(kind, n), "n2": hostileN(wrap/2, n), "s": s}
 		c.Timeout = 100 * time.Millisecond
 		c.Deadline = time.Now().Add(c.Timeout)
 		start := time.Now()

@@ -168,7 +168,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 		p.registry.RegisterNativeModule(name, p.nativeLoader(m))
 	}
 	p.registry.RegisterNativeModule("console", func(rt *goja.Runtime, module *goja.Object) {
-		console.RequireWithPrinter(p.vmOf(rt).printer())(rt, module)
+		p.vmOf(rt).consoleModule(module)
 	})
 	p.slots = make(chan struct{}, p.size)
 	return p, nil
@@ -317,6 +317,7 @@ func (p *Pool) newVM() *VM {
 	vm.timer = time.AfterFunc(time.Hour, vm.onTimer)
 	vm.timer.Stop()
 	vm.noop, _ = goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	vm.arrayToString, _ = rt.Get("Array").ToObject(rt).Get("prototype").ToObject(rt).Get("toString").(*goja.Object)
 	vm.req = p.registry.Enable(rt)
 	console.Enable(rt)
 	if err := vm.installRegexpDeadlines(); err != nil {

@@ -80,6 +80,8 @@ type VM struct {
 	// (regexp_deadline.go).
 	rx regexpGuard
 
+	arrayToString *goja.Object // Array.prototype.toString (console.go)
+
 	freeze goja.Callable         // Object.freeze (lockdown.go)
 	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
 
@@ -348,7 +350,7 @@ func (vm *VM) logAt(level slog.Level, args []goja.Value) {
 	}
 	for i, a := range args {
 		if i == 0 {
-			msg = truncate(a.String())
+			msg = vm.text(a)
 			continue
 		}
 		x := newExporter()
@@ -371,23 +373,6 @@ func (vm *VM) logAt(level slog.Level, args []goja.Value) {
 		attrs = append(attrs, fmt.Sprintf("arg%d", i), v)
 	}
 	log.Log(context.Background(), level, msg, attrs...)
-}
-
-// printer routes console.log and friends to the logger.
-func (vm *VM) printer() consolePrinter { return consolePrinter{vm} }
-
-type consolePrinter struct{ vm *VM }
-
-func (c consolePrinter) Log(s string)   { c.print(slog.LevelInfo, s) }
-func (c consolePrinter) Warn(s string)  { c.print(slog.LevelWarn, s) }
-func (c consolePrinter) Error(s string) { c.print(slog.LevelError, s) }
-
-func (c consolePrinter) print(level slog.Level, s string) {
-	var attrs []any
-	if call := c.vm.cur; call != nil {
-		attrs = append(attrs, "hook", call.Hook, "event", call.Event)
-	}
-	c.vm.pool.log.Log(context.Background(), level, truncate(s), attrs...)
 }
 
 var errNotObject = errors.New("a handler must return an object or undefined")
