@@ -65,10 +65,15 @@ type callTime struct {
 func timing(ctx context.Context, call *engine.Call) callTime {
 	var t callTime
 	switch {
+	case !call.Deadline.IsZero() && call.Timeout > 0:
+		// The engine sets Deadline to its start plus Timeout just before
+		// it calls: the time left is Timeout, and no clock is read.
+		t.deadline, t.left = call.Deadline, call.Timeout
+		t.since = t.deadline.Add(-call.Timeout)
 	case !call.Deadline.IsZero():
 		t.deadline = call.Deadline
 		t.left = time.Until(t.deadline)
-		t.since = t.deadline.Add(-max(call.Timeout, 0))
+		t.since = time.Now()
 	case call.Timeout > 0:
 		t.since = time.Now()
 		t.deadline, t.left = t.since.Add(call.Timeout), call.Timeout
