@@ -54,9 +54,9 @@
 // ctx.state, ctx.log attributes and native module arguments (VM.Export,
 // Export) past a limit are an error of the hook (*ExportError), never a
 // crash of the process. Thrown values, ctx.log messages and console output
-// become text through VM.text, which joins arrays itself (goja's join
-// ignores the deadline) and stops at a few kilobytes; console is the
-// pool's own, with util.format's %s, %d, %j and %%.
+// become text through one function (console.go) that joins arrays itself
+// (goja's join ignores the deadline) and stops at a few kilobytes; console
+// is the pool's own, with util.format's %s, %d, %j and %%.
 //
 // Regular expressions stop at the deadline (regexp_deadline.go). goja runs
 // some patterns with regexp2, a backtracking engine whose time limit,

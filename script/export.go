@@ -320,8 +320,9 @@ func (vm *VM) rangeError(err error) goja.Value {
 // script carrying the *ExportError.
 func (vm *VM) Export(v goja.Value) any { return vm.export(v) }
 
-// Export is VM.Export for code without the VM at hand; a value it cannot
-// convert throws the *ExportError's message as a string.
+// Export is VM.Export for native functions without the VM at hand; a value
+// it cannot convert throws the *ExportError's message as a string. Call it
+// only while a script runs (from a native function).
 func Export(v goja.Value) any {
 	out, err := exportValue(v)
 	if err != nil {

@@ -39,6 +39,10 @@ import (
 // after its deadline is a timeout whatever it answered (see run). Once the
 // deadline has passed, the wrappers answer at once without matching.
 //
+// [Symbol.split] of a RegExp goja would not match directly builds its
+// splitter first (see splitter), since goja would build one and match it
+// out of the wrappers' reach.
+//
 // Setting exec on the prototype makes goja turn off its fast paths for
 // every RegExp (the prototype's implementation is swapped for a plain
 // one); the saved implementation is put back, since the wrapper matches
