@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -64,8 +65,9 @@ var ErrStackOverflow = errors.New("maximum call stack size exceeded")
 
 // convertError turns what goja returned into one of the package's errors.
 // fix, when not nil, returns the columns a rewrite or wrapper put in
-// front of the code on a line, to take off positions on that line.
-func convertError(err error, fix func(file string, line int) int) error {
+// front of the code on a line, to take off positions on that line;
+// describe turns a thrown value into its message.
+func convertError(err error, fix func(file string, line int) int, describe func(goja.Value) string) error {
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
 		e := frameError(&intr.Exception, fix)
@@ -87,7 +89,7 @@ func convertError(err error, fix func(file string, line int) int) error {
 	if errors.As(err, &ex) {
 		e := frameError(ex, fix)
 		if v := ex.Value(); v != nil {
-			e.Message = v.String()
+			e.Message = describe(v)
 		}
 		e.cause = ex.Unwrap()
 		if errors.Is(e.cause, require.InvalidModuleError) {
@@ -103,6 +105,95 @@ func convertError(err error, fix func(file string, line int) int) error {
 		return syntaxError(&ce.CompilerError, 0)
 	}
 	return err
+}
+
+// maxMessage bounds the message of a thrown value.
+const maxMessage = 8 << 10
+
+// truncate cuts s to maxMessage bytes, on a character boundary, saying
+// how long it was.
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return cut(s) + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// cut returns the first maxMessage bytes of s at most, on a character
+// boundary.
+func cut(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	n := maxMessage
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// describePrimitive is the message of a thrown value that runs no script
+// code to get it: a primitive's text, or what kind of object it is.
+func describePrimitive(v goja.Value) string {
+	if v == nil {
+		return "undefined"
+	}
+	if o, isObj := v.(*goja.Object); isObj {
+		return "[object " + className(o) + "]"
+	}
+	if s, isStr := v.(goja.String); isStr && s.Length() > maxMessage {
+		// Convert only what is kept.
+		return cut(s.Substring(0, maxMessage).String()) + fmt.Sprintf("... (%d characters)", s.Length())
+	}
+	return truncate(v.String())
+}
+
+// className is o's class, without the panic a revoked proxy answers with.
+func className(o *goja.Object) (name string) {
+	defer func() {
+		if recover() != nil {
+			name = "Object"
+		}
+	}()
+	return o.ClassName()
+}
+
+// describe returns the message of a thrown value. An object's text comes
+// from its toString, the hook's own code: it runs inside the runtime's
+// exception handling and under the call's deadline, so it can neither
+// escape with an exception nor run past the deadline (the interrupt goes
+// on to the call's recovery). What it throws is described without running
+// more code.
+func (vm *VM) describe(v goja.Value) string {
+	if _, isObj := v.(*goja.Object); !isObj {
+		return describePrimitive(v)
+	}
+	vm.queued = true
+	var s string
+	if ex := vm.rt.Try(func() { s = vm.text(v) }); ex != nil {
+		return describePrimitive(v) + " (converting it to a string threw " + describePrimitive(ex.Value()) + ")"
+	}
+	return truncate(s)
+}
+
+// convertError converts an error of a call on vm.
+func (vm *VM) convertError(err error) error {
+	return convertError(err, vm.pool.shift, vm.describe)
+}
+
+// panicError turns what a call panicked with (an uncatchable error that
+// surfaced outside the runtime's own handling, or a bug) into the call's
+// error, running no script code.
+func (vm *VM) panicError(x any) error {
+	switch e := x.(type) {
+	case *goja.InterruptedError, *goja.StackOverflowError, *goja.Exception:
+		return convertError(e.(error), vm.pool.shift, describePrimitive)
+	case goja.Value:
+		return &Error{Message: describePrimitive(e)}
+	case error:
+		return &Error{Message: "script runtime failed: " + e.Error(), cause: e}
+	}
+	return &Error{Message: fmt.Sprintf("script runtime failed: %v", x)}
 }
 
 var requireCallRE = regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]`)

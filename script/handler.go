@@ -2,12 +2,12 @@ package script
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -35,29 +35,107 @@ func (h *handler) SelfTimed() bool { return true }
 // Program returns the program the handler runs.
 func (h *handler) Program() *Program { return h.prog }
 
-// Handle runs the script on a warm runtime.
+// Handle runs the script on a warm runtime. Everything the call takes,
+// waiting for a runtime included, counts against the hook's deadline.
 func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	vm, err := h.pool.acquire(ctx)
+	t := timing(ctx, call)
+	vm, waited, err := h.pool.acquire(ctx, t.deadline, t.since)
 	if err != nil {
 		return nil, err
 	}
 	defer h.pool.release(vm)
-	fn, err := vm.function(h.prog)
+	fn, loaded, err := vm.function(ctx, h.prog, t.deadline)
 	if err != nil {
 		return nil, err
 	}
-	vm.begin(ctx, call, h.allow, call.Timeout)
+	if (waited || loaded) && !t.deadline.IsZero() {
+		t.left = time.Until(t.deadline)
+	}
+	return vm.run(ctx, call, h.allow, t, fn)
+}
+
+// callTime is when a call started, when it must be over (zero for no
+// deadline: the hook's deadline, or the context's when that comes first)
+// and the time it had left when this was worked out.
+type callTime struct {
+	since, deadline time.Time
+	left            time.Duration
+}
+
+func timing(ctx context.Context, call *engine.Call) callTime {
+	var t callTime
+	switch {
+	case !call.Deadline.IsZero() && call.Timeout > 0:
+		// The engine sets Deadline to its start plus Timeout just before
+		// it calls: the time left is Timeout, and no clock is read.
+		t.deadline, t.left = call.Deadline, call.Timeout
+		t.since = t.deadline.Add(-call.Timeout)
+	case !call.Deadline.IsZero():
+		t.deadline = call.Deadline
+		t.left = time.Until(t.deadline)
+		t.since = time.Now()
+	case call.Timeout > 0:
+		t.since = time.Now()
+		t.deadline, t.left = t.since.Add(call.Timeout), call.Timeout
+	default:
+		t.since = time.Now()
+	}
+	if cd, ok := ctx.Deadline(); ok && (t.deadline.IsZero() || cd.Before(t.deadline)) {
+		t.deadline, t.left = cd, time.Until(cd)
+	}
+	return t
+}
+
+// run calls fn as the hook of call and reads its result, all of it
+// contained: whatever the script throws, however its result or its thrown
+// value behaves when read, the call ends here with a result or an error,
+// every promise job it queued has run as this hook, and the runtime is
+// disarmed (and discarded when anything went wrong beyond a plain throw).
+func (vm *VM) run(ctx context.Context, call *engine.Call, allow []string, t callTime, fn goja.Callable) (res engine.Result, err error) {
+	vm.begin(ctx, call, allow, t.deadline, t.left)
+	defer func() {
+		if x := recover(); x != nil {
+			vm.broken = true
+			res, err = nil, vm.panicError(x)
+		}
+		vm.end()
+	}()
 	vm.args[0], vm.args[1] = vm.event(call), vm.ctxObj
 	v, err := fn(goja.Undefined(), vm.args[:]...)
 	vm.args[0] = nil
-	var res engine.Result
 	if err == nil {
 		res, err = vm.safeResult(v)
 	} else {
-		err = convertError(err, vm.pool.shift)
+		err = vm.convertError(err)
 	}
-	vm.end()
+	if derr := vm.drain(); derr != nil && err == nil {
+		res, err = nil, vm.convertError(derr)
+	}
+	if err == nil && vm.matched && vm.expired() {
+		// Whatever the script answered, it answered too late, and a
+		// regular expression that gave up at the deadline answered "no
+		// match" (regexp_deadline.go).
+		res, err = nil, &Error{Message: ErrTimeout.Error(), cause: ErrTimeout}
+	}
 	return res, err
+}
+
+// drain runs the promise jobs queued since the runtime last left
+// JavaScript: reading a result or a thrown value runs getters, traps and
+// toString outside any call, and goja runs the jobs these queue only when
+// a call returns. Draining before the call ends runs them as the hook that
+// queued them, under its deadline; an uncatchable error (the deadline) drops
+// the rest, and the runtime with them.
+func (vm *VM) drain() error {
+	if !vm.queued {
+		return nil
+	}
+	vm.queued = false
+	_, err := vm.noop(goja.Undefined())
+	if err != nil {
+		vm.broken = true
+	}
+	return err
 }
 
 var stackFrameRE = regexp.MustCompile(`\n\tat (?:[^\n]*? \()?([^\n()]+):(\d+):(\d+)\(`)
@@ -65,36 +143,25 @@ var stackFrameRE = regexp.MustCompile(`\n\tat (?:[^\n]*? \()?([^\n()]+):(\d+):(\
 var promiseType = reflect.TypeOf((*goja.Promise)(nil))
 
 // safeResult reads the result inside the runtime's exception handling:
-// reading runs script code (getters, toString) that can throw, loop until
-// the deadline or overflow the stack, like any other script code.
+// reading runs script code (getters, traps, toString) that can throw, like
+// any other script code. An uncatchable error (the deadline, the stack
+// limit) goes on to run's recovery.
 func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
 	}
 	if v == vm.marker && vm.pending && vm.pendingPrimitive() {
-		return vm.pendingResult(), nil // nothing to read can run script code
+		return vm.pendingResult() // nothing to read can run script code
 	}
-	defer func() {
-		if x := recover(); x != nil {
-			e, ok := x.(error)
-			var intr *goja.InterruptedError
-			var so *goja.StackOverflowError
-			if !ok || (!errors.As(e, &intr) && !errors.As(e, &so)) {
-				panic(x)
-			}
-			vm.broken = true // stopped outside the runtime's own handler
-			res, err = nil, convertError(e, vm.pool.shift)
-		}
-	}()
+	vm.queued = true
 	if ex := vm.rt.Try(func() { res, err = vm.result(v) }); ex != nil {
-		return nil, convertError(ex, vm.pool.shift)
+		return nil, vm.convertError(ex)
 	}
 	return res, err
 }
 
 // result reads what a handler returned: undefined or null is no opinion, a
-// settled promise is its value, an object is read by the event's field
-// names (all its own properties when none are given).
+// settled promise is its value, an object is read by its own keys.
 func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
@@ -104,7 +171,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 		return nil, fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
 	}
 	if obj == vm.marker && vm.pending {
-		return vm.pendingResult(), nil
+		return vm.pendingResult()
 	}
 	if obj.ExportType() == promiseType {
 		p, _ := obj.Export().(*goja.Promise)
@@ -112,7 +179,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 		case goja.PromiseStateFulfilled:
 			return vm.result(p.Result())
 		case goja.PromiseStateRejected:
-			return nil, convertError(vm.rejection(p.Result()), vm.pool.shift)
+			return nil, vm.convertError(vm.rejection(p.Result()))
 		default:
 			return nil, ErrUnsettled
 		}
@@ -121,16 +188,24 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	// lookups of absent keys along the prototype chain. Keys whose value
 	// is undefined are left out, as JSON.stringify would.
 	keys := obj.GetOwnPropertyNames()
+	x := newExporter()
+	if len(keys) > x.values {
+		return nil, x.fail("values", MaxExportValues)
+	}
 	var res engine.Result
 	for _, k := range keys {
-		fv := obj.Get(k)
-		if fv == nil || goja.IsUndefined(fv) {
+		x.root = k
+		fv, keep, err := x.value(obj.Get(k), 1)
+		if err != nil {
+			return nil, err
+		}
+		if !keep {
 			continue
 		}
 		if res == nil {
 			res = make(engine.Result, len(keys))
 		}
-		res[k] = exportDeep(fv)
+		res[k] = fv
 	}
 	return res, nil
 }
@@ -140,7 +215,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 func (vm *VM) rejection(reason goja.Value) error {
 	if o, ok := reason.(*goja.Object); ok {
 		if stack := o.Get("stack"); stack != nil && !goja.IsUndefined(stack) {
-			e := &Error{Message: reason.String(), Stack: stack.String()}
+			e := &Error{Message: vm.describe(reason), Stack: vm.describe(stack)}
 			// The position is the stack's first frame:
 			// "\tat name (file:line:col(pc))" or "\tat file:line:col(pc)".
 			if m := stackFrameRE.FindStringSubmatch(e.Stack); m != nil {
@@ -154,5 +229,5 @@ func (vm *VM) rejection(reason goja.Value) error {
 			return e
 		}
 	}
-	return &Error{Message: "promise rejected: " + reason.String()}
+	return &Error{Message: "promise rejected: " + vm.describe(reason)}
 }

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -30,7 +31,7 @@ import (
 // (any container). It also turns the overridable properties of the
 // prototypes instances commonly change into accessors. Property
 // descriptors are slow in goja, so it asks for as few as it can.
-const containerSource = `(function (containers) {
+const containerSource = `(function (containers, moreOverrides) {
 	"use strict";
 	var getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor, defineProperty = Object.defineProperty,
 		ownKeys = Reflect.ownKeys, symbols = Object.getOwnPropertySymbols, extra = [];
@@ -59,7 +60,7 @@ const containerSource = `(function (containers) {
 		}
 	}
 	var overrides = [Object.prototype, Error.prototype, TypeError.prototype, RangeError.prototype, SyntaxError.prototype,
-		ReferenceError.prototype, EvalError.prototype, URIError.prototype];
+		ReferenceError.prototype, EvalError.prototype, URIError.prototype].concat(moreOverrides);
 	for (var i = 0; i < overrides.length; i++) {
 		for (var n = 0; n < overridable.length; n++) override(overrides[i], overridable[n]);
 	}
@@ -72,6 +73,29 @@ const containerSource = `(function (containers) {
 })`
 
 var containerProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("hookctl:lockdown", containerSource, true) })
+
+// hiddenSource returns the intrinsics no property path from the global
+// object reaches, only an instance: the prototypes of the iterators of
+// arrays, strings, maps, sets and matchAll, of generator and async
+// functions (with the generator prototype and the iterator prototype
+// behind them). Left unfrozen, one hook could make every for...of of the
+// other hooks of its runtime see nothing.
+const hiddenSource = `(function () {
+	"use strict";
+	var getProto = Object.getPrototypeOf;
+	return [
+		getProto([][Symbol.iterator]()),
+		getProto(""[Symbol.iterator]()),
+		getProto(new Map()[Symbol.iterator]()),
+		getProto(new Set()[Symbol.iterator]()),
+		getProto("".matchAll(/(?:)/g)),
+		getProto(function* () {}),
+		getProto(function* () {}).prototype,
+		getProto(async function () {}),
+	];
+})()`
+
+var hiddenProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("hookctl:lockdown", hiddenSource, true) })
 
 // lockdown freezes everything reachable from the global object. Objects
 // are found from Go (string-keyed values and prototypes: the bulk, a few
@@ -86,7 +110,22 @@ func (vm *VM) lockdown() error {
 	}
 	vm.freeze = freeze
 	vm.frozen = map[*goja.Object]bool{}
-	found := vm.reach([]*goja.Object{rt.GlobalObject()})
+	// GoError (what native modules throw) is made on first use: make it
+	// now, so that its prototype is frozen and overridable like Error's.
+	goError := rt.NewGoError(errors.New("")).Prototype()
+	roots := []*goja.Object{rt.GlobalObject(), goError}
+	hidden, err := rt.RunProgram(hiddenProgram())
+	if err != nil {
+		return fmt.Errorf("lockdown: %w", err)
+	}
+	if arr, ok := hidden.(*goja.Object); ok {
+		for _, k := range arr.GetOwnPropertyNames() {
+			if o, ok := arr.Get(k).(*goja.Object); ok {
+				roots = append(roots, o)
+			}
+		}
+	}
+	found := vm.reach(roots)
 	var containers []any
 	for _, o := range found {
 		if _, isFn := goja.AssertFunction(o); !isFn {
@@ -100,7 +139,7 @@ func (vm *VM) lockdown() error {
 		return fmt.Errorf("lockdown: %w", err)
 	}
 	pass, _ := goja.AssertFunction(v)
-	extraV, err := pass(goja.Undefined(), rt.NewArray(containers...))
+	extraV, err := pass(goja.Undefined(), rt.NewArray(containers...), rt.NewArray(goError))
 	if err != nil {
 		return fmt.Errorf("lockdown: %w", err)
 	}

@@ -1,6 +1,7 @@
 package script_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -38,6 +39,16 @@ func TestTamperingDoesNotLeak(t *testing.T) {
 		`Function.prototype.call = null;`,
 		`Error.prototype.toString = function () { return "pwned"; };`,
 		`__hookctl_result = null; __hookctl_regexp = null;`,
+		// Intrinsics only reachable through an instance.
+		`Object.getPrototypeOf([][Symbol.iterator]()).next = () => ({ done: true });`,
+		`Object.getPrototypeOf(""[Symbol.iterator]()).next = () => ({ done: true });`,
+		`Object.getPrototypeOf(new Map()[Symbol.iterator]()).next = () => ({ done: true });`,
+		`Object.getPrototypeOf(new Set()[Symbol.iterator]()).next = () => ({ done: true });`,
+		`Object.getPrototypeOf("".matchAll(/a/g)).next = () => ({ done: true });`,
+		`Object.getPrototypeOf(function* () {}).prototype.next = () => ({ done: true });`,
+		`Object.getPrototypeOf(function* () {}).constructor = null;`,
+		`Object.getPrototypeOf(async function () {}).constructor = null;`,
+		`try { require("hookctl/testmod").parse(); } catch (e) { Object.getPrototypeOf(e).toString = () => "pwned"; }`,
 	}
 	probe := inline(t, p, `
 		const a = []; a.push(1);
@@ -58,6 +69,15 @@ func TestTamperingDoesNotLeak(t *testing.T) {
 			proto: Object.getPrototypeOf(Array.prototype) === Object.prototype,
 			call: typeof Function.prototype.call === "function",
 			error: String(new Error("m")) === "Error: m",
+			arrayIter: (() => { let n = 0; for (const x of [1, 2]) n += x; return n === 3; })(),
+			stringIter: [..."ab"].length === 2,
+			mapIter: [...new Map([[1, 2]])].length === 1,
+			setIter: [...new Set([1])].length === 1,
+			matchAll: [..."aa".matchAll(/a/g)].length === 2,
+			generator: [...(function* () { yield 1; })()].length === 1,
+			generatorCtor: typeof Object.getPrototypeOf(function* () {}).constructor === "function",
+			asyncCtor: typeof Object.getPrototypeOf(async function () {}).constructor === "function",
+			goError: (() => { try { require("hookctl/testmod").parse(); } catch (e) { return String(e) !== "pwned"; } })(),
 		};
 	`)
 	check := func(after string) {
@@ -100,6 +120,26 @@ func TestOverridesStillWork(t *testing.T) {
 		}
 		if res["e"] != "MyError: m" || res["e2"] != "E2: x" || res["o"] != "mine" || res["arr"] != "6,4" || res["json"] != `{"a":[1]}` {
 			t.Fatalf("%q: %v", mode, res)
+		}
+	}
+}
+
+// TestGoErrorsAreFrozenAndOverridable: the errors native modules throw
+// have a frozen prototype like the built-in errors', and an instance can
+// still be given its own name.
+func TestGoErrorsAreFrozenAndOverridable(t *testing.T) {
+	p := newPool(t, script.WithModule("thrower", func(vm *script.VM, module *goja.Object) {
+		_ = module.Get("exports").(*goja.Object).Set("boom", func() { vm.Throw(errors.New("boom")) })
+	}))
+	for _, mode := range []string{"", `"use strict";`} {
+		h := inline(t, p, mode+`try { require("thrower").boom(); } catch (e) {
+			const frozen = Object.isFrozen(Object.getPrototypeOf(e));
+			e.name = "Mine";
+			return { s: String(e), frozen };
+		}`)
+		res, err := run(t, h, call(nil))
+		if err != nil || res["s"] != "Mine: boom" || res["frozen"] != true {
+			t.Fatalf("%q: %v %v", mode, res, err)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package script
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func BenchmarkNewVM(b *testing.B) {
 	p, err := NewPool(b.TempDir())
@@ -25,7 +28,7 @@ func TestAccessorHoldersAreComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	vm, err := p.acquire(t.Context())
+	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

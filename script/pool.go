@@ -17,6 +17,7 @@ import (
 	"github.com/dop251/goja_nodejs/require"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsregexp"
 )
 
 // Defaults.
@@ -132,6 +133,11 @@ type Pool struct {
 // NewPool returns a pool for the configuration in dir: relative requires
 // resolve inside dir and nowhere else.
 func NewPool(dir string, opts ...Option) (*Pool, error) {
+	// Regular expressions cannot be held to the deadline without it
+	// (regexp_deadline.go): refuse to run scripts.
+	if err := jsregexp.Check(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -162,7 +168,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 		p.registry.RegisterNativeModule(name, p.nativeLoader(m))
 	}
 	p.registry.RegisterNativeModule("console", func(rt *goja.Runtime, module *goja.Object) {
-		console.RequireWithPrinter(p.vmOf(rt).printer())(rt, module)
+		p.vmOf(rt).consoleModule(module)
 	})
 	p.slots = make(chan struct{}, p.size)
 	return p, nil
@@ -209,15 +215,27 @@ func (p *Pool) vmOf(rt *goja.Runtime) *VM {
 	return p.vms[rt]
 }
 
-// acquire checks a runtime out, creating one in a free slot.
-func (p *Pool) acquire(ctx context.Context) (*VM, error) {
+// acquire checks a runtime out for a call that started at since,
+// creating one in a free slot. With every runtime in use it waits, until
+// ctx ends or the deadline passes (a zero deadline is none); running out
+// of time there is a timeout of the hook. waited says it waited.
+func (p *Pool) acquire(ctx context.Context, deadline, since time.Time) (vm *VM, waited bool, err error) {
 	select {
 	case p.slots <- struct{}{}:
 	default:
+		waited = true
+		var expire <-chan time.Time
+		if !deadline.IsZero() {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			expire = t.C
+		}
 		select {
 		case p.slots <- struct{}{}:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for a script runtime: %w", ctx.Err())
+			return nil, true, fmt.Errorf("waiting for a script runtime: %w", ctx.Err())
+		case <-expire:
+			return nil, true, &Error{Message: fmt.Sprintf("all %d script runtimes stayed busy until the hook's deadline", p.size), cause: ErrTimeout}
 		}
 	}
 	p.mu.Lock()
@@ -230,13 +248,18 @@ func (p *Pool) acquire(ctx context.Context) (*VM, error) {
 		p.mu.Lock()
 	}
 	if n := len(p.idle); n > 0 {
-		vm := p.idle[n-1]
+		vm = p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		vm.since = since
 		p.mu.Unlock()
-		return vm, nil
+		return vm, waited, nil
 	}
 	p.mu.Unlock()
-	return p.newVM(), nil
+	vm = p.newVM()
+	p.mu.Lock()
+	vm.since = since
+	p.mu.Unlock()
+	return vm, waited, nil
 }
 
 // Prewarm starts making a runtime ready in the background (a fresh one is
@@ -271,6 +294,7 @@ func (p *Pool) Prewarm() {
 // release returns a runtime; a broken one is dropped and its slot freed.
 func (p *Pool) release(vm *VM) {
 	p.mu.Lock()
+	vm.since = time.Time{}
 	keep := !vm.broken && !p.closed
 	if keep {
 		p.idle = append(p.idle, vm)
@@ -292,8 +316,13 @@ func (p *Pool) newVM() *VM {
 	p.mu.Unlock()
 	vm.timer = time.AfterFunc(time.Hour, vm.onTimer)
 	vm.timer.Stop()
+	vm.noop, _ = goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	vm.arrayToString, _ = rt.Get("Array").ToObject(rt).Get("prototype").ToObject(rt).Get("toString").(*goja.Object)
 	vm.req = p.registry.Enable(rt)
 	console.Enable(rt)
+	if err := vm.installRegexpDeadlines(); err != nil {
+		p.log.Error("hookctl: regular expressions not bounded by the deadline", "error", err)
+	}
 	vm.installRegexpHelper()
 	vm.installResultHelper()
 	vm.setup()

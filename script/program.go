@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -95,11 +96,11 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 		return nil, compileError(err, abs, 0, len(moduleWrapper), 1)
 	}
 	prog := p.add(&Program{Name: abs, Path: abs})
-	vm, err := p.acquire(context.Background())
+	vm, _, err := p.acquire(context.Background(), time.Time{}, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	_, err = vm.function(prog)
+	_, _, err = vm.function(context.Background(), prog, time.Time{})
 	p.release(vm)
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (prog *Program) load(vm *VM) (goja.Value, error) {
 	if prog.inline != nil {
 		v, err := vm.rt.RunProgram(prog.inline)
 		if err != nil {
-			return nil, convertError(err, vm.pool.shift)
+			return nil, vm.convertError(err)
 		}
 		return v, nil
 	}
@@ -139,7 +140,7 @@ func (prog *Program) load(vm *VM) (goja.Value, error) {
 		if !errors.As(err, &ex) {
 			return nil, fmt.Errorf("script %s: %w", prog.Name, err)
 		}
-		return nil, convertError(err, vm.pool.shift)
+		return nil, vm.convertError(err)
 	}
 	if _, ok := goja.AssertFunction(exports); ok {
 		return exports, nil

@@ -63,25 +63,31 @@ func (vm *VM) installResultHelper() {
 }
 
 // pendingResult builds the result a rewritten return handed over.
-func (vm *VM) pendingResult() engine.Result {
+func (vm *VM) pendingResult() (engine.Result, error) {
+	defer vm.clearPending()
 	names := *vm.pool.keys.names.Load()
 	var res engine.Result
+	x := newExporter()
 	for i, k := range vm.pendKeys {
 		v := vm.pendVals[i]
 		if k < 0 || k >= len(names) {
 			continue
 		}
-		if v == nil || goja.IsUndefined(v) {
+		x.root = names[k]
+		ev, keep, err := x.value(v, 1)
+		if err != nil {
+			return nil, err
+		}
+		if !keep {
 			delete(res, names[k]) // {a: 1, a: undefined}: the last one wins
 			continue
 		}
 		if res == nil {
 			res = make(engine.Result, len(vm.pendKeys))
 		}
-		res[names[k]] = exportDeep(v)
+		res[names[k]] = ev
 	}
-	vm.clearPending()
-	return res
+	return res, nil
 }
 
 func (vm *VM) clearPending() {

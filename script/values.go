@@ -1,7 +1,6 @@
 package script
 
 import (
-	"math"
 	"slices"
 	"time"
 
@@ -128,50 +127,6 @@ func (a *roArray) Get(i int) goja.Value {
 func (a *roArray) Set(int, goja.Value) bool { return false }
 func (a *roArray) SetLen(int) bool          { return false }
 
-// exportDeep turns a JavaScript value into plain Go data (maps, lists,
-// strings, float64/int64, bools, nil) detached from the runtime, so it can
-// outlive the call and cross goroutines.
-func exportDeep(v goja.Value) any {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil
-	}
-	return plain(v.Export())
-}
-
-func plain(x any) any {
-	switch t := x.(type) {
-	case *roMap:
-		return t.m
-	case *roArray:
-		return t.l
-	case map[string]any:
-		for k, v := range t {
-			switch v.(type) {
-			case *roMap, *roArray, map[string]any, []any, float64:
-				t[k] = plain(v)
-			}
-		}
-		return t
-	case []any:
-		for i, v := range t {
-			switch v.(type) {
-			case *roMap, *roArray, map[string]any, []any, float64:
-				t[i] = plain(v)
-			}
-		}
-		return t
-	case float64:
-		// Whole numbers become int64, as goja exports integers.
-		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
-			return int64(t)
-		}
-		return t
-	case time.Time:
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return x
-}
-
 // ctxObject is the handler's ctx argument: read-only, backed by the call
 // in progress.
 type ctxObject struct{ vm *VM }
@@ -238,7 +193,7 @@ func (s *stateObject) Set(key string, val goja.Value) bool {
 	if call == nil || call.State == nil {
 		return false
 	}
-	call.State.Set(key, exportDeep(val))
+	call.State.Set(key, s.vm.export(val))
 	return true
 }
 
@@ -269,9 +224,3 @@ func (s *stateObject) Keys() []string {
 	slices.Sort(keys)
 	return keys
 }
-
-// Export turns a JavaScript value into plain Go data (maps, lists,
-// strings, numbers, bools, nil) that outlives the call, seeing through the
-// read-only views of event payloads. Native modules use it on their
-// arguments.
-func Export(v goja.Value) any { return exportDeep(v) }

@@ -39,6 +39,7 @@ type VM struct {
 
 	cur      *engine.Call
 	curCtx   context.Context
+	deadline time.Time // when the call or load in progress must end
 	allow    []string
 	callCtx  context.Context // derived lazily for native modules
 	cancel   context.CancelFunc
@@ -50,8 +51,13 @@ type VM struct {
 	mu          sync.Mutex
 	armed       bool
 	interrupted bool
-	timer       *time.Timer
-	stopWatch   func() bool
+	// seq numbers the calls, and timerAt is when the call in progress
+	// times out: a context callback or a timer firing of an earlier call
+	// that runs late, after the next call began, must not interrupt it.
+	seq       uint64
+	timerAt   time.Time
+	timer     *time.Timer
+	stopWatch func() bool
 
 	// Rewritten returns (results.go): the marker object and the values
 	// of the last return.
@@ -59,6 +65,22 @@ type VM struct {
 	pending  bool
 	pendKeys []int
 	pendVals []goja.Value
+
+	// noop is a native function; calling it makes goja run the promise
+	// jobs queued outside a call (see drain). queued says some may be.
+	noop   goja.Callable
+	queued bool
+	// matched says a regular expression was matched in the call.
+	matched bool
+	// since is when the call the runtime is checked out for started
+	// (zero while idle), under pool.mu.
+	since time.Time
+
+	// rx holds this runtime's regular expression backtrackers
+	// (regexp_deadline.go).
+	rx regexpGuard
+
+	arrayToString *goja.Object // Array.prototype.toString (console.go)
 
 	freeze goja.Callable         // Object.freeze (lockdown.go)
 	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
@@ -154,20 +176,25 @@ func (vm *VM) Throw(err error) {
 	panic(vm.rt.NewGoError(err))
 }
 
-// begin sets up a call: the current call, the deadline timer and, for a
+// begin sets up a call: the current call, the deadline timer (left is
+// the time until the deadline; a zero deadline is none) and, for a
 // cancellable context, a watcher.
-func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, timeout time.Duration) {
-	vm.cur, vm.curCtx, vm.allow = call, ctx, allow
+func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, deadline time.Time, left time.Duration) {
+	vm.cur, vm.curCtx, vm.allow, vm.deadline = call, ctx, allow, deadline
 	vm.hookVal, vm.eventVal = nil, nil
+	vm.queued, vm.matched = false, false
 	vm.mu.Lock()
 	vm.armed = true
+	vm.seq++
+	seq := vm.seq
+	vm.timerAt = deadline
 	vm.mu.Unlock()
 	vm.pool.scriptStarted()
-	if timeout > 0 {
-		vm.timer.Reset(timeout)
+	if !deadline.IsZero() {
+		vm.timer.Reset(max(left, 0))
 	}
 	if ctx.Done() != nil {
-		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interrupt(ctx.Err()) })
+		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interruptCall(seq, ctx.Err()) })
 	}
 }
 
@@ -195,12 +222,37 @@ func (vm *VM) end() {
 		vm.cancel()
 		vm.cancel, vm.callCtx = nil, nil
 	}
-	vm.cur, vm.curCtx, vm.allow = nil, nil, nil
+	vm.cur, vm.curCtx, vm.allow, vm.deadline = nil, nil, nil, time.Time{}
 	vm.hookVal, vm.eventVal = nil, nil
+	vm.queued, vm.matched = false, false
 	vm.clearPending()
 }
 
-func (vm *VM) onTimer() { vm.interrupt(ErrTimeout) }
+// expired reports whether the call in progress is past its deadline.
+func (vm *VM) expired() bool {
+	return !vm.deadline.IsZero() && !time.Now().Before(vm.deadline)
+}
+
+// onTimer interrupts the call in progress if its deadline has come (a
+// firing meant for an earlier call finds it has not).
+func (vm *VM) onTimer() {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.armed && !vm.timerAt.IsZero() && !time.Now().Before(vm.timerAt) {
+		vm.interrupted = true
+		vm.rt.Interrupt(ErrTimeout)
+	}
+}
+
+// interruptCall interrupts call seq if it is still in progress.
+func (vm *VM) interruptCall(seq uint64, cause error) {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.armed && vm.seq == seq {
+		vm.interrupted = true
+		vm.rt.Interrupt(cause)
+	}
+}
 
 // event returns the read-only event object of a call's payload. Hooks of
 // one fire that see the same payload share it (with its caches); a new
@@ -233,26 +285,41 @@ func (vm *VM) interrupt(cause error) {
 }
 
 // function returns prog's handler function in this runtime, loading it on
-// first use.
-func (vm *VM) function(prog *Program) (goja.Callable, error) {
+// first use. The load runs with no call in progress, contained like a
+// call, until DefaultLoadTimeout or the hook's deadline, whichever comes
+// first.
+func (vm *VM) function(ctx context.Context, prog *Program, deadline time.Time) (fn goja.Callable, loaded bool, err error) {
 	if prog.id < len(vm.fns) && vm.fns[prog.id] != nil {
-		return vm.fns[prog.id], nil
+		return vm.fns[prog.id], false, nil
 	}
-	vm.begin(context.Background(), nil, nil, DefaultLoadTimeout)
+	load := time.Now().Add(DefaultLoadTimeout)
+	if !deadline.IsZero() && deadline.Before(load) {
+		load = deadline
+	}
+	vm.begin(ctx, nil, nil, load, time.Until(load))
+	defer func() {
+		if x := recover(); x != nil {
+			vm.broken = true
+			fn, err = nil, vm.panicError(x)
+		}
+		vm.end()
+	}()
 	v, err := prog.load(vm)
-	vm.end()
+	if derr := vm.drain(); derr != nil && err == nil {
+		err = vm.convertError(derr)
+	}
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	fn, ok := goja.AssertFunction(v)
 	if !ok {
-		return nil, &Error{File: prog.Name, Message: fmt.Sprintf("TypeError: %s must export a function (event, ctx), got %s", prog.Name, typeOf(v))}
+		return nil, true, &Error{File: prog.Name, Message: fmt.Sprintf("TypeError: %s must export a function (event, ctx), got %s", prog.Name, typeOf(v))}
 	}
 	for len(vm.fns) <= prog.id {
 		vm.fns = append(vm.fns, nil)
 	}
 	vm.fns[prog.id] = fn
-	return fn, nil
+	return fn, true, nil
 }
 
 func typeOf(v goja.Value) string {
@@ -283,35 +350,29 @@ func (vm *VM) logAt(level slog.Level, args []goja.Value) {
 	}
 	for i, a := range args {
 		if i == 0 {
-			msg = a.String()
+			msg = vm.text(a)
 			continue
 		}
+		x := newExporter()
 		if o, ok := a.(*goja.Object); ok && i == 1 {
-			for _, k := range o.Keys() {
-				attrs = append(attrs, k, exportDeep(o.Get(k)))
+			keys := o.Keys()
+			for _, k := range keys {
+				x.root = k
+				v, _, err := x.value(o.Get(k), 1)
+				if err != nil {
+					panic(vm.rangeError(err))
+				}
+				attrs = append(attrs, k, v)
 			}
 			continue
 		}
-		attrs = append(attrs, fmt.Sprintf("arg%d", i), exportDeep(a))
+		v, _, err := x.value(a, 0)
+		if err != nil {
+			panic(vm.rangeError(err))
+		}
+		attrs = append(attrs, fmt.Sprintf("arg%d", i), v)
 	}
 	log.Log(context.Background(), level, msg, attrs...)
-}
-
-// printer routes console.log and friends to the logger.
-func (vm *VM) printer() consolePrinter { return consolePrinter{vm} }
-
-type consolePrinter struct{ vm *VM }
-
-func (c consolePrinter) Log(s string)   { c.print(slog.LevelInfo, s) }
-func (c consolePrinter) Warn(s string)  { c.print(slog.LevelWarn, s) }
-func (c consolePrinter) Error(s string) { c.print(slog.LevelError, s) }
-
-func (c consolePrinter) print(level slog.Level, s string) {
-	var attrs []any
-	if call := c.vm.cur; call != nil {
-		attrs = append(attrs, "hook", call.Hook, "event", call.Event)
-	}
-	c.vm.pool.log.Log(context.Background(), level, s, attrs...)
 }
 
 var errNotObject = errors.New("a handler must return an object or undefined")

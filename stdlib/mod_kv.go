@@ -62,7 +62,7 @@ func kvModule(o Options) script.Module {
 			},
 			"set": func(c goja.FunctionCall) goja.Value {
 				opts := options(c, 2)
-				if err := store(opts, "set").Set(vm.Context(), argString(vm, c, 0, "kv.set"), script.Export(c.Argument(1)), durationOf(ttl(opts, "set"))); err != nil {
+				if err := store(opts, "set").Set(vm.Context(), argString(vm, c, 0, "kv.set"), vm.Export(c.Argument(1)), durationOf(ttl(opts, "set"))); err != nil {
 					throw("set", err)
 				}
 				return goja.Undefined()
@@ -92,7 +92,7 @@ func kvModule(o Options) script.Module {
 			"cas": func(c goja.FunctionCall) goja.Value {
 				opts := options(c, 3)
 				ok, err := store(opts, "cas").CompareAndSwap(vm.Context(), argString(vm, c, 0, "kv.cas"),
-					script.Export(c.Argument(1)), script.Export(c.Argument(2)), durationOf(ttl(opts, "cas")))
+					vm.Export(c.Argument(1)), vm.Export(c.Argument(2)), durationOf(ttl(opts, "cas")))
 				if err != nil {
 					throw("cas", err)
 				}

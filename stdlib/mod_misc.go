@@ -30,7 +30,7 @@ func logModule(Options) script.Module {
 				if !vm.Within(p) {
 					panic(rt.NewGoError(fmt.Errorf("log.append: %s is outside the project and configuration roots", p)))
 				}
-				rec, ok := script.Export(c.Argument(1)).(map[string]any)
+				rec, ok := vm.Export(c.Argument(1)).(map[string]any)
 				if !ok {
 					panic(rt.NewTypeError("log.append: the record must be an object"))
 				}
@@ -171,7 +171,7 @@ func transcriptModule(Options) script.Module {
 				var opts map[string]any
 				for i := range c.Arguments {
 					if o, ok := c.Argument(i).(*goja.Object); ok {
-						opts, _ = o.Export().(map[string]any)
+						opts, _ = script.Export(o).(map[string]any)
 					}
 				}
 				maxBytes := optInt(opts, "maxBytes", 0)

@@ -163,7 +163,7 @@ func options(c goja.FunctionCall, i int) map[string]any {
 	if goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil
 	}
-	m, _ := v.Export().(map[string]any)
+	m, _ := script.Export(v).(map[string]any)
 	return m
 }
 

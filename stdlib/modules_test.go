@@ -3,6 +3,7 @@ package stdlib_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -344,5 +345,30 @@ func TestTypeDeclarationsCoverEveryModule(t *testing.T) {
 		if !strings.Contains(string(b), `declare module "hookctl/`+m+`"`) {
 			t.Errorf("hookctl.d.ts does not declare hookctl/%s", m)
 		}
+	}
+}
+
+// TestHostileArgumentsAreHookErrors: a cyclic or huge sparse value given
+// to kv.set, kv.cas, log.append or as an options object is an error of the
+// hook naming the limit; the process and the pool go on.
+func TestHostileArgumentsAreHookErrors(t *testing.T) {
+	e := newEnv(t, stdlib.Options{})
+	for _, body := range []string{
+		`const o = {}; o.o = o; require("hookctl/kv").set("k", o);`,
+		`const a = []; a.length = 4294967295; require("hookctl/kv").set("k", { a });`,
+		`const o = {}; o.o = o; require("hookctl/kv").cas("k", null, o);`,
+		`const o = {}; o.o = o; require("hookctl/log").append("audit.jsonl", o);`,
+		`const a = []; a.length = 4294967295; require("hookctl/kv").get("k", { default: 1, x: a });`,
+	} {
+		_, err := e.run(t, body, nil, "write")
+		var ee *script.ExportError
+		if err == nil || !strings.Contains(err.Error(), "cannot leave the script") {
+			t.Errorf("%s: %v", body, err)
+		} else if strings.Contains(body, "kv\").set") && !errors.As(err, &ee) {
+			t.Errorf("%s: %v is not an *ExportError", body, err)
+		}
+	}
+	if r := e.must(t, `require("hookctl/kv").set("k", { fine: [1, 2] }); return { n: require("hookctl/kv").get("k").fine[1] };`, nil); r["n"] != int64(2) {
+		t.Fatalf("%v", r)
 	}
 }
