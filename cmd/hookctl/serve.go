@@ -157,7 +157,15 @@ been busy with one call for longer than --wedged-after.`,
 					out[k] = v
 				}
 				return out
-			}, claude.WithLimits(lim))
+			}, claude.WithLimits(lim), claude.WithPoolStats(func() claude.PoolStats {
+				// The script runtimes of the configuration serving now.
+				p := w.Config().Pool
+				if p == nil {
+					return claude.PoolStats{}
+				}
+				st := p.Stats()
+				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
+			}))
 			srv := handler.HTTPServer()
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {

@@ -50,9 +50,15 @@ hook "no-rm-rf" {
 // port and returns its base URL; it is stopped (as by SIGINT) at cleanup.
 func startServe(t *testing.T, args ...string) string {
 	t.Helper()
+	return startServeWith(t, serveHooks, args...)
+}
+
+// startServeWith is startServe with the configuration hooks.
+func startServeWith(t *testing.T, hooks string, args ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
-	if err := os.WriteFile(cfg, []byte(serveHooks), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("HOOKCTL_CONFIG", "")
@@ -276,5 +282,45 @@ func TestClaudeStdinIsBounded(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Fatalf("allocated %d bytes to refuse it", alloc)
+	}
+}
+
+// /healthz of a real serve says "wedged" (503) when every script runtime
+// has been busy past --wedged-after, and ok again once they are free.
+func TestServeHealthzReportsWedgedScripts(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs sleep")
+	}
+	const hooks = `
+settings { script_pool = 1 }
+hook "slow" {
+  event   = "PreToolUse"
+  allow   = ["exec"]
+  timeout = "3s"
+  js      = "require('hookctl/exec').run(['sleep', '2'])"
+}
+`
+	base := startServeWith(t, hooks, "--wedged-after", "500ms")
+	if code, body := get(t, base+"/healthz"); code != http.StatusOK {
+		t.Fatalf("idle server: /healthz %d %v", code, body)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		post(t, base+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	}()
+	var code int
+	var body map[string]any
+	for deadline := time.Now().Add(1800 * time.Millisecond); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if code, body = get(t, base+"/healthz"); code == http.StatusServiceUnavailable {
+			break
+		}
+	}
+	if code != http.StatusServiceUnavailable || body["status"] != "wedged" {
+		t.Fatalf("every runtime busy past --wedged-after: /healthz %d %v; want 503 wedged", code, body)
+	}
+	<-done
+	if code, body := get(t, base+"/healthz"); code != http.StatusOK {
+		t.Fatalf("after the call: /healthz %d %v", code, body)
 	}
 }
