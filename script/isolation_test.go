@@ -242,8 +242,10 @@ func TestWaitingForARuntimeCountsAgainstTheTimeout(t *testing.T) {
 		_, _ = busy.Handle(context.Background(), c)
 	}()
 	<-started
-	time.Sleep(50 * time.Millisecond)
 	st := p.Stats()
+	for end := time.Now().Add(2 * time.Second); st.OldestCall <= 0 && time.Now().Before(end); st = p.Stats() {
+		time.Sleep(10 * time.Millisecond) // the busy call is still starting
+	}
 	if st.Size != 1 || st.InUse != 1 || st.Idle != 0 || st.OldestCall <= 0 {
 		t.Errorf("stats while busy: %+v", st)
 	}
