@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/hookctl/hookctl/natsstate"
@@ -25,12 +24,8 @@ type auditRecord struct {
 // readStream returns every message of stream, in order.
 func readStream(t *testing.T, url, stream string) []auditRecord {
 	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js, done := plainJS(t, url)
+	defer done()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{})
@@ -141,17 +136,13 @@ func TestAuditWriteSeveralRecords(t *testing.T) {
 func TestAuditStreamTaken(t *testing.T) {
 	ts := sharedServer(t)
 	name := bucketName(t)
-	nc, err := nats.Connect(ts.url())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js, done := plainJS(t, ts.url())
+	defer done()
 	ctx := context.Background()
 	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "OTHER_" + name, Subjects: []string{"taken." + name + ".>"}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = natsstate.Open(ctx, ts.url(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "taken."+name))
+	_, err := natsstate.Open(ctx, ts.url(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "taken."+name))
 	if err == nil || errors.Is(err, natsstate.ErrUnavailable) {
 		t.Fatalf("Open = %v, want a refusal", err)
 	}

@@ -18,12 +18,8 @@ import (
 // streamInfo reads a stream's info through a plain client.
 func streamInfo(t *testing.T, url, stream string) *jetstream.StreamInfo {
 	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js, done := plainJS(t, url)
+	defer done()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s, err := js.Stream(ctx, stream)

@@ -6,22 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/stdlib/kv/kvtest"
 )
 
 // rawLast returns the last message of a key's subject in the bucket, or
 // nil when the subject has none.
 func rawLast(t *testing.T, url, bucket, subject string) *jetstream.RawStreamMsg {
 	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js, done := plainJS(t, url)
+	defer done()
 	ctx := context.Background()
 	s, err := js.Stream(ctx, "KV_"+bucket)
 	if err != nil {
@@ -42,7 +38,7 @@ func rawLast(t *testing.T, url, bucket, subject string) *jetstream.RawStreamMsg 
 // that collects it a grace period after it expired; a deleted key leaves
 // nothing behind.
 func TestStoredForm(t *testing.T) {
-	c := newClock()
+	c := kvtest.NewClock()
 	st := openShared(t, natsstate.WithClock(c.Now))
 	url, bucket := sharedServer(t).url(), bucketName(t)
 	ctx := context.Background()

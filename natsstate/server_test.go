@@ -147,19 +147,29 @@ func clusterURL(nodes []*testServer) string {
 	return strings.Join(urls, ",")
 }
 
+// plainJS connects a plain JetStream client, as another program would,
+// to look at or write the streams behind the store's back. Call done
+// when finished with it.
+func plainJS(t testing.TB, url string) (js jetstream.JetStream, done func()) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err = jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		t.Fatal(err)
+	}
+	return js, nc.Close
+}
+
 // waitJetStream waits until JetStream answers account requests: the
 // cluster elected its meta leader.
 func waitJetStream(t testing.TB, urls string) {
 	t.Helper()
-	nc, err := nats.Connect(urls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js, done := plainJS(t, urls)
+	defer done()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -309,7 +309,7 @@ func (st *Store) Incr(ctx context.Context, key string, delta int64, ttl time.Dur
 		if e.live {
 			n, isInt := e.value.(int64)
 			if !isInt {
-				return 0, fmt.Errorf("natsstate: incr %q: %w (have %s)", key, kv.ErrNotInteger, describe(e.value))
+				return 0, fmt.Errorf("natsstate: incr %q: %w (have %s)", key, kv.ErrNotInteger, kv.Describe(e.value))
 			}
 			cur = n
 		} else {
@@ -341,7 +341,7 @@ func (st *Store) CompareAndSwap(ctx context.Context, key string, old, new any, t
 	if err := checkTTL(ttl); err != nil {
 		return false, err
 	}
-	want, err := normalizeValue(old)
+	want, err := kv.Normalize(old)
 	if err != nil {
 		return false, err
 	}

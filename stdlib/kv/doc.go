@@ -61,6 +61,11 @@
 // everything shared. LoopStore adapts a Store to the engine's Stop loop
 // guard, which keeps its per-session block count in it.
 //
+// A Store kept elsewhere (natsstate keeps one in NATS JetStream) gets the
+// same values by storing what Normalize accepts and reading it back with
+// DecodeValue, and proves the same semantics by running the conformance
+// suite of package kvtest, as Memory and File do.
+//
 // Both stores, every scoped view and the LoopStore adapter are safe for
 // concurrent use; the package has no global mutable state.
 package kv

@@ -432,13 +432,7 @@ func parseEntry(b []byte) (fileEntry, error) {
 	if doc.Key == "" || doc.Value == nil {
 		return fileEntry{}, errors.New("an entry needs a key and a value")
 	}
-	vdec := json.NewDecoder(bytes.NewReader(doc.Value))
-	vdec.UseNumber()
-	var raw any
-	if err := vdec.Decode(&raw); err != nil {
-		return fileEntry{}, err
-	}
-	v, err := fromJSON(raw)
+	v, err := DecodeValue(doc.Value)
 	if err != nil {
 		return fileEntry{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/stdlib/kv/kvtest"
 )
 
 func TestOpenFileCreates(t *testing.T) {
@@ -267,7 +268,7 @@ func keyFile(t *testing.T, path, key string) string {
 // bucket an hour after its last sweep removes the bucket's expired entries
 // and stale temporary files.
 func TestFileWritesOnlyChanges(t *testing.T) {
-	c := newClock()
+	c := kvtest.NewClock()
 	path := filepath.Join(t.TempDir(), "kv.json")
 	s, err := kv.OpenFile(path, kv.WithClock(c.Now))
 	if err != nil {
@@ -340,7 +341,7 @@ func TestFileWritesOnlyChanges(t *testing.T) {
 // their values and expiries, expired ones are dropped, and the file
 // becomes the version 2 manifest.
 func TestFileMigratesVersion1(t *testing.T) {
-	c := newClock()
+	c := kvtest.NewClock()
 	path := filepath.Join(t.TempDir(), "kv.json")
 	exp := c.Now().Add(time.Hour).UTC().Format(time.RFC3339Nano)
 	old := c.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -170,7 +171,7 @@ func (t table) incr(key string, delta int64, ttl time.Duration, now time.Time) (
 	if ok {
 		n, isInt := e.value.(int64)
 		if !isInt {
-			return 0, fmt.Errorf("kv: incr %q: %w (have %s)", key, ErrNotInteger, describe(e.value))
+			return 0, fmt.Errorf("kv: incr %q: %w (have %s)", key, ErrNotInteger, Describe(e.value))
 		}
 		cur = n
 	} else {
@@ -221,8 +222,11 @@ func (t table) purge(now time.Time) bool {
 	return len(t) != n
 }
 
-// describe names the JSON type of a normalized value, for error messages.
-func describe(v any) string {
+// Describe names the JSON type of a value as a Store returns it, with
+// its article ("null", "a string", "a bool", "an integer", "a
+// non-integer number", "an array", "an object"), for error messages. Any
+// other value is named by its Go type.
+func Describe(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -242,12 +246,16 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// normalize turns v into the value a JSON round trip would give back:
-// nil, bool, string, int64, float64, []any or map[string]any, sharing
-// nothing with v. Common scalars take a fast path; everything else goes
-// through encoding/json. Both stores store and compare normalized values,
-// which is what makes CompareAndSwap compare JSON-equal values.
-func normalize(v any) (any, error) {
+// Normalize returns v as a Store gives it back: the value a JSON round
+// trip would give, one of nil, bool, string, int64, float64, []any or
+// map[string]any, sharing nothing with v. A number is an int64 when it is
+// an integer within int64's range and a float64 otherwise. Whatever
+// encoding/json accepts is accepted; NaN, infinities, channels and
+// functions are errors. Stores keep and compare normalized values, which
+// is what makes CompareAndSwap compare JSON-equal values; an
+// implementation of Store outside this package normalizes with it to
+// keep the same semantics.
+func Normalize(v any) (any, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
@@ -270,13 +278,25 @@ func normalize(v any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv: value is not JSON-encodable: %w", err)
 	}
+	return DecodeValue(b)
+}
+
+// DecodeValue decodes b, which must hold exactly one JSON value (white
+// space around it aside), into a value of the form Normalize returns. It
+// is an error if b is not JSON, holds more than one value, or holds a
+// number that a float64 cannot represent. It is how a Store whose values
+// live outside the process reads back what json.Marshal wrote.
+func DecodeValue(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("kv: value is not JSON-encodable: %w", err)
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("kv: decoding value: %w", err)
 	}
-	return fromJSON(out)
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("kv: decoding value: unexpected data after the value")
+	}
+	return fromJSON(v)
 }
 
 // fromJSON converts the json.Numbers of a value decoded with UseNumber,

@@ -34,7 +34,7 @@ func (l loopStore) LoopCount(ctx context.Context, key string) (int, error) {
 	}
 	n, isInt := v.(int64)
 	if !isInt || n < 0 || int64(int(n)) != n {
-		return 0, fmt.Errorf("kv: loop count %q: want a non-negative integer, have %s %v", key, describe(v), v)
+		return 0, fmt.Errorf("kv: loop count %q: want a non-negative integer, have %s %v", key, Describe(v), v)
 	}
 	return int(n), nil
 }

@@ -111,7 +111,7 @@ func writeArgs(ctx context.Context, key string, ttl time.Duration, values ...any
 		return nil, err
 	}
 	for i, v := range values {
-		n, err := normalize(v)
+		n, err := Normalize(v)
 		if err != nil {
 			return nil, err
 		}
