@@ -25,7 +25,7 @@ func fuzzPayloads() []map[string]any {
 		ps = append(ps, deepCopy(p).(map[string]any))
 	}
 	return append(ps, map[string]any{
-		"tool_name": "", "n": int64(1 << 60), "f": math.NaN(), "i64": int64(3), "neg": -0.0,
+		"tool_name": "", "n": int64(1 << 60), "f": math.NaN(), "i64": int64(3), "neg": math.Copysign(0, -1),
 		"tool_input": map[string]any{"command": "ÄÖ\u00ff rm -rf /", "n": int64(-1)},
 		"list":       []string{"a", "b"}, "nested": map[string]any{"deep": map[string]any{}},
 		"flag": "true", "session_id": 7,

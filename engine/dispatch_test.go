@@ -329,6 +329,7 @@ func TestPanicIsIsolated(t *testing.T) {
 	register(t, e,
 		engine.Hook{ID: "boom", Event: "PreToolUse", Priority: 1, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
 			var m map[string]int
+			//lint:ignore SA5000 the hook panics on purpose
 			m["x"] = 1
 			return nil, nil
 		})},

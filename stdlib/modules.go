@@ -2,7 +2,6 @@ package stdlib
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -212,8 +211,6 @@ func payloadString(vm *script.VM, k string) string {
 	}
 	return ""
 }
-
-var errNoCall = errors.New("only available while a hook runs, not at module load")
 
 // stringList converts an exported list of strings ([]any of strings, or a
 // single string) to []string; anything else yields nil.
