@@ -16,10 +16,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
@@ -473,7 +473,7 @@ func FuzzServer(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { eng.Close(context.Background()) })
-	cfg, err := hcl.LoadSource("hooks.hcl", []byte(fuzzServerConfig), f.TempDir(), hcl.WithLogger(log))
+	cfg, err := assemble.LoadSource("hooks.hcl", []byte(fuzzServerConfig), f.TempDir(), assemble.WithLogger(log))
 	if err != nil {
 		f.Fatal(err)
 	}

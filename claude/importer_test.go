@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
@@ -59,7 +59,7 @@ func TestImportKeepsBehaviour(t *testing.T) {
 	}
 	t.Setenv("CLAUDE_PROJECT_DIR", dir)
 	t.Setenv("TOKEN", "t")
-	cfg, err := hcl.LoadSource("hooks.hcl", []byte(out), dir)
+	cfg, err := assemble.LoadSource("hooks.hcl", []byte(out), dir)
 	if err != nil {
 		t.Fatalf("the imported configuration does not load:\n%v\n%s", err, out)
 	}

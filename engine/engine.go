@@ -201,6 +201,10 @@ func New(opts ...Option) (*Engine, error) {
 // conditions, so loaders can report compile errors with positions.
 func (e *Engine) ConditionCompiler() *conditions.Compiler { return e.cc }
 
+// Logger returns the engine's logger, so that what a loader builds for the
+// engine (script runtimes, built-ins) logs where the engine does.
+func (e *Engine) Logger() *slog.Logger { return e.log }
+
 // Resolve returns the ID of an event name or alias.
 func (e *Engine) Resolve(name string) (EventID, error) {
 	if id, ok := e.snap.Load().byName[name]; ok {
@@ -360,6 +364,41 @@ func (e *Engine) Load(cfg *Config) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 
+	trial, hooks, errs := e.try(cfg)
+	var sink *auditSink
+	if len(errs) == 0 && cfg.Settings.AuditLog != "" {
+		var err error
+		if sink, err = e.openAudit(cfg.Settings.AuditLog); err != nil {
+			errs = append(errs, fmt.Errorf("settings: audit_log: %w", err))
+		}
+	}
+	if len(errs) > 0 {
+		return &LoadError{Errs: errs}
+	}
+	for _, c := range hooks {
+		trial.seq++
+		c.seq = trial.seq
+	}
+	trial.cfgHooks = hooks
+	trial.cfgSet = cfg.Settings
+	trial.hasCfg = true
+	trial.cfgName = cfg.Name
+	for id := range trial.disabled {
+		if !trial.hookExists(id) {
+			delete(trial.disabled, id)
+		}
+	}
+	e.reg = trial
+	snap := e.reg.build()
+	e.snap.Store(snap)
+	e.workers.tune(snap.settings.maxConcurrency)
+	e.swapAudit(sink, cfg.Settings.AuditLog)
+	return nil
+}
+
+// try validates cfg against a copy of the registry: every problem the
+// engine finds in a config is found here, once, for Load and Check alike.
+func (e *Engine) try(cfg *Config) (registry, []*compiledHook, []error) {
 	trial := e.reg.clone()
 	trial.removeCfgSpecs()
 	var errs []error
@@ -399,34 +438,25 @@ func (e *Engine) Load(cfg *Config) error {
 			}
 		}
 	}
-	var sink *auditSink
-	if len(errs) == 0 && cfg.Settings.AuditLog != "" {
-		var err error
-		if sink, err = e.openAudit(cfg.Settings.AuditLog); err != nil {
-			errs = append(errs, fmt.Errorf("settings: audit_log: %w", err))
-		}
+	return trial, hooks, errs
+}
+
+// Check reports every problem Load would find in cfg, as a *LoadError
+// whose errors are *HookConfigError for problems of one hook (with the
+// field they are in), and changes nothing. Loaders use it to report the
+// problems at the place the hook was written.
+func (e *Engine) Check(cfg *Config) error {
+	if e.closed.Load() {
+		return ErrClosed
 	}
-	if len(errs) > 0 {
+	if cfg == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, _, errs := e.try(cfg); len(errs) > 0 {
 		return &LoadError{Errs: errs}
 	}
-	for _, c := range hooks {
-		trial.seq++
-		c.seq = trial.seq
-	}
-	trial.cfgHooks = hooks
-	trial.cfgSet = cfg.Settings
-	trial.hasCfg = true
-	trial.cfgName = cfg.Name
-	for id := range trial.disabled {
-		if !trial.hookExists(id) {
-			delete(trial.disabled, id)
-		}
-	}
-	e.reg = trial
-	snap := e.reg.build()
-	e.snap.Store(snap)
-	e.workers.tune(snap.settings.maxConcurrency)
-	e.swapAudit(sink, cfg.Settings.AuditLog)
 	return nil
 }
 

@@ -2,9 +2,9 @@ package hcl
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,30 +15,66 @@ import (
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/urlallow"
-	"github.com/hookctl/hookctl/llm"
-	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/kv"
-	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
-// Config is a loaded configuration: what the engine loads, plus what the
-// loader built for it. A Config is immutable once loaded.
+// Config is a decoded configuration: inert blocks with the ranges they
+// were written at. Nothing in it has run or been built; package assemble
+// builds the handlers and turns it into an engine.Config. Problems found
+// while decoding, and those the assembly reports through Errorf, Warnf and
+// the hooks' Bodies, are collected in Diagnostics. A Config is used by one
+// goroutine while it is assembled.
 type Config struct {
-	// Engine is the engine's view: settings, custom events and hooks with
-	// their handlers built.
-	Engine *engine.Config
+	// Name names the configuration (the path it was loaded from).
+	Name string
 	// Dir is the configuration directory; Files lists the files loaded.
 	Dir   string
 	Files []string
-	// Settings holds the settings block, including the parts the engine
-	// does not use itself.
+	// Settings holds the settings block.
 	Settings Settings
-	// Pool runs the configuration's JavaScript (nil when there is none).
-	Pool *script.Pool
-	// Warnings are problems that did not stop the load.
-	Warnings *Diagnostics
-	// Sources holds the parsed files, for rendering diagnostics.
-	Sources map[string]*hcl2.File
+	// Events are the custom events the configuration declares.
+	Events []engine.EventSpec
+	// Hooks and Builtins are the hook and builtin blocks, in file order.
+	Hooks    []*HookBlock
+	Builtins []*BuiltinBlock
+	// RequiredRange is where settings.required is written.
+	RequiredRange Range
+
+	l *loader
+}
+
+// Refs lists the files the configuration reads besides its *.hcl files,
+// as absolute paths: script files, programs of command hooks inside the
+// configuration directory, files file() and fileexists() looked at, and
+// whatever a kind's factory recorded with Body.Ref.
+func (c *Config) Refs() []string {
+	out := append([]string(nil), c.l.refs...)
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// Errorf records an error at r.
+func (c *Config) Errorf(r Range, summary, format string, args ...any) {
+	c.l.ev.errorf(r, summary, format, args...)
+}
+
+// Warnf records a warning at r.
+func (c *Config) Warnf(r Range, summary, format string, args ...any) {
+	c.l.ev.warnf(r, summary, format, args...)
+}
+
+// Diagnostics returns every problem recorded so far, with the sources for
+// snippets.
+func (c *Config) Diagnostics() *Diagnostics {
+	return &Diagnostics{Diags: append(append(hcl2.Diagnostics(nil), c.l.diags...), c.l.ev.diags...), Files: c.l.parser.Files()}
+}
+
+// Source returns the bytes of a loaded configuration file (nil if it was
+// not loaded).
+func (c *Config) Source(filename string) []byte {
+	if f := c.l.parser.Files()[filename]; f != nil {
+		return f.Bytes
+	}
+	return nil
 }
 
 // Settings is the settings block.
@@ -63,65 +99,59 @@ type Settings struct {
 	ScriptMemoryLimit *int64
 }
 
-// Close releases the configuration's script runtimes.
-func (c *Config) Close() {
-	if c != nil && c.Pool != nil {
-		c.Pool.Close()
-	}
+// Options are what decoding takes besides the files; set them with
+// Option functions.
+type Options struct {
+	// Getenv is the environment env() reads (os.LookupEnv by default).
+	Getenv func(string) (string, bool)
+	// Catalog resolves events against an engine's catalog (including
+	// events it registered from Go) instead of the built-in one, and gives
+	// the condition compiler when Conditions is nil.
+	Catalog *engine.Engine
+	// ProjectDir is the project the agent works in.
+	ProjectDir string
+	// Conditions compiles `when` conditions.
+	Conditions *conditions.Compiler
 }
 
-// Option configures loading.
-type Option func(*loader)
+// Option configures decoding.
+type Option func(*Options)
 
-// WithEnv replaces the environment that env() and header values read.
+// WithEnv replaces the environment that env() reads.
 func WithEnv(getenv func(string) (string, bool)) Option {
-	return func(l *loader) { l.getenv = getenv }
+	return func(o *Options) { o.Getenv = getenv }
 }
 
 // WithCatalog makes hooks and custom events resolve against an engine's
 // catalog (including events it registered from Go) instead of the
-// built-in one.
+// built-in one, and compiles conditions with the engine's compiler.
 func WithCatalog(e *engine.Engine) Option {
-	return func(l *loader) { l.catalog = e }
+	return func(o *Options) { o.Catalog = e }
 }
 
-// WithProjectDir adds the project directory to the roots scripts may read.
+// WithProjectDir names the project directory.
 func WithProjectDir(dir string) Option {
-	return func(l *loader) { l.projectDir = dir }
+	return func(o *Options) { o.ProjectDir = dir }
 }
 
-// WithLogger sets the logger scripts and built-ins log to.
-func WithLogger(log *slog.Logger) Option {
-	return func(l *loader) { l.log = log }
+// WithConditions compiles `when` conditions with c, the engine's
+// compiler (engine.ConditionCompiler), so that the condition functions the
+// engine was given work in HCL hooks. Without it or WithCatalog only
+// expr's own functions are known.
+func WithConditions(c *conditions.Compiler) Option {
+	return func(o *Options) { o.Conditions = c }
 }
 
-// WithStore sets the kv store of hookctl/kv and stateful built-ins.
-func WithStore(s kv.Store) Option {
-	return func(l *loader) { l.store = s }
-}
-
-// WithAgentRunner supplies the runner of agent handlers (an embedder's Go
-// implementation); without one, agent hooks are a load error.
-func WithAgentRunner(r llm.AgentRunner) Option {
-	return func(l *loader) { l.agent = r }
-}
-
-// WithProvider supplies the provider of prompt handlers that name none in
-// HCL.
-func WithProvider(p llm.Provider) Option {
-	return func(l *loader) { l.provider = p }
-}
-
-// Load loads a configuration from a file or from a directory of *.hcl
-// files. On any error it returns *Diagnostics listing every problem, and
-// nothing is half-loaded.
-func Load(path string, opts ...Option) (*Config, error) {
+// Parse decodes a configuration from a file or from a directory of *.hcl
+// files. The error is for a path that cannot be read; problems in the
+// files are the Config's Diagnostics.
+func Parse(path string, opts ...Option) (*Config, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !fi.IsDir() {
-		return LoadFile(path, opts...)
+		return ParseFile(path, opts...), nil
 	}
 	matches, err := filepath.Glob(filepath.Join(path, "*.hcl"))
 	if err != nil {
@@ -131,24 +161,24 @@ func Load(path string, opts ...Option) (*Config, error) {
 		return nil, fmt.Errorf("config %s: no *.hcl files in the directory", path)
 	}
 	sort.Strings(matches)
-	return load(path, path, matches, opts)
+	return parse(path, path, matches, opts), nil
 }
 
-// LoadFile loads one configuration file.
-func LoadFile(path string, opts ...Option) (*Config, error) {
-	return load(path, filepath.Dir(path), []string{path}, opts)
+// ParseFile decodes one configuration file.
+func ParseFile(path string, opts ...Option) *Config {
+	return parse(path, filepath.Dir(path), []string{path}, opts)
 }
 
-// LoadSource loads a configuration from memory; name is used in
+// ParseSource decodes a configuration from memory; name is used in
 // diagnostics and dir is the configuration directory.
-func LoadSource(name string, src []byte, dir string, opts ...Option) (*Config, error) {
+func ParseSource(name string, src []byte, dir string, opts ...Option) *Config {
 	l := newLoader(dir, opts)
 	f, d := l.parser.ParseHCL(src, name)
 	l.diags = append(l.diags, d...)
 	return l.finish(name, []string{name}, []*hcl2.File{f})
 }
 
-func load(name, dir string, paths []string, opts []Option) (*Config, error) {
+func parse(name, dir string, paths []string, opts []Option) *Config {
 	l := newLoader(dir, opts)
 	var files []*hcl2.File
 	for _, p := range paths {
@@ -166,21 +196,13 @@ type loader struct {
 	getenv     func(string) (string, bool)
 	catalog    *engine.Engine
 	projectDir string
-	log        *slog.Logger
-	store      kv.Store
-	agent      llm.AgentRunner
-	provider   llm.Provider
+	refs       []string
 
 	ev       evaluator
 	builtins map[string]engine.EventSpec // the catalog when no engine is given
 	custom   map[string]*customEvent     // config events by every name
-	pool     *script.Pool
 	cfg      *Config
 	hookAt   map[string]hcl2.Range // hook id -> where declared
-	// requiredAt is where settings.required is written.
-	requiredAt hcl2.Range
-	// shell is the parse cache the built-ins of this configuration share.
-	shell *shell.Cache
 	// conds compiles conditions; compiled caches them by source, since
 	// hooks often share a condition and a compiled one is immutable.
 	conds    *conditions.Compiler
@@ -201,15 +223,22 @@ func newLoader(dir string, opts []Option) *loader {
 		dir:    abs,
 		parser: hclparse.NewParser(),
 		getenv: os.LookupEnv,
-		log:    slog.New(slog.DiscardHandler),
 		custom: map[string]*customEvent{},
 		hookAt: map[string]hcl2.Range{},
 	}
-	for _, o := range opts {
-		o(l)
+	o := Options{Getenv: os.LookupEnv}
+	for _, opt := range opts {
+		opt(&o)
 	}
-	if l.store == nil {
-		l.store = kv.NewMemory()
+	if o.Getenv != nil {
+		l.getenv = o.Getenv
+	}
+	l.catalog, l.projectDir, l.conds = o.Catalog, o.ProjectDir, o.Conditions
+	if l.conds == nil && l.catalog != nil {
+		l.conds = l.catalog.ConditionCompiler()
+	}
+	if l.conds == nil {
+		l.conds = conditions.NewCompiler()
 	}
 	if l.catalog == nil {
 		l.builtins = map[string]engine.EventSpec{}
@@ -255,9 +284,9 @@ func (l *loader) knownEventNames() []string {
 	return names
 }
 
-func (l *loader) finish(name string, paths []string, files []*hcl2.File) (*Config, error) {
-	l.cfg = &Config{Engine: &engine.Config{Name: name}, Dir: l.dir, Files: paths, Sources: l.parser.Files()}
-	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv)}
+func (l *loader) finish(name string, paths []string, files []*hcl2.File) *Config {
+	l.cfg = &Config{Name: name, Dir: l.dir, Files: paths, l: l}
+	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv, func(p string) { l.refs = append(l.refs, p) })}
 
 	var settings, locals, events, hooks, builtins []*hcl2.Block
 	for _, f := range files {
@@ -292,18 +321,7 @@ func (l *loader) finish(name string, paths []string, files []*hcl2.File) (*Confi
 	for _, b := range builtins {
 		l.decodeBuiltin(b)
 	}
-	l.checkRequired()
-	all := append(l.diags, l.ev.diags...)
-	diags := &Diagnostics{Diags: all, Files: l.parser.Files()}
-	if all.HasErrors() {
-		if l.pool != nil {
-			l.pool.Close()
-		}
-		return nil, diags
-	}
-	l.cfg.Pool = l.pool
-	l.cfg.Warnings = &Diagnostics{Diags: diags.Warnings(), Files: diags.Files}
-	return l.cfg, nil
+	return l.cfg
 }
 
 // decodeLocals evaluates every locals attribute, in dependency order.
@@ -415,7 +433,7 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				}
 			case "required":
 				s.Required, _ = l.ev.strings(a)
-				l.requiredAt = a.Expr.Range()
+				l.cfg.RequiredRange = a.Expr.Range()
 			case "state_file":
 				if p, ok := l.ev.str(a); ok && p != "" {
 					s.StateFile = l.path(p)
@@ -428,7 +446,6 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				}
 			}
 		}
-		l.cfg.Engine.Settings = s.Settings
 	}
 }
 
@@ -500,7 +517,7 @@ func (l *loader) decodeEvent(b *hcl2.Block) {
 		}
 		l.custom[a] = ce
 	}
-	l.cfg.Engine.Events = append(l.cfg.Engine.Events, spec)
+	l.cfg.Events = append(l.cfg.Events, spec)
 }
 
 // decodeMerge reads `merge = { field = "rule" }` where a rule is a rule

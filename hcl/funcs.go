@@ -18,8 +18,9 @@ const MaxFileSize = 4 << 20
 
 // functions is the curated function set of a configuration: pure cty
 // functions, file()/fileexists() confined to the configuration directory,
-// and env() reading the environment through getenv.
-func functions(dir string, getenv func(string) (string, bool)) map[string]function.Function {
+// and env() reading the environment through getenv. read is told of every
+// file file() and fileexists() look at.
+func functions(dir string, getenv func(string) (string, bool), read func(path string)) map[string]function.Function {
 	fns := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"max": stdlib.MaxFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
@@ -52,6 +53,7 @@ func functions(dir string, getenv func(string) (string, bool)) map[string]functi
 			if err != nil {
 				return cty.NilVal, err
 			}
+			read(p)
 			fi, err := os.Stat(p)
 			if err != nil {
 				return cty.NilVal, fmt.Errorf("file %q: %w", args[0].AsString(), err)
@@ -78,6 +80,7 @@ func functions(dir string, getenv func(string) (string, bool)) map[string]functi
 			if err != nil {
 				return cty.NilVal, err
 			}
+			read(p)
 			_, err = os.Stat(p)
 			return cty.BoolVal(err == nil), nil
 		},

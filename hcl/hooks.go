@@ -4,24 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
-	"slices"
-	"sort"
 	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/suggest"
-	"github.com/hookctl/hookctl/llm"
-	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib"
-	"github.com/hookctl/hookctl/stdlib/builtin"
-	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
 // decodeHook turns a hook block into an engine.Hook, reporting every
@@ -88,14 +79,10 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 		}
 	}
 	var allow []string
+	var allowAt Range
 	if a := attrs["allow"]; a != nil {
 		allow, _ = l.ev.strings(a)
-		for _, c := range allow {
-			if !slices.Contains([]string{stdlib.CapExec, stdlib.CapNet, stdlib.CapWrite, stdlib.CapRead, "all"}, c) {
-				l.ev.errorf(a.Expr.Range(), "Unknown capability",
-					"allow lists capabilities: exec, net, write, read (or all), not %q.", c)
-			}
-		}
+		allowAt = a.Expr.Range()
 	}
 	l.decodeOnError(&h, content)
 
@@ -132,41 +119,69 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 			"Hook %q has %s and %s; a hook has exactly one handler (split it into two hooks).", id, kinds[0], kinds[1])
 		return
 	}
-	spec, _ := l.lookupEvent(firstNonEmpty(names))
-	switch kinds[0] {
-	case "declarative":
-		h.Handler = l.declarative(content, names)
-	case "js":
-		h.Handler = l.inlineJS(attrs["js"], allow)
-	case "script":
-		h.Handler = l.scriptFile(attrs["script"], allow)
-	case "command":
-		h.Handler = l.command(attrs["command"], attrs, names)
-	case "http":
-		h.Handler = l.httpHandler(blockOf(content, "http"))
-	case "prompt":
-		h.Handler = l.promptHandler(blockOf(content, "prompt"), spec)
-	case "agent":
-		h.Handler = l.agentHandler(blockOf(content, "agent"), spec)
+	hb := &HookBlock{Kind: kinds[0], Allow: allow, AllowRange: allowAt, Range: b.DefRange, Ranges: map[string]Range{}}
+	for n, a := range attrs {
+		hb.Ranges[n] = a.Expr.Range()
 	}
-	if l.errorCount() > errsBefore || h.Handler == nil {
+	if hb.Kind == "declarative" {
+		h.Handler = l.declarative(content, names)
+	} else {
+		hb.Body = &Body{l: l, kind: hb.Kind, attrs: attrs, block: blockOf(content, hb.Kind), id: id}
+		for _, n := range names {
+			if spec, ok := l.lookupEvent(n); ok && n != "" {
+				hb.Body.events = append(hb.Body.events, spec)
+			}
+		}
+		l.noteRefs(hb.Body)
+	}
+	if l.errorCount() > errsBefore {
 		return
 	}
-	l.cfg.Engine.Hooks = append(l.cfg.Engine.Hooks, h)
+	hb.Hook = h
+	l.cfg.Hooks = append(l.cfg.Hooks, hb)
+}
+
+// noteRefs records the files a handler names, for trust: a script file,
+// a command's program inside the configuration directory.
+func (l *loader) noteRefs(b *Body) {
+	a := b.attrs[b.kind]
+	if a == nil {
+		return
+	}
+	v, d := a.Expr.Value(l.ev.ctx)
+	if d.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return
+	}
+	g, err := toGo(v)
+	if err != nil {
+		return
+	}
+	switch b.kind {
+	case "script":
+		if p, ok := g.(string); ok && p != "" {
+			b.Ref(p)
+		}
+	case "command":
+		var prog string
+		switch c := g.(type) {
+		case string:
+			if f := strings.Fields(c); len(f) > 0 {
+				prog = f[0]
+			}
+		case []any:
+			if len(c) > 0 {
+				prog, _ = c[0].(string)
+			}
+		}
+		if strings.Contains(prog, "/") && !strings.ContainsAny(prog, "$`") {
+			b.Ref(prog)
+		}
+	}
 }
 
 // errorCount counts the errors so far (warnings do not stop a hook).
 func (l *loader) errorCount() int {
 	return len(filter(l.diags, hcl2.DiagError)) + len(filter(l.ev.diags, hcl2.DiagError))
-}
-
-func firstNonEmpty(s []string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 func blockOf(c *hcl2.BodyContent, typ string) *hcl2.Block {
@@ -226,8 +241,7 @@ func (l *loader) compileCondition(src string, a *hcl2.Attribute) *conditions.Pro
 	if p, ok := l.compiled[src]; ok {
 		return p
 	}
-	if l.conds == nil {
-		l.conds = conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))
+	if l.compiled == nil {
 		l.compiled = map[string]*conditions.Program{}
 	}
 	p, err := l.conds.Compile(src)
@@ -389,58 +403,6 @@ func (l *loader) declarative(c *hcl2.BodyContent, events []string) engine.Handle
 	return engine.Static(res)
 }
 
-// jsPool returns the configuration's script pool, creating it on first
-// use.
-func (l *loader) jsPool() *script.Pool {
-	if l.pool != nil {
-		return l.pool
-	}
-	mods, err := stdlib.Modules(stdlib.Options{Store: l.store, HTTPAllow: l.cfg.Settings.HTTPAllow, Logger: l.log})
-	if err != nil {
-		panic(err) // the embedded modules always compile
-	}
-	opts := append(mods, script.WithRoots(l.projectDir), script.WithRoots(l.cfg.Settings.Roots...), script.WithLogger(l.log))
-	if n := l.cfg.Settings.ScriptPool; n > 0 {
-		opts = append(opts, script.WithSize(n))
-	}
-	if n := l.cfg.Settings.ScriptMemoryLimit; n != nil {
-		opts = append(opts, script.WithMemoryLimit(*n))
-	}
-	p, err := script.NewPool(l.dir, opts...)
-	if err != nil {
-		panic(err)
-	}
-	p.Prewarm() // ready by the time the configuration is
-	l.pool = p
-	return p
-}
-
-// inlineJS compiles an inline js body; errors point into the HCL file.
-func (l *loader) inlineJS(a *hcl2.Attribute, allow []string) engine.Handler {
-	body, ok := l.ev.str(a)
-	if !ok {
-		return nil
-	}
-	r := a.Expr.Range()
-	line := r.Start.Line
-	if l.isHeredoc(r) {
-		line++
-	}
-	prog, err := l.jsPool().CompileInline(r.Filename, body, line)
-	if err != nil {
-		var se *script.SyntaxError
-		if errors.As(err, &se) {
-			col := l.bodyColumn(r, body, line, se.Line, se.Column)
-			rr := hcl2.Range{Filename: r.Filename, Start: hcl2.Pos{Line: se.Line, Column: col}, End: hcl2.Pos{Line: se.Line, Column: col + 1}}
-			l.ev.errorf(rr, "JavaScript syntax error", "%s", se.Message)
-			return nil
-		}
-		l.ev.errorf(r, "Invalid JavaScript", "%s", err)
-		return nil
-	}
-	return l.jsPool().Handler(prog, allow...)
-}
-
 // bodyColumn maps a column in a js string's value to the file: a quoted
 // string's first line starts after its opening quote; a heredoc's lines
 // lost their common indentation.
@@ -460,328 +422,6 @@ func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int)
 	}
 	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 	return col + indent(lines[line-1]) - indent(values[idx])
-}
-
-// scriptFile compiles a CommonJS handler file, relative to the config.
-func (l *loader) scriptFile(a *hcl2.Attribute, allow []string) engine.Handler {
-	p, ok := l.ev.str(a)
-	if !ok {
-		return nil
-	}
-	if p == "" {
-		l.ev.errorf(a.Expr.Range(), "Missing script", "script names a file next to the configuration, e.g. \"scripts/check.js\".")
-		return nil
-	}
-	prog, err := l.jsPool().CompileFile(p)
-	if err != nil {
-		var se *script.SyntaxError
-		var xe *script.Error
-		switch {
-		case errors.As(err, &se):
-			l.ev.errorf(a.Expr.Range(), "JavaScript syntax error", "%s:%d:%d: %s", relTo(l.dir, se.File), se.Line, se.Column, se.Message)
-		case errors.As(err, &xe):
-			l.ev.errorf(a.Expr.Range(), "Script failed to load", "%s:%d:%d: %s", relTo(l.dir, xe.File), xe.Line, xe.Column, xe.Message)
-		default:
-			l.ev.errorf(a.Expr.Range(), "Missing or unreadable script", "%s.", strings.Replace(err.Error(), l.dir+string(filepath.Separator), "", 1))
-		}
-		return nil
-	}
-	return l.jsPool().Handler(prog, allow...)
-}
-
-func relTo(dir, p string) string {
-	if r, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
-
-// command builds a Claude Code protocol command handler: a list is an
-// argv run without a shell, a string runs with sh -c.
-func (l *loader) command(a *hcl2.Attribute, attrs hcl2.Attributes, events []string) engine.Handler {
-	v, ok := l.ev.goValue(a)
-	if !ok {
-		return nil
-	}
-	spec := claude.CommandSpec{Dir: l.dir}
-	switch c := v.(type) {
-	case string:
-		if strings.TrimSpace(c) == "" {
-			l.ev.errorf(a.Expr.Range(), "Empty command", "command must not be empty.")
-			return nil
-		}
-		spec.Shell = c
-	case []any:
-		for _, x := range c {
-			s, isStr := x.(string)
-			if !isStr {
-				l.ev.errorf(a.Expr.Range(), "Invalid command", "A command list is an argv of strings.")
-				return nil
-			}
-			spec.Argv = append(spec.Argv, s)
-		}
-		if len(spec.Argv) == 0 || spec.Argv[0] == "" {
-			l.ev.errorf(a.Expr.Range(), "Empty command", "command must not be empty.")
-			return nil
-		}
-		// A relative program path is relative to the configuration.
-		if strings.Contains(spec.Argv[0], "/") && !filepath.IsAbs(spec.Argv[0]) {
-			spec.Argv[0] = filepath.Join(l.dir, spec.Argv[0])
-		}
-	default:
-		l.ev.errorf(a.Expr.Range(), "Invalid command", "command is a string (run with sh -c) or a list (an argv run without a shell).")
-		return nil
-	}
-	if ea := attrs["env"]; ea != nil {
-		if m, ok := l.ev.goValue(ea); ok {
-			em, isMap := m.(map[string]any)
-			if !isMap {
-				l.ev.errorf(ea.Expr.Range(), "Invalid env", "env is an object of NAME = \"value\".")
-			}
-			spec.Env = map[string]string{}
-			for k, x := range em {
-				spec.Env[k] = fmt.Sprint(x)
-			}
-		}
-	}
-	if ca := attrs["cwd"]; ca != nil {
-		if d, ok := l.ev.str(ca); ok && d != "" {
-			spec.Dir = l.path(d)
-		}
-	}
-	if l.projectDir != "" {
-		spec.ProjectDir = l.projectDir
-	}
-	h, err := claude.NewCommand(spec)
-	if err != nil {
-		l.ev.errorf(a.Expr.Range(), "Invalid command", "%s.", err)
-		return nil
-	}
-	return h
-}
-
-func (l *loader) httpHandler(b *hcl2.Block) engine.Handler {
-	c, d := b.Body.Content(httpSchema)
-	l.diags = append(l.diags, d...)
-	if d.HasErrors() {
-		return nil
-	}
-	spec := claude.HTTPSpec{Allow: l.cfg.Settings.HTTPAllow, Getenv: l.getenv}
-	spec.URL, _ = l.ev.str(c.Attributes["url"])
-	if a := c.Attributes["method"]; a != nil {
-		spec.Method, _ = l.ev.str(a)
-	}
-	if a := c.Attributes["allowed_env"]; a != nil {
-		spec.AllowedEnv, _ = l.ev.strings(a)
-	}
-	if a := c.Attributes["headers"]; a != nil {
-		if v, ok := l.ev.goValue(a); ok {
-			m, isMap := v.(map[string]any)
-			if !isMap {
-				l.ev.errorf(a.Expr.Range(), "Invalid headers", "headers is an object of Name = \"value\".")
-				return nil
-			}
-			spec.Headers = map[string]string{}
-			for k, x := range m {
-				spec.Headers[k] = fmt.Sprint(x)
-			}
-		}
-	}
-	h, err := claude.NewHTTP(spec)
-	if err != nil {
-		l.ev.errorf(c.Attributes["url"].Expr.Range(), "Invalid http handler", "%s.", err)
-		return nil
-	}
-	return h
-}
-
-func (l *loader) promptHandler(b *hcl2.Block, event engine.EventSpec) engine.Handler {
-	c, d := b.Body.Content(promptSchema)
-	l.diags = append(l.diags, d...)
-	if d.HasErrors() {
-		return nil
-	}
-	var spec llm.PromptSpec
-	var pc llm.ProviderConfig
-	spec.Text, _ = l.ev.str(c.Attributes["text"])
-	for name, a := range c.Attributes {
-		switch name {
-		case "provider":
-			pc.Kind, _ = l.ev.str(a)
-		case "model":
-			pc.Model, _ = l.ev.str(a)
-		case "base_url":
-			pc.BaseURL, _ = l.ev.str(a)
-		case "api_key_env":
-			env, _ := l.ev.str(a)
-			if key, ok := l.getenv(env); ok {
-				pc.APIKey = key
-			} else {
-				l.ev.warnf(a.Expr.Range(), "API key not set", "Environment variable %s is not set; the provider will be called without a key.", env)
-			}
-		case "max_tokens":
-			pc.MaxTokens, _ = l.ev.integer(a)
-		case "system":
-			spec.System, _ = l.ev.str(a)
-		case "continue_on_block":
-			spec.ContinueOnBlock, _ = l.ev.boolean(a)
-		}
-	}
-	spec.Event = event
-	switch {
-	case pc.Kind != "" || pc.BaseURL != "":
-		p, err := llm.NewHTTPProvider(pc)
-		if err != nil {
-			l.ev.errorf(b.DefRange, "Invalid prompt provider", "%s.", err)
-			return nil
-		}
-		spec.Provider = p
-	case l.provider != nil:
-		spec.Provider = l.provider
-		spec.Model = pc.Model
-	default:
-		l.ev.errorf(b.DefRange, "No prompt provider",
-			"A prompt handler needs a provider: set provider = \"anthropic\" or \"openai\" (with model, base_url, api_key_env), or embed hookctl and pass one from Go.")
-		return nil
-	}
-	h, err := llm.NewPrompt(spec)
-	if err != nil {
-		l.ev.errorf(b.DefRange, "Invalid prompt handler", "%s.", err)
-		return nil
-	}
-	return h
-}
-
-func (l *loader) agentHandler(b *hcl2.Block, event engine.EventSpec) engine.Handler {
-	c, d := b.Body.Content(agentSchema)
-	l.diags = append(l.diags, d...)
-	if d.HasErrors() {
-		return nil
-	}
-	if l.agent == nil {
-		l.ev.errorf(b.DefRange, "No agent runner",
-			"agent handlers run an agent the embedding program supplies (hcl.WithAgentRunner); the hookctl command has none. Use a prompt { } handler instead.")
-		return nil
-	}
-	spec := llm.AgentSpec{Runner: l.agent, Event: event}
-	spec.Prompt, _ = l.ev.str(c.Attributes["prompt"])
-	if a := c.Attributes["model"]; a != nil {
-		spec.Model, _ = l.ev.str(a)
-	}
-	if a := c.Attributes["max_turns"]; a != nil {
-		spec.MaxTurns, _ = l.ev.integer(a)
-	}
-	if a := c.Attributes["tools"]; a != nil {
-		spec.Tools, _ = l.ev.strings(a)
-	}
-	h, err := llm.NewAgent(spec)
-	if err != nil {
-		l.ev.errorf(b.DefRange, "Invalid agent handler", "%s.", err)
-		return nil
-	}
-	return h
-}
-
-// decodeBuiltin enables a hook of the built-in pack.
-func (l *loader) decodeBuiltin(b *hcl2.Block) {
-	name := b.Labels[0]
-	spec, ok := builtin.Lookup(name)
-	if !ok {
-		var names []string
-		for _, s := range builtin.Specs() {
-			names = append(names, s.Name)
-		}
-		detail := fmt.Sprintf("There is no built-in hook %q. The built-ins are: %s.", name, strings.Join(names, ", "))
-		if s := suggest.Closest(name, names); s != "" {
-			detail += fmt.Sprintf(" Did you mean %q?", s)
-		}
-		l.ev.errorf(b.LabelRanges[0], "Unknown built-in", "%s", detail)
-		return
-	}
-	attrs, d := b.Body.JustAttributes()
-	l.diags = append(l.diags, d...)
-	if l.shell == nil {
-		l.shell = shell.NewCache(0)
-	}
-	cfg := builtin.Config{Options: map[string]any{}, Store: l.store, Dir: l.dir, Logger: l.log, Shell: l.shell}
-	known := map[string]bool{"priority": true, "id": true, "enabled": true}
-	for _, o := range spec.Options {
-		known[o.Name] = true
-	}
-	enabled := true
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		a := attrs[k]
-		switch {
-		case k == "priority":
-			if p, ok := l.ev.integer(a); ok {
-				cfg.Priority = &p
-			}
-		case k == "id":
-			cfg.ID, _ = l.ev.str(a)
-		case k == "enabled":
-			enabled, _ = l.ev.boolean(a)
-		case !known[k]:
-			var names []string
-			for n := range known {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			l.ev.errorf(a.NameRange, "Unsupported argument",
-				"Built-in %q has no option %q; its options are %s.", name, k, strings.Join(names, ", "))
-		default:
-			if v, ok := l.ev.goValue(a); ok {
-				cfg.Options[k] = v
-			}
-		}
-	}
-	if !enabled {
-		return
-	}
-	hooks, err := builtin.New(name, cfg)
-	if err != nil {
-		l.ev.errorf(b.DefRange, "Invalid built-in", "%s.", err)
-		return
-	}
-	for _, h := range hooks {
-		if prev, dup := l.hookAt[h.ID]; dup {
-			l.ev.errorf(b.DefRange, "Duplicate hook id",
-				"Built-in %q adds hook %q, which is already declared at %s; set id = \"...\" in the builtin block.", name, h.ID, at(prev))
-			continue
-		}
-		l.hookAt[h.ID] = b.DefRange
-		h.Source = fmt.Sprintf("%s:%d", b.DefRange.Filename, b.DefRange.Start.Line)
-		l.cfg.Engine.Hooks = append(l.cfg.Engine.Hooks, h)
-	}
-}
-
-// checkRequired reports required hooks that are missing or would fail
-// open.
-func (l *loader) checkRequired() {
-	for _, id := range l.cfg.Settings.Required {
-		found := false
-		for i := range l.cfg.Engine.Hooks {
-			h := &l.cfg.Engine.Hooks[i]
-			if h.ID != id {
-				continue
-			}
-			found = true
-			if h.OnError.Policy == engine.ErrorDefault || h.OnError.Policy == engine.ErrorIgnore {
-				// A required hook fails closed.
-				h.OnError.Policy = engine.ErrorBlock
-			}
-			if h.Disabled {
-				l.ev.errorf(l.hookAt[id], "Required hook disabled", "Hook %q is listed in settings.required but has enabled = false.", id)
-			}
-		}
-		if !found {
-			l.ev.errorf(l.requiredAt, "Required hook missing", "settings.required lists %q, but no hook has that id.", id)
-		}
-	}
 }
 
 // permissionRuleRE matches Claude Code permission-rule syntax such as

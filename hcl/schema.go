@@ -73,25 +73,6 @@ var retrySchema = &hcl2.BodySchema{
 	Attributes: []hcl2.AttributeSchema{{Name: "attempts"}, {Name: "backoff"}},
 }
 
-var httpSchema = &hcl2.BodySchema{
-	Attributes: []hcl2.AttributeSchema{
-		{Name: "url", Required: true}, {Name: "headers"}, {Name: "allowed_env"}, {Name: "method"},
-	},
-}
-
-var promptSchema = &hcl2.BodySchema{
-	Attributes: []hcl2.AttributeSchema{
-		{Name: "text", Required: true}, {Name: "provider"}, {Name: "model"}, {Name: "base_url"},
-		{Name: "api_key_env"}, {Name: "max_tokens"}, {Name: "system"}, {Name: "continue_on_block"},
-	},
-}
-
-var agentSchema = &hcl2.BodySchema{
-	Attributes: []hcl2.AttributeSchema{
-		{Name: "prompt", Required: true}, {Name: "model"}, {Name: "max_turns"}, {Name: "tools"},
-	},
-}
-
 func attrs(names []string) []hcl2.AttributeSchema {
 	out := make([]hcl2.AttributeSchema, len(names))
 	for i, n := range names {

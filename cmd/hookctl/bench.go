@@ -68,15 +68,11 @@ their processes, background hooks are queued.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := a.load(false)
+			eng, cfg, err := a.load(false)
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			eng, err := a.newEngine(cfg)
-			if err != nil {
-				return err
-			}
 			defer eng.Close(context.Background())
 			id, err := eng.Resolve(args[0])
 			if err != nil {

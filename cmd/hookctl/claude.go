@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib/kv"
 )
 
@@ -62,16 +62,12 @@ it anyway.`,
 				}
 			}
 			store := &lazyFileStore{}
-			cfg, err := a.loadPath(path, true, hcl.WithStore(store))
+			eng, cfg, err := a.loadPath(path, true, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, assemble.WithStore(store))
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
 			store.path = cfg.Settings.StateFile
-			eng, err := a.newEngine(cfg, engine.WithLoopStore(kv.LoopStore(store)))
-			if err != nil {
-				return err
-			}
 			reply, ferr := claude.Handle(cmd.Context(), eng, payload, event)
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -51,38 +52,50 @@ func projectDir() string {
 	return d
 }
 
-// load discovers and loads the configuration, printing its diagnostics;
-// a configuration with errors is exit status 1.
-func (a *app) load(forClaude bool, opts ...hcl.Option) (*hcl.Config, error) {
+// load discovers the configuration and loads it into a new engine,
+// printing its diagnostics; a configuration with errors is exit status 1.
+// Close the engine, then the configuration.
+func (a *app) load(forClaude bool, engOpts ...engine.Option) (*engine.Engine, *assemble.Config, error) {
 	path, err := a.discover(forClaude)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return a.loadPath(path, true, opts...)
+	return a.loadPath(path, true, engOpts)
 }
 
-// loadPath loads the configuration at path, printing its errors and,
-// when warnings is set, its warnings.
-func (a *app) loadPath(path string, warnings bool, opts ...hcl.Option) (*hcl.Config, error) {
-	opts = append([]hcl.Option{hcl.WithProjectDir(projectDir()), hcl.WithLogger(a.logger())}, opts...)
-	cfg, err := hcl.Load(path, opts...)
+// loadPath builds an engine with the standard condition functions, then
+// assembles the configuration at path for it and loads it, printing its
+// errors and, when warnings is set, its warnings.
+func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
+	eng, err := a.newEngine(engOpts...)
 	if err != nil {
+		return nil, nil, err
+	}
+	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir())}, opts...)
+	cfg, err := assemble.Load(path, opts...)
+	if err != nil {
+		eng.Close(context.Background())
 		var d *hcl.Diagnostics
 		if errors.As(err, &d) {
 			d.Render(a.stderr)
-			return nil, silent(exitFailure)
+			return nil, nil, silent(exitFailure)
 		}
-		return nil, &exitError{code: exitFailure, err: err}
+		return nil, nil, &exitError{code: exitFailure, err: err}
 	}
 	if warnings && cfg.Warnings != nil && len(cfg.Warnings.Diags) > 0 {
 		cfg.Warnings.Render(a.stderr)
 	}
-	return cfg, nil
+	if err := eng.Load(cfg.Engine); err != nil {
+		eng.Close(context.Background())
+		cfg.Close()
+		return nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
+	}
+	return eng, cfg, nil
 }
 
 // newEngine builds an engine with the standard condition functions and
-// loads cfg into it; a failure is exit status 1.
-func (a *app) newEngine(cfg *hcl.Config, opts ...engine.Option) (*engine.Engine, error) {
+// the CLI's logger; a failure is exit status 1.
+func (a *app) newEngine(opts ...engine.Option) (*engine.Engine, error) {
 	opts = append([]engine.Option{
 		engine.WithLogger(a.logger()),
 		engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)),
@@ -90,12 +103,6 @@ func (a *app) newEngine(cfg *hcl.Config, opts ...engine.Option) (*engine.Engine,
 	eng, err := engine.New(opts...)
 	if err != nil {
 		return nil, &exitError{code: exitFailure, err: err}
-	}
-	if cfg != nil {
-		if err := eng.Load(cfg.Engine); err != nil {
-			eng.Close(context.Background())
-			return nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
-		}
 	}
 	return eng, nil
 }

@@ -22,15 +22,11 @@ func newEventsCmd(a *app) *cobra.Command {
 			var specs []engine.EventSpec
 			if a.configPath != "" {
 				// With a configuration, its custom events are listed too.
-				cfg, err := a.load(false)
+				eng, cfg, err := a.load(false)
 				if err != nil {
 					return err
 				}
 				defer cfg.Close()
-				eng, err := a.newEngine(cfg)
-				if err != nil {
-					return err
-				}
 				defer eng.Close(cmd.Context())
 				specs = eng.Events()
 			} else {

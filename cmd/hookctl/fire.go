@@ -47,15 +47,11 @@ a value that is not valid JSON is a string.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := a.load(false)
+			eng, cfg, err := a.load(false)
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			eng, err := a.newEngine(cfg)
-			if err != nil {
-				return err
-			}
 			spec, err := eng.Event(args[0])
 			if err != nil {
 				eng.Close(context.Background())

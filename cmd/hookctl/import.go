@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/hcl"
 )
@@ -46,7 +47,7 @@ and reported. The result is checked by loading it.`,
 			if out != "" {
 				dir = filepath.Dir(out)
 			}
-			cfg, err := hcl.LoadSource("imported.hcl", []byte(text), dir)
+			cfg, err := assemble.LoadSource("imported.hcl", []byte(text), dir)
 			if err != nil {
 				var d *hcl.Diagnostics
 				if errors.As(err, &d) {

@@ -19,15 +19,11 @@ func newListCmd(a *app) *cobra.Command {
 		Short: "List the hooks of each event in firing order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.load(false)
+			eng, cfg, err := a.load(false)
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			eng, err := a.newEngine(cfg)
-			if err != nil {
-				return err
-			}
 			defer eng.Close(cmd.Context())
 			events := eng.EventsWithHooks()
 			if event != "" {

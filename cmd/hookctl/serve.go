@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib/kv"
@@ -92,14 +93,14 @@ been busy with one call for longer than --wedged-after.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			eng, err := a.newEngine(nil, engineLoopStore(store))
+			eng, err := a.newEngine(engineLoopStore(store))
 			if err != nil {
 				return err
 			}
 			var mu sync.Mutex
 			status := map[string]any{"config": path, "trust": "checked"}
-			opts := []hcl.WatchOption{hcl.WithInterval(interval),
-				hcl.WithLoadOptions(hcl.WithProjectDir(projectDir()), hcl.WithLogger(a.logger()), hcl.WithStore(store))}
+			opts := []assemble.WatchOption{assemble.WithInterval(interval),
+				assemble.WithLoadOptions(assemble.WithProjectDir(projectDir()), assemble.WithStore(store))}
 			untrusted := allowUntrusted(allowUntrustedFlag)
 			if untrusted {
 				status["trust"] = "not checked (--allow-untrusted)"
@@ -107,10 +108,10 @@ been busy with one call for longer than --wedged-after.`,
 				// Every load, the first included, is of a trusted
 				// configuration; trusting it (a change of the trust file)
 				// retries a refused reload.
-				opts = append(opts, hcl.WithGate(checkTrust), hcl.WatchFiles(trustWatchFiles(path)))
+				opts = append(opts, assemble.WithGate(checkTrust), assemble.WatchFiles(trustWatchFiles(path)))
 			}
 			started := false
-			opts = append(opts, hcl.OnReload(func(cfg *hcl.Config, err error) {
+			opts = append(opts, assemble.OnReload(func(cfg *assemble.Config, err error) {
 				mu.Lock()
 				defer mu.Unlock()
 				if !started {
@@ -130,7 +131,7 @@ been busy with one call for longer than --wedged-after.`,
 				delete(status, "last_error")
 				status["hooks"] = len(cfg.Engine.Hooks)
 			}))
-			w, err := hcl.Watch(eng, path, opts...)
+			w, err := assemble.Watch(eng, path, opts...)
 			if err != nil {
 				eng.Close(context.Background())
 				var d *hcl.Diagnostics
@@ -159,11 +160,7 @@ been busy with one call for longer than --wedged-after.`,
 				return out
 			}, claude.WithLimits(lim), claude.WithPoolStats(func() claude.PoolStats {
 				// The script runtimes of the configuration serving now.
-				p := w.Config().Pool
-				if p == nil {
-					return claude.PoolStats{}
-				}
-				st := p.Stats()
+				st := w.Config().ScriptStats()
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}))
 			srv := handler.HTTPServer()

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/lint"
 )
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -31,22 +32,16 @@ configuration you name. Loading a configuration runs the top level of its script
 			if err != nil {
 				return err
 			}
-			cfg, err := a.loadPath(path, false)
+			eng, cfg, err := a.loadPath(path, false, nil)
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			eng, err := a.newEngine(cfg)
-			if err != nil {
-				return err
-			}
 			defer eng.Close(cmd.Context())
 			// The loader's warnings and validate's own, in file order.
-			warnings := &hcl.Diagnostics{Files: cfg.Sources}
-			if cfg.Warnings != nil {
-				warnings.Diags = append(warnings.Diags, cfg.Warnings.Diags...)
-			}
-			warnings.Diags = append(warnings.Diags, lintConfig(cfg, eng)...)
+			warnings := &hcl.Diagnostics{Files: cfg.Warnings.Files}
+			warnings.Diags = append(warnings.Diags, cfg.Warnings.Diags...)
+			warnings.Diags = append(warnings.Diags, lint.Check(cfg.Decoded(), eng)...)
 			warnings.Render(a.stderr)
 			n := len(cfg.Engine.Hooks)
 			fmt.Fprintf(a.stderr, "%s: ok (%d hook(s), %d custom event(s))\n", cfg.Engine.Name, n, len(cfg.Engine.Events))

@@ -16,9 +16,9 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
@@ -48,7 +48,9 @@ func run(args []string) error {
 		return err
 	}
 	defer eng.Close(ctx)
-	cfg, err := hcl.Load(config, hcl.WithProjectDir(os.TempDir()))
+	// Assembled for eng: its condition functions work in `when`, its
+	// logger receives ctx.log, and its checks run before Load.
+	cfg, err := assemble.Load(config, assemble.WithEngine(eng), assemble.WithProjectDir(os.TempDir()))
 	if err != nil {
 		return err // *hcl.Diagnostics: every problem with file:line:column
 	}

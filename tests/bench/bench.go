@@ -19,21 +19,21 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
 // LoadEngine returns an engine loaded with a configuration.
-func LoadEngine(path string) (*engine.Engine, *hcl.Config, error) {
-	cfg, err := hcl.Load(path)
+func LoadEngine(path string) (*engine.Engine, *assemble.Config, error) {
+	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	cfg, err := assemble.Load(path, assemble.WithEngine(e))
 	if err != nil {
-		cfg.Close()
+		e.Close(context.Background())
 		return nil, nil, err
 	}
 	if err := e.Load(cfg.Engine); err != nil {

@@ -1,4 +1,4 @@
-package hcl
+package assemble
 
 import (
 	"errors"
@@ -118,7 +118,7 @@ func (w *Watcher) Reload() error {
 		err = w.gate(w.path)
 	}
 	if err == nil {
-		cfg, err = Load(w.path, w.opts...)
+		cfg, err = Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
 	}
 	if err == nil {
 		if lerr := w.eng.Load(cfg.Engine); lerr != nil {
@@ -161,9 +161,7 @@ func (w *Watcher) files(cfg *Config) []string {
 	}
 	if cfg != nil {
 		files = append(files, cfg.Files...)
-		if cfg.Pool != nil {
-			files = append(files, cfg.Pool.Files()...)
-		}
+		files = append(files, cfg.Refs()...)
 	}
 	slices.Sort(files)
 	return slices.Compact(files)

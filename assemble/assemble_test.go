@@ -1,4 +1,4 @@
-package hcl_test
+package assemble_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -36,9 +37,9 @@ func newEngine(t *testing.T) *engine.Engine {
 	return e
 }
 
-func load(t *testing.T, path string) *hcl.Config {
+func load(t *testing.T, path string) *assemble.Config {
 	t.Helper()
-	cfg, err := hcl.Load(path)
+	cfg, err := assemble.Load(path)
 	if err != nil {
 		t.Fatalf("load %s:\n%v", path, err)
 	}
@@ -134,7 +135,7 @@ func TestDiagnosticsGolden(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			cfg, err := hcl.Load(f)
+			cfg, err := assemble.Load(f)
 			if err == nil {
 				cfg.Close()
 				t.Fatal("loaded a broken configuration")
@@ -169,7 +170,7 @@ func TestDiagnosticsGolden(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	cfg, err := hcl.LoadSource("w.hcl", []byte(`
+	cfg, err := assemble.LoadSource("w.hcl", []byte(`
 hook "a" {
   event    = "UserPromptSubmit"
   matcher  = "Bash"
@@ -193,7 +194,7 @@ hook "b" {
 
 func TestFunctionsStayInsideTheConfigDir(t *testing.T) {
 	dir := t.TempDir()
-	_, err := hcl.LoadSource("f.hcl", []byte(`
+	_, err := assemble.LoadSource("f.hcl", []byte(`
 hook "a" {
   event = "UserPromptSubmit"
   additional_context = file("../../etc/passwd")
@@ -201,11 +202,11 @@ hook "a" {
 	if err == nil || !strings.Contains(err.Error(), "outside the configuration directory") {
 		t.Fatalf("%v", err)
 	}
-	cfg, err := hcl.LoadSource("f.hcl", []byte(`
+	cfg, err := assemble.LoadSource("f.hcl", []byte(`
 hook "a" {
   event = "UserPromptSubmit"
   additional_context = "${env("HOOKCTL_TEST_VAR")}|${env("HOOKCTL_MISSING", "dflt")}|${upper("x")}"
-}`), dir, hcl.WithEnv(func(k string) (string, bool) {
+}`), dir, assemble.WithEnv(func(k string) (string, bool) {
 		if k == "HOOKCTL_TEST_VAR" {
 			return "v", true
 		}
@@ -240,7 +241,7 @@ func TestReloadKeepsLastGoodConfig(t *testing.T) {
 	write("v1")
 	e := newEngine(t)
 	var reloads, failures atomic.Int32
-	w, err := hcl.Watch(e, path, hcl.WithInterval(10*time.Millisecond), hcl.OnReload(func(c *hcl.Config, err error) {
+	w, err := assemble.Watch(e, path, assemble.WithInterval(10*time.Millisecond), assemble.OnReload(func(c *assemble.Config, err error) {
 		if err != nil {
 			failures.Add(1)
 		} else {
@@ -308,7 +309,7 @@ func TestScriptMemoryLimit(t *testing.T) {
 			t.Errorf("%s: %v, want %d", in, got, want)
 		}
 	}
-	if _, err := hcl.Load(write("settings {\n  script_memory_limit = \"12 apples\"\n}\n")); err == nil || !strings.Contains(err.Error(), "Invalid size") {
+	if _, err := assemble.Load(write("settings {\n  script_memory_limit = \"12 apples\"\n}\n")); err == nil || !strings.Contains(err.Error(), "Invalid size") {
 		t.Fatalf("bad size: %v", err)
 	}
 	cfg := load(t, write(`settings {

@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
 	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -60,17 +59,12 @@ var matcherValues = map[string]struct {
 		"account_on_hold", "cloud_credential_error"}},
 }
 
-// lintConfig returns warnings about the hooks of a loaded configuration.
-func lintConfig(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
-	hooks := make(map[string]engine.Hook, len(cfg.Engine.Hooks))
-	for _, h := range cfg.Engine.Hooks {
-		hooks[h.ID] = h
-	}
-	names := make([]string, 0, len(cfg.Sources))
-	for n := range cfg.Sources {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+// Check returns warnings about the hooks of a decoded configuration that
+// eng (the engine it was assembled for) resolves: matchers and `when`
+// regexes that can never match, and matchers that differ from a known
+// tool or matcher value only by case. Hooks whose conditions did not
+// compile are skipped (their errors are the loader's).
+func Check(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
 	var diags hcl2.Diagnostics
 	warn := func(r hcl2.Range, summary, format string, args ...any) {
 		detail := fmt.Sprintf(format, args...)
@@ -81,32 +75,16 @@ func lintConfig(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
 		}
 		diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
 	}
-	for _, name := range names {
-		f := cfg.Sources[name]
-		if f == nil {
-			continue
+	for _, hb := range cfg.Hooks {
+		h := hb.Hook
+		if r, ok := hb.Ranges["matcher"]; ok && h.Matcher != "" {
+			lintMatcher(eng, h, r, warn)
 		}
-		body, ok := f.Body.(*hclsyntax.Body)
-		if !ok {
-			continue
-		}
-		for _, b := range body.Blocks {
-			if b.Type != "hook" || len(b.Labels) != 1 {
-				continue
-			}
-			h, ok := hooks[b.Labels[0]]
-			if !ok {
-				continue
-			}
-			if a := b.Body.Attributes["matcher"]; a != nil && h.Matcher != "" {
-				lintMatcher(eng, h, a.Expr.Range(), warn)
-			}
-			if a := b.Body.Attributes["when"]; a != nil && h.Condition != nil {
-				for _, re := range matchesPatterns(h.Condition.Source()) {
-					if neverMatches(re) {
-						warn(a.Expr.Range(), "Condition regex can never match",
-							"The regular expression `%s` matches no text at all (an anchor such as ^ or $ between characters, an empty character class, ...), so `matches` is always false there.", re)
-					}
+		if r, ok := hb.Ranges["when"]; ok && h.Condition != nil {
+			for _, re := range matchesPatterns(h.Condition.Source()) {
+				if neverMatches(re) {
+					warn(r, "Condition regex can never match",
+						"The regular expression `%s` matches no text at all (an anchor such as ^ or $ between characters, an empty character class, ...), so `matches` is always false there.", re)
 				}
 			}
 		}
@@ -327,4 +305,12 @@ func readsClass(in *syntax.Inst, c rune) bool {
 		}
 	}
 	return false
+}
+
+// summarize joins the first n items and counts the rest.
+func summarize(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }

@@ -1,4 +1,4 @@
-package hcl_test
+package assemble_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/assemble"
 )
 
 // TestHTTPAllowEntriesAreParsed: an http_allow entry that is not a URL
@@ -24,7 +24,7 @@ func TestHTTPAllowEntriesAreParsed(t *testing.T) {
 		return p
 	}
 	for _, bad := range []string{`"127.0.0.1:1899"`, `"http://u:p@127.0.0.1:1899/"`, `"ftp://x/"`, `"http://x/a/../b"`} {
-		if _, err := hcl.Load(write(bad)); err == nil || !strings.Contains(err.Error(), "http_allow entry") {
+		if _, err := assemble.Load(write(bad)); err == nil || !strings.Contains(err.Error(), "http_allow entry") {
 			t.Errorf("http_allow = [%s]: %v", bad, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package hcl_test
+package assemble_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/assemble"
 )
 
 // TestWatchGate: a gate refuses the first load before the file is parsed,
@@ -30,7 +30,7 @@ func TestWatchGate(t *testing.T) {
 	errRefused := errors.New("refused")
 	var refuse atomic.Bool
 	var gated atomic.Int32
-	gate := hcl.WithGate(func(p string) error {
+	gate := assemble.WithGate(func(p string) error {
 		gated.Add(1)
 		if p != path {
 			t.Errorf("gate got %q", p)
@@ -45,7 +45,7 @@ func TestWatchGate(t *testing.T) {
 	// The first load is refused, even for a file that does not parse.
 	write(path, "not hcl {")
 	refuse.Store(true)
-	if _, err := hcl.Watch(newEngine(t), path, gate); !errors.Is(err, errRefused) {
+	if _, err := assemble.Watch(newEngine(t), path, gate); !errors.Is(err, errRefused) {
 		t.Fatalf("first load: %v", err)
 	}
 
@@ -53,9 +53,9 @@ func TestWatchGate(t *testing.T) {
 	refuse.Store(false)
 	e := newEngine(t)
 	var failures atomic.Int32
-	w, err := hcl.Watch(e, path, gate, hcl.WithInterval(10*time.Millisecond),
-		hcl.WatchFiles(func() []string { return []string{stamp} }),
-		hcl.OnReload(func(_ *hcl.Config, err error) {
+	w, err := assemble.Watch(e, path, gate, assemble.WithInterval(10*time.Millisecond),
+		assemble.WatchFiles(func() []string { return []string{stamp} }),
+		assemble.OnReload(func(_ *assemble.Config, err error) {
 			if err != nil {
 				if !errors.Is(err, errRefused) {
 					t.Errorf("reload: %v", err)

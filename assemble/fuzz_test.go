@@ -1,4 +1,4 @@
-package hcl_test
+package assemble_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -109,7 +110,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	path := filepath.Join(dir, "hooks.hcl")
-	env := hcl.WithEnv(func(k string) (string, bool) {
+	env := assemble.WithEnv(func(k string) (string, bool) {
 		if k == "HOOKCTL_FUZZ" {
 			return "set", true
 		}
@@ -128,7 +129,7 @@ func FuzzLoad(f *testing.F) {
 		// (with the input) instead of stalling the fuzzer; a panic there
 		// is recovered and reported here.
 		type result struct {
-			cfg   *hcl.Config
+			cfg   *assemble.Config
 			err   error
 			panic string
 		}
@@ -139,7 +140,7 @@ func FuzzLoad(f *testing.F) {
 					done <- result{panic: fmt.Sprintf("%v\n%s", p, debug.Stack())}
 				}
 			}()
-			cfg, err := hcl.LoadFile(path, env)
+			cfg, err := assemble.Load(path, env)
 			done <- result{cfg: cfg, err: err}
 		}()
 		var r result
@@ -254,7 +255,7 @@ func TestBrokenLocalIsADiagnostic(t *testing.T) {
 		`event = "Stop"` + "\n  reason = local.a",
 	} {
 		src := "locals {\n  a = nope\n}\nhook \"x\" {\n  " + attr + "\n  decision = \"block\"\n}\n"
-		cfg, err := hcl.LoadSource("x.hcl", []byte(src), t.TempDir())
+		cfg, err := assemble.LoadSource("x.hcl", []byte(src), t.TempDir())
 		if err == nil {
 			cfg.Close()
 			t.Fatalf("loaded:\n%s", src)

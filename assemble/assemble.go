@@ -1,0 +1,360 @@
+package assemble
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+
+	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/llm"
+	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/stdlib"
+	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/stdlib/shell"
+)
+
+// Config is an assembled configuration: what the engine loads, plus what
+// was built for it (the script runtimes). A Config is immutable once
+// loaded; Close releases it when it no longer serves.
+type Config struct {
+	// Engine is the engine's view: settings, custom events and hooks with
+	// their handlers built.
+	Engine *engine.Config
+	// Dir is the configuration directory; Files lists the files loaded.
+	Dir   string
+	Files []string
+	// Settings holds the settings block, including the parts the engine
+	// does not use itself.
+	Settings hcl.Settings
+	// Warnings are problems that did not stop the load.
+	Warnings *hcl.Diagnostics
+
+	parsed *hcl.Config
+	pool   *script.Pool
+}
+
+// Close releases the configuration's script runtimes.
+func (c *Config) Close() {
+	if c != nil && c.pool != nil {
+		c.pool.Close()
+	}
+}
+
+// Refs lists every file the configuration reads besides its *.hcl files:
+// the files the decoded configuration names (scripts, programs, file()
+// reads) and the modules its scripts loaded.
+func (c *Config) Refs() []string {
+	out := c.parsed.Refs()
+	if c.pool != nil {
+		out = append(out, c.pool.Files()...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Decoded returns the decoded configuration the engine's view was built
+// from: its blocks and their ranges.
+func (c *Config) Decoded() *hcl.Config { return c.parsed }
+
+// Source returns the bytes of one of the configuration's files.
+func (c *Config) Source(filename string) []byte { return c.parsed.Source(filename) }
+
+// ScriptStats reports the use of the configuration's script runtimes
+// (zero when it has no JavaScript).
+func (c *Config) ScriptStats() script.PoolStats {
+	if c == nil || c.pool == nil {
+		return script.PoolStats{}
+	}
+	return c.pool.Stats()
+}
+
+// Options are what assembling takes besides the configuration; set them
+// with Option functions.
+type Options struct {
+	// Engine is the engine the configuration is built for: its catalog
+	// resolves events, its condition compiler (with every function given
+	// to it) compiles `when`, its logger receives ctx.log, console and
+	// built-in logs, and its checks validate every hook before the load
+	// succeeds.
+	Engine *engine.Engine
+	// ProjectDir is the project the agent works in: scripts may read it.
+	ProjectDir string
+	// Logger overrides the engine's logger for scripts and built-ins.
+	Logger *slog.Logger
+	// Store is the kv store of hookctl/kv and stateful built-ins (in
+	// memory by default).
+	Store kv.Store
+	// Getenv is the environment env() and header values read.
+	Getenv func(string) (string, bool)
+	// AgentRunner runs agent handlers; without one they are a load error.
+	AgentRunner llm.AgentRunner
+	// Provider serves prompt handlers that name no provider in HCL.
+	Provider llm.Provider
+	// ScriptOptions are given to the configuration's script pool, after
+	// the standard library's: script.WithModule adds a module every
+	// script can require.
+	ScriptOptions []script.Option
+	// Kinds builds handlers by kind (DefaultKinds when nil).
+	Kinds map[string]Factory
+}
+
+// Option configures assembling.
+type Option func(*Options)
+
+// WithEngine builds the configuration for e (see Options.Engine).
+func WithEngine(e *engine.Engine) Option { return func(o *Options) { o.Engine = e } }
+
+// WithProjectDir adds the project directory to the roots scripts may read.
+func WithProjectDir(dir string) Option { return func(o *Options) { o.ProjectDir = dir } }
+
+// WithLogger sets the logger scripts and built-ins log to.
+func WithLogger(l *slog.Logger) Option { return func(o *Options) { o.Logger = l } }
+
+// WithStore sets the kv store of hookctl/kv and stateful built-ins.
+func WithStore(s kv.Store) Option { return func(o *Options) { o.Store = s } }
+
+// WithEnv replaces the environment that env() and header values read.
+func WithEnv(getenv func(string) (string, bool)) Option {
+	return func(o *Options) { o.Getenv = getenv }
+}
+
+// WithAgentRunner supplies the runner of agent handlers.
+func WithAgentRunner(r llm.AgentRunner) Option { return func(o *Options) { o.AgentRunner = r } }
+
+// WithProvider supplies the provider of prompt handlers that name none.
+func WithProvider(p llm.Provider) Option { return func(o *Options) { o.Provider = p } }
+
+// WithScriptOptions adds options of the configuration's script pool.
+func WithScriptOptions(opts ...script.Option) Option {
+	return func(o *Options) { o.ScriptOptions = append(o.ScriptOptions, opts...) }
+}
+
+// WithKind sets the factory of a handler kind, replacing the default.
+func WithKind(kind string, f Factory) Option {
+	return func(o *Options) {
+		if o.Kinds == nil {
+			o.Kinds = DefaultKinds()
+		}
+		o.Kinds[kind] = f
+	}
+}
+
+func resolve(opts []Option) Options {
+	o := Options{Getenv: os.LookupEnv}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.Kinds == nil {
+		o.Kinds = DefaultKinds()
+	}
+	if o.Store == nil {
+		o.Store = kv.NewMemory()
+	}
+	if o.Logger == nil && o.Engine != nil {
+		o.Logger = o.Engine.Logger()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+func (o *Options) hclOptions() []hcl.Option {
+	opts := []hcl.Option{hcl.WithEnv(o.Getenv), hcl.WithProjectDir(o.ProjectDir)}
+	if o.Engine != nil {
+		opts = append(opts, hcl.WithCatalog(o.Engine))
+	} else {
+		opts = append(opts, hcl.WithConditions(conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))))
+	}
+	return opts
+}
+
+// Load decodes and assembles the configuration at path, a file or a
+// directory of *.hcl files. On any problem it returns *hcl.Diagnostics
+// listing every one with file:line:column, and nothing is half-built.
+func Load(path string, opts ...Option) (*Config, error) {
+	o := resolve(opts)
+	parsed, err := hcl.Parse(path, o.hclOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	return build(parsed, &o)
+}
+
+// LoadSource assembles a configuration held in memory; name is used in
+// diagnostics and dir is the configuration directory.
+func LoadSource(name string, src []byte, dir string, opts ...Option) (*Config, error) {
+	o := resolve(opts)
+	return build(hcl.ParseSource(name, src, dir, o.hclOptions()...), &o)
+}
+
+// Build is what a kind's factory gets besides the hook's block: the
+// resources the hooks of one configuration share. It is used by one
+// goroutine, during the load.
+type Build struct {
+	cfg   *hcl.Config
+	opts  *Options
+	pool  *script.Pool
+	err   error
+	shell *shell.Cache
+}
+
+// Store is the kv store.
+func (x *Build) Store() kv.Store { return x.opts.Store }
+
+// Logger is the logger of scripts and built-ins.
+func (x *Build) Logger() *slog.Logger { return x.opts.Logger }
+
+// Config is the decoded configuration.
+func (x *Build) Config() *hcl.Config { return x.cfg }
+
+// Options are the assembly's options.
+func (x *Build) Options() *Options { return x.opts }
+
+// Scripts returns the configuration's script pool, creating it on first
+// use: the standard library's modules, the project and the configured
+// roots, the settings' pool size and memory limit, then the caller's
+// ScriptOptions.
+func (x *Build) Scripts() (*script.Pool, error) {
+	if x.pool != nil || x.err != nil {
+		return x.pool, x.err
+	}
+	s := x.cfg.Settings
+	mods, err := stdlib.Modules(stdlib.Options{Store: x.opts.Store, HTTPAllow: s.HTTPAllow, Logger: x.opts.Logger})
+	if err != nil {
+		x.err = err
+		return nil, err
+	}
+	opts := append(mods, script.WithRoots(x.opts.ProjectDir), script.WithRoots(s.Roots...), script.WithLogger(x.opts.Logger))
+	if s.ScriptPool > 0 {
+		opts = append(opts, script.WithSize(s.ScriptPool))
+	}
+	if s.ScriptMemoryLimit != nil {
+		opts = append(opts, script.WithMemoryLimit(*s.ScriptMemoryLimit))
+	}
+	opts = append(opts, x.opts.ScriptOptions...)
+	p, err := script.NewPool(x.cfg.Dir, opts...)
+	if err != nil {
+		x.err = err
+		return nil, err
+	}
+	p.Prewarm() // ready by the time the configuration is
+	x.pool = p
+	return p, nil
+}
+
+// shellCache is the parse cache the built-ins of one configuration share.
+func (x *Build) shellCache() *shell.Cache {
+	if x.shell == nil {
+		x.shell = shell.NewCache(0)
+	}
+	return x.shell
+}
+
+// build turns a decoded configuration into an engine.Config.
+func build(parsed *hcl.Config, o *Options) (*Config, error) {
+	x := &Build{cfg: parsed, opts: o}
+	ec := &engine.Config{Name: parsed.Name, Settings: parsed.Settings.Settings, Events: parsed.Events}
+	declared := map[string]hcl.Range{}
+	where := map[string]*hcl.HookBlock{}
+	for _, hb := range parsed.Hooks {
+		declared[hb.Hook.ID] = hb.Range
+		where[hb.Hook.ID] = hb
+		checkCapabilities(parsed, hb)
+		h := hb.Hook
+		if hb.Kind != "declarative" {
+			f := o.Kinds[hb.Kind]
+			if f == nil {
+				parsed.Errorf(hb.Range, "Unknown handler kind", "No factory builds %s handlers.", hb.Kind)
+				continue
+			}
+			h.Handler = f(hb, x)
+			if h.Handler == nil {
+				continue
+			}
+		}
+		ec.Hooks = append(ec.Hooks, h)
+	}
+	for _, bb := range parsed.Builtins {
+		ec.Hooks = append(ec.Hooks, buildBuiltin(parsed, bb, x, declared)...)
+	}
+	checkRequired(parsed, ec, declared)
+	if o.Engine != nil && !parsed.Diagnostics().HasErrors() {
+		mapEngineErrors(parsed, o.Engine.Check(ec), where)
+	}
+	diags := parsed.Diagnostics()
+	if diags.HasErrors() {
+		if x.pool != nil {
+			x.pool.Close()
+		}
+		return nil, diags
+	}
+	return &Config{
+		Engine: ec, Dir: parsed.Dir, Files: parsed.Files, Settings: parsed.Settings,
+		Warnings: &hcl.Diagnostics{Diags: diags.Warnings(), Files: diags.Files},
+		parsed:   parsed, pool: x.pool,
+	}, nil
+}
+
+// checkCapabilities reports capabilities allow does not know.
+func checkCapabilities(cfg *hcl.Config, hb *hcl.HookBlock) {
+	for _, c := range hb.Allow {
+		if !slices.Contains([]string{stdlib.CapExec, stdlib.CapNet, stdlib.CapWrite, stdlib.CapRead, "all"}, c) {
+			cfg.Errorf(hb.AllowRange, "Unknown capability",
+				"allow lists capabilities: exec, net, write, read (or all), not %q.", c)
+		}
+	}
+}
+
+// checkRequired makes the hooks settings.required lists fail closed and
+// reports those that are missing or disabled.
+func checkRequired(cfg *hcl.Config, ec *engine.Config, declared map[string]hcl.Range) {
+	for _, id := range cfg.Settings.Required {
+		found := false
+		for i := range ec.Hooks {
+			h := &ec.Hooks[i]
+			if h.ID != id {
+				continue
+			}
+			found = true
+			if h.OnError.Policy == engine.ErrorDefault || h.OnError.Policy == engine.ErrorIgnore {
+				h.OnError.Policy = engine.ErrorBlock // a required hook fails closed
+			}
+			if h.Disabled {
+				cfg.Errorf(declared[id], "Required hook disabled", "Hook %q is listed in settings.required but has enabled = false.", id)
+			}
+		}
+		if !found {
+			cfg.Errorf(cfg.RequiredRange, "Required hook missing", "settings.required lists %q, but no hook has that id.", id)
+		}
+	}
+}
+
+// mapEngineErrors reports the engine's verdict on the assembled hooks at
+// the attribute each error names.
+func mapEngineErrors(cfg *hcl.Config, err error, where map[string]*hcl.HookBlock) {
+	if err == nil {
+		return
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	for _, e := range errs {
+		var he *engine.HookConfigError
+		if errors.As(e, &he) {
+			hb := where[he.ID]
+			if hb != nil {
+				cfg.Errorf(hb.RangeOf(he.Field), "Invalid hook", "%s.", he.Err)
+				continue
+			}
+		}
+		cfg.Errorf(cfg.RequiredRange, "Invalid configuration", "%s.", fmt.Sprint(e))
+	}
+}

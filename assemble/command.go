@@ -1,0 +1,104 @@
+package assemble
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// command builds a Claude Code protocol command handler: a list is an
+// argv run without a shell, a string runs with sh -c.
+func command(hb *hcl.HookBlock, x *Build) engine.Handler {
+	b := hb.Body
+	v, ok := b.Value("command")
+	if !ok {
+		return nil
+	}
+	spec := claude.CommandSpec{Dir: b.Dir()}
+	switch c := v.(type) {
+	case string:
+		if strings.TrimSpace(c) == "" {
+			b.Errorf("command", "Empty command", "command must not be empty.")
+			return nil
+		}
+		spec.Shell = c
+	case []any:
+		for _, e := range c {
+			s, isStr := e.(string)
+			if !isStr {
+				b.Errorf("command", "Invalid command", "A command list is an argv of strings.")
+				return nil
+			}
+			spec.Argv = append(spec.Argv, s)
+		}
+		if len(spec.Argv) == 0 || spec.Argv[0] == "" {
+			b.Errorf("command", "Empty command", "command must not be empty.")
+			return nil
+		}
+		// A relative program path is relative to the configuration.
+		if strings.Contains(spec.Argv[0], "/") && !filepath.IsAbs(spec.Argv[0]) {
+			spec.Argv[0] = filepath.Join(b.Dir(), spec.Argv[0])
+		}
+	default:
+		b.Errorf("command", "Invalid command", "command is a string (run with sh -c) or a list (an argv run without a shell).")
+		return nil
+	}
+	if b.Has("env") {
+		if m, ok := b.Value("env"); ok {
+			em, isMap := m.(map[string]any)
+			if !isMap {
+				b.Errorf("env", "Invalid env", "env is an object of NAME = \"value\".")
+			}
+			spec.Env = map[string]string{}
+			for k, e := range em {
+				spec.Env[k] = fmt.Sprint(e)
+			}
+		}
+	}
+	if d, ok := b.Str("cwd"); ok && d != "" {
+		spec.Dir = b.Path(d)
+	}
+	spec.ProjectDir = b.ProjectDir()
+	h, err := claude.NewCommand(spec)
+	if err != nil {
+		b.Errorf("command", "Invalid command", "%s.", err)
+		return nil
+	}
+	return h
+}
+
+// httpHandler builds a Claude Code protocol http handler, limited to the
+// settings' http_allow.
+func httpHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
+	b := hb.Body
+	if !b.Decode(hcl.Schema{Required: []string{"url"}, Optional: []string{"headers", "allowed_env", "method"}}) {
+		return nil
+	}
+	spec := claude.HTTPSpec{Allow: x.cfg.Settings.HTTPAllow, Getenv: x.opts.Getenv}
+	spec.URL, _ = b.Str("url")
+	spec.Method, _ = b.Str("method")
+	spec.AllowedEnv, _ = b.Strings("allowed_env")
+	if b.Has("headers") {
+		if v, ok := b.Value("headers"); ok {
+			m, isMap := v.(map[string]any)
+			if !isMap {
+				b.Errorf("headers", "Invalid headers", "headers is an object of Name = \"value\".")
+				return nil
+			}
+			spec.Headers = map[string]string{}
+			for k, e := range m {
+				spec.Headers[k] = fmt.Sprint(e)
+			}
+		}
+	}
+	h, err := claude.NewHTTP(spec)
+	if err != nil {
+		b.Errorf("url", "Invalid http handler", "%s.", err)
+		return nil
+	}
+	return h
+}

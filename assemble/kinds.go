@@ -1,0 +1,27 @@
+package assemble
+
+import (
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// Factory builds the handler of one hook block of its kind. It reads the
+// kind-specific attributes through the block's Body and reports every
+// problem there (Body.Errorf), returning nil when the handler cannot be
+// built. Factories run one at a time, during a load.
+type Factory func(hb *hcl.HookBlock, x *Build) engine.Handler
+
+// DefaultKinds returns the factories of the handler kinds hookctl ships,
+// each in a file of its own: js and script (JavaScript in goja), command
+// and http (the Claude Code protocol), prompt and agent (a model decides).
+// The map is new at every call; change it freely.
+func DefaultKinds() map[string]Factory {
+	return map[string]Factory{
+		"js":      inlineJS,
+		"script":  scriptFile,
+		"command": command,
+		"http":    httpHandler,
+		"prompt":  promptHandler,
+		"agent":   agentHandler,
+	}
+}
