@@ -1,11 +1,13 @@
 package assemble
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
@@ -168,9 +170,26 @@ func (o *Options) hclOptions() []hcl.Option {
 	if o.Engine != nil {
 		opts = append(opts, hcl.WithCatalog(o.Engine))
 	} else {
-		opts = append(opts, hcl.WithConditions(conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))))
+		opts = append(opts, hcl.WithConditions(conditions.NewCompiler(standardConditions())))
 	}
 	return opts
+}
+
+// NewEngine returns an engine with hookctl's standard condition functions
+// (stdlib.ConditionFunctions: glob, hasCommand, hasSecret, ...) before
+// opts, the engine the hookctl command runs. Configurations assembled for
+// it (WithEngine) compile their conditions with its compiler, so a
+// function added here with engine.WithConditionOptions works in every
+// HCL hook's `when`.
+func NewEngine(opts ...engine.Option) (*engine.Engine, error) {
+	return engine.New(append([]engine.Option{
+		engine.WithConditionOptions(standardConditions()),
+	}, opts...)...)
+}
+
+// standardConditions adds hookctl's standard condition functions.
+func standardConditions() conditions.Option {
+	return conditions.WithFunctions(stdlib.ConditionFunctions()...)
 }
 
 // Load decodes and assembles the configuration at path, a file or a
@@ -261,11 +280,20 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 	ec := &engine.Config{Name: parsed.Name, Settings: parsed.Settings.Settings, Events: parsed.Events}
 	declared := map[string]hcl.Range{}
 	where := map[string]*hcl.HookBlock{}
+	var invalid []engine.Hook
 	for _, hb := range parsed.Hooks {
 		declared[hb.Hook.ID] = hb.Range
 		where[hb.Hook.ID] = hb
 		checkCapabilities(parsed, hb)
 		h := hb.Hook
+		if hb.Invalid {
+			// Not built, but checked below for its other problems.
+			if h.Handler == nil {
+				h.Handler = engine.Static(nil)
+			}
+			invalid = append(invalid, h)
+			continue
+		}
 		if hb.Kind != "declarative" {
 			f := o.Kinds[hb.Kind]
 			if f == nil {
@@ -283,8 +311,19 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 		ec.Hooks = append(ec.Hooks, buildBuiltin(parsed, bb, x, declared)...)
 	}
 	checkRequired(parsed, ec, declared)
-	if o.Engine != nil && !parsed.Diagnostics().HasErrors() {
-		mapEngineErrors(parsed, o.Engine.Check(ec), where)
+	check := o.Engine
+	if check == nil {
+		// The checks are the engine's: without one, a throwaway engine of
+		// the decoded catalog runs them.
+		if e, err := NewEngine(); err == nil {
+			defer e.Close(context.Background())
+			check = e
+		}
+	}
+	if check != nil {
+		all := *ec
+		all.Hooks = append(slices.Clone(ec.Hooks), invalid...)
+		mapEngineErrors(parsed, check.Check(&all), where)
 	}
 	diags := parsed.Diagnostics()
 	if diags.HasErrors() {
@@ -337,24 +376,68 @@ func checkRequired(cfg *hcl.Config, ec *engine.Config, declared map[string]hcl.R
 // mapEngineErrors reports the engine's verdict on the assembled hooks at
 // the attribute each error names.
 func mapEngineErrors(cfg *hcl.Config, err error, where map[string]*hcl.HookBlock) {
-	if err == nil {
-		return
-	}
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	for _, e := range errs {
+	for _, e := range flatten(err) {
 		var he *engine.HookConfigError
 		if errors.As(e, &he) {
-			hb := where[he.ID]
-			if hb != nil {
-				cfg.Errorf(hb.RangeOf(he.Field), "Invalid hook", "%s.", he.Err)
+			if hb := where[he.ID]; hb != nil {
+				if hb.Invalid && !slices.Contains([]string{"matcher", "decision", "observe"}, he.Field) {
+					continue // the decoder reported this hook's own problems
+				}
+				summary, detail := describe(he)
+				cfg.Errorf(hb.RangeOf(he.Field), summary, "%s", detail)
 				continue
 			}
 		}
-		cfg.Errorf(cfg.RequiredRange, "Invalid configuration", "%s.", fmt.Sprint(e))
+		r := cfg.RequiredRange
+		if len(cfg.Files) > 0 && r.Filename == "" {
+			r = hcl.Range{Filename: cfg.Files[0], Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 1}}
+		}
+		cfg.Errorf(r, "Invalid configuration", "%s.", e)
 	}
+}
+
+// flatten unwraps joined errors (a *engine.LoadError holds one per
+// problem; one hook's problems are joined).
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// summaries name an engine's hook problem by the field it is in.
+var summaries = map[string]string{
+	"decision": "Decision not accepted",
+	"matcher":  "Invalid matcher",
+	"observe":  "Conflicting switches",
+	"when":     "Invalid condition",
+	"event":    "Unknown event",
+	"timeout":  "Invalid duration",
+	"on_error": "Invalid on_error",
+	"retry":    "Invalid retry",
+}
+
+// describe turns an engine's hook problem into a diagnostic's summary and
+// detail.
+func describe(he *engine.HookConfigError) (summary, detail string) {
+	summary = summaries[he.Field]
+	if summary == "" {
+		summary = "Invalid hook"
+	}
+	var me *engine.MatcherError
+	if errors.As(he.Err, &me) {
+		return summary, fmt.Sprintf("%q is not a valid regular expression: %v.", me.Matcher, me.Err)
+	}
+	msg := he.Err.Error()
+	if msg != "" {
+		msg = strings.ToUpper(msg[:1]) + msg[1:]
+	}
+	return summary, msg + "."
 }

@@ -25,6 +25,10 @@ type HookBlock struct {
 	AllowRange Range
 	// Body is the handler's part of the block.
 	Body *Body
+	// Invalid is set when decoding the block found errors (they are in
+	// the Config's Diagnostics): the hook is kept so that the engine's
+	// checks can still report its other problems, but it is not built.
+	Invalid bool
 	// Range is where the block is declared; Ranges where each of its
 	// attributes' values is written.
 	Range  Range
@@ -66,6 +70,9 @@ type BuiltinBlock struct {
 
 // Range is a span of a configuration file, for diagnostics.
 type Range = hcl2.Range
+
+// Pos is a position in a configuration file.
+type Pos = hcl2.Pos
 
 // Body is the kind-specific part of a hook block: the handler attribute
 // (js, script, command) and the hook attributes beside it (env, cwd), or

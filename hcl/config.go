@@ -404,6 +404,7 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				if n, ok := l.ev.integer(a); ok {
 					if n < 1 {
 						l.ev.errorf(a.Expr.Range(), "Invalid setting", "max_concurrency must be at least 1.")
+						continue
 					}
 					s.MaxConcurrency = n
 				}
@@ -413,6 +414,7 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				if n, ok := l.ev.integer(a); ok {
 					if n < 0 {
 						l.ev.errorf(a.Expr.Range(), "Invalid setting", "stop_block_cap must not be negative (0 turns the guard off).")
+						continue
 					}
 					s.StopBlockCap = &n
 				}

@@ -69,9 +69,6 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 	}
 	if a := attrs["observe"]; a != nil {
 		h.Observe, _ = l.ev.boolean(a)
-		if h.Observe && h.Background {
-			l.ev.errorf(a.Expr.Range(), "Conflicting switches", "A hook cannot be both background and observe.")
-		}
 	}
 	if a := attrs["enabled"]; a != nil {
 		if on, ok := l.ev.boolean(a); ok {
@@ -124,7 +121,7 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 		hb.Ranges[n] = a.Expr.Range()
 	}
 	if hb.Kind == "declarative" {
-		h.Handler = l.declarative(content, names)
+		h.Handler = l.declarative(content)
 	} else {
 		hb.Body = &Body{l: l, kind: hb.Kind, attrs: attrs, block: blockOf(content, hb.Kind), id: id}
 		for _, n := range names {
@@ -134,9 +131,7 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 		}
 		l.noteRefs(hb.Body)
 	}
-	if l.errorCount() > errsBefore {
-		return
-	}
+	hb.Invalid = l.errorCount() > errsBefore
 	hb.Hook = h
 	l.cfg.Hooks = append(l.cfg.Hooks, hb)
 }
@@ -214,15 +209,6 @@ func (l *loader) checkMatcher(m string, events []string, a *hcl2.Attribute) {
 		spec, ok := l.lookupEvent(e)
 		if !ok || e == "" {
 			continue
-		}
-		if _, err := engine.CompileMatcherMode(m, spec.MatcherMode); err != nil {
-			var me *engine.MatcherError
-			msg := err.Error()
-			if errors.As(err, &me) {
-				msg = fmt.Sprintf("%q is not a valid regular expression: %v", m, me.Err)
-			}
-			l.ev.errorf(a.Expr.Range(), "Invalid matcher", "%s.", msg)
-			return
 		}
 		if spec.MatcherField == "" && strings.TrimSpace(m) != "" && m != "*" {
 			l.ev.warnf(a.Expr.Range(), "Matcher has no effect",
@@ -343,7 +329,7 @@ func (l *loader) decodeOnError(h *engine.Hook, c *hcl2.BodyContent) {
 }
 
 // declarative builds the no-code handler from the result attributes.
-func (l *loader) declarative(c *hcl2.BodyContent, events []string) engine.Handler {
+func (l *loader) declarative(c *hcl2.BodyContent) engine.Handler {
 	res := engine.Result{}
 	for _, f := range declarativeFields {
 		a := c.Attributes[f]
@@ -382,22 +368,6 @@ func (l *loader) declarative(c *hcl2.BodyContent, events []string) engine.Handle
 				continue
 			}
 			res[f] = v
-		}
-		if f == "decision" {
-			d := v.(string)
-			for _, e := range events {
-				spec, ok := l.lookupEvent(e)
-				if !ok || e == "" {
-					continue
-				}
-				if !spec.AcceptsDecision(d) {
-					accepts := "takes no decision"
-					if len(spec.Decisions) > 0 {
-						accepts = "accepts " + strings.Join(spec.Decisions, ", ")
-					}
-					l.ev.errorf(a.Expr.Range(), "Decision not accepted", "Event %s %s, not %q.", spec.Name, accepts, d)
-				}
-			}
 		}
 	}
 	return engine.Static(res)

@@ -76,6 +76,9 @@ func Check(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
 		diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
 	}
 	for _, hb := range cfg.Hooks {
+		if hb.Invalid {
+			continue
+		}
 		h := hb.Hook
 		if r, ok := hb.Ranges["matcher"]; ok && h.Matcher != "" {
 			lintMatcher(eng, h, r, warn)

@@ -8,10 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
-	"github.com/hookctl/hookctl/stdlib"
 )
 
 // discover finds the configuration: --config, then $HOOKCTL_CONFIG, then
@@ -96,11 +94,7 @@ func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts
 // newEngine builds an engine with the standard condition functions and
 // the CLI's logger; a failure is exit status 1.
 func (a *app) newEngine(opts ...engine.Option) (*engine.Engine, error) {
-	opts = append([]engine.Option{
-		engine.WithLogger(a.logger()),
-		engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)),
-	}, opts...)
-	eng, err := engine.New(opts...)
+	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithLogger(a.logger())}, opts...)...)
 	if err != nil {
 		return nil, &exitError{code: exitFailure, err: err}
 	}

@@ -17,9 +17,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/stdlib"
 )
 
 // step is one thing the toy model wants to do.
@@ -40,10 +38,8 @@ func run(args []string) error {
 		config = args[0]
 	}
 	ctx := context.Background()
-	eng, err := engine.New(
-		engine.WithMaxConcurrency(4),
-		engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)),
-	)
+	// The engine with hookctl's standard condition functions.
+	eng, err := assemble.NewEngine(engine.WithMaxConcurrency(4))
 	if err != nil {
 		return err
 	}

@@ -20,14 +20,12 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/stdlib"
 )
 
 // LoadEngine returns an engine loaded with a configuration.
 func LoadEngine(path string) (*engine.Engine, *assemble.Config, error) {
-	e, err := engine.New(engine.WithConditionOptions(conditions.WithFunctions(stdlib.ConditionFunctions()...)))
+	e, err := assemble.NewEngine()
 	if err != nil {
 		return nil, nil, err
 	}
