@@ -160,12 +160,6 @@ func (e *Evaluator) Eval(p *Program, payload map[string]any, state map[string]an
 	return e.evalVM(p, payload, state)
 }
 
-// EvalVM evaluates p on the expr virtual machine only, bypassing the fast
-// path. It exists to test that both paths agree.
-func (e *Evaluator) EvalVM(p *Program, payload map[string]any, state map[string]any) (bool, error) {
-	return e.evalVM(p, payload, state)
-}
-
 func (e *Evaluator) evalVM(p *Program, payload map[string]any, state map[string]any) (bool, error) {
 	var env map[string]any
 	if p.usesState && !e.inUse {

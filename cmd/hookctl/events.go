@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/catalogdoc"
 )
 
 func newEventsCmd(a *app) *cobra.Command {
@@ -115,5 +116,5 @@ func writeEventsJSON(a *app, specs []engine.EventSpec) error {
 
 // writeEventsMarkdown prints the catalog as the README's event table.
 func writeEventsMarkdown(a *app, specs []engine.EventSpec) {
-	fmt.Fprint(a.stdout, engine.MarkdownTable(specs))
+	fmt.Fprint(a.stdout, catalogdoc.Table(specs))
 }

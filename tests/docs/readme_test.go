@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/catalogdoc"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's generated sections")
@@ -30,7 +31,7 @@ func TestReadmeEventTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatal("README.md lacks the events markers")
 	}
-	want := engine.MarkdownTable(engine.BuiltinEvents())
+	want := catalogdoc.Table(engine.BuiltinEvents())
 	got := readme[i+len(begin) : j]
 	if got == want {
 		return

@@ -1,14 +1,17 @@
-package engine
+// Package catalogdoc renders the event catalog as the Markdown table of the
+// README and of `hookctl events --markdown`.
+package catalogdoc
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/hookctl/hookctl/engine"
 )
 
-// MarkdownTable renders event specs as the Markdown table of the README
-// and `hookctl events --markdown`.
-func MarkdownTable(specs []EventSpec) string {
+// Table renders event specs as a Markdown table, one row an event.
+func Table(specs []engine.EventSpec) string {
 	var b strings.Builder
 	b.WriteString("| event | source | strategy | matcher field | decisions | own result fields | aliases |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")

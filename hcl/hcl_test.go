@@ -1,0 +1,135 @@
+package hcl_test
+
+import (
+	"go/build"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+)
+
+func parse(t *testing.T, path string) *hcl.Config {
+	t.Helper()
+	cfg, err := hcl.Parse(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cfg.Diagnostics(); d.HasErrors() {
+		t.Fatalf("%v", d)
+	}
+	return cfg
+}
+
+// TestDecodeIsInert: every block is decoded with its range, declarative
+// hooks carry their static handler, the code-running ones only their kind
+// and body: a script that is not even JavaScript decodes fine, because
+// nothing is compiled or run.
+func TestDecodeIsInert(t *testing.T) {
+	cfg := parse(t, "testdata/decode/hooks.hcl")
+	var kinds []string
+	for _, hb := range cfg.Hooks {
+		kinds = append(kinds, hb.Hook.ID+"="+hb.Kind)
+		if hb.Kind == "declarative" {
+			if _, ok := engine.StaticResult(hb.Hook.Handler); !ok || hb.Body != nil {
+				t.Fatalf("%s: a declarative hook carries its static handler", hb.Hook.ID)
+			}
+			continue
+		}
+		if hb.Hook.Handler != nil || hb.Body == nil || hb.Body.Kind() != hb.Kind {
+			t.Fatalf("%s: a %s hook is not built while decoding", hb.Hook.ID, hb.Kind)
+		}
+	}
+	if got := strings.Join(kinds, " "); got != "no-rm=declarative rewrite=script inline=js lint=command" {
+		t.Fatal(got)
+	}
+	norm := cfg.Hooks[0]
+	if norm.Hook.Condition == nil || norm.Hook.Matcher != "Bash" || norm.Range.Start.Line != 10 || norm.RangeOf("when").Start.Line != 13 {
+		t.Fatalf("%+v", norm)
+	}
+	if r := norm.RangeOf("decision"); r.Start.Line != 14 || r.Start.Column != 14 {
+		t.Fatalf("decision at %v", r)
+	}
+	if rw := cfg.Hooks[1]; !slices.Equal(rw.Allow, []string{"read"}) {
+		t.Fatalf("allow %v", rw.Allow)
+	}
+	if in, ok := cfg.Hooks[2].Body.Inline("js"); !ok || !strings.Contains(in.Text, "be careful") || in.Line != 26 {
+		t.Fatalf("inline body %+v", in)
+	}
+	if len(cfg.Builtins) != 1 || cfg.Builtins[0].Name != "prompt-length" || cfg.Builtins[0].Options["max_chars"] != int64(1000) {
+		t.Fatalf("builtins %+v", cfg.Builtins)
+	}
+	if cfg.Settings.DefaultTimeout.String() != "2s" || cfg.RequiredRange.Start.Line != 3 {
+		t.Fatalf("settings %+v", cfg.Settings)
+	}
+}
+
+// TestRefsNameEveryFileTheConfigReads: the script, the command's program
+// and the file file() read, as absolute paths.
+func TestRefsNameEveryFileTheConfigReads(t *testing.T) {
+	cfg := parse(t, "testdata/decode/hooks.hcl")
+	dir, _ := filepath.Abs("testdata/decode")
+	want := []string{filepath.Join(dir, "banner.txt"), filepath.Join(dir, "scripts/lint.sh"), filepath.Join(dir, "scripts/rewrite.js")}
+	if got := cfg.Refs(); !slices.Equal(got, want) {
+		t.Fatalf("refs %v, want %v", got, want)
+	}
+}
+
+// TestProblemsAreDiagnosticsWithPositions: decoding goes on after a
+// problem and reports each at its place.
+func TestProblemsAreDiagnosticsWithPositions(t *testing.T) {
+	cfg := hcl.ParseSource("x.hcl", []byte(`hook "a" {
+  event   = "PreToolUse"
+  timeout = "soon"
+  when    = "tool_name =="
+  js      = "return {}"
+}
+hook "b" {
+  evnt = "Stop"
+}
+`), t.TempDir())
+	d := cfg.Diagnostics()
+	text := d.Error()
+	for _, want := range []string{"x.hcl:3:13: error: Invalid duration", "x.hcl:4:25: error: Invalid condition", `x.hcl:8:3: error: Unsupported argument`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+	if !cfg.Hooks[0].Invalid {
+		t.Fatal("a hook with errors is marked invalid")
+	}
+}
+
+// TestImportsOnlyTheEngine: the decoder depends on the engine's types and
+// internal helpers, never on a handler package.
+func TestImportsOnlyTheEngine(t *testing.T) {
+	const mod = "github.com/hookctl/hookctl/"
+	seen := map[string]bool{}
+	var walk func(path string)
+	walk = func(path string) {
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		p, err := build.Import(path, ".", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, mod) {
+				walk(imp)
+			}
+		}
+	}
+	walk(mod + "hcl")
+	for path := range seen {
+		rel := strings.TrimPrefix(path, mod)
+		for _, banned := range []string{"claude", "llm", "script", "stdlib", "assemble"} {
+			if rel == banned || strings.HasPrefix(rel, banned+"/") {
+				t.Errorf("hcl depends on %s", path)
+			}
+		}
+	}
+}

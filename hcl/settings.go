@@ -1,0 +1,103 @@
+package hcl
+
+import (
+	"path/filepath"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/urlallow"
+)
+
+// Settings is the settings block.
+type Settings struct {
+	engine.Settings
+	// HTTPAllow lists the URLs http handlers and hookctl/http may reach:
+	// each entry a scheme, host, optional port and path prefix, matched as
+	// parsed URLs (package urlallow). An invalid entry fails the load.
+	HTTPAllow []string
+	// Roots are extra directories scripts may read.
+	Roots []string
+	// Required lists hook ids that must be present and must not fail open.
+	Required []string
+	// StateFile is the file-backed kv store (default: the user's state
+	// directory).
+	StateFile string
+	// ScriptPool bounds the warm JavaScript runtimes.
+	ScriptPool int
+	// ScriptMemoryLimit is how much the heap may grow while scripts run
+	// before they are interrupted (nil: script.DefaultMemoryLimit; 0: no
+	// limit).
+	ScriptMemoryLimit *int64
+}
+
+func (l *loader) decodeSettings(blocks []*hcl2.Block) {
+	for i, b := range blocks {
+		if i > 0 {
+			l.ev.errorf(b.DefRange, "Duplicate settings block",
+				"Only one settings block is allowed; the first is at %s.", at(blocks[0].DefRange))
+			continue
+		}
+		content, d := b.Body.Content(settingsSchema)
+		l.diags = append(l.diags, d...)
+		s := &l.cfg.Settings
+		for name, a := range content.Attributes {
+			switch name {
+			case "max_concurrency":
+				if n, ok := l.ev.integer(a); ok {
+					if n < 1 {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "max_concurrency must be at least 1.")
+						continue
+					}
+					s.MaxConcurrency = n
+				}
+			case "default_timeout":
+				s.DefaultTimeout, _ = l.ev.duration(a)
+			case "stop_block_cap":
+				if n, ok := l.ev.integer(a); ok {
+					if n < 0 {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "stop_block_cap must not be negative (0 turns the guard off).")
+						continue
+					}
+					s.StopBlockCap = &n
+				}
+			case "audit_log":
+				if p, ok := l.ev.str(a); ok && p != "" {
+					s.AuditLog = l.path(p)
+				}
+			case "http_allow":
+				s.HTTPAllow, _ = l.ev.strings(a)
+				if _, err := urlallow.Parse(s.HTTPAllow); err != nil {
+					l.ev.errorf(a.Expr.Range(), "Invalid setting", "%s. Each entry is an http or https URL: scheme, host, optional port and path prefix, such as \"https://api.example.com/v1\".", err)
+					s.HTTPAllow = nil
+				}
+			case "roots":
+				roots, _ := l.ev.strings(a)
+				for _, r := range roots {
+					s.Roots = append(s.Roots, l.path(r))
+				}
+			case "required":
+				s.Required, _ = l.ev.strings(a)
+				l.cfg.RequiredRange = a.Expr.Range()
+			case "state_file":
+				if p, ok := l.ev.str(a); ok && p != "" {
+					s.StateFile = l.path(p)
+				}
+			case "script_pool":
+				s.ScriptPool, _ = l.ev.integer(a)
+			case "script_memory_limit":
+				if n, ok := l.ev.size(a); ok {
+					s.ScriptMemoryLimit = &n
+				}
+			}
+		}
+	}
+}
+
+// path resolves a path relative to the configuration directory.
+func (l *loader) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(l.dir, p)
+}

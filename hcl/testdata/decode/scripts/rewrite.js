@@ -1,0 +1,1 @@
+not even JavaScript (
