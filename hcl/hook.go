@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -136,8 +138,11 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 	l.cfg.Hooks = append(l.cfg.Hooks, hb)
 }
 
-// noteRefs records the files a handler names, for trust: a script file,
-// a command's program inside the configuration directory.
+// noteRefs records the files a handler names, for trust: a script file;
+// the words of a command (an argv, or a shell line split on blanks) that
+// name a file inside the configuration directory, an existing one or a
+// missing one written like a file name (so that one added later is a
+// change).
 func (l *loader) noteRefs(b *Body) {
 	a := b.attrs[b.kind]
 	if a == nil {
@@ -157,22 +162,38 @@ func (l *loader) noteRefs(b *Body) {
 			b.Ref(p)
 		}
 	case "command":
-		var prog string
+		var words []string
 		switch c := g.(type) {
 		case string:
-			if f := strings.Fields(c); len(f) > 0 {
-				prog = f[0]
+			for _, w := range strings.Fields(c) {
+				words = append(words, strings.Trim(w, `"';&|()<>`))
 			}
 		case []any:
-			if len(c) > 0 {
-				prog, _ = c[0].(string)
+			for _, x := range c {
+				if s, ok := x.(string); ok {
+					words = append(words, s)
+				}
 			}
 		}
-		if strings.Contains(prog, "/") && !strings.ContainsAny(prog, "$`") {
-			b.Ref(prog)
+		for _, w := range words {
+			if w == "" || strings.ContainsAny(w, "$`*?\n") {
+				continue
+			}
+			f := l.path(w)
+			rel, err := filepath.Rel(l.dir, f)
+			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue // outside the configuration directory
+			}
+			if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE.MatchString(w) {
+				b.Ref(w)
+			}
 		}
 	}
 }
+
+// fileWordRE is a command word that looks like a file name: it has a
+// slash or an extension.
+var fileWordRE = regexp.MustCompile(`/|\.[A-Za-z0-9]{1,8}$`)
 
 // errorCount counts the errors so far (warnings do not stop a hook).
 func (l *loader) errorCount() int {

@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/trust"
 )
 
 // exitUntrusted is the exit status of hookctl claude refusing an
@@ -53,11 +54,11 @@ it anyway.`,
 			if err != nil {
 				return err
 			}
-			if !allowUntrusted(allow) {
-				if err := checkTrust(path); err != nil {
+			if !trust.AllowUntrusted(allow) {
+				if err := trust.Check(path); err != nil {
 					// The first line is what Claude Code shows.
 					fmt.Fprintf(a.stderr, "hookctl: %v; its hooks did not run\n", err)
-					fmt.Fprintf(a.stderr, "hookctl: to run it without trust, use hookctl claude --allow-untrusted or set %s=1\n", allowUntrustedEnv)
+					fmt.Fprintf(a.stderr, "hookctl: to run it without trust, use hookctl claude --allow-untrusted or set %s=1\n", trust.AllowUntrustedEnv)
 					return silent(exitUntrusted)
 				}
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/trust"
 )
 
 func newServeCmd(a *app) *cobra.Command {
@@ -101,14 +102,14 @@ been busy with one call for longer than --wedged-after.`,
 			status := map[string]any{"config": path, "trust": "checked"}
 			opts := []assemble.WatchOption{assemble.WithInterval(interval),
 				assemble.WithLoadOptions(assemble.WithProjectDir(projectDir()), assemble.WithStore(store))}
-			untrusted := allowUntrusted(allowUntrustedFlag)
+			untrusted := trust.AllowUntrusted(allowUntrustedFlag)
 			if untrusted {
 				status["trust"] = "not checked (--allow-untrusted)"
 			} else {
 				// Every load, the first included, is of a trusted
 				// configuration; trusting it (a change of the trust file)
 				// retries a refused reload.
-				opts = append(opts, assemble.WithGate(checkTrust), assemble.WatchFiles(trustWatchFiles(path)))
+				opts = append(opts, assemble.WithGate(trust.Check), assemble.WatchFiles(trust.WatchFiles(path)))
 			}
 			started := false
 			opts = append(opts, assemble.OnReload(func(cfg *assemble.Config, err error) {
@@ -120,7 +121,7 @@ been busy with one call for longer than --wedged-after.`,
 				status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
 				if err != nil {
 					status["last_error"] = err.Error()
-					var ue *untrustedError
+					var ue *trust.UntrustedError
 					if errors.As(err, &ue) {
 						fmt.Fprintf(a.stderr, "hookctl: not reloading: %v; the previous configuration keeps serving\n", err)
 						return
@@ -139,9 +140,9 @@ been busy with one call for longer than --wedged-after.`,
 					d.Render(a.stderr)
 					return silent(exitFailure)
 				}
-				var ue *untrustedError
+				var ue *trust.UntrustedError
 				if errors.As(err, &ue) {
-					return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, allowUntrustedEnv)}
+					return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, trust.AllowUntrustedEnv)}
 				}
 				return &exitError{code: exitFailure, err: err}
 			}

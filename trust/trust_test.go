@@ -1,4 +1,4 @@
-package main
+package trust
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // canonical path.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir, err := canonicalPath(t.TempDir())
+	dir, err := Canonical(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,13 +34,13 @@ func writeTree(t *testing.T, files map[string]string) string {
 }
 
 // pins returns what trusting the configuration at path pins.
-func pins(t *testing.T, path string) (*pinned, map[string]string) {
+func pins(t *testing.T, path string) (*Pins, map[string]string) {
 	t.Helper()
-	p, err := collectPins(path)
+	p, err := Collect(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := hashSet(p.root, p.files)
+	files, err := HashSet(p.Root, p.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func pins(t *testing.T, path string) (*pinned, map[string]string) {
 func present(files map[string]string) []string {
 	var out []string
 	for k, h := range files {
-		if h != absentHash {
+		if h != Absent {
 			out = append(out, k)
 		}
 	}
@@ -70,22 +70,22 @@ func TestDigestOrderIndependent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"a.js", "hooks.hcl", "lib/b.js", "lib/deep/c.js", "z/data.json"}
-	set, err := hashSet(dir, files)
+	set, err := HashSet(dir, files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := present(set); !slices.Equal(got, want) {
 		t.Fatalf("walk found %v, want %v", got, want)
 	}
-	d := digest(set)
+	d := Digest(set)
 	for i := 0; i < 20; i++ {
 		shuffled := slices.Clone(files)
 		rand.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		s2, err := hashSet(dir, shuffled)
+		s2, err := HashSet(dir, shuffled)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if digest(s2) != d {
+		if Digest(s2) != d {
 			t.Fatal("the digest depends on the order of the files")
 		}
 	}
@@ -95,22 +95,22 @@ func TestDigestOrderIndependent(t *testing.T) {
 // and removed files all change the digest.
 func TestDigestDetectsChanges(t *testing.T) {
 	base := map[string]string{"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": "B"}
-	d := digest(base)
+	d := Digest(base)
 	for name, changed := range map[string]map[string]string{
 		"content": {"hooks.hcl": "h", "lib/a.js": "A2", "lib/b.js": "B"},
 		"rename":  {"hooks.hcl": "h", "lib/c.js": "A", "lib/b.js": "B"},
 		"swap":    {"hooks.hcl": "h", "lib/a.js": "B", "lib/b.js": "A"},
 		"added":   {"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": "B", "lib/c.js": "C"},
 		"removed": {"hooks.hcl": "h", "lib/a.js": "A"},
-		"absent":  {"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": absentHash},
+		"absent":  {"hooks.hcl": "h", "lib/a.js": "A", "lib/b.js": Absent},
 		// A separator inside a path cannot make two sets collide.
 		"boundary": {"hooks.hcl": "h", "lib/a.js\x00A\nlib/b.js": "B"},
 	} {
-		if digest(changed) == d {
+		if Digest(changed) == d {
 			t.Errorf("%s: same digest", name)
 		}
 	}
-	if digest(map[string]string{"lib/b.js": "B", "hooks.hcl": "h", "lib/a.js": "A"}) != d {
+	if Digest(map[string]string{"lib/b.js": "B", "hooks.hcl": "h", "lib/a.js": "A"}) != d {
 		t.Error("the digest depends on map order")
 	}
 }
@@ -162,8 +162,8 @@ hook "argv" {
 		"node_modules/left/index.js": ``,
 	})
 	p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
-	if p.walk {
-		t.Fatalf("walk: %v", p.why)
+	if p.Walk {
+		t.Fatalf("walk: %v", p.Why)
 	}
 	want := []string{"hooks.hcl", "inline/x.js", "inline/y.js", "motd.txt", "scripts/a.js", "scripts/lib/b.js",
 		"scripts/pkg/main.js", "scripts/pkg/package.json", "shared/deep/c.js", "shared/deep/d.json", "tools/argv.py", "tools/lint.sh"}
@@ -171,7 +171,7 @@ hook "argv" {
 		t.Fatalf("pinned\n%v\nwant\n%v", got, want)
 	}
 	for _, absent := range []string{"scripts/lib/b", "scripts/lib/b.json", "scripts/lib/b/index.js", "scripts/pkg", "inline/x", "tools/missing.sh"} {
-		if files[absent] != absentHash {
+		if files[absent] != Absent {
 			t.Errorf("%s: %q, want it pinned absent", absent, files[absent])
 		}
 	}
@@ -188,8 +188,7 @@ func TestPinsComputedNamesWalk(t *testing.T) {
 		"aliased require":  {js: `const r = require; module.exports = r("./x");`, why: "require() with a computed name in a.js"},
 		"template require": {js: "module.exports = require(`./${'x'}`);", why: "require() with a computed name in a.js"},
 		"package":          {js: `module.exports = require("left-pad");`, why: `require("left-pad") loads from node_modules in a.js`},
-		"computed file()":  {hcl: `locals { f = "x.txt" }` + "\n" + `locals { t = file(local.f) }`, js: `module.exports = function () {};`, why: "file() with a computed name at hooks.hcl:2:"},
-		"computed script":  {hcl: `locals { s = "a.js" }` + "\n" + `hook "b" {` + "\n" + `event = "Stop"` + "\n" + `script = local.s` + "\n}", js: `module.exports = function () {};`, why: "script with a computed name at hooks.hcl:4:10"},
+		"does not decode":  {hcl: `hook "b" {` + "\n" + `event = "NoSuchEvent"` + "\n" + `decision = "deny"` + "\n}", js: `module.exports = function () {};`, why: "hooks.hcl does not decode (Unknown event)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := writeTree(t, map[string]string{
@@ -200,10 +199,10 @@ func TestPinsComputedNamesWalk(t *testing.T) {
 				"sub/any.md": "nested",
 			})
 			p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
-			if !p.walk || !strings.HasPrefix(strings.Join(p.why, "; "), tc.why) {
-				t.Fatalf("walk %v, why %q, want %q", p.walk, p.why, tc.why)
+			if !p.Walk || !strings.HasPrefix(strings.Join(p.Why, "; "), tc.why) {
+				t.Fatalf("walk %v, why %q, want %q", p.Walk, p.Why, tc.why)
 			}
-			if files["sub/any.md"] == "" || files["sub/any.md"] == absentHash {
+			if files["sub/any.md"] == "" || files["sub/any.md"] == Absent {
 				t.Fatalf("a walk did not pin a nested file: %v", present(files))
 			}
 		})
@@ -213,15 +212,51 @@ func TestPinsComputedNamesWalk(t *testing.T) {
 		"hooks.hcl": "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
 		"a.js":      `const kv = require("hookctl/kv"); const c = require('console'); module.exports = function () {};`,
 	})
-	if p, _ := pins(t, filepath.Join(dir, "hooks.hcl")); p.walk {
-		t.Fatalf("built-in modules made a walk: %v", p.why)
+	if p, _ := pins(t, filepath.Join(dir, "hooks.hcl")); p.Walk {
+		t.Fatalf("built-in modules made a walk: %v", p.Why)
+	}
+}
+
+// TestPinsFollowDecodedNames: names the configuration computes (locals,
+// env()) are pinned exactly as the decoded configuration resolves them,
+// without pinning the whole directory.
+func TestPinsFollowDecodedNames(t *testing.T) {
+	t.Setenv("HOOKS_TOOL", "tools/check.sh")
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl": `locals {
+  f = "x.txt"
+  t = file(local.f)
+  s = "a.js"
+}
+hook "b" {
+  event  = "Stop"
+  script = local.s
+}
+hook "c" {
+  event   = "PostToolUse"
+  command = ["sh", env("HOOKS_TOOL")]
+}
+`,
+		"a.js":           `module.exports = require("./lib");`,
+		"lib.js":         `module.exports = function () {};`,
+		"x.txt":          "text",
+		"tools/check.sh": "#!/bin/sh\n",
+		"sub/any.md":     "not named",
+	})
+	p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
+	if p.Walk {
+		t.Fatalf("walk: %v", p.Why)
+	}
+	want := []string{"a.js", "hooks.hcl", "lib.js", "tools/check.sh", "x.txt"}
+	if got := present(files); !slices.Equal(got, want) {
+		t.Fatalf("pinned %v, want %v", got, want)
 	}
 }
 
 // TestPinsSyntaxError: a configuration that does not parse is not pinned.
 func TestPinsSyntaxError(t *testing.T) {
 	dir := writeTree(t, map[string]string{"hooks.hcl": "hook \"a\" {\n"})
-	_, err := collectPins(filepath.Join(dir, "hooks.hcl"))
+	_, err := Collect(filepath.Join(dir, "hooks.hcl"))
 	var d *hcl.Diagnostics
 	if !errors.As(err, &d) || !d.HasErrors() {
 		t.Fatalf("%v", err)
@@ -234,22 +269,21 @@ func TestPinsSyntaxError(t *testing.T) {
 func TestCheckTrust(t *testing.T) {
 	state := t.TempDir()
 	tf := filepath.Join(state, "sub", "trusted.json")
-	t.Setenv(trustFileEnv, tf)
+	t.Setenv(FileEnv, tf)
 	dir := writeTree(t, map[string]string{
 		"cfg/hooks.hcl":     "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
 		"cfg/a.js":          `module.exports = require("./lib/deep/b.js");`,
 		"cfg/lib/deep/b.js": `module.exports = function () {};`,
 	})
 	cfgDir := filepath.Join(dir, "cfg")
-	var ue *untrustedError
-	if err := checkTrust(cfgDir); !errors.As(err, &ue) || ue.changed != nil || ue.err != nil {
+	var ue *UntrustedError
+	if err := Check(cfgDir); !errors.As(err, &ue) || ue.Changed != nil || ue.Err != nil {
 		t.Fatalf("untrusted: %v", err)
 	}
-	a := &app{stdout: &strings.Builder{}, stderr: &strings.Builder{}, configPath: cfgDir, logLevel: "error"}
-	if err := a.trust(tf); err != nil {
+	if _, err := Trust(tf, cfgDir); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkTrust(cfgDir); err != nil {
+	if err := Check(cfgDir); err != nil {
 		t.Fatalf("trusted: %v", err)
 	}
 	if runtime.GOOS != "windows" {
@@ -272,22 +306,22 @@ func TestCheckTrust(t *testing.T) {
 		}
 	}
 	write("lib/deep/b.js", `module.exports = function () { return {decision: "allow"}; };`)
-	if err := checkTrust(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.changed, []string{"lib/deep/b.js modified"}) {
+	if err := Check(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.Changed, []string{"lib/deep/b.js modified"}) {
 		t.Fatalf("changed module: %v", err)
 	}
 	write("lib/deep/b.js", `module.exports = function () {};`)
-	if err := checkTrust(cfgDir); err != nil {
+	if err := Check(cfgDir); err != nil {
 		t.Fatalf("restored: %v", err)
 	}
 	write("more.hcl", "hook \"b\" {\n  event = \"Stop\"\n  decision = \"block\"\n}\n")
-	if err := checkTrust(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.changed, []string{"more.hcl added"}) {
+	if err := Check(cfgDir); !errors.As(err, &ue) || !slices.Equal(ue.Changed, []string{"more.hcl added"}) {
 		t.Fatalf("added hcl: %v", err)
 	}
 	if runtime.GOOS != "windows" {
 		if err := os.Chmod(tf, 0o666); err != nil {
 			t.Fatal(err)
 		}
-		if err := checkTrust(cfgDir); !errors.As(err, &ue) || ue.err == nil || !strings.Contains(err.Error(), "writable by other users") {
+		if err := Check(cfgDir); !errors.As(err, &ue) || ue.Err == nil || !strings.Contains(err.Error(), "writable by other users") {
 			t.Fatalf("world-writable trust file: %v", err)
 		}
 	}
@@ -295,13 +329,13 @@ func TestCheckTrust(t *testing.T) {
 
 func TestAllowUntrusted(t *testing.T) {
 	for v, want := range map[string]bool{"": false, "0": false, "false": false, "1": true, "true": true, "yes": true, "no": false} {
-		t.Setenv(allowUntrustedEnv, v)
-		if got := allowUntrusted(false); got != want {
-			t.Errorf("%s=%q: %v", allowUntrustedEnv, v, got)
+		t.Setenv(AllowUntrustedEnv, v)
+		if got := AllowUntrusted(false); got != want {
+			t.Errorf("%s=%q: %v", AllowUntrustedEnv, v, got)
 		}
 	}
-	t.Setenv(allowUntrustedEnv, "")
-	if !allowUntrusted(true) {
+	t.Setenv(AllowUntrustedEnv, "")
+	if !AllowUntrusted(true) {
 		t.Error("the flag does not allow")
 	}
 }
@@ -309,8 +343,8 @@ func TestAllowUntrusted(t *testing.T) {
 // BenchmarkCheckTrust is what a trusted configuration adds to every
 // hookctl claude: read the trust file, hash the pinned files.
 func BenchmarkCheckTrust(b *testing.B) {
-	b.Setenv(trustFileEnv, filepath.Join(b.TempDir(), "trusted.json"))
-	dir, err := canonicalPath(b.TempDir())
+	b.Setenv(FileEnv, filepath.Join(b.TempDir(), "trusted.json"))
+	dir, err := Canonical(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -327,13 +361,12 @@ func BenchmarkCheckTrust(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	tf, _ := trustFile()
-	a := &app{stdout: &strings.Builder{}, stderr: &strings.Builder{}, configPath: dir, logLevel: "error"}
-	if err := a.trust(tf); err != nil {
+	tf, _ := File()
+	if _, err := Trust(tf, dir); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if err := checkTrust(dir); err != nil {
+		if err := Check(dir); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package trust
 
 import (
 	"crypto/sha256"
@@ -17,43 +17,13 @@ import (
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/hookctl/hookctl/hcl"
 )
 
-// What `hookctl trust` pins.
-//
-// A trust record pins the content of every file a configuration loads or
-// names, found when the configuration is trusted:
-//
-//   - its *.hcl files (the file given, or every *.hcl of the directory
-//     given; at every check the *.hcl files present now are pinned, so an
-//     added file is a change);
-//   - the script files its hooks name (script = "...");
-//   - every module those scripts and the inline js bodies require() by a
-//     literal name, transitively, with every file Node's resolution would
-//     try before the one it found (./lib pins lib, lib.js, lib.json,
-//     lib/package.json, lib/index.js and lib/index.json, as content or as
-//     "absent"), so a file added later cannot shadow the one reviewed;
-//   - the files file() and fileexists() read by a literal name;
-//   - the words of command handlers that name files inside the
-//     configuration directory (command = ["./lint.sh"], "bash hooks/x.sh").
-//
-// A configuration that names files by computed names (require(name),
-// require("pkg") from node_modules, file(local.x)) cannot be followed
-// that way: then every regular file under its directory is pinned (.git,
-// .hg, .svn and .jj skipped), which is why hooks that do that belong in
-// a directory of their own.
-//
-// Pinning what is named rather than everything under the directory keeps
-// a trust valid when unrelated files change: a hooks.hcl at the top of a
-// project does not pin the project's code, and .claude/hooks.hcl does not
-// pin the settings.local.json Claude Code rewrites.
-
-// absentHash is the pinned value of a file that does not exist (or is not
+// Absent is the pinned value of a file that does not exist (or is not
 // a regular file).
-const absentHash = "absent"
+const Absent = "absent"
 
 // maxWalkFiles bounds the files a pin by directory walk hashes.
 const maxWalkFiles = 20000
@@ -61,9 +31,9 @@ const maxWalkFiles = 20000
 // vcsDirs are skipped by a directory walk.
 var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".jj": true}
 
-// canonicalPath is the absolute path of p with symbolic links resolved
+// Canonical is the absolute path of p with symbolic links resolved
 // (when it exists): the key of p's trust record.
-func canonicalPath(p string) (string, error) {
+func Canonical(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
@@ -123,11 +93,11 @@ func pinPath(root, key string) string {
 }
 
 // hashFile returns the hex SHA-256 of a regular file's content, or
-// absentHash when there is no regular file at p.
+// Absent when there is no regular file at p.
 func hashFile(p string) (string, error) {
 	fi, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.Mode().IsRegular() {
-		return absentHash, nil
+		return Absent, nil
 	}
 	if err != nil {
 		return "", err
@@ -148,7 +118,7 @@ func hashFile(p string) (string, error) {
 // LF" for every file in key order, so paths are part of it (a rename is a
 // change), unambiguously (a path may hold any byte but NUL, a hash is hex
 // or "absent"), and the order files were found in is not.
-func digest(files map[string]string) string {
+func Digest(files map[string]string) string {
 	keys := make([]string, 0, len(files))
 	for k := range files {
 		keys = append(keys, k)
@@ -195,7 +165,7 @@ func walkFiles(root string) ([]string, error) {
 }
 
 // hashSet hashes files (absolute paths) into a pinned set keyed by pinKey.
-func hashSet(root string, files []string) (map[string]string, error) {
+func HashSet(root string, files []string) (map[string]string, error) {
 	out := make(map[string]string, len(files))
 	for _, p := range files {
 		k := pinKey(root, p)
@@ -211,35 +181,40 @@ func hashSet(root string, files []string) (map[string]string, error) {
 	return out, nil
 }
 
-// pinned is what a configuration pins, found when it is trusted.
-type pinned struct {
-	root  string
-	files []string // absolute paths, present or not
-	// walk is set when the configuration names files by computed names:
-	// every file under root is pinned; why says where.
-	walk bool
-	why  []string
+// Pins is what a configuration pins, found when it is trusted.
+type Pins struct {
+	// Root is the configuration directory.
+	Root string
+	// Files are the pinned files, absolute, present or not.
+	Files []string
+	// Walk is set when the configuration names files by computed names:
+	// every file under Root is pinned; Why says where.
+	Walk bool
+	Why  []string
 }
 
-func (p *pinned) add(files ...string) {
+func (p *Pins) add(files ...string) {
 	for _, f := range files {
-		p.files = append(p.files, filepath.Clean(f))
+		p.Files = append(p.Files, filepath.Clean(f))
 	}
 }
 
-func (p *pinned) computed(format string, args ...any) {
-	p.walk = true
-	p.why = append(p.why, fmt.Sprintf(format, args...))
+func (p *Pins) computed(format string, args ...any) {
+	p.Walk = true
+	p.Why = append(p.Why, fmt.Sprintf(format, args...))
 }
 
-// collectPins finds what the configuration at the canonical path pins
-// (see the comment at the top of this file). It parses the *.hcl files
-// and reads the scripts, and runs nothing: trusting a configuration
-// never runs its code. A file that does not parse is an error
-// (*hcl.Diagnostics).
-func collectPins(path string) (*pinned, error) {
+// Collect finds what the configuration at the canonical path pins (see
+// the comment at the top of this file). The configuration is decoded
+// (package hcl): the decoded configuration names the files it reads
+// (scripts, programs, file() reads, with locals and env() evaluated),
+// and the scripts and inline bodies are scanned for require(). It runs
+// no hook code: trusting a configuration never runs it. A file that does
+// not parse is an error (*hcl.Diagnostics); a configuration with other
+// errors is pinned whole (every file under its directory).
+func Collect(path string) (*Pins, error) {
 	root := configRoot(path)
-	p := &pinned{root: root}
+	p := &Pins{Root: root}
 	files, err := hclFiles(path)
 	if err != nil {
 		return nil, err
@@ -257,15 +232,25 @@ func collectPins(path string) (*pinned, error) {
 		f, d := hclsyntax.ParseConfig(src, name, hcl2.InitialPos)
 		diags = append(diags, d...)
 		sources[name] = f
-		if body, ok := f.Body.(*hclsyntax.Body); ok && !d.HasErrors() {
-			queue = append(queue, p.scanHCL(body)...)
-		}
 		// Inline js bodies resolve require() against the configuration
 		// directory.
 		queue = append(queue, p.requires(src, root, name)...)
 	}
 	if diags.HasErrors() {
 		return nil, &hcl.Diagnostics{Diags: diags, Files: sources}
+	}
+	cfg, err := hcl.Parse(path)
+	if err != nil {
+		return nil, err
+	}
+	if d := cfg.Diagnostics(); d.HasErrors() {
+		p.computed("%s does not decode (%s)", filepath.Base(path), firstError(d))
+	}
+	for _, f := range cfg.Refs() {
+		p.add(f)
+		if isScript(f) {
+			queue = append(queue, f)
+		}
 	}
 	seen := map[string]bool{}
 	for len(queue) > 0 {
@@ -281,7 +266,7 @@ func collectPins(path string) (*pinned, error) {
 		}
 		queue = append(queue, p.requires(src, filepath.Dir(f), pinKey(root, f))...)
 	}
-	if p.walk {
+	if p.Walk {
 		all, err := walkFiles(root)
 		if err != nil {
 			return nil, err
@@ -291,96 +276,22 @@ func collectPins(path string) (*pinned, error) {
 	return p, nil
 }
 
-// scanHCL pins the files script attributes, command handlers and
-// file()/fileexists() name, and returns the scripts to scan in turn.
-func (p *pinned) scanHCL(body *hclsyntax.Body) []string {
-	var scripts []string
-	at := func(r hcl2.Range) string {
-		return fmt.Sprintf("%s:%d:%d", filepath.Base(r.Filename), r.Start.Line, r.Start.Column)
+// firstError is the first error of d, on one line.
+func firstError(d *hcl.Diagnostics) string {
+	for _, e := range d.Errors() {
+		return e.Summary
 	}
-	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl2.Diagnostics {
-		switch n := n.(type) {
-		case *hclsyntax.Attribute:
-			switch n.Name {
-			case "command":
-				p.commandWords(n.Expr)
-			case "script":
-				if s, ok := literalString(n.Expr); ok {
-					f := p.inRoot(s)
-					p.add(f)
-					scripts = append(scripts, f)
-				} else {
-					p.computed("script with a computed name at %s", at(n.Expr.Range()))
-				}
-			}
-		case *hclsyntax.FunctionCallExpr:
-			if (n.Name == "file" || n.Name == "fileexists") && len(n.Args) > 0 {
-				if s, ok := literalString(n.Args[0]); ok {
-					p.add(p.inRoot(s))
-				} else {
-					p.computed("%s() with a computed name at %s", n.Name, at(n.Range()))
-				}
-			}
-		}
-		return nil
-	})
-	return scripts
+	return "errors"
 }
 
-// inRoot resolves a path written in the configuration: relative to the
-// configuration directory.
-func (p *pinned) inRoot(s string) string {
-	if filepath.IsAbs(s) {
-		return filepath.Clean(s)
+// isScript reports whether f is a JavaScript file whose require() calls
+// load more files.
+func isScript(f string) bool {
+	switch filepath.Ext(f) {
+	case ".js", ".cjs", ".mjs":
+		return true
 	}
-	return filepath.Join(p.root, filepath.FromSlash(s))
-}
-
-// literalString is the value of an expression that is a constant string.
-func literalString(e hclsyntax.Expression) (string, bool) {
-	if len(e.Variables()) > 0 {
-		return "", false
-	}
-	v, d := e.Value(nil)
-	if d.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
-		return "", false
-	}
-	return v.AsString(), true
-}
-
-// fileWordRE is a command word that looks like a file name: it has a
-// slash or an extension.
-var fileWordRE = regexp.MustCompile(`/|\.[A-Za-z0-9]{1,8}$`)
-
-// commandWords pins the words of a command (an argv, or a shell line split
-// on blanks) that name a file inside the configuration directory: an
-// existing file, or a missing one written like a file name (so one added
-// later is a change).
-func (p *pinned) commandWords(e hclsyntax.Expression) {
-	var words []string
-	if t, ok := e.(*hclsyntax.TupleConsExpr); ok {
-		for _, x := range t.Exprs {
-			if s, ok := literalString(x); ok {
-				words = append(words, s)
-			}
-		}
-	} else if s, ok := literalString(e); ok {
-		for _, w := range strings.Fields(s) {
-			words = append(words, strings.Trim(w, `"';&|()<>`))
-		}
-	}
-	for _, w := range words {
-		if w == "" || strings.ContainsAny(w, "$`*?\n") {
-			continue
-		}
-		f := p.inRoot(w)
-		if pinKey(p.root, f) == f || f == p.root {
-			continue // outside the configuration directory
-		}
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE.MatchString(w) {
-			p.add(f)
-		}
-	}
+	return false
 }
 
 // requireRE matches require() with a literal name: "..." (also \"...\"
@@ -408,7 +319,7 @@ func nativeModule(name string) bool {
 // requires pins the files the require() calls in src can load, resolved
 // from dir, and returns those that are JavaScript to scan in turn. from
 // names src in the reasons a computed require gives.
-func (p *pinned) requires(src []byte, dir, from string) []string {
+func (p *Pins) requires(src []byte, dir, from string) []string {
 	text := string(src)
 	calls := len(requireCallRE.FindAllStringIndex(text, -1))
 	matches := requireRE.FindAllStringSubmatch(text, -1)
@@ -440,7 +351,7 @@ func (p *pinned) requires(src []byte, dir, from string) []string {
 
 // resolveModule pins every file Node's resolution tries for the module
 // path m, and returns those that are JavaScript.
-func (p *pinned) resolveModule(m string) []string {
+func (p *Pins) resolveModule(m string) []string {
 	var js []string
 	try := func(f string) {
 		p.add(f)

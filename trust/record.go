@@ -1,0 +1,415 @@
+package trust
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AllowUntrustedEnv lets a configuration run without trust (for
+// `hookctl claude`, which Claude Code starts from settings.json).
+const AllowUntrustedEnv = "HOOKCTL_ALLOW_UNTRUSTED"
+
+// FileEnv names the trust file instead of the default.
+const FileEnv = "HOOKCTL_TRUST_FILE"
+
+// Version is the version of the trust file format.
+const Version = 1
+
+// Store is the trust file.
+type Store struct {
+	Version int `json:"version"`
+	// Configs maps a configuration's canonical absolute path (a file or
+	// a directory) to its record.
+	Configs map[string]*Record `json:"configs"`
+}
+
+// Record is one trusted configuration.
+type Record struct {
+	// SHA256 is the digest of Files (see digest).
+	SHA256    string    `json:"sha256"`
+	TrustedAt time.Time `json:"trusted_at"`
+	// Walk pins every file under the configuration directory (the
+	// configuration names files by computed names).
+	Walk bool `json:"walk,omitempty"`
+	// Files maps each pinned file (relative to the configuration
+	// directory, or absolute outside it) to the hex SHA-256 of its
+	// content, or "absent" for a file that must not appear.
+	Files map[string]string `json:"files"`
+}
+
+// present counts the pinned files that exist.
+func (r *Record) Present() int {
+	n := 0
+	for _, h := range r.Files {
+		if h != Absent {
+			n++
+		}
+	}
+	return n
+}
+
+// allowUntrusted reports whether --allow-untrusted or
+// HOOKCTL_ALLOW_UNTRUSTED (1, true, yes) lets an untrusted configuration run.
+func AllowUntrusted(flag bool) bool {
+	if flag {
+		return true
+	}
+	v := strings.TrimSpace(os.Getenv(AllowUntrustedEnv))
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b
+	}
+	return strings.EqualFold(v, "yes") || strings.EqualFold(v, "on")
+}
+
+// trustFile is $HOOKCTL_TRUST_FILE, else hookctl/trusted.json in the
+// user's configuration directory.
+func File() (string, error) {
+	if p := os.Getenv(FileEnv); p != "" {
+		return filepath.Abs(p)
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no trust file: set $%s or $HOME: %w", FileEnv, err)
+	}
+	return filepath.Join(dir, "hookctl", "trusted.json"), nil
+}
+
+// ReadStore reads the trust file; a missing one is empty. A trust
+// file other users can write is refused: they could trust for you.
+func ReadStore(path string) (*Store, error) {
+	st := &Store{Version: Version, Configs: map[string]*Record{}}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("trust file: %w", err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
+		return nil, fmt.Errorf("trust file %s is writable by other users (mode %04o); run chmod 600 %s", path, fi.Mode().Perm(), ShellQuote(path))
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("trust file: %w", err)
+	}
+	if err := json.Unmarshal(b, st); err != nil {
+		return nil, fmt.Errorf("trust file %s: %w", path, err)
+	}
+	if st.Version != Version {
+		return nil, fmt.Errorf("trust file %s: version %d, this hookctl reads version %d", path, st.Version, Version)
+	}
+	if st.Configs == nil {
+		st.Configs = map[string]*Record{}
+	}
+	return st, nil
+}
+
+// WriteStore replaces the trust file atomically (a temporary file in
+// the same directory, renamed over it), readable by its owner only.
+func WriteStore(path string, st *Store) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".trusted-*.json")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename there is nothing to remove
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// UntrustedError is a configuration that may not run: never trusted, or
+// changed since.
+type UntrustedError struct {
+	// Path is the configuration's canonical path.
+	Path string
+	// Changed lists what changed ("a.js modified"); nil when it was never
+	// trusted.
+	Changed []string
+	// Err is why the check itself failed (nil when it ran).
+	Err error
+}
+
+func (e *UntrustedError) Error() string {
+	how := fmt.Sprintf("review it, then run `hookctl trust --config %s`", ShellQuote(e.Path))
+	switch {
+	case e.Err != nil:
+		return fmt.Sprintf("configuration %s cannot be checked for trust: %v", e.Path, e.Err)
+	case e.Changed != nil:
+		return fmt.Sprintf("configuration %s changed since it was trusted (%s); %s", e.Path, Summarize(e.Changed, 3), how)
+	}
+	return fmt.Sprintf("configuration %s is not trusted (%s)", e.Path, how)
+}
+
+func (e *UntrustedError) Unwrap() error { return e.Err }
+
+// summarize joins the first n items and counts the rest.
+func Summarize(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// Current hashes now what rec pins for the configuration at the
+// canonical path key: its pinned files, its *.hcl files as they are now
+// (an added one is a change) and, for a walk record, every file under
+// its directory.
+func Current(key string, rec *Record) (map[string]string, error) {
+	root := configRoot(key)
+	files := make([]string, 0, len(rec.Files)+4)
+	for k := range rec.Files {
+		files = append(files, pinPath(root, k))
+	}
+	hcls, err := hclFiles(key)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, hcls...)
+	if rec.Walk {
+		all, err := walkFiles(root)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, all...)
+	}
+	return HashSet(root, files)
+}
+
+// Diff lists what changed from old to cur: "a.js modified", ...
+func Diff(old, cur map[string]string) []string {
+	keys := make([]string, 0, len(cur))
+	for k := range cur {
+		keys = append(keys, k)
+	}
+	for k := range old {
+		if _, ok := cur[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []string
+	for _, k := range keys {
+		o, inOld := old[k]
+		c, inCur := cur[k]
+		if !inOld {
+			o = Absent
+		}
+		if !inCur {
+			c = Absent
+		}
+		switch {
+		case o == c:
+		case o == Absent:
+			out = append(out, k+" added")
+		case c == Absent:
+			out = append(out, k+" removed")
+		default:
+			out = append(out, k+" modified")
+		}
+	}
+	return out
+}
+
+// Check returns nil when the configuration at path is trusted and
+// unchanged, else an *UntrustedError saying why.
+func Check(path string) error {
+	key, err := Canonical(path)
+	if err != nil {
+		return &UntrustedError{Path: path, Err: err}
+	}
+	tf, err := File()
+	if err != nil {
+		return &UntrustedError{Path: key, Err: err}
+	}
+	st, err := ReadStore(tf)
+	if err != nil {
+		return &UntrustedError{Path: key, Err: err}
+	}
+	rec := st.Configs[key]
+	if rec == nil {
+		return &UntrustedError{Path: key}
+	}
+	cur, err := Current(key, rec)
+	if err != nil {
+		return &UntrustedError{Path: key, Err: err}
+	}
+	if Digest(cur) == rec.SHA256 {
+		return nil
+	}
+	changed := Diff(rec.Files, cur)
+	if len(changed) == 0 {
+		changed = []string{"its trust record does not match"}
+	}
+	return &UntrustedError{Path: key, Changed: changed}
+}
+
+// WatchFiles lists the files a trust check of path reads: the trust
+// file and the files the configuration's record pins, so that hookctl
+// serve retries a refused reload once the configuration is trusted.
+func WatchFiles(path string) func() []string {
+	return func() []string {
+		tf, err := File()
+		if err != nil {
+			return nil
+		}
+		files := []string{tf}
+		key, err := Canonical(path)
+		if err != nil {
+			return files
+		}
+		st, err := ReadStore(tf)
+		if err != nil || st.Configs[key] == nil {
+			return files
+		}
+		root := configRoot(key)
+		for k := range st.Configs[key].Files {
+			files = append(files, pinPath(root, k))
+		}
+		return files
+	}
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs quoting.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_~", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func ShortHash(h string) string {
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return "sha256:" + h
+}
+
+// Trusted is what Trust recorded.
+type Trusted struct {
+	// Key is the configuration's canonical path, the record's key.
+	Key string
+	// Record is the new record; Previous the one it replaced (nil if
+	// none).
+	Record, Previous *Record
+	// Pins is what was pinned.
+	Pins *Pins
+}
+
+// Trust pins the configuration at path and records it in the trust file
+// tf. It decodes the configuration but runs none of it. A configuration
+// whose files do not parse is refused (*hcl.Diagnostics).
+func Trust(tf, path string) (*Trusted, error) {
+	key, err := Canonical(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := ReadStore(tf)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := Collect(key)
+	if err != nil {
+		return nil, err
+	}
+	files, err := HashSet(pins.Root, pins.Files)
+	if err != nil {
+		return nil, err
+	}
+	rec := &Record{SHA256: Digest(files), TrustedAt: time.Now().UTC().Truncate(time.Second), Walk: pins.Walk, Files: files}
+	old := st.Configs[key]
+	st.Configs[key] = rec
+	if err := WriteStore(tf, st); err != nil {
+		return nil, fmt.Errorf("trust file: %w", err)
+	}
+	return &Trusted{Key: key, Record: rec, Previous: old, Pins: pins}, nil
+}
+
+// Revoke forgets the trust of the configuration at path; it returns the
+// record's key.
+func Revoke(tf, path string) (string, error) {
+	key, err := Canonical(path)
+	if err != nil {
+		return "", err
+	}
+	st, err := ReadStore(tf)
+	if err != nil {
+		return "", err
+	}
+	if st.Configs[key] == nil {
+		return key, fmt.Errorf("%s is not trusted", key)
+	}
+	delete(st.Configs, key)
+	if err := WriteStore(tf, st); err != nil {
+		return key, fmt.Errorf("trust file: %w", err)
+	}
+	return key, nil
+}
+
+// Listed is one trusted configuration and its state now.
+type Listed struct {
+	Key    string
+	Record *Record
+	// State is "trusted", "missing", "changed: ..." or "unreadable: ...".
+	State string
+}
+
+// List returns the records of the trust file tf, by key, each with its
+// state now.
+func List(tf string) ([]Listed, error) {
+	st, err := ReadStore(tf)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(st.Configs))
+	for k := range st.Configs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]Listed, 0, len(keys))
+	for _, k := range keys {
+		rec := st.Configs[k]
+		state := "trusted"
+		if _, err := os.Stat(k); err != nil {
+			state = "missing"
+		} else if cur, err := Current(k, rec); err != nil {
+			state = "unreadable: " + err.Error()
+		} else if Digest(cur) != rec.SHA256 {
+			state = "changed: " + Summarize(Diff(rec.Files, cur), 3)
+		}
+		out = append(out, Listed{Key: k, Record: rec, State: state})
+	}
+	return out, nil
+}
