@@ -106,91 +106,76 @@ func Handle(ctx context.Context, eng *engine.Engine, payload map[string]any, eve
 }
 
 // Format turns an outcome into Claude Code's output for its event (the
-// shapes of claude-code-hooks.md §3): permissionDecision for PreToolUse and
-// PreModelSwitch, decision.behavior for PermissionRequest, a top-level
-// decision for Stop, UserPromptSubmit, PostToolUse, ...; additionalContext
-// in hookSpecificOutput; continue, stopReason and systemMessage at the top.
-// Events whose only blocking channel is the exit status (TaskCompleted,
-// TeammateIdle, WorktreeCreate) get exit status 2 and the reason on stderr.
-func Format(out engine.Outcome) Reply {
+// shapes of claude-code-hooks.md §3, as the claudeCode dialect table in
+// dialect.go lists them): permissionDecision for PreToolUse, a
+// decision.behavior object for PermissionRequest, a top-level decision for
+// Stop, UserPromptSubmit, PostToolUse, ...; additionalContext and the
+// event's own fields in hookSpecificOutput; continue, stopReason and
+// systemMessage at the top. Events whose only blocking channel is the exit
+// status (TaskCompleted, TeammateIdle, WorktreeCreate) get that status and
+// the reason on stderr.
+func Format(out engine.Outcome) Reply { return claudeCode.Format(out) }
+
+// Format writes the outcome in the dialect.
+func (d *Dialect) Format(out engine.Outcome) Reply {
 	ev := out.Event
+	sh := d.shape(ev)
 	top := map[string]any{}
 	hso := map[string]any{}
 	o := out.Output
 	str := func(k string) string { s, _ := o[k].(string); return s }
 
-	switch ev {
-	case "PreToolUse", "PreModelSwitch":
+	switch sh.Decision {
+	case PermissionDecision:
 		if out.Decision != "" {
 			hso["permissionDecision"] = out.Decision
 			if out.Reason != "" {
 				hso["permissionDecisionReason"] = out.Reason
 			}
 		}
-		if out.UpdatedInput != nil && ev == "PreToolUse" {
+		if out.UpdatedInput != nil && sh.UpdatedInput {
 			hso["updatedInput"] = out.UpdatedInput
 		}
-	case "PermissionRequest":
+	case BehaviorObject:
 		if out.Decision != "" {
-			d := map[string]any{"behavior": out.Decision}
-			if out.UpdatedInput != nil {
-				d["updatedInput"] = out.UpdatedInput
+			b := map[string]any{"behavior": out.Decision}
+			if out.UpdatedInput != nil && sh.UpdatedInput {
+				b["updatedInput"] = out.UpdatedInput
 			}
 			if msg := str("message"); msg != "" {
-				d["message"] = msg
+				b["message"] = msg
 			} else if out.Reason != "" && out.Decision == "deny" {
-				d["message"] = out.Reason
+				b["message"] = out.Reason
 			}
 			if v, ok := o["interrupt"].(bool); ok && v {
-				d["interrupt"] = true
+				b["interrupt"] = true
 			}
 			if p, ok := o["updated_permissions"]; ok {
-				d["updatedPermissions"] = p
+				b["updatedPermissions"] = p
 			}
-			hso["decision"] = d
+			hso["decision"] = b
 		}
-	case "UserPromptSubmit", "UserPromptExpansion", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
-		"Stop", "SubagentStop", "ConfigChange", "PreCompact", "TaskCreated":
+	case TopLevelBlock:
 		if out.Decision == "block" {
 			top["decision"] = "block"
 			top["reason"] = reasonOr(out.Reason, "blocked by a hook")
 		}
-	case "TaskCompleted", "TeammateIdle", "WorktreeCreate":
+	case ExitStatus:
 		if out.Decision == "block" {
-			r := Reply{Stderr: reasonOr(out.Reason, "blocked by a hook"), ExitCode: 2}
-			if ev == "WorktreeCreate" {
-				r.ExitCode = 1
-			}
-			return r
-		}
-		if ev == "WorktreeCreate" {
-			if p := str("worktree_path"); p != "" {
-				return Reply{Stdout: []byte(p + "\n")}
-			}
-		}
-	case "Elicitation", "ElicitationResult":
-		if a := str("action"); a != "" {
-			hso["action"] = a
-		}
-		if c, ok := o["content"]; ok {
-			hso["content"] = c
-		}
-	case "MessageDisplay":
-		if d := str("display_content"); d != "" {
-			hso["displayContent"] = d
-		}
-	case "PermissionDenied":
-		if v, ok := o["retry"].(bool); ok && v {
-			hso["retry"] = true
+			return Reply{Stderr: reasonOr(out.Reason, "blocked by a hook"), ExitCode: sh.BlockExit}
 		}
 	}
-	if out.AdditionalContext != "" && acceptsContext(ev) {
+	if sh.Stdout != "" {
+		if p := str(sh.Stdout); p != "" {
+			return Reply{Stdout: []byte(p + "\n")}
+		}
+	}
+	if out.AdditionalContext != "" && sh.Context {
 		hso["additionalContext"] = out.AdditionalContext
 	}
-	// Event-specific fields that pass through as camelCase.
-	for field, claudeName := range passThrough[ev] {
-		if v, ok := o[field]; ok && v != nil {
-			hso[claudeName] = v
+	for _, f := range sh.Fields {
+		if v, ok := o[f.Result]; f.passes(v, ok) {
+			hso[f.Host] = v
 		}
 	}
 	if !out.Continue {
@@ -228,26 +213,4 @@ func reasonOr(r, def string) string {
 		return def
 	}
 	return r
-}
-
-// acceptsContext lists the events that take additionalContext.
-func acceptsContext(ev string) bool {
-	switch ev {
-	case "SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PostToolUse",
-		"PostToolUseFailure", "PostToolBatch", "SubagentStart", "Stop", "SubagentStop", "PostModelSwitch":
-		return true
-	}
-	return false
-}
-
-// passThrough maps result fields to Claude Code's hookSpecificOutput names
-// per event.
-var passThrough = map[string]map[string]string{
-	"SessionStart":     {"initial_user_message": "initialUserMessage", "session_title": "sessionTitle", "watch_paths": "watchPaths", "reload_skills": "reloadSkills"},
-	"UserPromptSubmit": {"session_title": "sessionTitle", "suppress_original_prompt": "suppressOriginalPrompt"},
-	"PostToolUse":      {"updated_output": "updatedToolOutput", "classifier_context": "classifierContext"},
-	"CwdChanged":       {"watch_paths": "watchPaths"},
-	"FileChanged":      {"watch_paths": "watchPaths"},
-	"Notification":     {"terminal_sequence": "terminalSequence"},
-	"StopFailure":      {"terminal_sequence": "terminalSequence"},
 }
