@@ -137,7 +137,7 @@ func TestRealHookScripts(t *testing.T) {
 			}
 			tr, _ := out.Hook("h")
 			w := tc.want
-			if out.Decision != w.decision || out.Reason != w.reason || out.Blocked != w.blocked || out.Continue == w.halted ||
+			if string(out.Decision) != w.decision || out.Reason != w.reason || out.Blocked != w.blocked || out.Continue == w.halted ||
 				out.AdditionalContext != w.context || out.SystemMessage != w.sysMsg || tr.Status != w.status ||
 				(w.errHas != "" && !strings.Contains(tr.Error, w.errHas)) {
 				t.Fatalf("outcome: decision=%q reason=%q blocked=%v continue=%v context=%q sys=%q status=%s err=%q",

@@ -20,7 +20,7 @@ func formatCases(ev string) map[string]engine.Outcome {
 	base := func() engine.Outcome { return engine.Outcome{Event: ev, Continue: true, Output: map[string]any{}} }
 	dec := func(d, reason string, blocked bool) engine.Outcome {
 		o := base()
-		o.Decision, o.Reason, o.Blocked = d, reason, blocked
+		o.Decision, o.Reason, o.Blocked = engine.Decision(d), reason, blocked
 		o.Output["decision"] = d
 		if reason != "" {
 			o.Output["reason"] = reason

@@ -81,7 +81,7 @@ func TestHTTPHook(t *testing.T) {
 				t.Fatal(err)
 			}
 			tr, _ := out.Hook("h")
-			if out.Decision != tc.decision || tr.Status != tc.status || !strings.Contains(tr.Error, tc.errHas) {
+			if string(out.Decision) != tc.decision || tr.Status != tc.status || !strings.Contains(tr.Error, tc.errHas) {
 				t.Fatalf("decision=%q status=%s err=%q", out.Decision, tr.Status, tr.Error)
 			}
 			mu.Lock()

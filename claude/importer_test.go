@@ -84,7 +84,7 @@ func TestImportKeepsBehaviour(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Decision != tc.decision {
+		if string(o.Decision) != tc.decision {
 			t.Errorf("%s: decision %q, want %q (%+v)", tc.cmd, o.Decision, tc.decision, o.Hooks)
 		}
 	}

@@ -31,4 +31,21 @@
 // The Outcome carries the merged decision, reason, blocked flag, rewritten
 // input, context, every merged field, the chain's state and a trace of every
 // hook: decided, ran, skipped (and why), error, timeout or queued.
+//
+// The path of one fire, in fire.go: Fire finds the event in the current
+// snapshot (an immutable view of the registry, swapped atomically by
+// Register and Load) and returns at once when it has no hooks; otherwise a
+// firing carries the fire's context, snapshot, event and outcome through
+// its phases: the chain (admit checks switch, matcher and condition;
+// execute runs the handler with its timeout and error policy; the merger
+// folds the result in, one function per merge rule in merge.go), then the
+// void or observe hooks (runParallel), then the background queue. Close
+// waits for the fires in progress (drain) and the background queue.
+//
+// Decisions are typed (Decision, with the catalog's values as constants),
+// and so are trace phases (Phase) and skip codes (SkipCode). Middleware
+// (WithMiddleware) wraps every hook's handler once, at registration.
+// Typed and On give Go hooks a typed payload (ToolPayload, PromptPayload,
+// StopPayload or a struct of your own). Background hooks keep the values
+// of the context of the fire that queued them, not its cancellation.
 package engine

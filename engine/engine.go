@@ -45,9 +45,10 @@ type Engine struct {
 	auditOpt  io.Writer
 	extraEvts []EventSpec
 	condOpts  []conditions.Option
+	mw        []Middleware
 
 	closed atomic.Bool
-	active atomic.Int64
+	drain  drain
 
 	workers workers
 
@@ -270,7 +271,7 @@ func (e *Engine) Register(h Hook) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	c, err := e.reg.compile(h, e.cc)
+	c, err := e.reg.compile(h, e.cc, e.mw)
 	if err != nil {
 		return err
 	}
@@ -417,7 +418,7 @@ func (e *Engine) try(cfg *Config) (registry, []*compiledHook, []error) {
 	}
 	var hooks []*compiledHook
 	for _, h := range cfg.Hooks {
-		c, err := trial.compile(h, e.cc)
+		c, err := trial.compile(h, e.cc, e.mw)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -489,7 +490,7 @@ type HookInfo struct {
 	When       string
 	Priority   int
 	Handler    string
-	Phase      string
+	Phase      Phase
 	Timeout    time.Duration
 	OnError    string
 	Background bool
@@ -510,17 +511,10 @@ func (e *Engine) Hooks(event string) ([]HookInfo, error) {
 	}
 	ent := s.events[id]
 	var out []HookInfo
-	add := func(hs []*compiledHook, phase string) {
+	add := func(hs []*compiledHook, phase Phase) {
 		for _, h := range hs {
-			info := HookInfo{ID: h.ID, Event: ent.spec.Name, When: h.When, Priority: h.Priority,
-				Handler: h.kind, Phase: phase, Timeout: h.Timeout, OnError: h.OnError.Policy.String(),
-				Background: h.Background, Observe: h.Observe, Disabled: h.Disabled, Source: h.Source}
-			if h.matcher != nil {
-				info.Matcher = h.matcher.String()
-			}
-			if info.When == "" && h.cond != nil {
-				info.When = h.cond.Source()
-			}
+			info := h.info()
+			info.Event, info.Phase = ent.spec.Name, phase
 			out = append(out, info)
 		}
 	}
@@ -576,7 +570,7 @@ func (e *Engine) Stats() Stats {
 		Fires: e.fires.Load(), HooksRun: e.hooksRun.Load(), HookErrors: e.hookErrs.Load(),
 		HookTimeouts: e.timeouts.Load(), BackgroundQueued: e.bgQueued.Load(),
 		BackgroundDone: e.bgDone.Load(), BackgroundDropped: e.bgDropped.Load(),
-		ActiveFires: e.active.Load(),
+		ActiveFires: e.drain.active(),
 	}
 }
 
@@ -589,12 +583,10 @@ func (e *Engine) Close(ctx context.Context) error {
 		return nil
 	}
 	var errs []error
-	for e.active.Load() > 0 {
-		if ctx.Err() != nil {
-			errs = append(errs, fmt.Errorf("waiting for fires in progress: %w", ctx.Err()))
-			break
-		}
-		time.Sleep(200 * time.Microsecond)
+	select {
+	case <-e.drain.close():
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("waiting for fires in progress: %w", ctx.Err()))
 	}
 	if err := e.workers.close(ctx); err != nil {
 		errs = append(errs, err)
@@ -605,6 +597,55 @@ func (e *Engine) Close(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// drain counts the fires in progress, so that Close can wait for them
+// without polling: enter admits a fire unless the engine is closing,
+// leave ends it, and close returns a channel closed once none is left.
+type drain struct {
+	mu      sync.Mutex
+	n       int
+	closing bool
+	idle    chan struct{}
+}
+
+func (d *drain) enter() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closing {
+		return false
+	}
+	d.n++
+	return true
+}
+
+func (d *drain) leave() {
+	d.mu.Lock()
+	d.n--
+	if d.n == 0 && d.idle != nil {
+		close(d.idle)
+		d.idle = nil
+	}
+	d.mu.Unlock()
+}
+
+func (d *drain) active() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return int64(d.n)
+}
+
+func (d *drain) close() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closing = true
+	ch := make(chan struct{})
+	if d.n == 0 {
+		close(ch)
+	} else {
+		d.idle = ch
+	}
+	return ch
 }
 
 // auditSink writes one JSON line per fire.

@@ -93,3 +93,15 @@ type QueueFullError struct {
 func (e *QueueFullError) Error() string {
 	return fmt.Sprintf("background queue full for %s: hook %q dropped", e.Wait, e.Hook)
 }
+
+// EventMismatchError is an Event whose Name and ID name different events.
+type EventMismatchError struct {
+	Name string
+	ID   EventID
+	// Event is the canonical name of the event ID names.
+	Event string
+}
+
+func (e *EventMismatchError) Error() string {
+	return fmt.Sprintf("event %q and event id %d (%s) disagree: set one, or both for the same event", e.Name, e.ID, e.Event)
+}

@@ -78,3 +78,40 @@ func ExampleEngine_Fire_stopGuard() {
 	// decision="block" released=false
 	// decision="" released=true
 }
+
+// On registers a Go hook with a typed payload, as ADK and eino type their
+// callbacks.
+func ExampleOn() {
+	eng, _ := engine.New()
+	defer eng.Close(context.Background())
+	_ = engine.On(eng, "no-force-push", "PreToolUse", func(_ context.Context, p engine.ToolPayload, _ *engine.Call) (engine.Result, error) {
+		if cmd, _ := p.ToolInput["command"].(string); p.ToolName == "Bash" && strings.Contains(cmd, "push --force") {
+			return engine.Deny("force pushes need a human"), nil
+		}
+		return nil, nil
+	})
+	out, _ := eng.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "git push --force"},
+	}})
+	fmt.Println(out.Decision, out.Decision.Blocks(), out.Reason)
+	// Output: deny true force pushes need a human
+}
+
+// WithMiddleware wraps every hook, here to count the calls per hook.
+func ExampleWithMiddleware() {
+	calls := map[string]int{}
+	count := func(next engine.Handler, info engine.HookInfo) engine.Handler {
+		return engine.HandlerFunc(func(ctx context.Context, c *engine.Call) (engine.Result, error) {
+			calls[info.ID]++ // one fire at a time here; guard it with a mutex otherwise
+			return next.Handle(ctx, c)
+		})
+	}
+	eng, _ := engine.New(engine.WithMiddleware(count))
+	defer eng.Close(context.Background())
+	_ = eng.Register(engine.Hook{ID: "ctx", Event: "UserPromptSubmit", Handler: engine.Static(engine.Context("be brief"))})
+	for range 3 {
+		_, _ = eng.Fire(context.Background(), engine.Event{Name: "UserPromptSubmit", Payload: map[string]any{"prompt": "hi"}})
+	}
+	fmt.Println(calls)
+	// Output: map[ctx:3]
+}

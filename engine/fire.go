@@ -31,6 +31,25 @@ type fireState struct {
 	obs   Outcome
 }
 
+// firing carries the values of one fire through its phases: the chain,
+// the void or observe hooks, the background queue.
+type firing struct {
+	e    *Engine
+	ctx  context.Context
+	snap *snapshot
+	spec *EventSpec
+	id   uint64
+	f    *fireState
+	out  *Outcome
+	// obs is what observe hooks see (nil for other hooks).
+	obs *Outcome
+}
+
+// call returns the Call of hook h with the payload it sees.
+func (fi *firing) call(h *compiledHook, payload map[string]any, state *State) Call {
+	return Call{Event: fi.spec.Name, Fire: fi.id, Hook: h.ID, Payload: payload, State: state, Outcome: fi.obs, Logger: fi.e.log}
+}
+
 // task is one hook handed to the worker pool.
 type task struct {
 	ctx  context.Context
@@ -56,19 +75,26 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	s := e.snap.Load()
 	ent := s.entry(ev)
 	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
-		return e.fireSlow(ctx, s, ent, ev)
+		return e.fire(ctx, s, ent, ev)
 	}
 	// The fast path: nothing to run.
 	return Outcome{Event: ent.spec.Name, Continue: true}, nil
 }
 
-// entry finds the event of a fire.
+// entry finds the event of a fire: by ID when set, else by name. An event
+// whose Name and ID disagree is no event (Fire reports the mismatch).
 func (s *snapshot) entry(ev Event) *eventEntry {
 	if ev.ID != 0 {
-		if int(ev.ID) < len(s.events) {
-			return s.events[ev.ID]
+		if int(ev.ID) >= len(s.events) {
+			return nil
 		}
-		return nil
+		ent := s.events[ev.ID]
+		if ev.Name != "" && ent != nil {
+			if id, ok := s.names.lookup(ev.Name); !ok || id != ev.ID {
+				return nil
+			}
+		}
+		return ent
 	}
 	if id, ok := s.names.lookup(ev.Name); ok {
 		return s.events[id]
@@ -76,16 +102,12 @@ func (s *snapshot) entry(ev Event) *eventEntry {
 	return nil
 }
 
-func (e *Engine) fireSlow(ctx context.Context, s *snapshot, ent *eventEntry, ev Event) (Outcome, error) {
-	if ent == nil || e.closed.Load() {
-		return Outcome{}, e.fireError(ev)
-	}
-	return e.fire(ctx, s, ent, ev.Payload)
-}
-
-func (e *Engine) fireError(ev Event) error {
-	if e.closed.Load() {
-		return ErrClosed
+// fireError says why ev found no event.
+func (e *Engine) fireError(s *snapshot, ev Event) error {
+	if ev.ID != 0 && ev.Name != "" && int(ev.ID) < len(s.events) && s.events[ev.ID] != nil {
+		if id, ok := s.names.lookup(ev.Name); ok && id != ev.ID {
+			return &EventMismatchError{Name: ev.Name, ID: ev.ID, Event: s.events[ev.ID].spec.Name}
+		}
 	}
 	name := ev.Name
 	if name == "" {
@@ -96,12 +118,17 @@ func (e *Engine) fireError(ev Event) error {
 	return e.reg.unknown(name)
 }
 
-func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload map[string]any) (Outcome, error) {
-	e.active.Add(1)
-	defer e.active.Add(-1)
-	if e.closed.Load() {
+// fire runs the hooks of ent: the one place a fire is admitted (the engine
+// is not closed) and counted until it ends, for Close to wait on.
+func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Event) (Outcome, error) {
+	if !e.drain.enter() {
 		return Outcome{}, ErrClosed
 	}
+	defer e.drain.leave()
+	if ent == nil {
+		return Outcome{}, e.fireError(s, ev)
+	}
+	payload := ev.Payload
 	spec := ent.spec
 	f := e.firePool.Get().(*fireState)
 	defer e.releaseFire(f)
@@ -114,7 +141,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)
 	}
-	fireID := e.fireSeq.Add(1)
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out}
 	m := &f.m
 	m.init(spec, payload)
 	state := &f.state
@@ -124,15 +151,14 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	for _, h := range ent.chain {
 		tr := newTrace(h, PhaseChain)
 		if m.stoppedBy != "" {
-			tr.Status = StatusSkipped
+			tr.Status, tr.SkipCode = StatusSkipped, SkipCodeStopped
 			tr.SkipReason = "chain stopped by " + m.stoppedBy
 			out.Hooks = append(out.Hooks, tr)
 			continue
 		}
 		skip, cerr := f.admit(h, spec, m.payload, state)
 		if skip != "" {
-			tr.Status = StatusSkipped
-			tr.SkipReason = skip
+			tr.skip(skip)
 			out.Hooks = append(out.Hooks, tr)
 			continue
 		}
@@ -149,11 +175,11 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 			staticTrace(spec, p, &tr)
 		default:
 			call := &f.call
-			*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: m.payload, State: state, Logger: e.log}
+			*call = fi.call(h, m.payload, state)
 			if res := e.execute(ctx, s, spec, h, call, &tr, true); res != nil {
 				p = f.prep.load(res)
 				if !tr.FailClosed {
-					tr.Output, tr.Decision, tr.Reason = p.res, p.decisionString(spec), p.reasonString()
+					tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
 				}
 			}
 		}
@@ -172,16 +198,18 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, payload
 	// Void hooks of a void event run now; observe hooks see the outcome.
 	if len(ent.parallel) > 0 {
 		if spec.Strategy == Void {
-			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseVoid, m.payload, state, nil, &out, f)
+			fi.runParallel(ent.parallel, PhaseVoid, m.payload, state)
 		} else {
 			f.obs = out // what observe hooks see: the outcome before them
-			e.runParallel(ctx, s, spec, fireID, ent.parallel, PhaseObserve, m.payload, state, &f.obs, &out, f)
+			fi.obs = &f.obs
+			fi.runParallel(ent.parallel, PhaseObserve, m.payload, state)
+			fi.obs = nil
 		}
 	}
 	out.State = state.Snapshot()
 
 	if len(ent.background) > 0 {
-		e.queueBackground(ctx, s, spec, fireID, ent.background, m.payload, out.State, &out, f)
+		fi.queueBackground(ent.background, m.payload, out.State)
 	}
 
 	e.fires.Add(1)
@@ -212,11 +240,11 @@ func staticTrace(spec *EventSpec, p *prepared, tr *HookTrace) {
 	tr.Status = StatusRan
 	if !p.empty() {
 		tr.Status, tr.Output = StatusDecided, p.res
-		tr.Decision, tr.Reason = p.decisionString(spec), p.reasonString()
+		tr.Decision, tr.Reason = Decision(p.decisionString(spec)), p.reasonString()
 	}
 }
 
-func newTrace(h *compiledHook, phase string) HookTrace {
+func newTrace(h *compiledHook, phase Phase) HookTrace {
 	return HookTrace{ID: h.ID, Handler: h.kind, Phase: phase, Priority: h.Priority, Source: h.Source}
 }
 
@@ -306,10 +334,11 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Status = StatusDecided
 	tr.Output = res
-	tr.Decision, _ = res[fieldDecision].(string)
-	if tr.Decision == "" {
-		tr.Decision, _ = res["permissionDecision"].(string)
+	d, _ := res[fieldDecision].(string)
+	if d == "" {
+		d, _ = res["permissionDecision"].(string)
 	}
+	tr.Decision = Decision(d)
 	tr.Reason, _ = res[fieldReason].(string)
 	return res
 }
@@ -336,7 +365,7 @@ func (e *Engine) failed(spec *EventSpec, h *compiledHook, tr *HookTrace, err err
 		return nil
 	}
 	tr.FailClosed = true
-	tr.Decision = d
+	tr.Decision = Decision(d)
 	tr.Reason = fmt.Sprintf("hook %q could not run (%s): %v", h.ID, tr.Status, err)
 	return Result{fieldDecision: d, fieldReason: tr.Reason}
 }
@@ -387,16 +416,16 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // runParallel runs void or observe hooks: conditions are checked here,
 // cheap (inline) handlers run on this goroutine, the rest on the worker
 // pool, and runParallel waits for all of them.
-func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, fireID uint64, hooks []*compiledHook, phase string,
-	payload map[string]any, state *State, obs *Outcome, out *Outcome, f *fireState) {
+func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[string]any, state *State) {
+	e, ctx, spec, out := fi.e, fi.ctx, fi.spec, fi.out
 	base := len(out.Hooks)
 	pooled := 0
 	for _, h := range hooks {
 		tr := newTrace(h, phase)
-		skip, cerr := f.admit(h, spec, payload, state)
+		skip, cerr := fi.f.admit(h, spec, payload, state)
 		switch {
 		case skip != "":
-			tr.Status, tr.SkipReason = StatusSkipped, skip
+			tr.skip(skip)
 		case cerr != nil:
 			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		case !h.inline:
@@ -417,16 +446,13 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 				continue
 			}
 			t := e.taskPool.Get().(*task)
-			*t = task{ctx: wctx, snap: s, spec: spec, h: h, tr: tr, wg: wg,
-				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}}
+			*t = task{ctx: wctx, snap: fi.snap, spec: spec, h: h, tr: tr, wg: wg, call: fi.call(h, payload, state)}
 			wg.Add(1)
 			if err := e.workers.submit(t); err != nil {
 				wg.Done()
 				e.taskPool.Put(t)
 				// The pool is gone (closing): run it here.
-				call := &f.call
-				*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
-				e.execute(ctx, s, spec, h, call, tr, false)
+				fi.runInline(h, payload, state, tr)
 			}
 		}
 	}
@@ -444,13 +470,18 @@ func (e *Engine) runParallel(ctx context.Context, s *snapshot, spec *EventSpec, 
 			e.hooksRun.Add(1)
 			continue
 		}
-		call := &f.call
-		*call = Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: payload, State: state, Outcome: obs, Logger: e.log}
-		e.execute(ctx, s, spec, h, call, tr, false)
+		fi.runInline(h, payload, state, tr)
 	}
 	if wg != nil {
 		wg.Wait()
 	}
+}
+
+// runInline runs a void or observe hook on the firing goroutine.
+func (fi *firing) runInline(h *compiledHook, payload map[string]any, state *State, tr *HookTrace) {
+	call := &fi.f.call
+	*call = fi.call(h, payload, state)
+	fi.e.execute(fi.ctx, fi.snap, fi.spec, h, call, tr, false)
 }
 
 // runTask is the worker pool's function.
@@ -468,16 +499,17 @@ func (e *Engine) runTask(t *task) {
 
 // queueBackground checks the background hooks' matchers and conditions and
 // queues those that apply. They get their own copy of the payload and of
-// the state, since they outlive the fire.
-func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSpec, fireID uint64, hooks []*compiledHook,
-	payload map[string]any, stateSnap map[string]any, out *Outcome, f *fireState) {
+// the state, since they outlive the fire, and the fire's context values
+// without its cancellation.
+func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any, stateSnap map[string]any) {
+	e, spec := fi.e, fi.spec
 	var own map[string]any
 	for _, h := range hooks {
 		tr := newTrace(h, PhaseBackground)
-		skip, cerr := f.admit(h, spec, payload, &f.state)
+		skip, cerr := fi.f.admit(h, spec, payload, &fi.f.state)
 		switch {
 		case skip != "":
-			tr.Status, tr.SkipReason = StatusSkipped, skip
+			tr.skip(skip)
 		case cerr != nil:
 			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		default:
@@ -485,9 +517,8 @@ func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSp
 				own = deepCopy(payload).(map[string]any)
 			}
 			t := e.taskPool.Get().(*task)
-			*t = task{ctx: e.workers.bgCtx, snap: s, spec: spec, h: h, bg: true,
-				call: Call{Event: spec.Name, Fire: fireID, Hook: h.ID, Payload: own, State: NewState(stateSnap), Logger: e.log}}
-			if err := e.workers.enqueue(ctx, t); err != nil {
+			*t = task{ctx: fi.ctx, snap: fi.snap, spec: spec, h: h, bg: true, call: fi.call(h, own, NewState(stateSnap))}
+			if err := e.workers.enqueue(fi.ctx, t); err != nil {
 				*t = task{}
 				e.taskPool.Put(t)
 				e.bgDropped.Add(1)
@@ -498,13 +529,14 @@ func (e *Engine) queueBackground(ctx context.Context, s *snapshot, spec *EventSp
 				tr.Status = StatusQueued
 			}
 		}
+		out := fi.out
 		out.Hooks = append(out.Hooks, tr)
 	}
 }
 
 func (e *Engine) runBackground(t *task) {
 	defer e.workers.pending.Done()
-	if err := t.ctx.Err(); err != nil {
+	if err := e.workers.bgCtx.Err(); err != nil {
 		e.bgDropped.Add(1)
 		e.log.Warn("background hook dropped at shutdown", "hook", t.h.ID, "event", t.spec.Name, "error", err)
 		*t = task{}
@@ -512,7 +544,9 @@ func (e *Engine) runBackground(t *task) {
 		return
 	}
 	var tr HookTrace
-	e.execute(context.WithValue(t.ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
+	ctx, cancel := e.workers.backgroundContext(t.ctx)
+	defer cancel()
+	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
 	e.bgDone.Add(1)
 	*t = task{}
 	e.taskPool.Put(t)
@@ -531,7 +565,8 @@ func (e *Engine) dropBackground(t *task, err error) {
 func (m *merger) finish(o *Outcome) {
 	m.flush()
 	o.Output = m.out
-	o.Decision, _ = m.out[m.spec.decisionField()].(string)
+	d, _ := m.out[m.spec.decisionField()].(string)
+	o.Decision = Decision(d)
 	o.Reason, _ = m.out[fieldReason].(string)
 	if c, ok := m.out[fieldContinue].(bool); ok && !c {
 		o.Continue = false

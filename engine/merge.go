@@ -251,165 +251,232 @@ func (m *merger) addDecision(v any, p *prepared, reasonHasRule bool) (terminal b
 	return false, note
 }
 
-// addField merges one non-decision field.
+// addField merges one non-decision field by its rule (one function per
+// rule, mergeRules).
 func (m *merger) addField(k string, v any) (terminal bool, note string) {
 	rule := m.spec.rule(k)
-	cur, have := m.out[k]
 	if rule.FreezeAfter != "" {
 		if _, frozen := m.out[rule.FreezeAfter]; frozen {
 			return false, fmt.Sprintf("%s ignored: frozen once %s was set", k, rule.FreezeAfter)
 		}
 	}
-	switch rule.Rule {
-	case MergeIgnore:
-		if v == nil {
-			return false, ""
-		}
-		return false, fmt.Sprintf("%s ignored: %s does not honour it", k, m.spec.Name)
-	case MergeLast:
-		if v != nil {
-			m.out[k] = v
-		}
-	case MergeFirst:
-		if !have && v != nil {
-			m.out[k] = v
-		}
-	case MergeSticky:
-		want := rule.Value
-		if want == nil {
-			want = true
-		}
-		if have && valueEqual(cur, want) {
-			return false, ""
-		}
-		if v == nil {
-			return false, ""
-		}
-		if valueEqual(v, want) {
-			m.out[k] = want
-			if rule.Blocks {
-				m.blocked = true
-			}
-			return rule.Terminal, ""
-		}
-		if !have {
-			m.out[k] = v
-		}
-	case MergeRestrictive:
-		s, ok := v.(string)
-		if !ok || s == "" {
-			if v == nil || s == "" && ok {
-				return false, ""
-			}
-			return false, fmt.Sprintf("%s must be a string, got %T", k, v)
-		}
-		rank := slices.Index(rule.Order, s)
-		if rank < 0 {
-			return false, fmt.Sprintf("%s %q ignored: want one of %s", k, s, strings.Join(rule.Order, ", "))
-		}
-		if cs, ok := cur.(string); !have || !ok || rank < slices.Index(rule.Order, cs) {
-			m.out[k] = s
-		}
-		if rank == 0 && rule.Terminal {
-			if rule.Blocks {
-				m.blocked = true
-			}
-			return true, ""
-		}
-	case MergeConcat:
-		s, ok := v.(string)
-		if !ok {
-			if v == nil {
-				return false, ""
-			}
-			return false, fmt.Sprintf("%s must be a string, got %T", k, v)
-		}
-		if s == "" {
-			return false, ""
-		}
-		for i := range m.concat {
-			if m.concat[i].field == k {
-				m.concat[i].parts = append(m.concat[i].parts, s)
-				return false, ""
-			}
-		}
-		if n := len(m.concat); n < cap(m.concat) {
-			// Reuse the buffers of an earlier fire.
-			m.concat = m.concat[:n+1]
-			m.concat[n].field, m.concat[n].parts = k, append(m.concat[n].parts[:0], s)
-		} else {
-			m.concat = append(m.concat, concatAcc{field: k, parts: []string{s}})
-		}
-		m.out[k] = v // a single part needs no join
-	case MergeChain:
-		if v == nil {
-			return false, ""
-		}
-		m.out[k] = v
-		m.setPayload(rule.Target, v)
-	case MergeMerge:
-		vm, ok := v.(map[string]any)
-		if !ok {
-			if v == nil {
-				return false, ""
-			}
-			return false, fmt.Sprintf("%s must be an object, got %T", k, v)
-		}
-		cm, _ := cur.(map[string]any)
-		nm := make(map[string]any, len(cm)+len(vm))
-		maps.Copy(nm, cm)
-		maps.Copy(nm, vm)
-		m.out[k] = nm
-	case MergeAppend:
-		l, ok := asList(v)
-		if !ok {
-			return false, fmt.Sprintf("%s must be a list, got %T", k, v)
-		}
-		cl, _ := cur.([]any)
-		m.out[k] = append(slices.Clip(cl), l...)
-	case MergeUnion:
-		l, ok := asList(v)
-		if !ok {
-			return false, fmt.Sprintf("%s must be a list, got %T", k, v)
-		}
-		cl, _ := cur.([]any)
-		out := slices.Clone(cl)
-		for _, x := range l {
-			if !slices.ContainsFunc(out, func(y any) bool { return valueEqual(x, y) }) {
-				out = append(out, x)
-			}
-		}
-		m.out[k] = out
-	case MergeIntersect:
-		l, ok := asStringList(v)
-		if !ok {
-			// OpenClaw: a non-list (or a list with non-strings) denies all.
-			m.out[k] = []any{}
-			return false, fmt.Sprintf("%s must be a list of strings: treated as empty", k)
-		}
-		if slices.Contains(l, "*") {
-			// "*" is the identity.
-			if !have {
-				m.out[k] = []any{"*"}
-			}
-			return false, ""
-		}
-		cl, cok := asStringList(cur)
-		if !have || !cok || slices.Contains(cl, "*") {
-			m.out[k] = toAnyList(l)
-			return false, ""
-		}
-		var out []any
-		for _, s := range cl {
-			if slices.Contains(l, s) {
-				out = append(out, s)
-			}
-		}
-		if out == nil {
-			out = []any{}
-		}
-		m.out[k] = out
+	if int(rule.Rule) >= len(mergeRules) || mergeRules[rule.Rule] == nil {
+		return false, ""
 	}
+	cur, have := m.out[k]
+	return mergeRules[rule.Rule](m, field{k: k, v: v, cur: cur, have: have, rule: rule})
+}
+
+// field is one field being merged: its name, the hook's value, the value
+// merged so far (have: whether there is one) and its rule.
+type field struct {
+	k      string
+	v, cur any
+	have   bool
+	rule   FieldRule
+}
+
+// mergeRules holds the function of each merge rule. Each returns whether
+// the value ends the chain and a note when it was ignored.
+var mergeRules = [...]func(m *merger, f field) (terminal bool, note string){
+	MergeIgnore:      mergeIgnore,
+	MergeLast:        mergeLast,
+	MergeFirst:       mergeFirst,
+	MergeSticky:      mergeSticky,
+	MergeRestrictive: mergeRestrictive,
+	MergeConcat:      mergeConcat,
+	MergeChain:       mergeChain,
+	MergeMerge:       mergeObjects,
+	MergeAppend:      mergeAppend,
+	MergeUnion:       mergeUnion,
+	MergeIntersect:   mergeIntersect,
+}
+
+// mergeIgnore drops the value, saying so.
+func mergeIgnore(m *merger, f field) (bool, string) {
+	if f.v == nil {
+		return false, ""
+	}
+	return false, fmt.Sprintf("%s ignored: %s does not honour it", f.k, m.spec.Name)
+}
+
+// mergeLast keeps the last defined value.
+func mergeLast(m *merger, f field) (bool, string) {
+	if f.v != nil {
+		m.out[f.k] = f.v
+	}
+	return false, ""
+}
+
+// mergeFirst keeps the first defined value.
+func mergeFirst(m *merger, f field) (bool, string) {
+	if !f.have && f.v != nil {
+		m.out[f.k] = f.v
+	}
+	return false, ""
+}
+
+// mergeSticky keeps the rule's value once a hook returned it.
+func mergeSticky(m *merger, f field) (bool, string) {
+	want := f.rule.Value
+	if want == nil {
+		want = true
+	}
+	if f.have && valueEqual(f.cur, want) || f.v == nil {
+		return false, ""
+	}
+	if valueEqual(f.v, want) {
+		m.out[f.k] = want
+		if f.rule.Blocks {
+			m.blocked = true
+		}
+		return f.rule.Terminal, ""
+	}
+	if !f.have {
+		m.out[f.k] = f.v
+	}
+	return false, ""
+}
+
+// mergeRestrictive keeps the most restrictive value of the rule's order.
+func mergeRestrictive(m *merger, f field) (bool, string) {
+	s, ok := f.v.(string)
+	if !ok || s == "" {
+		if f.v == nil || s == "" && ok {
+			return false, ""
+		}
+		return false, fmt.Sprintf("%s must be a string, got %T", f.k, f.v)
+	}
+	order := f.rule.Order
+	rank := slices.Index(order, s)
+	if rank < 0 {
+		return false, fmt.Sprintf("%s %q ignored: want one of %s", f.k, s, strings.Join(order, ", "))
+	}
+	if cs, ok := f.cur.(string); !f.have || !ok || rank < slices.Index(order, cs) {
+		m.out[f.k] = s
+	}
+	if rank == 0 && f.rule.Terminal {
+		if f.rule.Blocks {
+			m.blocked = true
+		}
+		return true, ""
+	}
+	return false, ""
+}
+
+// mergeConcat collects strings, joined with a blank line when the merge
+// ends (flush).
+func mergeConcat(m *merger, f field) (bool, string) {
+	s, ok := f.v.(string)
+	if !ok {
+		if f.v == nil {
+			return false, ""
+		}
+		return false, fmt.Sprintf("%s must be a string, got %T", f.k, f.v)
+	}
+	if s == "" {
+		return false, ""
+	}
+	for i := range m.concat {
+		if m.concat[i].field == f.k {
+			m.concat[i].parts = append(m.concat[i].parts, s)
+			return false, ""
+		}
+	}
+	if n := len(m.concat); n < cap(m.concat) {
+		// Reuse the buffers of an earlier fire.
+		m.concat = m.concat[:n+1]
+		m.concat[n].field, m.concat[n].parts = f.k, append(m.concat[n].parts[:0], s)
+	} else {
+		m.concat = append(m.concat, concatAcc{field: f.k, parts: []string{s}})
+	}
+	m.out[f.k] = f.v // a single part needs no join
+	return false, ""
+}
+
+// mergeChain keeps the last value and rewrites the payload for the next
+// hooks.
+func mergeChain(m *merger, f field) (bool, string) {
+	if f.v == nil {
+		return false, ""
+	}
+	m.out[f.k] = f.v
+	m.setPayload(f.rule.Target, f.v)
+	return false, ""
+}
+
+// mergeObjects merges objects key by key, later keys winning.
+func mergeObjects(m *merger, f field) (bool, string) {
+	vm, ok := f.v.(map[string]any)
+	if !ok {
+		if f.v == nil {
+			return false, ""
+		}
+		return false, fmt.Sprintf("%s must be an object, got %T", f.k, f.v)
+	}
+	cm, _ := f.cur.(map[string]any)
+	nm := make(map[string]any, len(cm)+len(vm))
+	maps.Copy(nm, cm)
+	maps.Copy(nm, vm)
+	m.out[f.k] = nm
+	return false, ""
+}
+
+// mergeAppend concatenates lists.
+func mergeAppend(m *merger, f field) (bool, string) {
+	l, ok := asList(f.v)
+	if !ok {
+		return false, fmt.Sprintf("%s must be a list, got %T", f.k, f.v)
+	}
+	cl, _ := f.cur.([]any)
+	m.out[f.k] = append(slices.Clip(cl), l...)
+	return false, ""
+}
+
+// mergeUnion adds the list's values not already present.
+func mergeUnion(m *merger, f field) (bool, string) {
+	l, ok := asList(f.v)
+	if !ok {
+		return false, fmt.Sprintf("%s must be a list, got %T", f.k, f.v)
+	}
+	cl, _ := f.cur.([]any)
+	out := slices.Clone(cl)
+	for _, x := range l {
+		if !slices.ContainsFunc(out, func(y any) bool { return valueEqual(x, y) }) {
+			out = append(out, x)
+		}
+	}
+	m.out[f.k] = out
+	return false, ""
+}
+
+// mergeIntersect keeps the strings every hook listed ("*" is the
+// identity); a value that is not a list of strings denies all, as in
+// OpenClaw.
+func mergeIntersect(m *merger, f field) (bool, string) {
+	l, ok := asStringList(f.v)
+	if !ok {
+		m.out[f.k] = []any{}
+		return false, fmt.Sprintf("%s must be a list of strings: treated as empty", f.k)
+	}
+	if slices.Contains(l, "*") {
+		if !f.have {
+			m.out[f.k] = []any{"*"}
+		}
+		return false, ""
+	}
+	cl, cok := asStringList(f.cur)
+	if !f.have || !cok || slices.Contains(cl, "*") {
+		m.out[f.k] = toAnyList(l)
+		return false, ""
+	}
+	out := []any{}
+	for _, s := range cl {
+		if slices.Contains(l, s) {
+			out = append(out, s)
+		}
+	}
+	m.out[f.k] = out
 	return false, ""
 }
 

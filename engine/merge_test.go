@@ -34,7 +34,7 @@ func TestRestrictiveDecision(t *testing.T) {
 					Handler: engine.Static(engine.Result{"decision": d, "reason": "r-" + d})})
 			}
 			out := fire(t, e, "PreToolUse", bash("ls"))
-			if out.Decision != tc.want || out.Reason != tc.reason || out.Blocked != tc.blocked {
+			if string(out.Decision) != tc.want || out.Reason != tc.reason || out.Blocked != tc.blocked {
 				t.Fatalf("got decision=%q reason=%q blocked=%v, want %q %q %v", out.Decision, out.Reason, out.Blocked, tc.want, tc.reason, tc.blocked)
 			}
 		})

@@ -25,20 +25,70 @@ const (
 	StatusQueued Status = "queued"
 )
 
-// Phases of a fire, reported per hook.
+// Decision is an event's decision: one of the values its EventSpec lists
+// (Decisions), most restrictive first. The constants are the decisions
+// of the built-in catalog; custom events may declare others.
+type Decision string
+
+// Decisions of the built-in catalog.
 const (
-	PhaseChain      = "chain"
-	PhaseVoid       = "void"
-	PhaseObserve    = "observe"
-	PhaseBackground = "background"
+	DecisionDeny   Decision = "deny"
+	DecisionBlock  Decision = "block"
+	DecisionCancel Decision = "cancel"
+	DecisionAsk    Decision = "ask"
+	DecisionDefer  Decision = "defer"
+	DecisionAllow  Decision = "allow"
+	// OpenClaw's before_agent_run outcome and before_agent_finalize
+	// action.
+	DecisionPass     Decision = "pass"
+	DecisionFinalize Decision = "finalize"
+	DecisionRevise   Decision = "revise"
+	DecisionContinue Decision = "continue"
 )
 
-// Skip reasons.
+// Blocks reports whether the decision stops the action (deny, block,
+// cancel).
+func (d Decision) Blocks() bool { return terminalDecisions[string(d)] }
+
+// Phase is the part of a fire a hook ran in.
+type Phase string
+
+// Phases of a fire, reported per hook.
+const (
+	PhaseChain      Phase = "chain"
+	PhaseVoid       Phase = "void"
+	PhaseObserve    Phase = "observe"
+	PhaseBackground Phase = "background"
+)
+
+// SkipCode says why a hook was skipped, for programs; SkipReason says it
+// for people.
+type SkipCode string
+
+// Skip codes.
+const (
+	SkipCodeMatcher   SkipCode = "matcher"
+	SkipCodeCondition SkipCode = "condition"
+	SkipCodeDisabled  SkipCode = "disabled"
+	SkipCodeStopped   SkipCode = "chain_stopped"
+)
+
+// Skip reasons, the text of each SkipCode but SkipCodeStopped (whose text
+// names the hook that stopped the chain).
 const (
 	SkipMatcher   = "matcher did not match"
 	SkipCondition = "condition was false"
 	SkipDisabled  = "hook is disabled"
 )
+
+// skipCodes maps the skip reasons to their codes.
+var skipCodes = map[string]SkipCode{SkipMatcher: SkipCodeMatcher, SkipCondition: SkipCodeCondition, SkipDisabled: SkipCodeDisabled}
+
+// skip records that the hook was skipped for reason (one of the Skip
+// reasons).
+func (t *HookTrace) skip(reason string) {
+	t.Status, t.SkipReason, t.SkipCode = StatusSkipped, reason, skipCodes[reason]
+}
 
 // HookTrace is the record of one hook in an Outcome.
 type HookTrace struct {
@@ -46,11 +96,13 @@ type HookTrace struct {
 	Status Status `json:"status"`
 	// Decision is the decision the hook returned, or the one its failure
 	// counted as under a fail-closed policy (then FailClosed is true).
-	Decision string `json:"decision,omitempty"`
-	Reason   string `json:"reason,omitempty"`
+	Decision Decision `json:"decision,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
 	// Duration is how long the hook took (all attempts).
 	Duration   time.Duration `json:"-"`
 	SkipReason string        `json:"skip_reason,omitempty"`
+	// SkipCode is SkipReason as a code.
+	SkipCode SkipCode `json:"skip_code,omitempty"`
 	// Error describes why the hook could not run, failed or timed out.
 	Error string `json:"error,omitempty"`
 	// FailClosed marks a failure that counted as a blocking decision.
@@ -58,7 +110,7 @@ type HookTrace struct {
 	// Handler is the handler kind: declarative, go, js, command, ...
 	Handler string `json:"handler,omitempty"`
 	// Phase is chain, void, observe or background.
-	Phase string `json:"phase,omitempty"`
+	Phase Phase `json:"phase,omitempty"`
 	// Priority is the hook's priority.
 	Priority int `json:"priority"`
 	// Attempts counts tries when the hook was retried.
@@ -100,7 +152,7 @@ type Outcome struct {
 	// Event is the canonical event name.
 	Event string `json:"event"`
 	// Decision is the merged decision ("" when no hook decided).
-	Decision string `json:"decision"`
+	Decision Decision `json:"decision"`
 	// Reason is the reason of the hook whose decision won.
 	Reason string `json:"reason"`
 	// Blocked is true when the decision is deny, block or cancel, when

@@ -177,7 +177,7 @@ func (r *registry) suggest(name string) string {
 
 // compile checks a hook against the catalog and compiles its matcher and
 // condition. It reports every problem it finds.
-func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, error) {
+func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*compiledHook, error) {
 	var errs []error
 	fail := func(field string, err error) {
 		errs = append(errs, &HookConfigError{ID: h.ID, Source: h.Source, Field: field, Err: err})
@@ -267,6 +267,20 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler) (*compiledHook, erro
 	}
 	if st, ok := h.Handler.(SelfTimed); ok {
 		c.selfTimed = st.SelfTimed()
+	}
+	if len(mw) > 0 {
+		// Every hook runs through the middleware, declarative ones too,
+		// so none is left static; the wrapped handler keeps the kind and,
+		// unless it says otherwise, the inlining and timing of the
+		// handler it wraps.
+		c.Handler = wrap(h.Handler, c.info(), mw)
+		if in, ok := c.Handler.(Inliner); ok {
+			c.inline = in.Inline()
+		}
+		if st, ok := c.Handler.(SelfTimed); ok {
+			c.selfTimed = st.SelfTimed()
+		}
+		return c, nil
 	}
 	if r, ok := StaticResult(h.Handler); ok {
 		c.static = prepareStatic(r)

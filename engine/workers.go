@@ -130,6 +130,18 @@ func (w *workers) dispatch(q chan *task) {
 	}
 }
 
+// backgroundContext is the context a background hook runs with: the
+// values of the fire that queued it, cancelled only when the engine shuts
+// down.
+func (w *workers) backgroundContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	stop := context.AfterFunc(w.bgCtx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
+
 // close drains the background queue and releases the pool.
 func (w *workers) close(ctx context.Context) error {
 	w.mu.Lock()

@@ -39,7 +39,7 @@ func TestEngineReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.Decision != w.decision || out.StopGuard == nil || out.StopGuard.LoopCount != w.count || out.StopGuard.Released != w.released {
+		if string(out.Decision) != w.decision || out.StopGuard == nil || out.StopGuard.LoopCount != w.count || out.StopGuard.Released != w.released {
 			t.Fatalf("fire %d on replica %d: decision %q guard %+v; want %+v", i, i%2, out.Decision, out.StopGuard, w)
 		}
 	}

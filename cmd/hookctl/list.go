@@ -58,7 +58,7 @@ func newListCmd(a *app) *cobra.Command {
 				for ev, hs := range byEvent {
 					list := []hook{}
 					for _, h := range hs {
-						hh := hook{ID: h.ID, Phase: h.Phase, Priority: h.Priority, Handler: h.Handler, Matcher: h.Matcher,
+						hh := hook{ID: h.ID, Phase: string(h.Phase), Priority: h.Priority, Handler: h.Handler, Matcher: h.Matcher,
 							When: h.When, OnError: h.OnError, Disabled: h.Disabled, Source: h.Source}
 						if h.Timeout > 0 {
 							hh.Timeout = h.Timeout.String()
@@ -95,7 +95,7 @@ func newListCmd(a *app) *cobra.Command {
 					if h.Disabled {
 						extra += " (disabled)"
 					}
-					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, h.ID, h.Phase, h.Priority, h.Handler, extra)
+					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, h.ID, string(h.Phase), h.Priority, h.Handler, extra)
 				}
 			}
 			return tw.Flush()

@@ -112,7 +112,7 @@ func TestEnginePermissionRequest(t *testing.T) {
 	} {
 		p := fixture(t, "PermissionRequest.Bash", dir)
 		p["tool_input"].(map[string]any)["command"] = cmd
-		if out := fire(t, eng, "PermissionRequest", p); out.Decision != want {
+		if out := fire(t, eng, "PermissionRequest", p); string(out.Decision) != want {
 			t.Errorf("%q: decision %q, want %q", cmd, out.Decision, want)
 		}
 	}
@@ -175,7 +175,7 @@ func TestEngineConcurrentFires(t *testing.T) {
 			for i := range 50 {
 				for line, want := range lines {
 					out, err := eng.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: bash(line)})
-					if err != nil || out.Decision != want {
+					if err != nil || string(out.Decision) != want {
 						select {
 						case errs <- fmt.Sprintf("goroutine %d, round %d, %q: %q %v, want %q", g, i, line, out.Decision, err, want):
 						default:

@@ -195,7 +195,7 @@ func TestSpecContract(t *testing.T) {
 			rule: "SPEC: an observe hook sees the final outcome and cannot change it", cite: "SPEC §2 Strategies (observe = true)",
 			hooks: []hk{
 				{id: "audit", event: "PreToolUse", priority: 100, observe: true, fn: func(_ context.Context, c *engine.Call) (engine.Result, error) {
-					c.State.Set("audit_saw", c.Outcome.Decision)
+					c.State.Set("audit_saw", string(c.Outcome.Decision))
 					return engine.Allow("observer cannot allow"), nil
 				}},
 				dec("no-rm-rf", "PreToolUse", 0, "deny", "rm -rf is not allowed"),

@@ -108,7 +108,7 @@ type tr struct {
 	decision   string // the trace's decision, when set
 	note       string // substring of the trace's note, when set
 	errHas     string // substring of the trace's error, when set
-	phase      string
+	phase      engine.Phase
 	failClosed bool
 }
 
@@ -182,7 +182,7 @@ func check(t *testing.T, label string, w want, out engine.Outcome, err error) {
 	if w.event != "" && out.Event != w.event {
 		fail("event = %q, want %q", out.Event, w.event)
 	}
-	if !w.anyDecision && out.Decision != w.decision {
+	if !w.anyDecision && string(out.Decision) != w.decision {
 		fail("decision = %q, want %q", out.Decision, w.decision)
 	}
 	if w.reasonHas != "" {
@@ -252,7 +252,7 @@ func check(t *testing.T, label string, w want, out engine.Outcome, err error) {
 		if h.SkipReason != x.skip {
 			fail("hook %s: skip_reason = %q, want %q", x.id, h.SkipReason, x.skip)
 		}
-		if x.decision != "" && h.Decision != x.decision {
+		if x.decision != "" && string(h.Decision) != x.decision {
 			fail("hook %s: decision = %q, want %q", x.id, h.Decision, x.decision)
 		}
 		if x.note != "" && !strings.Contains(h.Note, x.note) {
