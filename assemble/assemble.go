@@ -334,7 +334,7 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 	}
 	return &Config{
 		Engine: ec, Dir: parsed.Dir, Files: parsed.Files, Settings: parsed.Settings,
-		Warnings: &hcl.Diagnostics{Diags: diags.Warnings(), Files: diags.Files},
+		Warnings: diags.OnlyWarnings(),
 		parsed:   parsed, pool: x.pool,
 	}, nil
 }

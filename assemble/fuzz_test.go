@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
-
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
@@ -167,7 +165,7 @@ func FuzzLoad(f *testing.F) {
 			if !d.HasErrors() {
 				t.Fatalf("failed load without error diagnostics: %v", r.err)
 			}
-			checkDiagnostics(t, path, d.Diags)
+			checkDiagnostics(t, path, d.List)
 			msg := r.err.Error()
 			if !strings.HasPrefix(msg, path+":") {
 				t.Fatalf("rendered diagnostics do not start with %s:line:column:\n%s", path, msg)
@@ -178,7 +176,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("neither a configuration nor an error")
 		}
 		if r.cfg.Warnings != nil {
-			checkDiagnostics(t, path, r.cfg.Warnings.Diags)
+			checkDiagnostics(t, path, r.cfg.Warnings.List)
 			_ = r.cfg.Warnings.Error() // renders without panicking
 		}
 		ids := map[string]bool{}
@@ -204,29 +202,28 @@ func FuzzLoad(f *testing.F) {
 
 // checkDiagnostics requires every diagnostic to have a summary and every
 // error to name a position (file:line:column, 1-based) in the file.
-func checkDiagnostics(t *testing.T, path string, ds hcl2.Diagnostics) {
+func checkDiagnostics(t *testing.T, path string, ds []hcl.Diagnostic) {
 	t.Helper()
 	for _, d := range ds {
 		if d.Summary == "" {
 			t.Errorf("diagnostic without a summary: %+v", d)
 		}
-		s := d.Subject
-		if s == nil {
-			if d.Severity == hcl2.DiagError {
+		if d.Line == 0 {
+			if d.Severity == hcl.SeverityError {
 				t.Errorf("error without a position: %s: %s", d.Summary, d.Detail)
 			}
 			continue
 		}
-		if s.Filename != path {
-			t.Errorf("%s: position in %q, want %q", d.Summary, s.Filename, path)
+		if d.File != path {
+			t.Errorf("%s: position in %q, want %q", d.Summary, d.File, path)
 		}
-		if s.Start.Line < 1 || s.Start.Column < 1 {
-			t.Errorf("%s: position %d:%d is not 1-based", d.Summary, s.Start.Line, s.Start.Column)
+		if d.Line < 1 || d.Column < 1 {
+			t.Errorf("%s: position %d:%d is not 1-based", d.Summary, d.Line, d.Column)
 		}
 		// The parser leaves the end of an expression it recovered from
 		// unset (0:0); a set end must not come before the start.
-		if s.End.Line > 0 && (s.End.Line < s.Start.Line || s.End.Line == s.Start.Line && s.End.Column < s.Start.Column) {
-			t.Errorf("%s: range ends (%d:%d) before it starts (%d:%d)", d.Summary, s.End.Line, s.End.Column, s.Start.Line, s.Start.Column)
+		if d.EndLine > 0 && (d.EndLine < d.Line || d.EndLine == d.Line && d.EndColumn < d.Column) {
+			t.Errorf("%s: range ends (%d:%d) before it starts (%d:%d)", d.Summary, d.EndLine, d.EndColumn, d.Line, d.Column)
 		}
 	}
 }

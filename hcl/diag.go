@@ -11,35 +11,98 @@ import (
 	hcl2 "github.com/hashicorp/hcl/v2"
 )
 
+// Severity is how bad a Diagnostic is.
+type Severity string
+
+// Severities.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Diagnostic is one problem of a configuration, at File:Line:Column
+// (1-based; Line 0 when it has no position) through EndLine:EndColumn.
+type Diagnostic struct {
+	File               string
+	Line, Column       int
+	EndLine, EndColumn int
+	Severity           Severity
+	Summary, Detail    string
+}
+
+// At is the diagnostic's position as file:line:column.
+func (d Diagnostic) At() string { return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column) }
+
+// NewDiagnostic returns a diagnostic of severity sev at r.
+func NewDiagnostic(sev Severity, r Range, summary, detail string) Diagnostic {
+	return Diagnostic{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column,
+		Severity: sev, Summary: summary, Detail: detail}
+}
+
 // Diagnostics is every problem found in a configuration, errors and
-// warnings, each with its file:line:column and a source snippet.
+// warnings, each with its file:line:column; it keeps the sources to show a
+// snippet of each. It is an error (Error renders the errors).
 type Diagnostics struct {
-	Diags hcl2.Diagnostics
-	// Files holds the sources, for snippets.
-	Files map[string]*hcl2.File
+	List    []Diagnostic
+	sources map[string][]byte
+}
+
+// fromHCL converts the HCL library's diagnostics.
+func fromHCL(ds hcl2.Diagnostics, files map[string]*hcl2.File) *Diagnostics {
+	out := &Diagnostics{sources: map[string][]byte{}}
+	for name, f := range files {
+		if f != nil {
+			out.sources[name] = f.Bytes
+		}
+	}
+	for _, d := range ds {
+		sev := SeverityError
+		if d.Severity == hcl2.DiagWarning {
+			sev = SeverityWarning
+		}
+		if d.Subject != nil {
+			out.List = append(out.List, NewDiagnostic(sev, *d.Subject, d.Summary, d.Detail))
+		} else {
+			out.List = append(out.List, Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
+		}
+	}
+	return out
+}
+
+// With returns the diagnostics with more appended, sharing the sources.
+func (d *Diagnostics) With(more ...Diagnostic) *Diagnostics {
+	return &Diagnostics{List: append(append([]Diagnostic(nil), d.List...), more...), sources: d.sources}
 }
 
 // Error implements error: the errors, rendered without color.
 func (d *Diagnostics) Error() string {
 	var b bytes.Buffer
-	d.Render(&b)
+	(&Diagnostics{List: d.Errors(), sources: d.sources}).Render(&b)
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // HasErrors reports whether any diagnostic is an error.
-func (d *Diagnostics) HasErrors() bool { return d != nil && d.Diags.HasErrors() }
+func (d *Diagnostics) HasErrors() bool { return d != nil && len(d.Errors()) > 0 }
 
 // Errors returns the error diagnostics.
-func (d *Diagnostics) Errors() hcl2.Diagnostics { return filter(d.Diags, hcl2.DiagError) }
+func (d *Diagnostics) Errors() []Diagnostic { return d.filter(SeverityError) }
 
 // Warnings returns the warning diagnostics.
-func (d *Diagnostics) Warnings() hcl2.Diagnostics { return filter(d.Diags, hcl2.DiagWarning) }
+func (d *Diagnostics) Warnings() []Diagnostic { return d.filter(SeverityWarning) }
 
-func filter(ds hcl2.Diagnostics, sev hcl2.DiagnosticSeverity) hcl2.Diagnostics {
-	var out hcl2.Diagnostics
-	for _, d := range ds {
-		if d.Severity == sev {
-			out = append(out, d)
+// OnlyWarnings returns the warnings, with the sources for snippets.
+func (d *Diagnostics) OnlyWarnings() *Diagnostics {
+	return &Diagnostics{List: d.Warnings(), sources: d.sources}
+}
+
+func (d *Diagnostics) filter(sev Severity) []Diagnostic {
+	if d == nil {
+		return nil
+	}
+	var out []Diagnostic
+	for _, x := range d.List {
+		if x.Severity == sev {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -53,58 +116,55 @@ func filter(ds hcl2.Diagnostics, sev hcl2.DiagnosticSeverity) hcl2.Diagnostics {
 //	    12 |   matchr = "Bash"
 //	       |   ^^^^^^
 func (d *Diagnostics) Render(w io.Writer) {
-	ds := append(hcl2.Diagnostics(nil), d.Diags...)
+	if d == nil {
+		return
+	}
+	ds := append([]Diagnostic(nil), d.List...)
 	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Subject, ds[j].Subject
+		a, b := ds[i], ds[j]
 		switch {
-		case a == nil || b == nil:
-			return a != nil
-		case a.Filename != b.Filename:
-			return a.Filename < b.Filename
-		case a.Start.Line != b.Start.Line:
-			return a.Start.Line < b.Start.Line
+		case a.Line == 0 || b.Line == 0:
+			return a.Line != 0
+		case a.File != b.File:
+			return a.File < b.File
+		case a.Line != b.Line:
+			return a.Line < b.Line
 		}
-		return a.Start.Column < b.Start.Column
+		return a.Column < b.Column
 	})
 	for _, diag := range ds {
-		renderOne(w, diag, d.Files)
+		d.renderOne(w, diag)
 	}
 }
 
-func renderOne(w io.Writer, diag *hcl2.Diagnostic, files map[string]*hcl2.File) {
-	sev := "error"
-	if diag.Severity == hcl2.DiagWarning {
-		sev = "warning"
-	}
-	if r := diag.Subject; r != nil {
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", r.Filename, r.Start.Line, r.Start.Column, sev, diag.Summary)
+func (d *Diagnostics) renderOne(w io.Writer, diag Diagnostic) {
+	if diag.Line > 0 {
+		fmt.Fprintf(w, "%s: %s: %s\n", diag.At(), diag.Severity, diag.Summary)
 	} else {
-		fmt.Fprintf(w, "%s: %s\n", sev, diag.Summary)
+		fmt.Fprintf(w, "%s: %s\n", diag.Severity, diag.Summary)
 	}
 	if diag.Detail != "" {
 		for _, line := range strings.Split(diag.Detail, "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
-	if r := diag.Subject; r != nil {
-		if f := files[r.Filename]; f != nil {
-			snippet(w, f.Bytes, *r)
-		}
+	if src := d.sources[diag.File]; diag.Line > 0 && src != nil {
+		snippet(w, src, diag)
 	}
 }
 
 // snippet prints the line before the subject, the subject's lines and a
 // caret line under the subject's first line.
-func snippet(w io.Writer, src []byte, r hcl2.Range) {
+func snippet(w io.Writer, src []byte, r Diagnostic) {
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	first := max(1, r.Start.Line-1)
-	last := r.End.Line
-	if last < r.Start.Line {
-		last = r.Start.Line
+	first := max(1, r.Line-1)
+	last := r.EndLine
+	if last < r.Line {
+		last = r.Line
 	}
-	if last-r.Start.Line > 3 {
-		last = r.Start.Line + 3
+	if last-r.Line > 3 {
+		last = r.Line + 3
 	}
 	width := len(fmt.Sprint(last))
 	for n := 1; sc.Scan(); n++ {
@@ -116,11 +176,11 @@ func snippet(w io.Writer, src []byte, r hcl2.Range) {
 		}
 		text := strings.ReplaceAll(sc.Text(), "\t", " ")
 		fmt.Fprintf(w, "  %*d | %s\n", width, n, text)
-		if n == r.Start.Line {
-			start := max(1, r.Start.Column)
+		if n == r.Line {
+			start := max(1, r.Column)
 			end := len(text) + 1
-			if r.End.Line == r.Start.Line && r.End.Column > start {
-				end = min(r.End.Column, len(text)+1)
+			if r.EndLine == r.Line && r.EndColumn > start {
+				end = min(r.EndColumn, len(text)+1)
 			}
 			if end <= start {
 				end = start + 1

@@ -197,7 +197,15 @@ var fileWordRE = regexp.MustCompile(`/|\.[A-Za-z0-9]{1,8}$`)
 
 // errorCount counts the errors so far (warnings do not stop a hook).
 func (l *loader) errorCount() int {
-	return len(filter(l.diags, hcl2.DiagError)) + len(filter(l.ev.diags, hcl2.DiagError))
+	n := 0
+	for _, ds := range []hcl2.Diagnostics{l.diags, l.ev.diags} {
+		for _, d := range ds {
+			if d.Severity == hcl2.DiagError {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func blockOf(c *hcl2.BodyContent, typ string) *hcl2.Block {

@@ -62,7 +62,26 @@ func (c *Config) Warnf(r Range, summary, format string, args ...any) {
 // Diagnostics returns every problem recorded so far, with the sources for
 // snippets.
 func (c *Config) Diagnostics() *Diagnostics {
-	return &Diagnostics{Diags: append(append(hcl2.Diagnostics(nil), c.l.diags...), c.l.ev.diags...), Files: c.l.parser.Files()}
+	return fromHCL(append(append(hcl2.Diagnostics(nil), c.l.diags...), c.l.ev.diags...), c.l.parser.Files())
+}
+
+// CheckSyntax parses files as HCL without decoding them; the syntax
+// errors are the result (nil when there is none).
+func CheckSyntax(files ...string) (*Diagnostics, error) {
+	p := hclparse.NewParser()
+	var all hcl2.Diagnostics
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		_, d := p.ParseHCL(src, name)
+		all = append(all, d...)
+	}
+	if !all.HasErrors() {
+		return nil, nil
+	}
+	return fromHCL(all, p.Files()), nil
 }
 
 // Source returns the bytes of a loaded configuration file (nil if it was

@@ -9,7 +9,6 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/parser"
-	hcl2 "github.com/hashicorp/hcl/v2"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -64,16 +63,14 @@ var matcherValues = map[string]struct {
 // regexes that can never match, and matchers that differ from a known
 // tool or matcher value only by case. Hooks whose conditions did not
 // compile are skipped (their errors are the loader's).
-func Check(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
-	var diags hcl2.Diagnostics
-	warn := func(r hcl2.Range, summary, format string, args ...any) {
-		detail := fmt.Sprintf(format, args...)
-		for _, d := range diags {
-			if d.Subject != nil && *d.Subject == r && d.Detail == detail {
-				return // the same warning for another event of the hook
-			}
+func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
+	var diags []hcl.Diagnostic
+	warn := func(r hcl.Range, summary, format string, args ...any) {
+		w := hcl.NewDiagnostic(hcl.SeverityWarning, r, summary, fmt.Sprintf(format, args...))
+		if slices.Contains(diags, w) {
+			return // the same warning for another event of the hook
 		}
-		diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
+		diags = append(diags, w)
 	}
 	for _, hb := range cfg.Hooks {
 		if hb.Invalid {
@@ -95,7 +92,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) hcl2.Diagnostics {
 	return diags
 }
 
-func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl2.Range, warn func(hcl2.Range, string, string, ...any)) {
+func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.Range, string, string, ...any)) {
 	for _, ev := range append([]string{h.Event}, h.Events...) {
 		if ev == "" {
 			continue

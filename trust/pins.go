@@ -15,9 +15,6 @@ import (
 	"strings"
 	"syscall"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/hookctl/hookctl/hcl"
 )
 
@@ -221,23 +218,20 @@ func Collect(path string) (*Pins, error) {
 	}
 	p.add(files...)
 
+	if d, err := hcl.CheckSyntax(files...); err != nil {
+		return nil, err
+	} else if d != nil {
+		return nil, d
+	}
 	var queue []string // JavaScript files to scan for require()
-	var diags hcl2.Diagnostics
-	sources := map[string]*hcl2.File{}
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
-		f, d := hclsyntax.ParseConfig(src, name, hcl2.InitialPos)
-		diags = append(diags, d...)
-		sources[name] = f
 		// Inline js bodies resolve require() against the configuration
 		// directory.
 		queue = append(queue, p.requires(src, root, name)...)
-	}
-	if diags.HasErrors() {
-		return nil, &hcl.Diagnostics{Diags: diags, Files: sources}
 	}
 	cfg, err := hcl.Parse(path)
 	if err != nil {

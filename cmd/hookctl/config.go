@@ -80,7 +80,7 @@ func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts
 		}
 		return nil, nil, &exitError{code: exitFailure, err: err}
 	}
-	if warnings && cfg.Warnings != nil && len(cfg.Warnings.Diags) > 0 {
+	if warnings && len(cfg.Warnings.List) > 0 {
 		cfg.Warnings.Render(a.stderr)
 	}
 	if err := eng.Load(cfg.Engine); err != nil {

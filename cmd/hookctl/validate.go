@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/lint"
 )
 
@@ -39,9 +38,7 @@ configuration you name. Loading a configuration runs the top level of its script
 			defer cfg.Close()
 			defer eng.Close(cmd.Context())
 			// The loader's warnings and validate's own, in file order.
-			warnings := &hcl.Diagnostics{Files: cfg.Warnings.Files}
-			warnings.Diags = append(warnings.Diags, cfg.Warnings.Diags...)
-			warnings.Diags = append(warnings.Diags, lint.Check(cfg.Decoded(), eng)...)
+			warnings := cfg.Warnings.With(lint.Check(cfg.Decoded(), eng)...)
 			warnings.Render(a.stderr)
 			n := len(cfg.Engine.Hooks)
 			fmt.Fprintf(a.stderr, "%s: ok (%d hook(s), %d custom event(s))\n", cfg.Engine.Name, n, len(cfg.Engine.Events))
