@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsregexp"
+	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
 // Defaults.
@@ -118,10 +119,10 @@ type Pool struct {
 	watching atomic.Bool
 	watchers sync.WaitGroup
 	closing  chan struct{} // closed by Close: the watchdog stops at once
-	// shifts holds, per file and line, the columns a wrapper or a rewrite
+	// maps holds, per file and line, the columns a wrapper or a rewrite
 	// put in front of the code on that line (see shift).
-	shifts map[linePos]int
-	vms    map[*goja.Runtime]*VM
+	maps map[linePos]jsrewrite.Map
+	vms  map[*goja.Runtime]*VM
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
 	slots   chan struct{}
@@ -358,19 +359,11 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	if err != nil || !strings.HasSuffix(real, ".js") {
 		return src, err
 	}
-	// require() wraps the code in a function header on line 1.
-	p.setShift(path, 1, len(moduleWrapper))
-	// Hoist regex literals to the module's first line (see hoist.go).
-	// The module wrapper puts the code inside a function; a top-level
-	// return stays legal, so parse it the same way.
-	const wrap = moduleWrapper
-	text := wrap + string(src) + "\n})"
-	decls, hoisted := rewrite(text, len(wrap), len(wrap)+len(src), rewriter{plan: p.addPlan})
-	if decls == "" {
-		return src, nil
-	}
-	p.setShift(path, 1, len(moduleWrapper)+len(decls))
-	return []byte(decls + hoisted[len(wrap):len(hoisted)-len("\n})")]), nil
+	// Regex literals hoisted to the module's first line (package
+	// jsrewrite), after the header require() puts there.
+	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.addPlan, RegexpHelper: regexpHelper})
+	p.addMap(m)
+	return []byte(code), nil
 }
 
 // resolvePath resolves a require path; code that is not itself a module
@@ -444,26 +437,28 @@ func (p *Pool) Files() []string {
 
 // moduleWrapper is the function header require() puts in front of a
 // module's code, on its first line.
-const moduleWrapper = "(function(exports,require,module,__filename,__dirname){"
+const moduleWrapper = jsrewrite.ModuleWrapper
 
 type linePos struct {
 	file string
 	line int
 }
 
-func (p *Pool) setShift(file string, line, cols int) {
+// addMap records where the positions of a program's first line come from.
+func (p *Pool) addMap(m jsrewrite.Map) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.shifts == nil {
-		p.shifts = map[linePos]int{}
+	if p.maps == nil {
+		p.maps = map[linePos]jsrewrite.Map{}
 	}
-	p.shifts[linePos{file, line}] = cols
+	p.maps[linePos{m.File, m.Line}] = m
 }
 
 // shift returns the columns generated code takes in front of the author's
-// on file:line, for error positions.
+// on file:line, for error positions (the Map of the program whose first
+// line that is).
 func (p *Pool) shift(file string, line int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.shifts[linePos{file, line}]
+	return p.maps[linePos{file, line}].Shift
 }

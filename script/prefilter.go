@@ -14,7 +14,7 @@ import (
 
 // Hook scripts test a handful of regular expressions against a command
 // line or a path, and most of the time none of them matches. Hoisted
-// literals (see hoist.go) get a literal prefilter, the technique RE2 and
+// literals (see internal/jsrewrite) get a literal prefilter, the technique RE2 and
 // ripgrep use: the strings every match must contain are worked out once,
 // at load, and test() answers false without running the regex when one of
 // them is absent. When they are all present the same RE2 program goja

@@ -11,6 +11,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
+
+	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
 // Program is a compiled handler: an inline function body or a CommonJS
@@ -22,6 +24,8 @@ type Program struct {
 	// Path is the absolute path of a script file ("" for inline code).
 	Path   string
 	inline *goja.Program
+	// Map maps the positions of the compiled code back to Name.
+	Map jsrewrite.Map
 }
 
 // CompileInline compiles an inline handler body: the statements of a
@@ -29,40 +33,29 @@ type Program struct {
 // written in and line the line its first statement is on, so that errors
 // and stack traces point into that file.
 func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
-	if line < 1 {
-		line = 1
-	}
-	// Blank lines in front keep line numbers equal to the file's; the
-	// function header shares the body's first line. A body that awaits
-	// becomes an async function.
-	pad := strings.Repeat("\n", line-1)
-	for _, fn := range []string{"(function (event, ctx) {", "(async function (event, ctx) {"} {
-		async := strings.HasPrefix(fn, "(async")
-		if async && !strings.Contains(body, "await") {
-			break
-		}
-		// The rewritten handler (see hoist.go), its declarations on the
-		// first line so line numbers stay the file's; the plain one when
-		// nothing was rewritten or the rewrite does not compile.
-		decls, hoisted := rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), rewriter{plan: p.addPlan, key: p.addKey})
-		if decls != "" {
-			head := "(function () {" + decls + "return "
-			if prog, err := compile(name, pad+head+hoisted+";})()"); err == nil {
-				p.setShift(name, line, len(head)+len(fn))
-				return p.add(&Program{Name: name, inline: prog}), nil
-			}
-		}
-		prog, err := compile(name, pad+fn+body+"\n})")
+	// The candidates (see package jsrewrite): the rewritten handler, then
+	// the plain one when nothing was rewritten or the rewrite does not
+	// compile; a body that awaits becomes an async function.
+	for _, c := range jsrewrite.Inline(name, body, line, p.rewriteOptions()) {
+		prog, err := compile(name, c.Code)
 		if err == nil {
-			p.setShift(name, line, len(fn))
-			return p.add(&Program{Name: name, inline: prog}), nil
+			return p.add(&Program{Name: name, inline: prog, Map: c.Map}), nil
 		}
-		if async || !strings.Contains(body, "await") {
-			return nil, compileError(err, name, 0, len(fn), line)
+		if c.Rewritten {
+			continue
+		}
+		if c.Async || !strings.Contains(body, "await") {
+			return nil, compileError(err, name, 0, c.Map.Shift, c.Map.Line)
 		}
 		// "await" in a plain function: try it as an async one.
 	}
 	panic("unreachable")
+}
+
+// rewriteOptions are the rewrites of this pool's programs: prefilters and
+// result keys registered with the pool.
+func (p *Pool) rewriteOptions() jsrewrite.Options {
+	return jsrewrite.Options{Plan: p.addPlan, RegexpHelper: regexpHelper, Key: p.addKey, ResultHelper: resultHelper}
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the
@@ -95,7 +88,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if _, err := compile(abs, wrapped); err != nil {
 		return nil, compileError(err, abs, 0, len(moduleWrapper), 1)
 	}
-	prog := p.add(&Program{Name: abs, Path: abs})
+	prog := p.add(&Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}})
 	vm, _, err := p.acquire(context.Background(), time.Time{}, time.Now())
 	if err != nil {
 		return nil, err
@@ -122,6 +115,14 @@ func (p *Pool) add(prog *Program) *Program {
 	defer p.mu.Unlock()
 	prog.id = len(p.progs)
 	p.progs = append(p.progs, prog)
+	if prog.inline != nil {
+		// Stack frames name a file and a line: the map of the program
+		// whose first line that is.
+		if p.maps == nil {
+			p.maps = map[linePos]jsrewrite.Map{}
+		}
+		p.maps[linePos{prog.Map.File, prog.Map.Line}] = prog.Map
+	}
 	return prog
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // resultHelper is the read-only global that rewritten returns call (see
-// hoist.go): __hookctl_result(k0, v0, k1, v1, ...) with key indexes into
+// package internal/jsrewrite): __hookctl_result(k0, v0, k1, v1, ...) with key indexes into
 // the pool's key table. It keeps the values for the call in progress and
 // returns the runtime's marker object; when the handler returns the
 // marker, the result is built from those values, exactly as it would have

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
 // referenceProgram compiles body the plain way: no rewriting.
@@ -134,7 +135,7 @@ func funcsOut(r engine.Result) engine.Result {
 // fmtProgram returns the rewritten source of an inline body.
 func fmtProgram(p *Pool, body string) string {
 	fn := "(function (event, ctx) {"
-	decls, out := rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), rewriter{plan: p.addPlan, key: p.addKey})
+	decls, out := jsrewrite.Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), p.rewriteOptions())
 	return decls + out
 }
 
@@ -231,7 +232,7 @@ func FuzzRewrite(f *testing.F) {
 		// Columns are the author's on every line the rewrite left alone;
 		// on a line with a rewritten return they may be off by the few
 		// characters a short key could not absorb.
-		_, rewritten := rewrite("(function (event, ctx) {\n"+body+"\n})", 24, 25+len(body), rewriter{plan: p.addPlan, key: p.addKey})
+		_, rewritten := jsrewrite.Rewrite("(function (event, ctx) {\n"+body+"\n})", 24, 25+len(body), p.rewriteOptions())
 		plainLines := strings.Split("(function (event, ctx) {\n"+body+"\n})", "\n")
 		newLines := strings.Split(rewritten, "\n")
 		sameLine := func(line int) bool {

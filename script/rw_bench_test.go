@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja/parser"
+	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
 const rwBody = `
@@ -26,7 +27,7 @@ func BenchmarkRewrite(b *testing.B) {
 	defer p.Close()
 	src := "(function (event, ctx) {" + rwBody + "\n})"
 	for b.Loop() {
-		rewrite(src, 24, 24+len(rwBody), rewriter{plan: p.addPlan, key: p.addKey})
+		jsrewrite.Rewrite(src, 24, 24+len(rwBody), p.rewriteOptions())
 	}
 }
 

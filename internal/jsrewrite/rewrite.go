@@ -1,4 +1,8 @@
-package script
+// Package jsrewrite rewrites the source of JavaScript hook handlers once,
+// at load, for speed, without changing what a script can observe, and
+// says where each generated position came from (Map), as k6 does with its
+// compiler and source maps. Package script compiles what it returns.
+package jsrewrite
 
 import (
 	"fmt"
@@ -40,14 +44,19 @@ const (
 	hoistPrefixLong = "__hookctl_re"
 )
 
-// rewriter says which rewrites to make.
-type rewriter struct {
-	// plan registers a regex literal's prefilter and returns its index,
-	// or -1 when it has none; nil for no prefilters.
-	plan func(pattern, flags string) int
-	// key interns a result key and returns its index; nil leaves returns
+// Options say which rewrites to make and the names of the native helpers
+// the rewritten code calls.
+type Options struct {
+	// Plan registers a regex literal's prefilter and returns its index,
+	// or -1 when it has none; nil for no prefilters. Hoisted literals with
+	// a plan are created by RegexpHelper(index).
+	Plan         func(pattern, flags string) int
+	RegexpHelper string
+	// Key interns a result key and returns its index; nil leaves returns
 	// alone. Only for source whose first function is the handler.
-	key func(name string) int
+	// Rewritten returns call ResultHelper(index, value, ...).
+	Key          func(name string) int
+	ResultHelper string
 }
 
 type edit struct {
@@ -55,11 +64,11 @@ type edit struct {
 	text       string
 }
 
-// rewrite applies the rewrites to src, parsed as a whole program, in the
+// Rewrite applies the rewrites to src, parsed as a whole program, in the
 // byte range [from, to) and returns the declarations to put in front
 // ("var _$0=/a/,...;", "" when there are none) and the rewritten src. Any
 // parse problem leaves src alone: the compiler reports it.
-func rewrite(src string, from, to int, rw rewriter) (string, string) {
+func Rewrite(src string, from, to int, rw Options) (string, string) {
 	prog, err := parser.ParseFile(nil, "", src, 0)
 	if err != nil {
 		return "", src
@@ -114,9 +123,9 @@ func rewrite(src string, from, to int, rw rewriter) (string, string) {
 		}
 		name := fmt.Sprintf("%s%d", prefix, len(decls))
 		init := l.Literal
-		if rw.plan != nil {
-			if idx := rw.plan(l.Pattern, l.Flags); idx >= 0 {
-				init = fmt.Sprintf("%s(%d)", regexpHelper, idx)
+		if rw.Plan != nil {
+			if idx := rw.Plan(l.Pattern, l.Flags); idx >= 0 {
+				init = fmt.Sprintf("%s(%d)", rw.RegexpHelper, idx)
 			}
 		}
 		decls = append(decls, name+"="+init)
@@ -126,14 +135,14 @@ func rewrite(src string, from, to int, rw rewriter) (string, string) {
 		edits = append(edits, edit{start, end, name})
 	}
 
-	if rw.key != nil && len(rets) > 0 {
+	if rw.Key != nil && len(rets) > 0 {
 		alias := prefix + "R"
 		var redits []edit
 		for _, obj := range rets {
-			redits = append(redits, returnEdits(src, obj, alias, rw.key, from, to)...)
+			redits = append(redits, returnEdits(src, obj, alias, rw.Key, from, to)...)
 		}
 		if len(redits) > 0 {
-			decls = append(decls, alias+"="+resultHelper)
+			decls = append(decls, alias+"="+rw.ResultHelper)
 			edits = append(edits, redits...)
 		}
 	}
@@ -293,4 +302,88 @@ func (w *walker) nodeFields(t reflect.Type) []int {
 	}
 	w.fields[t] = f
 	return f
+}
+
+// Map says where the generated code of one program came from: the code
+// keeps the author's lines, and every column but those on Line, the line
+// the generated header shares with the author's first line, which are
+// Shift columns to the right. A Map is a value, safe to share.
+type Map struct {
+	// File is the file the author's code is in; Line the line its first
+	// line is on.
+	File string
+	Line int
+	// Shift is how many generated columns precede the author's on Line.
+	Shift int
+}
+
+// Original returns the author's position of a position in the generated
+// code.
+func (m Map) Original(line, col int) (int, int) {
+	if line == m.Line && m.Shift > 0 {
+		col = max(1, col-m.Shift)
+	}
+	return line, col
+}
+
+// Candidate is one way to compile an inline handler body.
+type Candidate struct {
+	// Code is the program's source, Map where its positions come from.
+	Code string
+	Map  Map
+	// Async is set for the async function form, Rewritten when the
+	// rewrites changed anything.
+	Async, Rewritten bool
+}
+
+// Inline returns the programs an inline handler body (the statements of
+// a function with event and ctx in scope, written in file from line on)
+// can compile to, best first: the plain function, rewritten and then as
+// written; the same as an async function when the body awaits. Each is an
+// expression whose value is the handler function, padded with blank
+// lines so that its lines are the file's.
+func Inline(file, body string, line int, o Options) []Candidate {
+	if line < 1 {
+		line = 1
+	}
+	pad := strings.Repeat("\n", line-1)
+	var out []Candidate
+	for _, fn := range []string{"(function (event, ctx) {", "(async function (event, ctx) {"} {
+		async := strings.HasPrefix(fn, "(async")
+		if async && !strings.Contains(body, "await") {
+			break
+		}
+		// The rewritten handler, its declarations on the first line so
+		// line numbers stay the file's.
+		decls, hoisted := Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), o)
+		if decls != "" {
+			head := "(function () {" + decls + "return "
+			out = append(out, Candidate{Code: pad + head + hoisted + ";})()", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
+				Async: async, Rewritten: true})
+		}
+		out = append(out, Candidate{Code: pad + fn + body + "\n})", Map: Map{File: file, Line: line, Shift: len(fn)}, Async: async})
+	}
+	return out
+}
+
+// ModuleWrapper is the function header require() puts in front of a
+// CommonJS module's code, on its first line.
+const ModuleWrapper = "(function(exports,require,module,__filename,__dirname){"
+
+// Module rewrites a CommonJS module's source (regex literals hoisted; its
+// returns are not a handler's). wrapper is the header the module loader
+// will put in front of the returned code on its first line; the Map says
+// how far the author's first line moves.
+func Module(file, src, wrapper string, o Options) (string, Map) {
+	o.Key = nil
+	m := Map{File: file, Line: 1, Shift: len(wrapper)}
+	// The wrapper puts the code inside a function; a top-level return
+	// stays legal, so parse it the same way.
+	text := wrapper + src + "\n})"
+	decls, hoisted := Rewrite(text, len(wrapper), len(wrapper)+len(src), o)
+	if decls == "" {
+		return src, m
+	}
+	m.Shift += len(decls)
+	return decls + hoisted[len(wrapper):len(hoisted)-len("\n})")], m
 }
