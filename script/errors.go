@@ -178,7 +178,7 @@ func (vm *VM) describe(v goja.Value) string {
 
 // convertError converts an error of a call on vm.
 func (vm *VM) convertError(err error) error {
-	return convertError(err, vm.pool.shift, vm.describe)
+	return convertError(err, vm.pool.code.shift, vm.describe)
 }
 
 // panicError turns what a call panicked with (an uncatchable error that
@@ -187,7 +187,7 @@ func (vm *VM) convertError(err error) error {
 func (vm *VM) panicError(x any) error {
 	switch e := x.(type) {
 	case *goja.InterruptedError, *goja.StackOverflowError, *goja.Exception:
-		return convertError(e.(error), vm.pool.shift, describePrimitive)
+		return convertError(e.(error), vm.pool.code.shift, describePrimitive)
 	case goja.Value:
 		return &Error{Message: describePrimitive(e)}
 	case error:

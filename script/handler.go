@@ -222,7 +222,7 @@ func (vm *VM) rejection(reason goja.Value) error {
 				e.File = m[1]
 				e.Line, _ = strconv.Atoi(m[2])
 				e.Column, _ = strconv.Atoi(m[3])
-				if n := vm.pool.shift(e.File, e.Line); n > 0 {
+				if n := vm.pool.code.shift(e.File, e.Line); n > 0 {
 					e.Column = max(1, e.Column-n)
 				}
 			}

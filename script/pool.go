@@ -97,8 +97,7 @@ func WithValue(key, value any) Option {
 // Pool holds the compiled programs and warm runtimes of one configuration.
 // It is safe for concurrent use.
 type Pool struct {
-	dir        string
-	roots      []string
+	Sandbox
 	size       int
 	stackLimit int
 	log        *slog.Logger
@@ -107,11 +106,11 @@ type Pool struct {
 
 	registry *require.Registry
 
-	mu      sync.Mutex
-	progs   []*Program
-	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
-	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
-	keys    resultKeys
+	// code holds what was compiled: programs, regex plans, result keys
+	// and position maps, shared by every runtime.
+	code programs
+
+	mu sync.Mutex // guards the runtimes below
 
 	// The memory watchdog (memory.go).
 	memLimit uint64
@@ -119,10 +118,7 @@ type Pool struct {
 	watching atomic.Bool
 	watchers sync.WaitGroup
 	closing  chan struct{} // closed by Close: the watchdog stops at once
-	// maps holds, per file and line, the columns a wrapper or a rewrite
-	// put in front of the code on that line (see shift).
-	maps map[linePos]jsrewrite.Map
-	vms  map[*goja.Runtime]*VM
+	vms      map[*goja.Runtime]*VM
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
 	slots   chan struct{}
@@ -147,8 +143,7 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 		abs = real
 	}
 	p := &Pool{
-		dir:        abs,
-		roots:      []string{abs},
+		Sandbox:    Sandbox{dir: abs, roots: []string{abs}},
 		size:       max(4, 2*runtime.GOMAXPROCS(0)),
 		stackLimit: DefaultStackLimit,
 		memLimit:   DefaultMemoryLimit,
@@ -174,12 +169,6 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 	p.slots = make(chan struct{}, p.size)
 	return p, nil
 }
-
-// Dir returns the configuration directory.
-func (p *Pool) Dir() string { return p.dir }
-
-// Roots returns the directories scripts may read.
-func (p *Pool) Roots() []string { return append([]string(nil), p.roots...) }
 
 // Close drops the warm runtimes. Calls in progress finish normally.
 func (p *Pool) Close() {
@@ -345,7 +334,7 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	if err != nil {
 		return nil, require.ModuleFileDoesNotExistError
 	}
-	if !within(p.dir, real) {
+	if !p.module(real) {
 		return nil, require.ModuleFileDoesNotExistError
 	}
 	fi, err := os.Stat(real)
@@ -361,59 +350,9 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 	}
 	// Regex literals hoisted to the module's first line (package
 	// jsrewrite), after the header require() puts there.
-	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.addPlan, RegexpHelper: regexpHelper})
-	p.addMap(m)
+	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
+	p.code.addMap(m)
 	return []byte(code), nil
-}
-
-// resolvePath resolves a require path; code that is not itself a module
-// (an inline handler) resolves against the configuration directory.
-func (p *Pool) resolvePath(base, path string) string {
-	switch {
-	case filepath.IsAbs(filepath.FromSlash(path)):
-		base = ""
-	case base == "" || base == ".":
-		base = p.dir
-	case !filepath.IsAbs(base):
-		base = filepath.Join(p.dir, base)
-	}
-	return require.DefaultPathResolver(base, path)
-}
-
-// within reports whether path is dir or inside it.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// Within reports whether path is inside one of the pool's roots, after
-// resolving symbolic links of the part that exists.
-func (p *Pool) Within(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	real := resolveExisting(abs)
-	for _, r := range p.roots {
-		if within(r, real) {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveExisting resolves symbolic links in the longest existing prefix of
-// path, so a file that does not exist yet is judged by its real directory.
-func resolveExisting(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	dir, base := filepath.Split(path)
-	dir = filepath.Clean(dir)
-	if dir == path {
-		return path
-	}
-	return filepath.Join(resolveExisting(dir), base)
 }
 
 // Handler returns the engine handler running prog with the given
@@ -423,42 +362,8 @@ func (p *Pool) Handler(prog *Program, allow ...string) engine.Handler {
 }
 
 // Files returns the script files the pool compiled, for watchers.
-func (p *Pool) Files() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []string
-	for _, prog := range p.progs {
-		if prog.Path != "" {
-			out = append(out, prog.Path)
-		}
-	}
-	return out
-}
+func (p *Pool) Files() []string { return p.code.files() }
 
 // moduleWrapper is the function header require() puts in front of a
 // module's code, on its first line.
 const moduleWrapper = jsrewrite.ModuleWrapper
-
-type linePos struct {
-	file string
-	line int
-}
-
-// addMap records where the positions of a program's first line come from.
-func (p *Pool) addMap(m jsrewrite.Map) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.maps == nil {
-		p.maps = map[linePos]jsrewrite.Map{}
-	}
-	p.maps[linePos{m.File, m.Line}] = m
-}
-
-// shift returns the columns generated code takes in front of the author's
-// on file:line, for error positions (the Map of the program whose first
-// line that is).
-func (p *Pool) shift(file string, line int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.maps[linePos{file, line}].Shift
-}

@@ -109,31 +109,6 @@ func (p *rePlan) test(s string) (match, decided bool) {
 	return p.re().MatchString(s), true
 }
 
-// addPlan registers a literal's prefilter and returns its index, or -1.
-// The same pattern in several hooks shares one plan.
-func (p *Pool) addPlan(pattern, flags string) int {
-	key := flags + "/" + pattern
-	p.mu.Lock()
-	if i, ok := p.planIdx[key]; ok {
-		p.mu.Unlock()
-		return i
-	}
-	p.mu.Unlock()
-	plan := planRegexp(pattern, flags)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.planIdx == nil {
-		p.planIdx = map[string]int{}
-	}
-	i := -1
-	if plan != nil {
-		p.plans = append(p.plans, plan)
-		i = len(p.plans) - 1
-	}
-	p.planIdx[key] = i
-	return i
-}
-
 // installRegexpHelper defines the read-only global hoisted literals call:
 // __hookctl_regexp(plan) returns the runtime's RegExp for the plan's
 // pattern, with an own test method running the prefilter. All the hooks of
@@ -153,12 +128,7 @@ func (vm *VM) installRegexpHelper() {
 		if re, ok := cache[idx]; ok {
 			return re
 		}
-		vm.pool.mu.Lock()
-		var plan *rePlan
-		if idx >= 0 && idx < len(vm.pool.plans) {
-			plan = vm.pool.plans[idx]
-		}
-		vm.pool.mu.Unlock()
+		plan := vm.pool.code.plan(idx)
 		if plan == nil || ctor == nil || orig == nil || freeze == nil {
 			panic(rt.NewTypeError("hookctl: no regular expression %d", idx))
 		}

@@ -115,8 +115,8 @@ func TestHoistedTestMatchesPlainTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.plans) < 5 {
-		t.Fatalf("%d literals got a prefilter", len(p.plans))
+	if len(p.code.plans) < 5 {
+		t.Fatalf("%d literals got a prefilter", len(p.code.plans))
 	}
 	anyInputs := make([]any, len(inputs))
 	for i, s := range inputs {

@@ -55,7 +55,7 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 // rewriteOptions are the rewrites of this pool's programs: prefilters and
 // result keys registered with the pool.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	return jsrewrite.Options{Plan: p.addPlan, RegexpHelper: regexpHelper, Key: p.addKey, ResultHelper: resultHelper}
+	return jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper, Key: p.code.addKey, ResultHelper: resultHelper}
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the
@@ -110,21 +110,7 @@ func compile(name, src string) (*goja.Program, error) {
 	return goja.CompileAST(ast, false)
 }
 
-func (p *Pool) add(prog *Program) *Program {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	prog.id = len(p.progs)
-	p.progs = append(p.progs, prog)
-	if prog.inline != nil {
-		// Stack frames name a file and a line: the map of the program
-		// whose first line that is.
-		if p.maps == nil {
-			p.maps = map[linePos]jsrewrite.Map{}
-		}
-		p.maps[linePos{prog.Map.File, prog.Map.Line}] = prog.Map
-	}
-	return prog
-}
+func (p *Pool) add(prog *Program) *Program { return p.code.add(prog) }
 
 // load evaluates the program in vm and returns what it exports.
 func (prog *Program) load(vm *VM) (goja.Value, error) {

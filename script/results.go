@@ -23,26 +23,6 @@ type resultKeys struct {
 	index map[string]int // under Pool.mu
 }
 
-// addKey interns a result key and returns its index.
-func (p *Pool) addKey(name string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if i, ok := p.keys.index[name]; ok {
-		return i
-	}
-	if p.keys.index == nil {
-		p.keys.index = map[string]int{}
-	}
-	var names []string
-	if cur := p.keys.names.Load(); cur != nil {
-		names = append(names, (*cur)...)
-	}
-	names = append(names, name)
-	p.keys.names.Store(&names)
-	p.keys.index[name] = len(names) - 1
-	return len(names) - 1
-}
-
 // installResultHelper defines the helper and the marker in vm's runtime.
 func (vm *VM) installResultHelper() {
 	rt := vm.rt
@@ -65,7 +45,7 @@ func (vm *VM) installResultHelper() {
 // pendingResult builds the result a rewritten return handed over.
 func (vm *VM) pendingResult() (engine.Result, error) {
 	defer vm.clearPending()
-	names := *vm.pool.keys.names.Load()
+	names := vm.pool.code.keyNames()
 	var res engine.Result
 	x := newExporter()
 	for i, k := range vm.pendKeys {

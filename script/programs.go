@@ -1,0 +1,135 @@
+package script
+
+import (
+	"sync"
+
+	"github.com/hookctl/hookctl/internal/jsrewrite"
+)
+
+// programs is what a pool compiled, immutable once added and shared by
+// every runtime: the programs, the regex prefilter plans and result keys
+// the rewritten code refers to by index, and the position maps. It is
+// safe for concurrent use.
+type programs struct {
+	mu      sync.Mutex
+	list    []*Program
+	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
+	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
+	keys    resultKeys
+	// maps holds, per file and line, the Map of the program whose first
+	// line that is (see shift).
+	maps map[linePos]jsrewrite.Map
+}
+
+type linePos struct {
+	file string
+	line int
+}
+
+// add registers a compiled program.
+func (c *programs) add(prog *Program) *Program {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	prog.id = len(c.list)
+	c.list = append(c.list, prog)
+	if prog.inline != nil {
+		// Stack frames name a file and a line: the map of the program
+		// whose first line that is.
+		c.addMapLocked(prog.Map)
+	}
+	return prog
+}
+
+// files returns the script files compiled.
+func (c *programs) files() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, prog := range c.list {
+		if prog.Path != "" {
+			out = append(out, prog.Path)
+		}
+	}
+	return out
+}
+
+// addMap records where the positions of a program's first line come from.
+func (c *programs) addMap(m jsrewrite.Map) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.addMapLocked(m)
+}
+
+func (c *programs) addMapLocked(m jsrewrite.Map) {
+	if c.maps == nil {
+		c.maps = map[linePos]jsrewrite.Map{}
+	}
+	c.maps[linePos{m.File, m.Line}] = m
+}
+
+// shift returns the columns generated code takes in front of the author's
+// on file:line, for error positions (the Map of the program whose first
+// line that is).
+func (c *programs) shift(file string, line int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.maps[linePos{file, line}].Shift
+}
+
+// plan returns the regex plan of an index (nil when there is none).
+func (c *programs) plan(idx int) *rePlan {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if idx >= 0 && idx < len(c.plans) {
+		return c.plans[idx]
+	}
+	return nil
+}
+
+// addPlan registers a regex literal's prefilter plan and returns its
+// index, or -1 when the pattern has none.
+func (c *programs) addPlan(pattern, flags string) int {
+	key := flags + "/" + pattern
+	c.mu.Lock()
+	if i, ok := c.planIdx[key]; ok {
+		c.mu.Unlock()
+		return i
+	}
+	c.mu.Unlock()
+	plan := planRegexp(pattern, flags)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.planIdx == nil {
+		c.planIdx = map[string]int{}
+	}
+	i := -1
+	if plan != nil {
+		c.plans = append(c.plans, plan)
+		i = len(c.plans) - 1
+	}
+	c.planIdx[key] = i
+	return i
+}
+
+// addKey interns a result key and returns its index.
+func (c *programs) addKey(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.keys.index[name]; ok {
+		return i
+	}
+	if c.keys.index == nil {
+		c.keys.index = map[string]int{}
+	}
+	var names []string
+	if cur := c.keys.names.Load(); cur != nil {
+		names = append(names, (*cur)...)
+	}
+	names = append(names, name)
+	c.keys.names.Store(&names)
+	c.keys.index[name] = len(names) - 1
+	return len(names) - 1
+}
+
+// keyNames returns the interned result keys, by index.
+func (c *programs) keyNames() []string { return *c.keys.names.Load() }
