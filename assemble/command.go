@@ -18,7 +18,7 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if !ok {
 		return nil
 	}
-	spec := claude.CommandSpec{Dir: b.Dir()}
+	spec := claude.CommandSpec{ConfigDir: b.Dir()}
 	switch c := v.(type) {
 	case string:
 		if strings.TrimSpace(c) == "" {

@@ -26,11 +26,35 @@ type CommandSpec struct {
 	Shell string
 	// Env adds environment variables.
 	Env map[string]string
-	// Dir is the working directory.
+	// Dir is the working directory (HCL: cwd). When empty the hook runs
+	// where Claude Code runs hooks, in the project directory: see
+	// WorkDir.
 	Dir string
-	// ProjectDir is exported as CLAUDE_PROJECT_DIR when the environment
-	// has none (default: the payload's cwd).
+	// ProjectDir is the project directory the loader was given, used when
+	// neither $CLAUDE_PROJECT_DIR nor the payload's cwd names one.
 	ProjectDir string
+	// ConfigDir is the configuration directory, the last resort.
+	ConfigDir string
+}
+
+// WorkDir is the directory a command hook runs in: spec.Dir when set;
+// else the project, as Claude Code runs hooks: $CLAUDE_PROJECT_DIR, else
+// the payload's cwd, else the project directory the loader was given,
+// else the configuration directory.
+func WorkDir(spec CommandSpec, payload map[string]any) string {
+	if spec.Dir != "" {
+		return spec.Dir
+	}
+	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	if d, _ := payload["cwd"].(string); d != "" {
+		return d
+	}
+	if spec.ProjectDir != "" {
+		return spec.ProjectDir
+	}
+	return spec.ConfigDir
 }
 
 // NewCommand returns a handler that runs an external program speaking the
@@ -77,16 +101,18 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	}
 	env := map[string]string{"HOOKCTL_HOOK": call.Hook, "HOOKCTL_EVENT": call.Event}
 	if _, set := os.LookupEnv("CLAUDE_PROJECT_DIR"); !set {
-		dir := c.spec.ProjectDir
+		// The project, as the hook sees it: the payload's cwd, else the
+		// loader's project directory.
+		dir, _ := call.Payload["cwd"].(string)
 		if dir == "" {
-			dir, _ = call.Payload["cwd"].(string)
+			dir = c.spec.ProjectDir
 		}
 		if dir != "" {
 			env["CLAUDE_PROJECT_DIR"] = dir
 		}
 	}
 	maps.Copy(env, c.spec.Env)
-	res, err := runCommand(ctx, call.Deadline, c.argv, c.spec.Dir, proc.Environ(env), stdin)
+	res, err := runCommand(ctx, call.Deadline, c.argv, WorkDir(c.spec, call.Payload), proc.Environ(env), stdin)
 	var se *proc.StartError
 	switch {
 	case errors.As(err, &se):
@@ -156,7 +182,8 @@ func (e *ExitError) Error() string {
 }
 
 // interpreterMissingScript matches interpreters reporting a missing script
-// file with exit status 2 (python), which Claude Code reads as a deny.
+// file with exit status 2 (python, dash), which Claude Code reads as a
+// block: the reason then says the script was not found.
 var interpreterMissingScript = regexp.MustCompile(`(?i)can't open file .*No such file or directory|No such file or directory.*\.(py|sh|rb|pl|js)`)
 
 // Interpret applies Claude Code's exit-status and output rules to a command
@@ -167,7 +194,9 @@ func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (eng
 	case code == 126 || code == 127:
 		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
 	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript.Match(stderr):
-		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
+		// Claude Code reads exit 2 as a block whatever printed it: so
+		// does hookctl, and says that the script could not be found.
+		return exit2(event, fmt.Sprintf("hook %s could not run its script (%s); exit status 2 blocks, as in Claude Code", argv0, strings.TrimSpace(errLine)), nil), nil
 	}
 	var parsed engine.Result
 	if IsJSONOutput(stdout) {
