@@ -54,8 +54,8 @@ var toolPreMerge = fields(
 	"additional_context", concat,
 	"block", stop,
 	"block_reason", last,
-	"params", FieldRule{Rule: MergeChain, Target: "params", FreezeAfter: "require_approval"},
-	"require_approval", first,
+	"params", FieldRule{Rule: MergeChain, Target: "params", FreezeAfter: "require_approval", Input: true},
+	"require_approval", FieldRule{Rule: MergeFirst, Ask: true},
 )
 
 // ignore drops a field the event does not honour.

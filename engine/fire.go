@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -564,6 +565,7 @@ func (e *Engine) dropBackground(t *task, err error) {
 // finish fills the outcome's top-level fields from the merged output.
 func (m *merger) finish(o *Outcome) {
 	m.flush()
+	m.equivalents()
 	o.Output = m.out
 	d, _ := m.out[m.spec.decisionField()].(string)
 	o.Decision = Decision(d)
@@ -578,6 +580,85 @@ func (m *merger) finish(o *Outcome) {
 	o.AdditionalContext, _ = m.out["additional_context"].(string)
 	o.SystemMessage, _ = m.out["system_message"].(string)
 	o.Blocked = m.blocked || !o.Continue
+}
+
+// equivalents expresses the fields of another vocabulary that mean a
+// decision or a rewrite (OpenClaw's block, cancel, blockReason, params and
+// requireApproval on an event Claude Code shares) as the event's own
+// decision, reason and updated_input, so that every host's reply carries
+// them: a block is the event's blocking decision with its reason, params
+// the rewritten input, requireApproval an ask.
+//
+// Only events Claude Code defines, which OpenClaw's names alias, are
+// translated: on OpenClaw's own events (message_sending, before_install,
+// ...) the host reads its fields itself.
+func (m *merger) equivalents() {
+	spec := m.spec
+	if len(spec.Merge) == 0 || m.out == nil || spec.Source != SourceClaudeCode {
+		return
+	}
+	key := spec.decisionField()
+	cur, _ := m.out[key].(string)
+	for field, rule := range spec.Merge {
+		v, set := m.out[field]
+		if !set || v == nil {
+			continue
+		}
+		switch {
+		case rule.Rule == MergeSticky && rule.Blocks && rule.Terminal && valueEqual(v, stickyValue(rule)):
+			d := spec.blockDecision()
+			if d == "" || cur == d {
+				continue
+			}
+			m.out[key], cur = d, d
+			m.decRank = slices.Index(spec.Decisions, d)
+			reason, _ := m.out[field+"_reason"].(string)
+			if reason == "" {
+				reason, _ = m.out[fieldReason].(string)
+			}
+			if reason == "" {
+				reason = fmt.Sprintf("blocked by hook %q (%s)", m.stoppedBy, field)
+			}
+			m.out[fieldReason] = reason
+		case rule.Input:
+			if _, has := m.out["updated_input"]; !has {
+				if in, ok := v.(map[string]any); ok {
+					m.out["updated_input"] = in
+				}
+			}
+		case rule.Ask:
+			rank := slices.Index(spec.Decisions, "ask")
+			if rank < 0 || m.decRank >= 0 && m.decRank <= rank {
+				continue
+			}
+			m.out[key], cur = "ask", "ask"
+			m.decRank = rank
+			m.out[fieldReason] = approvalReason(v)
+		}
+	}
+}
+
+// stickyValue is the value a sticky rule keeps (true when unset).
+func stickyValue(r FieldRule) any {
+	if r.Value == nil {
+		return true
+	}
+	return r.Value
+}
+
+// approvalReason is the text of an OpenClaw requireApproval object.
+func approvalReason(v any) string {
+	if o, ok := v.(map[string]any); ok {
+		for _, k := range []string{"title", "description", "reason"} {
+			if s, _ := o[k].(string); s != "" {
+				return s
+			}
+		}
+	}
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return "a hook requires approval"
 }
 
 func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {

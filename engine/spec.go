@@ -131,6 +131,14 @@ type FieldRule struct {
 	// OpenClaw freezes before_tool_call params once a hook asked for
 	// approval, so what the operator reviews cannot change.
 	FreezeAfter string
+	// Input marks the field that is the event's rewritten input in
+	// another vocabulary (OpenClaw's params on before_tool_call): when no
+	// hook set updated_input, the outcome's UpdatedInput is this field.
+	Input bool
+	// Ask marks a field whose presence asks the user (OpenClaw's
+	// requireApproval): the outcome's decision becomes ask unless a more
+	// restrictive one was merged.
+	Ask bool
 }
 
 // MatcherMode selects the matcher syntax of an event.

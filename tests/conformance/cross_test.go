@@ -126,7 +126,7 @@ func TestChainStoppedTrace(t *testing.T) {
 			rule: "OpenClaw before_tool_call block: later hooks show \"chain stopped by <id>\"", cite: specTrace + "; " + ocToolCall,
 			hooks: []hk{res("firewall", "before_tool_call", 1, engine.Result{"block": true}), res("audit", "before_tool_call", 0, engine.Result{"params": obj("x", "never")})},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", blocked: true, hooks: []tr{stoppedBy("audit", "firewall")}},
+			want: want{event: "PreToolUse", decision: "deny", reasonHas: `blocked by hook "firewall"`, blocked: true, hooks: []tr{stoppedBy("audit", "firewall")}},
 		},
 		{
 			rule: "OpenClaw claim: later hooks show \"chain stopped by <id>\" without a block", cite: specTrace + "; " + ocCatalog + " inbound_claim",

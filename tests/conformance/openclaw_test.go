@@ -283,7 +283,7 @@ func TestOpenClawGates(t *testing.T) {
 				res("late", "before_tool_call", 1, engine.Result{"block": false, "params": obj("command", "whoami")}),
 			},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", blocked: true,
+			want: want{event: "PreToolUse", decision: "deny", reason: "exec is not allowed", blocked: true, updatedInput: obj("command", "ls -la"),
 				output: map[string]any{"block": true, "block_reason": "exec is not allowed", "params": obj("command", "ls -la")},
 				hooks:  []tr{ran("rewrite"), ran("firewall"), stoppedBy("late", "firewall")}},
 		},
@@ -291,13 +291,13 @@ func TestOpenClawGates(t *testing.T) {
 			rule: "OpenClaw before_tool_call: block:false is no decision", cite: ocToolCall,
 			hooks: []hk{res("no", "before_tool_call", 10, engine.Result{"block": false}), res("ctx", "before_tool_call", 1, engine.Result{"params": obj("command", "ls")})},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", hooks: []tr{ran("no"), ran("ctx")}},
+			want: want{event: "PreToolUse", updatedInput: obj("command", "ls"), hooks: []tr{ran("no"), ran("ctx")}},
 		},
 		{
 			rule: "OpenClaw before_tool_call: block_reason last-defined", cite: ocToolCall,
 			hooks: []hk{res("a", "before_tool_call", 10, engine.Result{"block_reason": "first"}), res("b", "before_tool_call", 5, engine.Result{"block": true, "block_reason": "second"})},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", blocked: true, output: map[string]any{"block": true, "block_reason": "second"}},
+			want: want{event: "PreToolUse", decision: "deny", reason: "second", blocked: true, output: map[string]any{"block": true, "block_reason": "second"}},
 		},
 		{
 			rule: "OpenClaw before_tool_call: params last-defined, a lower priority can rewrite them (chained)", cite: ocToolCall,
@@ -309,7 +309,7 @@ func TestOpenClawGates(t *testing.T) {
 				}),
 			},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", output: map[string]any{"params": obj("command", "ls -la")}},
+			want: want{event: "PreToolUse", updatedInput: obj("command", "ls -la"), output: map[string]any{"params": obj("command", "ls -la")}},
 		},
 		{
 			rule: "OpenClaw before_tool_call: the first requireApproval wins", cite: ocToolCall,
@@ -318,7 +318,7 @@ func TestOpenClawGates(t *testing.T) {
 				res("b", "before_tool_call", 5, engine.Result{"require_approval": obj("title", "second")}),
 			},
 			event: "before_tool_call", payload: ocToolCallPayload(),
-			want: want{event: "PreToolUse", output: map[string]any{"require_approval": obj("title", "run exec?", "severity", "high")}},
+			want: want{event: "PreToolUse", decision: "ask", reason: "run exec?", output: map[string]any{"require_approval": obj("title", "run exec?", "severity", "high")}},
 		},
 		// before_install
 		{
