@@ -184,8 +184,8 @@ func (d *Dialect) Format(out engine.Outcome) Reply {
 			top["stopReason"] = out.StopReason
 		}
 	}
-	if out.SystemMessage != "" {
-		top["systemMessage"] = out.SystemMessage
+	if msg := joinMessages(out.SystemMessage, hookFailures(out)); msg != "" {
+		top["systemMessage"] = msg
 	}
 	if out.StopGuard != nil && out.StopGuard.Released {
 		msg := out.Reason
@@ -206,6 +206,36 @@ func (d *Dialect) Format(out engine.Outcome) Reply {
 	}
 	b, _ := json.Marshal(top)
 	return Reply{Stdout: append(b, '\n')}
+}
+
+// hookFailures tells the user which hooks failed (error or timeout) and
+// why: Claude Code shows a hook command's stderr only in its debug log
+// and counts exit 0 as success, so a failing guard would go unseen. A
+// failure that counted as a block is said by the block's reason already.
+func hookFailures(out engine.Outcome) string {
+	var lines []string
+	for _, h := range out.Hooks {
+		if (h.Status != engine.StatusError && h.Status != engine.StatusTimeout) || h.FailClosed {
+			continue
+		}
+		msg := h.Error
+		if len(msg) > 300 {
+			msg = msg[:300] + "..."
+		}
+		lines = append(lines, fmt.Sprintf("hookctl: hook %q failed (%s): %s", h.ID, h.Status, msg))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// joinMessages joins the non-empty messages with a blank line.
+func joinMessages(msgs ...string) string {
+	var out []string
+	for _, m := range msgs {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }
 
 func reasonOr(r, def string) string {

@@ -3,6 +3,8 @@ package claude_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/claude"
@@ -53,5 +55,40 @@ func TestOpenClawFieldsReachClaudeCode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHookErrorsAreShown: a hook that fails is named, with its error, in
+// the systemMessage Claude Code shows the user, and the other hooks'
+// results are kept.
+func TestHookErrorsAreShown(t *testing.T) {
+	e := newEngine(t)
+	boom := engine.HandlerFunc(func(context.Context, *engine.Call) (engine.Result, error) {
+		return nil, errors.New("TypeError: cannot read properties of undefined")
+	})
+	for _, h := range []engine.Hook{
+		{ID: "broken-guard", Event: "PreToolUse", Priority: 2, Handler: boom},
+		{ID: "context", Event: "PreToolUse", Priority: 1, Handler: engine.Static(engine.Result{"additional_context": "be careful", "system_message": "hello"})},
+	} {
+		if err := e.Register(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reply, err := claude.Handle(context.Background(), e, map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}, "PreToolUse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		SystemMessage string         `json:"systemMessage"`
+		HSO           map[string]any `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(reply.Stdout, &got); err != nil {
+		t.Fatalf("reply %q: %v", reply.Stdout, err)
+	}
+	if !strings.Contains(got.SystemMessage, `hook "broken-guard" failed (error): TypeError`) || !strings.HasPrefix(got.SystemMessage, "hello") {
+		t.Fatalf("systemMessage %q", got.SystemMessage)
+	}
+	if got.HSO["additionalContext"] != "be careful" || reply.ExitCode != 0 {
+		t.Fatalf("the other hook's result was lost: %s", reply.Stdout)
 	}
 }
