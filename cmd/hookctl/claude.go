@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,14 +18,59 @@ import (
 	"github.com/hookctl/hookctl/trust"
 )
 
-// exitUntrusted is the exit status of hookctl claude refusing an
-// untrusted configuration: Claude Code's non-blocking error (the action
-// proceeds; the transcript shows the first line of stderr), never a
-// decision.
-const exitUntrusted = exitFailure
+// onUntrustedEnv chooses what hookctl claude answers when the
+// configuration is not trusted: "block" (the default) or "warn".
+const onUntrustedEnv = "HOOKCTL_ON_UNTRUSTED"
+
+// untrustedReply is hookctl claude's answer when the configuration is not
+// trusted (or changed since): no hook runs. A guard that cannot run must
+// not let the action through silently, so on an event that can block
+// (PreToolUse, PermissionRequest, UserPromptSubmit, Stop, ...) the answer
+// is that event's block, with a reason telling the user to run hookctl
+// trust; on other events, and with on-untrusted "warn", a systemMessage
+// says the same. A Stop that Claude Code already continued because of a
+// hook (stop_hook_active) is not blocked again.
+func untrustedReply(event string, payload map[string]any, why error, warnOnly bool) claude.Reply {
+	msg := fmt.Sprintf("hookctl: %v; its hooks did not run", why)
+	out := engine.Outcome{Event: event, Continue: true}
+	spec, ok := catalogEvent(event)
+	if ok {
+		out.Event = spec.Name
+	}
+	block := ""
+	if ok && !warnOnly {
+		for _, d := range spec.Decisions {
+			if engine.Decision(d).Blocks() {
+				block = d
+				break
+			}
+		}
+		if active, _ := payload["stop_hook_active"].(bool); active && spec.StopGuard {
+			block = ""
+		}
+	}
+	if block != "" {
+		out.Decision, out.Reason, out.Blocked = engine.Decision(block), msg, true
+		out.Output = map[string]any{"decision": block, "reason": msg}
+	} else {
+		out.SystemMessage = msg
+	}
+	return claude.Format(out)
+}
+
+// catalogEvent finds an event of the built-in catalog by name or alias.
+func catalogEvent(name string) (engine.EventSpec, bool) {
+	for _, s := range engine.BuiltinEvents() {
+		if s.Name == name || slices.Contains(s.Aliases, name) {
+			return s, true
+		}
+	}
+	return engine.EventSpec{}, false
+}
 
 func newClaudeCmd(a *app) *cobra.Command {
 	var allow bool
+	var onUntrusted string
 	cmd := &cobra.Command{
 		Use:   "claude [--config PATH]",
 		Short: "Run as a Claude Code command hook (hook JSON on stdin, Claude-format JSON on stdout)",
@@ -39,10 +85,12 @@ The Stop loop guard and hookctl/kv keep their state in a file
 ~/.local/state/hookctl/kv.json), so they work across invocations.
 
 It runs only a configuration trusted with "hookctl trust" and unchanged since.
-Otherwise it runs no hook, writes nothing on stdout and exits 1, a non-blocking
-error for Claude Code (the action proceeds; the transcript shows the first line
-of stderr, which says why). --allow-untrusted or HOOKCTL_ALLOW_UNTRUSTED=1 runs
-it anyway.`,
+Otherwise it runs no hook and, because a guard that cannot run must not let the
+action through unseen, blocks the events that can block (PreToolUse,
+PermissionRequest, UserPromptSubmit, Stop, ...) with a reason that says to run
+hookctl trust, and on other events shows that in a systemMessage.
+--on-untrusted=warn (or HOOKCTL_ON_UNTRUSTED=warn) only warns;
+--allow-untrusted or HOOKCTL_ALLOW_UNTRUSTED=1 runs the configuration anyway.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			payload, event, err := claude.DecodeInput(a.stdin)
@@ -56,10 +104,16 @@ it anyway.`,
 			}
 			if !trust.AllowUntrusted(allow) {
 				if err := trust.Check(path); err != nil {
-					// The first line is what Claude Code shows.
+					mode := onUntrusted
+					if v := os.Getenv(onUntrustedEnv); v != "" && !cmd.Flags().Changed("on-untrusted") {
+						mode = v
+					}
+					if mode != "block" && mode != "warn" {
+						return usageError("--on-untrusted %q: want block or warn", mode)
+					}
 					fmt.Fprintf(a.stderr, "hookctl: %v; its hooks did not run\n", err)
 					fmt.Fprintf(a.stderr, "hookctl: to run it without trust, use hookctl claude --allow-untrusted or set %s=1\n", trust.AllowUntrustedEnv)
-					return silent(exitUntrusted)
+					return a.writeReply(untrustedReply(event, payload, err, mode == "warn"))
 				}
 			}
 			store := &lazyFileStore{}
@@ -78,22 +132,28 @@ it anyway.`,
 			if ferr != nil {
 				return &exitError{code: exitFailure, err: ferr}
 			}
-			if len(reply.Stdout) > 0 {
-				if _, err := a.stdout.Write(reply.Stdout); err != nil {
-					return &exitError{code: exitFailure, err: err}
-				}
-			}
-			if reply.Stderr != "" {
-				fmt.Fprintln(a.stderr, reply.Stderr)
-			}
-			if reply.ExitCode != 0 {
-				return silent(reply.ExitCode)
-			}
-			return nil
+			return a.writeReply(reply)
 		},
 	}
 	cmd.Flags().BoolVar(&allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
+	cmd.Flags().StringVar(&onUntrusted, "on-untrusted", "block", "what an untrusted configuration answers: block (events that can block are blocked) or warn (a systemMessage only)")
 	return cmd
+}
+
+// writeReply writes a Claude Code reply: stdout, stderr, exit status.
+func (a *app) writeReply(reply claude.Reply) error {
+	if len(reply.Stdout) > 0 {
+		if _, err := a.stdout.Write(reply.Stdout); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+	}
+	if reply.Stderr != "" {
+		fmt.Fprintln(a.stderr, reply.Stderr)
+	}
+	if reply.ExitCode != 0 {
+		return silent(reply.ExitCode)
+	}
+	return nil
 }
 
 // lazyFileStore is the file-backed kv store of one-shot processes, opened
