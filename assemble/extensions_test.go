@@ -142,3 +142,24 @@ hook "audit" {
 		t.Fatalf("the engine's logger got %q", buf.String())
 	}
 }
+
+// TestUnknownFunctionsFailTheLoad: a `when` calling a function the engine
+// does not have, or a method of a payload value, fails the load at its
+// position instead of failing (open) at every fire.
+func TestUnknownFunctionsFailTheLoad(t *testing.T) {
+	for src, want := range map[string]string{
+		`when = "isRelease(tool_input.branch)"`:          "hooks.hcl:4:11: error: Invalid condition",
+		`when = "tool_input.command.includes('rm -rf')"`: "hooks.hcl:4:30: error: Invalid condition",
+	} {
+		path := writeConfig(t, map[string]string{"hooks.hcl": "hook \"guard\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n  " + src + "\n}\n"})
+		eng, err := assemble.NewEngine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = assemble.Load(path, assemble.WithEngine(eng))
+		eng.Close(context.Background())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}

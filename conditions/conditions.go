@@ -2,11 +2,14 @@ package conditions
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -61,6 +64,7 @@ type Compiler struct {
 	funcs    []Function
 	maxNodes uint
 	opts     []expr.Option
+	known    map[string]bool // functions a call may name
 }
 
 // NewCompiler returns a Compiler configured by opts.
@@ -75,10 +79,110 @@ func NewCompiler(opts ...Option) *Compiler {
 		expr.AsBool(),
 		expr.MaxNodes(c.maxNodes),
 	}
+	c.known = map[string]bool{lenName: true}
+	for _, b := range builtin.Builtins {
+		c.known[b.Name] = true
+	}
 	for _, f := range c.funcs {
 		c.opts = append(c.opts, expr.Function(f.Name, f.Fn, f.Types...))
+		c.known[f.Name] = true
 	}
+	c.opts = append(c.opts, expr.Function(lenName, nilSafeLen, new(func(any) int)))
 	return c
+}
+
+// lenName is the nil-safe len conditions call: len of a missing field
+// (nil) is 0, not an error at fire time.
+const lenName = "hookctlLen"
+
+func nilSafeLen(p ...any) (any, error) {
+	switch v := p[0].(type) {
+	case nil:
+		return 0, nil
+	case string:
+		return len([]rune(v)), nil
+	case []any:
+		return len(v), nil
+	case map[string]any:
+		return len(v), nil
+	}
+	rv := reflect.ValueOf(p[0])
+	switch rv.Kind() {
+	case reflect.Array, reflect.Slice, reflect.Map, reflect.String, reflect.Chan:
+		return rv.Len(), nil
+	}
+	return nil, fmt.Errorf("invalid argument for len (type %T)", p[0])
+}
+
+// check refuses what compiles but cannot work at fire time: a call of a
+// function nobody registered (expr compiles fooBar(x) as a call of a
+// missing variable) and a method call on a payload value
+// (tool_input.command.includes('rm'): payload values have no methods).
+func (c *Compiler) check(src string) error {
+	tree, err := parser.Parse(src)
+	if err != nil {
+		return nil // the compiler reports it with its position
+	}
+	v := &callChecker{known: c.known}
+	ast.Walk(&tree.Node, v)
+	if v.node == nil {
+		return nil
+	}
+	line, col := position(src, v.node.Location().From)
+	return &Error{Source: src, Line: line, Column: col, Message: v.msg, Snippet: snippetAt(src, line, col)}
+}
+
+type callChecker struct {
+	known map[string]bool
+	node  ast.Node
+	msg   string
+}
+
+func (v *callChecker) Visit(n *ast.Node) {
+	if v.node != nil {
+		return
+	}
+	call, ok := (*n).(*ast.CallNode)
+	if !ok {
+		return
+	}
+	switch callee := call.Callee.(type) {
+	case *ast.IdentifierNode:
+		if !v.known[callee.Value] {
+			v.node, v.msg = call, fmt.Sprintf("unknown function %s (conditions know expr's built-in functions and the ones registered with the engine)", callee.Value)
+		}
+	case *ast.MemberNode:
+		name := ""
+		if p, ok := callee.Property.(*ast.StringNode); ok {
+			name = p.Value
+		}
+		v.node, v.msg = call, fmt.Sprintf("%s(...) is a method call: payload values have no methods; use an operator (contains, startsWith, endsWith, matches, in) or a function (lower, upper, len, ...)", name)
+	}
+}
+
+// position turns a character offset of src into a 1-based line and column.
+func position(src string, offset int) (int, int) {
+	line, col := 1, 1
+	for i, r := range []rune(src) {
+		if i >= offset {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// snippetAt is the line of src with a caret under col.
+func snippetAt(src string, line, col int) string {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return " | " + lines[line-1] + "\n | " + strings.Repeat(".", max(0, col-1)) + "^"
 }
 
 // Compile compiles src with a default Compiler.
@@ -91,6 +195,9 @@ func Compile(src string, opts ...Option) (*Program, error) {
 func (c *Compiler) Compile(src string) (*Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, &Error{Source: src, Line: 1, Column: 1, Message: "empty condition"}
+	}
+	if err := c.check(src); err != nil {
+		return nil, err
 	}
 	nv := &nilSafe{}
 	opts := make([]expr.Option, 0, len(c.opts)+1)
@@ -124,6 +231,14 @@ func (v *nilSafe) Visit(n *ast.Node) {
 		// A method-style callee must stay a plain member access.
 		if c, ok := m.Callee.(*ast.ChainNode); ok {
 			m.Callee = c.Node
+		}
+	case *ast.BuiltinNode:
+		// len of a missing field is 0 (len(nil) written as such is still
+		// the compiler's error).
+		if m.Name == "len" && len(m.Arguments) == 1 {
+			if _, literal := m.Arguments[0].(*ast.NilNode); !literal {
+				ast.Patch(n, &ast.CallNode{Callee: &ast.IdentifierNode{Value: lenName}, Arguments: m.Arguments})
+			}
 		}
 	}
 }
