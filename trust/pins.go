@@ -15,7 +15,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/stdlib"
 )
 
 // Absent is the pinned value of a file that does not exist (or is not
@@ -233,7 +235,9 @@ func Collect(path string) (*Pins, error) {
 		// directory.
 		queue = append(queue, p.requires(src, root, name)...)
 	}
-	cfg, err := hcl.Parse(path)
+	// Decoded with the standard condition functions, so that a `when`
+	// using them is not a decode error that pins the whole directory.
+	cfg, err := hcl.Parse(path, hcl.WithConditions(conditions.NewCompiler(conditions.WithFunctions(stdlib.ConditionFunctions()...))))
 	if err != nil {
 		return nil, err
 	}

@@ -371,3 +371,16 @@ func BenchmarkCheckTrust(b *testing.B) {
 		}
 	}
 }
+
+// TestPinsWithStandardFunctions: a condition using the standard functions
+// decodes, so it pins what it names and not the whole directory.
+func TestPinsWithStandardFunctions(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl":  "hook \"a\" {\n  event    = \"PreToolUse\"\n  when     = \"hasCommand(tool_input.command, 'rm')\"\n  decision = \"deny\"\n}\n",
+		"sub/any.md": "not named",
+	})
+	p, files := pins(t, filepath.Join(dir, "hooks.hcl"))
+	if p.Walk || !slices.Equal(present(files), []string{"hooks.hcl"}) {
+		t.Fatalf("walk %v %v, pinned %v", p.Walk, p.Why, present(files))
+	}
+}
