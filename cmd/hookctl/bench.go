@@ -68,7 +68,7 @@ their processes, background hooks are queued.`,
 			if err != nil {
 				return err
 			}
-			eng, cfg, err := a.load(false)
+			eng, cfg, err := a.load()
 			if err != nil {
 				return err
 			}

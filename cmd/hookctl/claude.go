@@ -98,7 +98,7 @@ hookctl trust, and on other events shows that in a systemMessage.
 				// A non-blocking error for Claude Code: the action proceeds.
 				return &exitError{code: exitFailure, err: err}
 			}
-			path, err := a.discover(true)
+			path, err := a.discover()
 			if err != nil {
 				return err
 			}

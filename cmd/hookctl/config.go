@@ -12,10 +12,10 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 )
 
-// discover finds the configuration: --config, then $HOOKCTL_CONFIG, then
-// ./hooks.hcl, then ./.hookctl/, then (for the Claude adapter)
-// $CLAUDE_PROJECT_DIR/.claude/hooks.hcl.
-func (a *app) discover(forClaude bool) (string, error) {
+// discover finds the configuration, the same way for every command:
+// --config, then $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/,
+// then $CLAUDE_PROJECT_DIR/.claude/hooks.hcl, then ./.claude/hooks.hcl.
+func (a *app) discover() (string, error) {
 	if a.configPath != "" {
 		return a.configPath, nil
 	}
@@ -23,21 +23,16 @@ func (a *app) discover(forClaude bool) (string, error) {
 		return p, nil
 	}
 	candidates := []string{"hooks.hcl", ".hookctl"}
-	if forClaude {
-		if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			candidates = append(candidates, filepath.Join(dir, ".claude", "hooks.hcl"))
-		}
+	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+		candidates = append(candidates, filepath.Join(dir, ".claude", "hooks.hcl"))
 	}
+	candidates = append(candidates, filepath.Join(".claude", "hooks.hcl"))
 	for _, c := range candidates {
 		if _, err := os.Stat(c); err == nil {
 			return c, nil
 		}
 	}
-	where := "--config, $HOOKCTL_CONFIG, ./hooks.hcl or ./.hookctl/"
-	if forClaude {
-		where = "--config, $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/ or $CLAUDE_PROJECT_DIR/.claude/hooks.hcl"
-	}
-	return "", usageError("no configuration found: give %s", where)
+	return "", usageError("no configuration found: give --config, $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/, $CLAUDE_PROJECT_DIR/.claude/hooks.hcl or ./.claude/hooks.hcl")
 }
 
 // projectDir is the project the agent works in: $CLAUDE_PROJECT_DIR or the
@@ -53,8 +48,8 @@ func projectDir() string {
 // load discovers the configuration and loads it into a new engine,
 // printing its diagnostics; a configuration with errors is exit status 1.
 // Close the engine, then the configuration.
-func (a *app) load(forClaude bool, engOpts ...engine.Option) (*engine.Engine, *assemble.Config, error) {
-	path, err := a.discover(forClaude)
+func (a *app) load(engOpts ...engine.Option) (*engine.Engine, *assemble.Config, error) {
+	path, err := a.discover()
 	if err != nil {
 		return nil, nil, err
 	}

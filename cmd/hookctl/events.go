@@ -23,7 +23,7 @@ func newEventsCmd(a *app) *cobra.Command {
 			var specs []engine.EventSpec
 			if a.configPath != "" {
 				// With a configuration, its custom events are listed too.
-				eng, cfg, err := a.load(false)
+				eng, cfg, err := a.load()
 				if err != nil {
 					return err
 				}

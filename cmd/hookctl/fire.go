@@ -47,7 +47,7 @@ a value that is not valid JSON is a string.`,
 			if err != nil {
 				return err
 			}
-			eng, cfg, err := a.load(false)
+			eng, cfg, err := a.load()
 			if err != nil {
 				return err
 			}

@@ -19,7 +19,7 @@ func newListCmd(a *app) *cobra.Command {
 		Short: "List the hooks of each event in firing order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, cfg, err := a.load(false)
+			eng, cfg, err := a.load()
 			if err != nil {
 				return err
 			}

@@ -68,8 +68,8 @@ hooks declared in HCL, conditions in expr-lang, handler bodies in JavaScript,
 a superset of Claude Code and OpenClaw hooks.
 
 Configuration: --config names a file or a directory of *.hcl files; without it
-hookctl uses $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/ (and, for
-"hookctl claude", $CLAUDE_PROJECT_DIR/.claude/hooks.hcl).
+every command uses the same one: $HOOKCTL_CONFIG, then ./hooks.hcl, then
+./.hookctl/, then $CLAUDE_PROJECT_DIR/.claude/hooks.hcl, then ./.claude/hooks.hcl.
 
 Trust: "hookctl claude" and "hookctl serve", which Claude Code and services start
 on their own, run only a configuration you trusted with "hookctl trust", as it

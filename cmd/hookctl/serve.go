@@ -79,7 +79,7 @@ been busy with one call for longer than --wedged-after.`,
 			if err := checkServeLimits(lim); err != nil {
 				return err
 			}
-			path, err := a.discover(true)
+			path, err := a.discover()
 			if err != nil {
 				return err
 			}

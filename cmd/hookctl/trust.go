@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -29,7 +27,7 @@ two commands refuse a configuration that was never trusted or that changed since
 before reading it (fire, validate, list and bench run what you point them at, on
 purpose, and need no trust).
 
-Without --config it finds the configuration as hookctl claude does ($HOOKCTL_CONFIG,
+Without --config it finds the configuration as every command does ($HOOKCTL_CONFIG,
 ./hooks.hcl, ./.hookctl/, then .claude/hooks.hcl of $CLAUDE_PROJECT_DIR or of the
 working directory). Trusting reads and hashes files; it runs nothing (run
 hookctl validate to check the configuration).
@@ -75,7 +73,7 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 			case revoke:
 				return a.trustRevoke(tf)
 			case check:
-				path, err := a.discoverTrust()
+				path, err := a.discover()
 				if err != nil {
 					return err
 				}
@@ -96,25 +94,10 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 	return cmd
 }
 
-// discoverTrust finds the configuration as hookctl claude does; run by
-// hand in a project (no $CLAUDE_PROJECT_DIR), it also finds the
-// .claude/hooks.hcl that hookctl claude finds there.
-func (a *app) discoverTrust() (string, error) {
-	p, err := a.discover(true)
-	if err == nil || os.Getenv("CLAUDE_PROJECT_DIR") != "" {
-		return p, err
-	}
-	c := filepath.Join(".claude", "hooks.hcl")
-	if _, serr := os.Stat(c); serr == nil {
-		return c, nil
-	}
-	return p, err
-}
-
 // trust pins the configuration's files and records them. It decodes the
 // configuration but runs none of it (hookctl validate loads it).
 func (a *app) trust(tf string) error {
-	path, err := a.discoverTrust()
+	path, err := a.discover()
 	if err != nil {
 		return err
 	}
@@ -168,7 +151,7 @@ func (a *app) trustList(tf string) error {
 }
 
 func (a *app) trustRevoke(tf string) error {
-	path, err := a.discoverTrust()
+	path, err := a.discover()
 	if err != nil {
 		return err
 	}
