@@ -1,7 +1,10 @@
 package assemble
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +26,7 @@ type Watcher struct {
 	path     string
 	opts     []Option
 	interval time.Duration
+	settle   time.Duration
 	onReload func(*Config, error)
 	gate     func(path string) error
 	extra    func() []string
@@ -47,6 +51,16 @@ type stamp struct {
 
 // WatchOption configures a Watcher.
 type WatchOption func(*Watcher)
+
+// WithSettle sets how long a reload that lost every hook waits before it
+// reads the files again to make sure they hold still (default 250ms).
+func WithSettle(d time.Duration) WatchOption {
+	return func(w *Watcher) {
+		if d > 0 {
+			w.settle = d
+		}
+	}
+}
 
 // WithInterval sets how often the files are checked.
 func WithInterval(d time.Duration) WatchOption {
@@ -89,7 +103,7 @@ func WithLoadOptions(opts ...Option) WatchOption {
 // Watch loads path into eng and starts watching it. The first load must
 // succeed. Stop the watcher with Close.
 func Watch(eng *engine.Engine, path string, opts ...WatchOption) (*Watcher, error) {
-	w := &Watcher{eng: eng, path: path, interval: DefaultWatchInterval, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &Watcher{eng: eng, path: path, interval: DefaultWatchInterval, settle: 250 * time.Millisecond, stop: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(w)
 	}
@@ -120,6 +134,12 @@ func (w *Watcher) Reload() error {
 	if err == nil {
 		cfg, err = Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
 	}
+	if err == nil && w.current != nil && len(w.current.Engine.Hooks) > 0 && len(cfg.Engine.Hooks) == 0 {
+		// Every hook is gone: an editor caught between truncating and
+		// writing looks just like that. Swap it in only after a complete,
+		// stable read.
+		cfg, err = w.stableEmpty(cfg)
+	}
 	if err == nil {
 		if lerr := w.eng.Load(cfg.Engine); lerr != nil {
 			cfg.Close()
@@ -145,6 +165,42 @@ func (w *Watcher) Reload() error {
 		w.onReload(cfg, nil)
 	}
 	return nil
+}
+
+// ErrUnstable is a reload refused because the configuration lost every
+// hook and its files did not hold still: the last good configuration
+// keeps serving, and the next change is tried again.
+var ErrUnstable = errors.New("the configuration lost every hook while its files were changing; keeping the last good configuration")
+
+// stableEmpty accepts a configuration that has no hooks (where the one
+// serving had some) only if, after the settle time, its files are the same
+// as when it was read and still load without hooks.
+func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
+	before := w.digest(cfg)
+	time.Sleep(w.settle)
+	again, err := Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
+	if err != nil {
+		cfg.Close()
+		return nil, err
+	}
+	if w.digest(again) != before || len(again.Engine.Hooks) != 0 {
+		cfg.Close()
+		again.Close()
+		return nil, ErrUnstable
+	}
+	cfg.Close()
+	return again, nil
+}
+
+// digest hashes the contents of the configuration's files.
+func (w *Watcher) digest(cfg *Config) string {
+	h := sha256.New()
+	for _, f := range w.files(cfg) {
+		b, err := os.ReadFile(f)
+		fmt.Fprintf(h, "%s\x00%d\x00%v\x00", f, len(b), err != nil)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // files lists what a configuration depends on.
