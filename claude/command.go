@@ -201,7 +201,7 @@ func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (eng
 	var parsed engine.Result
 	if IsJSONOutput(stdout) {
 		var err error
-		parsed, err = ParseOutput(stdout)
+		parsed, err = ParseOutputFor(event, stdout)
 		if err != nil && code != 2 {
 			return nil, err
 		}

@@ -274,7 +274,7 @@ func FuzzParseOutput(f *testing.F) {
 					t.Fatalf("%s: output that is not valid JSON gave (%v, %v), want an error", ev, r0, err0)
 				}
 			default:
-				want := res
+				want, _ := claude.ParseOutputFor(ev, stdout)
 				if len(want) == 0 {
 					want = nil
 				}

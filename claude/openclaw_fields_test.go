@@ -92,3 +92,40 @@ func TestHookErrorsAreShown(t *testing.T) {
 		t.Fatalf("the other hook's result was lost: %s", reply.Stdout)
 	}
 }
+
+// TestOutputFieldsFollowTheEvent: a command hook answering in a channel
+// its event does not read is not obeyed, as Claude Code does not obey it:
+// permissionDecision "allow" on PermissionRequest approved the request
+// before (and the command ran); now it decides nothing and the trace says
+// what was ignored. The event's own channel still decides.
+func TestOutputFieldsFollowTheEvent(t *testing.T) {
+	cases := []struct {
+		event, out, decision, ignored string
+	}{
+		{"PermissionRequest", `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow"}}`, "", "permissionDecision"},
+		{"PermissionRequest", `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`, "allow", ""},
+		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","decision":{"behavior":"allow"}}}`, "", "decision"},
+		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "deny", ""},
+		{"Stop", `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}`, "", "permissionDecision"},
+		{"Stop", `{"decision":"block","reason":"keep going"}`, "block", ""},
+	}
+	for _, tc := range cases {
+		e := newEngine(t)
+		h, err := claude.NewCommand(claude.CommandSpec{Shell: "cat >/dev/null; printf '%s' '" + tc.out + "'", ConfigDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Register(engine.Hook{ID: "h", Event: tc.event, Handler: h}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.Fire(context.Background(), engine.Event{Name: tc.event, Payload: map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf x"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := out.Hook("h")
+		ignored, _ := json.Marshal(tr.Output["ignored"])
+		if string(out.Decision) != tc.decision || (tc.ignored != "" && !strings.Contains(string(ignored), tc.ignored)) || (tc.ignored == "" && tr.Output["ignored"] != nil) {
+			t.Errorf("%s %s: decision %q (want %q), ignored %s", tc.event, tc.out, out.Decision, tc.decision, ignored)
+		}
+	}
+}

@@ -139,3 +139,72 @@ func Normalize(raw map[string]any) engine.Result {
 	}
 	return res
 }
+
+// ParseOutputFor is ParseOutput for one event: a decision written in a
+// channel the event does not read is dropped, as Claude Code drops it
+// (permissionDecision on PermissionRequest, decision.behavior on
+// PreToolUse, a top-level decision on an event that takes none, ...),
+// and listed under the result field "ignored" so the trace shows it.
+func ParseOutputFor(event string, stdout []byte) (engine.Result, error) {
+	var raw map[string]any
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		snippet := strings.TrimSpace(string(stdout))
+		if len(snippet) > 120 {
+			snippet = snippet[:120] + "..."
+		}
+		return nil, &OutputError{Err: err, Snippet: snippet}
+	}
+	raw = jsonx.Numbers(raw).(map[string]any)
+	ignored := claudeCode.dropUnread(event, raw)
+	res := Normalize(raw)
+	if len(ignored) > 0 {
+		res["ignored"] = ignored
+	}
+	return res, nil
+}
+
+// dropUnread removes from raw the decisions event does not read in this
+// dialect and says what was dropped. Events the table does not list are
+// left alone.
+func (d *Dialect) dropUnread(event string, raw map[string]any) []any {
+	sh, known := d.Events[event]
+	if !known {
+		return nil
+	}
+	var ignored []any
+	hso, _ := raw["hookSpecificOutput"].(map[string]any)
+	drop := func(m map[string]any, k, why string) {
+		if v, ok := m[k]; ok {
+			ignored = append(ignored, fmt.Sprintf("%s %v: %s", k, describe(v), why))
+			delete(m, k)
+		}
+	}
+	switch sh.Decision {
+	case PermissionDecision:
+		if _, obj := hso["decision"].(map[string]any); obj {
+			drop(hso, "decision", event+" reads hookSpecificOutput.permissionDecision, not decision.behavior")
+		}
+	case BehaviorObject:
+		drop(hso, "permissionDecision", event+" reads hookSpecificOutput.decision.behavior")
+		drop(hso, "permissionDecisionReason", event+" reads hookSpecificOutput.decision.message")
+		drop(raw, "decision", event+" reads hookSpecificOutput.decision.behavior")
+	case TopLevelBlock, ExitStatus:
+		drop(hso, "permissionDecision", event+" takes no permissionDecision")
+		drop(hso, "permissionDecisionReason", event+" takes no permissionDecision")
+		drop(hso, "decision", event+" reads a top-level decision")
+	}
+	// Other decisions the event does not take are the engine's to ignore,
+	// with a note in the trace.
+	return ignored
+}
+
+// describe is a short rendering of an ignored value.
+func describe(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil || len(b) > 80 {
+		return fmt.Sprintf("%T", v)
+	}
+	return string(b)
+}
