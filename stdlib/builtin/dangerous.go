@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -26,6 +27,7 @@ const (
 	ruleFindDelete     = "find-delete"
 	ruleForcePush      = "force-push"
 	ruleGitDiscard     = "git-discard"
+	ruleRmOutside      = "rm-outside-project"
 )
 
 func dangerousSpec() Spec {
@@ -34,13 +36,15 @@ func dangerousSpec() Spec {
 		Description: "Denies (or asks about) destructive shell commands, found by parsing the command line: " +
 			"recursive rm of /, ~, home or system directories, --no-preserve-root, mkfs, dd or redirections onto disk devices, " +
 			"fork bombs, curl/wget piped into a shell, chmod 777 and chown -R of system directories, git force pushes, " +
-			"git reset --hard and git clean -f.",
+			"git reset --hard and git clean -f, and a recursive rm of anything outside the project directory " +
+			"($CLAUDE_PROJECT_DIR, else the payload's cwd; home subtrees included, the temporary directories not).",
 		Events:   []string{"PreToolUse"},
 		Priority: 1000,
 		Options: []OptionSpec{
 			{Name: "allow", Type: TypeList, Doc: "regular expressions matched against each command of the line (its words joined by spaces, launchers such as sudo removed); a command matching one is never flagged"},
 			{Name: "git_destructive", Type: TypeBool, Doc: "also flag git reset --hard and git clean -f, which discard uncommitted work", Default: true},
 			{Name: "mode", Type: TypeString, Doc: `"deny" or "ask"`, Default: "deny"},
+			{Name: "outside_project", Type: TypeBool, Doc: "flag a recursive rm of anything outside the project directory (home subtrees included; /tmp, /var/tmp and $TMPDIR are not)", Default: true},
 		},
 	}
 }
@@ -50,7 +54,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), shell: b.shell}
+	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell}
 	for i, expr := range b.opts.list("allow") {
 		re, err := regexp.Compile(expr)
 		if err != nil {
@@ -70,7 +74,12 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 			if strings.TrimSpace(cmd) == "" {
 				return nil, nil
 			}
-			f, ok := g.check(cmd, str(c.Payload, "cwd"))
+			cwd := str(c.Payload, "cwd")
+			project := os.Getenv("CLAUDE_PROJECT_DIR")
+			if project == "" {
+				project = cwd
+			}
+			f, ok := g.checkIn(cmd, cwd, project)
 			if !ok {
 				return nil, nil
 			}
@@ -86,6 +95,7 @@ type dangerGuard struct {
 	shell          *shell.Cache
 	allow          []*regexp.Regexp
 	gitDestructive bool
+	outside        bool
 	home           string
 }
 
@@ -102,7 +112,11 @@ func (f finding) reason() string {
 
 // check reports the first dangerous command of a command line. cwd is the
 // agent's working directory ("" if unknown).
-func (g *dangerGuard) check(line, cwd string) (finding, bool) {
+func (g *dangerGuard) check(line, cwd string) (finding, bool) { return g.checkIn(line, cwd, "") }
+
+// checkIn is check for an agent working in project ("" if unknown): a
+// recursive rm of anything outside it is dangerous too.
+func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
 	segs, err := g.shell.Parse(line)
 	if err != nil {
 		return g.fallback(line)
@@ -129,8 +143,42 @@ func (g *dangerGuard) check(line, cwd string) (finding, bool) {
 		if f, ok := g.segment(segs, i, s, cwd); ok {
 			return f, true
 		}
+		if f, ok := g.outsideProject(s, cwd, project); ok {
+			return f, true
+		}
 	}
 	return finding{}, false
+}
+
+// outsideProject flags a recursive rm of a path outside the project
+// directory (the temporary directories excepted) unless allowed.
+func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (finding, bool) {
+	if !g.outside || project == "" || s.Name != "rm" || !s.Flag("r", "R", "recursive") {
+		return finding{}, false
+	}
+	project = paths.Normalize(project)
+	text := strings.Join(s.Argv, " ")
+	for _, a := range s.Args() {
+		t := classifyArg(a, cwd, g.home)
+		if t.path == "" || paths.Inside(t.path, project) || temporary(t.path) {
+			continue
+		}
+		if g.allowed(text) {
+			return finding{}, false
+		}
+		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + t.path + ", outside the project " + project}, true
+	}
+	return finding{}, false
+}
+
+// temporary reports whether p is in a temporary directory.
+func temporary(p string) bool {
+	for _, d := range []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", os.Getenv("TMPDIR"), os.TempDir()} {
+		if d != "" && d != "/" && paths.Inside(p, paths.Normalize(d)) {
+			return true
+		}
+	}
+	return false
 }
 
 // allowed reports whether an allow expression matches the command.

@@ -139,13 +139,18 @@ var dangerCases = []dangerCase{
 	{cmd: `rm -rf /tmp/build-cache`},
 	{cmd: `rm -rf /tmp/*`},
 	{cmd: `rm -rf ~/project/tmp`},
-	{cmd: `rm -rf ~/.cache/pip`},
+	{cmd: `rm -rf ~/.cache/pip`, rule: "rm-outside-project"},
+	{cmd: `rm -rf ~/Documents`, rule: "rm-outside-project"},
+	{cmd: `rm -rf ../other-repo`, rule: "rm-outside-project"},
+	{cmd: `cd .. && rm -r other-repo/src`, rule: "rm-outside-project"},
+	{cmd: `rm -rf /opt/app/cache`, rule: "rm-outside-project"},
+	{cmd: `rm -rf /var/tmp/build`},
 	{cmd: `rm -f ~/notes.txt`},
 	{cmd: `rm -f /etc/myapp.conf.bak`},
 	{cmd: `rm -rf .`}, // cwd is the project, not home
 	{cmd: `rm -rf *`}, // likewise
 	{cmd: `rm -rf "$BUILD_DIR"`},
-	{cmd: `mkdir -p ~/x && cd ~/x && rm -rf ./*`},
+	{cmd: `mkdir -p ~/x && cd ~/x && rm -rf ./*`, rule: "rm-outside-project"},
 	{cmd: `make clean && rm -rf build/`},
 	{cmd: `docker run --rm alpine rm -rf /src/build`},
 	{cmd: `find . -name '*.pyc' -delete`},
@@ -306,5 +311,31 @@ func TestDangerousCommandsNeverPanics(t *testing.T) {
 		`cd -; rm -rf .`, `dd of=`, `chmod -R`, `chmod 777`, `git`, `git -C`, `git push +`,
 	} {
 		_ = call(t, h, "PreToolUse", bash(cmd))
+	}
+}
+
+// TestRecursiveDeleteOutsideTheProject: the project is $CLAUDE_PROJECT_DIR
+// when set, else the payload's cwd; outside_project = false turns the rule
+// off, and allow lets a command through.
+func TestRecursiveDeleteOutsideTheProject(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "/home/dev/work")
+	h := newHook(t, "dangerous-commands", builtin.Config{})
+	p := bash("rm -rf /home/dev/project/build")
+	p["cwd"] = "/home/dev/project"
+	if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "deny" || !strings.Contains(reason, "outside the project /home/dev/work") {
+		t.Fatalf("got %s %q", d, reason)
+	}
+	p = bash("rm -rf /home/dev/work/build")
+	p["cwd"] = "/home/dev/project"
+	if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "" {
+		t.Fatalf("inside the project: %s %q", d, reason)
+	}
+	off := newHook(t, "dangerous-commands", builtin.Config{Options: map[string]any{"outside_project": false}})
+	if d, _ := decisionOf(call(t, off, "PreToolUse", bash("rm -rf ~/Documents"))); d != "" {
+		t.Fatalf("outside_project = false still flags: %s", d)
+	}
+	allowed := newHook(t, "dangerous-commands", builtin.Config{Options: map[string]any{"allow": []any{`^rm -rf ~/\.cache/`}}})
+	if d, _ := decisionOf(call(t, allowed, "PreToolUse", bash("rm -rf ~/.cache/pip"))); d != "" {
+		t.Fatalf("allow did not let it through: %s", d)
 	}
 }

@@ -168,11 +168,9 @@ func classifyArg(arg, cwd, home string) target {
 		return target{}
 	}
 	p := paths.Resolve(t, cwd, home)
-	k := classifyPath(p, home)
-	if k == kindNone {
-		return target{}
-	}
-	return target{kind: k, path: p, all: all}
+	// A path that is none of the special kinds keeps its resolved path,
+	// for the project check.
+	return target{kind: classifyPath(p, home), path: p, all: all}
 }
 
 // isWildcard reports whether a path component matches every name: "*",
