@@ -148,6 +148,7 @@ func entries() []entry {
 		{compactionSpec(), buildCompaction},
 		{sessionLogSpec(), buildSessionLog},
 		{toolLogSpec(), buildToolLog},
+		{taskLogSpec(), buildTaskLog},
 		{notificationSpec(), buildNotification},
 	}
 }

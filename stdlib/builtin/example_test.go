@@ -66,6 +66,7 @@ func ExampleSpecs() {
 	// read-only-approver     -50 [PermissionRequest]
 	// secret-files           900 [PreToolUse]
 	// session-log           -100 [SessionStart SessionEnd SubagentStart SubagentStop Stop]
+	// task-log              -100 [TaskCreated TaskCompleted]
 	// tool-log              -100 [PostToolUse PostToolUseFailure]
 }
 

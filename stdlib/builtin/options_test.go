@@ -100,7 +100,7 @@ func TestNewAcceptsHCLValueShapes(t *testing.T) {
 func TestSpecs(t *testing.T) {
 	want := []string{
 		"compaction-guard", "dangerous-commands", "notification-router", "prompt-length",
-		"read-only-approver", "secret-files", "session-log", "tool-log",
+		"read-only-approver", "secret-files", "session-log", "task-log", "tool-log",
 	}
 	specs := builtin.Specs()
 	var names []string
