@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -199,5 +200,29 @@ func TestSkipCodes(t *testing.T) {
 	}
 	if !out.Decision.Blocks() || engine.DecisionAsk.Blocks() {
 		t.Fatal("Blocks")
+	}
+}
+
+// TestUnknownResultFieldsAreNoted: a result field the event does not take
+// (a misspelled decision, OpenClaw's cancel on PreToolUse) is noted in the
+// trace, with a suggestion, and logged for a Go or script hook.
+func TestUnknownResultFieldsAreNoted(t *testing.T) {
+	var logs strings.Builder
+	e := newEngine(t, engine.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	register(t, e,
+		engine.Hook{ID: "typo", Event: "PreToolUse", Priority: 2, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+			return engine.Result{"decison": "deny"}, nil
+		})},
+		static("cancel", "PreToolUse", engine.Result{"cancel": true}),
+	)
+	out := fire(t, e, "PreToolUse", bash("rm -rf /"))
+	if tr := traceOf(t, out, "typo"); !strings.Contains(tr.Note, `unknown result field "decison"`) || !strings.Contains(tr.Note, `did you mean "decision"`) {
+		t.Fatalf("typo note %q", tr.Note)
+	}
+	if tr := traceOf(t, out, "cancel"); !strings.Contains(tr.Note, `unknown result field "cancel"`) {
+		t.Fatalf("cancel note %q", tr.Note)
+	}
+	if !strings.Contains(logs.String(), "hook=typo") || strings.Contains(logs.String(), "hook=cancel") {
+		t.Fatalf("logs %q", logs.String())
 	}
 }

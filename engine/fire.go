@@ -187,6 +187,11 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		if p != nil {
 			if _, note := m.add(h.ID, p); note != "" {
 				tr.Note = note
+				if m.unknown && h.static == nil {
+					// A script's result: say so where the user looks, as
+					// a declarative hook's is said by validate.
+					e.log.Warn("hook returned a result field its event does not take", "hook", h.ID, "event", spec.Name, "note", note)
+				}
 			}
 		}
 		out.Hooks = append(out.Hooks, tr)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/internal/suggest"
 )
 
 // kv is one result field.
@@ -106,7 +107,8 @@ type merger struct {
 
 	concat []concatAcc
 
-	decRank   int // index of the merged decision in spec.Decisions; -1 none
+	decRank   int  // index of the merged decision in spec.Decisions; -1 none
+	unknown   bool // the last add met a field the event does not know
 	reasonSet bool
 	blocked   bool
 	stoppedBy string
@@ -129,6 +131,7 @@ func (m *merger) reset() {
 // chain (a terminal decision or field), and a note when part of the result
 // was ignored.
 func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
+	m.unknown = false
 	if p.empty() {
 		return false, ""
 	}
@@ -170,6 +173,10 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	for _, f := range p.fields {
 		if altField && f.k == m.spec.DecisionField {
 			continue
+		}
+		if !m.spec.knowsField(f.k) {
+			notes = append(notes, m.unknownField(f.k))
+			m.unknown = true
 		}
 		t, n := m.addField(f.k, f.v)
 		terminal = terminal || t
@@ -249,6 +256,17 @@ func (m *merger) addDecision(v any, p *prepared, reasonHasRule bool) (terminal b
 		return true, note
 	}
 	return false, note
+}
+
+// unknownField is the note of a result field the event does not know
+// (kept in the output, but nothing reads it): a misspelled decision would
+// otherwise vanish silently.
+func (m *merger) unknownField(k string) string {
+	note := fmt.Sprintf("unknown result field %q: %s does not take it", k, m.spec.Name)
+	if s := suggest.Closest(k, m.spec.ResultFields()); s != "" {
+		note += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return note
 }
 
 // addField merges one non-decision field by its rule (one function per

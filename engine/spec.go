@@ -224,6 +224,21 @@ var universalMerge = map[string]FieldRule{
 	"suppress_output":    {Rule: MergeSticky},
 	"updated_input":      {Rule: MergeChain, Target: "tool_input"},
 	"updated_output":     {Rule: MergeChain, Target: "tool_response"},
+	// ignored lists what a host adapter dropped from a hook's output (a
+	// decision in a channel the event does not read), for the trace.
+	"ignored": {Rule: MergeAppend},
+}
+
+// knowsField reports whether field is in the event's result vocabulary.
+func (s *EventSpec) knowsField(field string) bool {
+	if field == fieldDecision || field == fieldReason || field == s.DecisionField {
+		return true
+	}
+	if _, ok := s.Merge[field]; ok {
+		return true
+	}
+	_, ok := universalMerge[field]
+	return ok
 }
 
 // dialectFields are the camelCase spellings of Claude Code's JSON output

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/suggest"
 )
 
 // The traps `hookctl validate` warns about besides the loader's own
@@ -80,6 +82,9 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		if r, ok := hb.Ranges["matcher"]; ok && h.Matcher != "" {
 			lintMatcher(eng, h, r, warn)
 		}
+		if res, ok := engine.StaticResult(h.Handler); ok {
+			lintResult(eng, h, res, hb.RangeOf("result"), warn)
+		}
 		if r, ok := hb.Ranges["when"]; ok && h.Condition != nil {
 			for _, re := range matchesPatterns(h.Condition.Source()) {
 				if neverMatches(re) {
@@ -90,6 +95,32 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		}
 	}
 	return diags
+}
+
+// lintResult warns about the fields of a declarative result that none of
+// the hook's events take (result = { cancel = true } on PreToolUse): they
+// would be merged and read by nothing.
+func lintResult(eng *engine.Engine, h engine.Hook, res engine.Result, r hcl.Range, warn func(hcl.Range, string, string, ...any)) {
+	for _, ev := range append([]string{h.Event}, h.Events...) {
+		if ev == "" {
+			continue
+		}
+		spec, err := eng.Event(ev)
+		if err != nil {
+			continue
+		}
+		known := spec.ResultFields()
+		for _, k := range slices.Sorted(maps.Keys(res)) {
+			if slices.Contains(known, k) {
+				continue
+			}
+			detail := fmt.Sprintf("%s does not take the result field %q: it would be kept in the output and read by nothing.", spec.Name, k)
+			if s := suggest.Closest(k, known); s != "" {
+				detail += fmt.Sprintf(" Did you mean %q?", s)
+			}
+			warn(r, "Unknown result field", "%s", detail)
+		}
+	}
 }
 
 func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.Range, string, string, ...any)) {

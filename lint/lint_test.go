@@ -1,8 +1,15 @@
 package lint
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
 )
 
 func TestNeverMatches(t *testing.T) {
@@ -62,5 +69,33 @@ func TestMatchesPatterns(t *testing.T) {
 	}
 	if matchesPatterns("tool_name ==") != nil {
 		t.Fatal("a condition that does not parse has patterns")
+	}
+}
+
+// TestUnknownResultFieldsWarn: a declarative result naming a field its
+// event does not take is a warning at the result attribute.
+func TestUnknownResultFieldsWarn(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/hooks.hcl"
+	src := "hook \"a\" {\n  event  = \"PreToolUse\"\n  result = { cancel = true, decison = \"deny\" }\n}\nhook \"b\" {\n  event  = \"PreToolUse\"\n  result = { decision = \"deny\", additional_context = \"x\" }\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range Check(cfg, eng) {
+		got = append(got, fmt.Sprintf("%d:%d %s: %s", d.Line, d.Column, d.Summary, d.Detail))
+	}
+	if len(got) != 2 || !strings.Contains(got[0], `3:12 Unknown result field: PreToolUse does not take the result field "cancel"`) ||
+		!strings.Contains(got[1], `"decison"`) || !strings.Contains(got[1], `Did you mean "decision"?`) {
+		t.Fatalf("warnings:\n%s", strings.Join(got, "\n"))
 	}
 }
