@@ -102,6 +102,10 @@ type Options struct {
 	ScriptOptions []script.Option
 	// Kinds builds handlers by kind (DefaultKinds when nil).
 	Kinds map[string]Factory
+	// FileCheck, when set, must accept every file the configuration
+	// loads at load or run time (file() reads, scripts and the modules
+	// they require), given its real path and the bytes read.
+	FileCheck func(path string, content []byte) error
 }
 
 // Option configures assembling.
@@ -135,6 +139,13 @@ func WithScriptOptions(opts ...script.Option) Option {
 	return func(o *Options) { o.ScriptOptions = append(o.ScriptOptions, opts...) }
 }
 
+// WithFileCheck makes every file the configuration loads pass check
+// (see Options.FileCheck): hookctl claude and serve check each against
+// the trust record.
+func WithFileCheck(check func(path string, content []byte) error) Option {
+	return func(o *Options) { o.FileCheck = check }
+}
+
 // WithKind sets the factory of a handler kind, replacing the default.
 func WithKind(kind string, f Factory) Option {
 	return func(o *Options) {
@@ -166,7 +177,7 @@ func resolve(opts []Option) Options {
 }
 
 func (o *Options) hclOptions() []hcl.Option {
-	opts := []hcl.Option{hcl.WithEnv(o.Getenv), hcl.WithProjectDir(o.ProjectDir)}
+	opts := []hcl.Option{hcl.WithEnv(o.Getenv), hcl.WithProjectDir(o.ProjectDir), hcl.WithFileCheck(o.FileCheck)}
 	if o.Engine != nil {
 		opts = append(opts, hcl.WithCatalog(o.Engine))
 	} else {
@@ -254,6 +265,9 @@ func (x *Build) Scripts() (*script.Pool, error) {
 	}
 	if s.ScriptMemoryLimit != nil {
 		opts = append(opts, script.WithMemoryLimit(*s.ScriptMemoryLimit))
+	}
+	if x.opts.FileCheck != nil {
+		opts = append(opts, script.WithFileCheck(x.opts.FileCheck))
 	}
 	opts = append(opts, x.opts.ScriptOptions...)
 	p, err := script.NewPool(x.cfg.Dir, opts...)

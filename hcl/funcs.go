@@ -20,7 +20,7 @@ const MaxFileSize = 4 << 20
 // functions, file()/fileexists() confined to the configuration directory,
 // and env() reading the environment through getenv. read is told of every
 // file file() and fileexists() look at.
-func functions(dir string, getenv func(string) (string, bool), read func(path string)) map[string]function.Function {
+func functions(dir string, getenv func(string) (string, bool), read func(path string), check func(path string, content []byte) error) map[string]function.Function {
 	fns := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc,
 		"max": stdlib.MaxFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
@@ -64,6 +64,11 @@ func functions(dir string, getenv func(string) (string, bool), read func(path st
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return cty.NilVal, err
+			}
+			if check != nil {
+				if err := check(p, b); err != nil {
+					return cty.NilVal, err
+				}
 			}
 			if !utf8.Valid(b) {
 				return cty.NilVal, fmt.Errorf("file %q is not UTF-8 text", args[0].AsString())

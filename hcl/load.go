@@ -106,6 +106,9 @@ type Options struct {
 	ProjectDir string
 	// Conditions compiles `when` conditions.
 	Conditions *conditions.Compiler
+	// FileCheck, when set, must accept every file file() reads (its path
+	// and the bytes read) or the read fails.
+	FileCheck func(path string, content []byte) error
 }
 
 // Option configures decoding.
@@ -126,6 +129,11 @@ func WithCatalog(e *engine.Engine) Option {
 // WithProjectDir names the project directory.
 func WithProjectDir(dir string) Option {
 	return func(o *Options) { o.ProjectDir = dir }
+}
+
+// WithFileCheck makes file() pass every file it reads through check.
+func WithFileCheck(check func(path string, content []byte) error) Option {
+	return func(o *Options) { o.FileCheck = check }
 }
 
 // WithConditions compiles `when` conditions with c, the engine's
@@ -191,6 +199,7 @@ type loader struct {
 	catalog    *engine.Engine
 	projectDir string
 	refs       []string
+	fileCheck  func(path string, content []byte) error
 
 	ev       evaluator
 	builtins map[string]engine.EventSpec // the catalog when no engine is given
@@ -222,7 +231,7 @@ func newLoader(dir string, opts []Option) *loader {
 	if o.Getenv != nil {
 		l.getenv = o.Getenv
 	}
-	l.catalog, l.projectDir, l.conds = o.Catalog, o.ProjectDir, o.Conditions
+	l.catalog, l.projectDir, l.conds, l.fileCheck = o.Catalog, o.ProjectDir, o.Conditions, o.FileCheck
 	if l.conds == nil && l.catalog != nil {
 		l.conds = l.catalog.ConditionCompiler()
 	}
@@ -275,7 +284,7 @@ func (l *loader) knownEventNames() []string {
 
 func (l *loader) finish(name string, paths []string, files []*hcl2.File) *Config {
 	l.cfg = &Config{Name: name, Dir: l.dir, Files: paths, l: l}
-	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv, func(p string) { l.refs = append(l.refs, p) })}
+	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv, func(p string) { l.refs = append(l.refs, p) }, l.fileCheck)}
 
 	var settings, locals, events, hooks, builtins []*hcl2.Block
 	for _, f := range files {

@@ -88,6 +88,13 @@ func WithStackLimit(n int) Option {
 	}
 }
 
+// WithFileCheck makes every module file a script loads (its own file
+// included) pass check(realPath, content) first: an error refuses the
+// load. hookctl uses it to run only the files a trust record pinned.
+func WithFileCheck(check func(path string, content []byte) error) Option {
+	return func(p *Pool) { p.fileCheck = check }
+}
+
 // WithValue attaches a value native modules can read with VM.Value (a kv
 // store, an HTTP client, ...).
 func WithValue(key, value any) Option {
@@ -103,6 +110,7 @@ type Pool struct {
 	log        *slog.Logger
 	modules    map[string]Module
 	values     map[any]any
+	fileCheck  func(path string, content []byte) error
 
 	registry *require.Registry
 
@@ -345,8 +353,17 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: script larger than %d bytes", path, MaxSourceSize)
 	}
 	src, err := os.ReadFile(real)
-	if err != nil || !strings.HasSuffix(real, ".js") {
-		return src, err
+	if err != nil {
+		return nil, err
+	}
+	if p.fileCheck != nil {
+		// The bytes checked are the bytes run.
+		if err := p.fileCheck(real, src); err != nil {
+			return nil, err
+		}
+	}
+	if !strings.HasSuffix(real, ".js") {
+		return src, nil
 	}
 	// Regex literals hoisted to the module's first line (package
 	// jsrewrite), after the header require() puts there.

@@ -226,6 +226,7 @@ func Collect(path string) (*Pins, error) {
 		return nil, d
 	}
 	var queue []string // JavaScript files to scan for require()
+	asInline := map[string]bool{}
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -248,6 +249,14 @@ func Collect(path string) (*Pins, error) {
 		p.add(f)
 		if isScript(f) {
 			queue = append(queue, f)
+			// Read through a link, its requires resolve from where it
+			// really is; read by file() as an inline body, from the
+			// configuration directory.
+			if real, err := filepath.EvalSymlinks(f); err == nil && real != f {
+				p.add(real)
+				queue = append(queue, real)
+			}
+			asInline[f] = true
 		}
 	}
 	seen := map[string]bool{}
@@ -263,6 +272,9 @@ func Collect(path string) (*Pins, error) {
 			continue // pinned as absent, or hashing reports it
 		}
 		queue = append(queue, p.requires(src, filepath.Dir(f), pinKey(root, f))...)
+		if asInline[f] && filepath.Dir(f) != root {
+			queue = append(queue, p.requires(src, root, pinKey(root, f))...)
+		}
 	}
 	if p.Walk {
 		all, err := walkFiles(root)
@@ -297,6 +309,10 @@ func isScript(f string) bool {
 var (
 	requireRE     = regexp.MustCompile(`\brequire\s*\(\s*(?:\\?"((?:[^"\\\n]|\\[^"\n])*)\\?"|'((?:[^'\\\n]|\\.)*)'|` + "`([^`]*)`" + `)\s*\)`)
 	requireCallRE = regexp.MustCompile(`\brequire\s*\(`)
+	// requireWordRE is every mention of require, called or not.
+	requireWordRE = regexp.MustCompile(`\brequire\b`)
+	// jsEscapeRE is a unicode escape, which can spell an identifier.
+	jsEscapeRE = regexp.MustCompile(`\\u[0-9a-fA-F{]`)
 	// requireValueRE is require used as a value (aliased, passed on,
 	// require.resolve): its calls cannot be followed.
 	requireValueRE = regexp.MustCompile(`\brequire\b[ \t]*(?:[;,)\]}.=:]|\r?\n|$)`)
@@ -320,9 +336,16 @@ func nativeModule(name string) bool {
 func (p *Pins) requires(src []byte, dir, from string) []string {
 	text := string(src)
 	calls := len(requireCallRE.FindAllStringIndex(text, -1))
+	words := len(requireWordRE.FindAllStringIndex(text, -1))
 	matches := requireRE.FindAllStringSubmatch(text, -1)
-	if calls > len(matches) || requireValueRE.MatchString(text) {
+	switch {
+	case calls > len(matches) || words > len(matches) || requireValueRE.MatchString(text):
+		// A require the literal pattern does not account for:
+		// require/**/("x"), require used as a value, ...
 		p.computed("require() with a computed name in %s", filepath.Base(from))
+	case jsEscapeRE.MatchString(text):
+		// \u0072equire("x") is require("x") to JavaScript.
+		p.computed("escapes that can spell require in %s", filepath.Base(from))
 	}
 	var js []string
 	for _, m := range matches {

@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -412,4 +414,64 @@ func List(tf string) ([]Listed, error) {
 		out = append(out, Listed{Key: k, Record: rec, State: state})
 	}
 	return out, nil
+}
+
+// Verifier checks the files a trusted configuration loads against its
+// trust record, as they are loaded: a file the record does not pin, or
+// whose content changed, is refused. It is what makes trust hold for files
+// no scan could foresee (a require() reached by a computed name, through
+// a symbolic link, or spelled with escapes). A Verifier is immutable and
+// safe for concurrent use.
+type Verifier struct {
+	key   string
+	root  string
+	files map[string]string
+}
+
+// UntrustedFileError is a file a trusted configuration tried to load that
+// its trust record does not pin as it is.
+type UntrustedFileError struct {
+	Config, File string
+	// Changed is set when the record pins the file with other content.
+	Changed bool
+}
+
+func (e *UntrustedFileError) Error() string {
+	what := "is not pinned by its trust record"
+	if e.Changed {
+		what = "changed since it was trusted"
+	}
+	return fmt.Sprintf("%s, loaded by configuration %s, %s; review it, then run `hookctl trust --config %s`", e.File, e.Config, what, ShellQuote(e.Config))
+}
+
+// NewVerifier returns the verifier of the configuration at path from the
+// trust file tf; the configuration must be trusted.
+func NewVerifier(tf, path string) (*Verifier, error) {
+	key, err := Canonical(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := ReadStore(tf)
+	if err != nil {
+		return nil, err
+	}
+	rec := st.Configs[key]
+	if rec == nil {
+		return nil, &UntrustedError{Path: key}
+	}
+	return &Verifier{key: key, root: configRoot(key), files: rec.Files}, nil
+}
+
+// Check accepts file (a real path) with content only if the record pins
+// it with that content.
+func (v *Verifier) Check(file string, content []byte) error {
+	want, ok := v.files[pinKey(v.root, filepath.Clean(file))]
+	if !ok || want == Absent {
+		return &UntrustedFileError{Config: v.key, File: file}
+	}
+	sum := sha256.Sum256(content)
+	if hex.EncodeToString(sum[:]) != want {
+		return &UntrustedFileError{Config: v.key, File: file, Changed: true}
+	}
+	return nil
 }

@@ -384,3 +384,81 @@ func TestPinsWithStandardFunctions(t *testing.T) {
 		t.Fatalf("walk %v %v, pinned %v", p.Walk, p.Why, present(files))
 	}
 }
+
+// TestPinsFollowEvasions: require spelled so the literal pattern misses
+// it pins the whole directory; a body read with file() has its requires
+// resolved from the configuration directory too; a script reached
+// through a link has its requires resolved from where it really is.
+func TestPinsFollowEvasions(t *testing.T) {
+	for name, js := range map[string]string{
+		"comment in the call": `module.exports = require/**/("./h");`,
+		"unicode escape":      `module.exports = \u0072equire("./h");`,
+	} {
+		dir := writeTree(t, map[string]string{
+			"hooks.hcl": "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
+			"a.js":      js,
+			"h.js":      "module.exports = function () {};",
+		})
+		if p, files := pins(t, filepath.Join(dir, "hooks.hcl")); !p.Walk || files["h.js"] == "" || files["h.js"] == Absent {
+			t.Errorf("%s: walk %v, h.js %q", name, p.Walk, files["h.js"])
+		}
+	}
+
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl":      "hook \"a\" {\n  event = \"PreToolUse\"\n  js    = file(\"bodies/body.js\")\n}\n",
+		"bodies/body.js": `return require("./h").check(event);`,
+		"h.js":           "exports.check = function () { return {}; };",
+	})
+	if p, files := pins(t, filepath.Join(dir, "hooks.hcl")); p.Walk || files["h.js"] == "" || files["h.js"] == Absent {
+		t.Errorf("file() body: walk %v %v, pinned %v", p.Walk, p.Why, present(files))
+	}
+
+	dir = writeTree(t, map[string]string{
+		"hooks.hcl":      "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"link/a.js\"\n}\n",
+		"real/a.js":      `module.exports = require("./helper");`,
+		"real/helper.js": "module.exports = function () {};",
+		"link/.keep":     "",
+	})
+	if err := os.Remove(filepath.Join(dir, "link", ".keep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if _, files := pins(t, filepath.Join(dir, "hooks.hcl")); files["real/helper.js"] == "" || files["real/helper.js"] == Absent {
+		t.Errorf("linked script: pinned %v", present(files))
+	}
+}
+
+// TestVerifierChecksWhatIsLoaded: the verifier accepts a file the record
+// pins with the content read, and refuses a changed or unpinned one.
+func TestVerifierChecksWhatIsLoaded(t *testing.T) {
+	tf := filepath.Join(t.TempDir(), "trusted.json")
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl": "hook \"a\" {\n  event  = \"PreToolUse\"\n  script = \"a.js\"\n}\n",
+		"a.js":      "module.exports = function () {};",
+	})
+	if _, err := Trust(tf, dir); err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewVerifier(tf, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Check(filepath.Join(dir, "a.js"), []byte("module.exports = function () {};")); err != nil {
+		t.Fatalf("pinned file refused: %v", err)
+	}
+	var fe *UntrustedFileError
+	if err := v.Check(filepath.Join(dir, "a.js"), []byte("module.exports = function () { return {decision: 'allow'}; };")); !errors.As(err, &fe) || !fe.Changed {
+		t.Fatalf("changed content: %v", err)
+	}
+	if err := v.Check(filepath.Join(dir, "helper.js"), []byte("x")); !errors.As(err, &fe) || fe.Changed || !strings.Contains(err.Error(), "not pinned") {
+		t.Fatalf("unpinned file: %v", err)
+	}
+	if _, err := NewVerifier(tf, t.TempDir()); err == nil {
+		t.Fatal("a verifier of an untrusted configuration")
+	}
+}

@@ -117,7 +117,21 @@ hookctl trust, and on other events shows that in a systemMessage.
 				}
 			}
 			store := &lazyFileStore{}
-			eng, cfg, err := a.loadPath(path, true, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, assemble.WithStore(store))
+			aopts := []assemble.Option{assemble.WithStore(store)}
+			if !trust.AllowUntrusted(allow) {
+				// Every file the configuration loads, as it loads it,
+				// must be one the trust record pins.
+				tf, err := trust.File()
+				if err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+				v, err := trust.NewVerifier(tf, path)
+				if err != nil {
+					return a.writeReply(untrustedReply(event, payload, err, false))
+				}
+				aopts = append(aopts, assemble.WithFileCheck(v.Check))
+			}
+			eng, cfg, err := a.loadPath(path, true, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, aopts...)
 			if err != nil {
 				return err
 			}

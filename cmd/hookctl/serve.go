@@ -109,7 +109,20 @@ been busy with one call for longer than --wedged-after.`,
 				// Every load, the first included, is of a trusted
 				// configuration; trusting it (a change of the trust file)
 				// retries a refused reload.
-				opts = append(opts, assemble.WithGate(trust.Check), assemble.WatchFiles(trust.WatchFiles(path)))
+				opts = append(opts, assemble.WithGate(trust.Check), assemble.WatchFiles(trust.WatchFiles(path)),
+					assemble.WithLoadOptions(assemble.WithFileCheck(func(file string, content []byte) error {
+						// The record as it is now: a reload after a new
+						// trust checks against the new one.
+						tf, err := trust.File()
+						if err != nil {
+							return err
+						}
+						v, err := trust.NewVerifier(tf, path)
+						if err != nil {
+							return err
+						}
+						return v.Check(file, content)
+					})))
 			}
 			started := false
 			opts = append(opts, assemble.OnReload(func(cfg *assemble.Config, err error) {
