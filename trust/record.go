@@ -319,6 +319,20 @@ func ShortHash(h string) string {
 	return "sha256:" + h
 }
 
+// openRecord returns the key of the configuration at path and the
+// records of the trust file tf.
+func openRecord(tf, path string) (string, *Store, error) {
+	key, err := Canonical(path)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := ReadStore(tf)
+	if err != nil {
+		return "", nil, err
+	}
+	return key, st, nil
+}
+
 // Trusted is what Trust recorded.
 type Trusted struct {
 	// Key is the configuration's canonical path, the record's key.
@@ -334,11 +348,7 @@ type Trusted struct {
 // tf. It decodes the configuration but runs none of it. A configuration
 // whose files do not parse is refused (*hcl.Diagnostics).
 func Trust(tf, path string) (*Trusted, error) {
-	key, err := Canonical(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := ReadStore(tf)
+	key, st, err := openRecord(tf, path)
 	if err != nil {
 		return nil, err
 	}
@@ -362,11 +372,7 @@ func Trust(tf, path string) (*Trusted, error) {
 // Revoke forgets the trust of the configuration at path; it returns the
 // record's key.
 func Revoke(tf, path string) (string, error) {
-	key, err := Canonical(path)
-	if err != nil {
-		return "", err
-	}
-	st, err := ReadStore(tf)
+	key, st, err := openRecord(tf, path)
 	if err != nil {
 		return "", err
 	}
@@ -447,11 +453,7 @@ func (e *UntrustedFileError) Error() string {
 // NewVerifier returns the verifier of the configuration at path from the
 // trust file tf; the configuration must be trusted.
 func NewVerifier(tf, path string) (*Verifier, error) {
-	key, err := Canonical(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := ReadStore(tf)
+	key, st, err := openRecord(tf, path)
 	if err != nil {
 		return nil, err
 	}
