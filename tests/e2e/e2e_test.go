@@ -48,6 +48,8 @@ type runSpec struct {
 	APILog   string   `json:"api_log"`
 	Stream   string   `json:"stream"`
 	StateDir string   `json:"state_dir"`
+	// NoTrust leaves the configuration untrusted.
+	NoTrust bool `json:"no_trust"`
 }
 
 // runner brings up loopback, serves the fake API (and hookctl serve), and
@@ -81,10 +83,12 @@ func runner(specPath string) error {
 	// an untrusted one), in a trust file of the test's own.
 	hookEnv := append(os.Environ(), "HOOKCTL_STATE_DIR="+s.StateDir,
 		"HOOKCTL_TRUST_FILE="+filepath.Join(s.StateDir, "trusted.json"), "HOOKCTL_ALLOW_UNTRUSTED=")
-	trustCmd := exec.Command(s.Hookctl, "trust", "--config", s.Config)
-	trustCmd.Env = hookEnv
-	if out, err := trustCmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("hookctl trust: %v: %s", err, out)
+	if !s.NoTrust {
+		trustCmd := exec.Command(s.Hookctl, "trust", "--config", s.Config)
+		trustCmd.Env = hookEnv
+		if out, err := trustCmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("hookctl trust: %v: %s", err, out)
+		}
 	}
 	hook := func(event string) map[string]any {
 		if s.Serve {
@@ -262,6 +266,24 @@ type session struct {
 
 func run(t *testing.T, su setup, serve bool, prompt string) (session, string) {
 	t.Helper()
+	return runWith(t, su, runOpts{serve: serve, prompt: prompt, hcl: hooksHCL})
+}
+
+// runOpts is one session's set-up: the configuration (hcl, or written by
+// prepareProject into the project), whether it is trusted, and the
+// prompt.
+type runOpts struct {
+	serve   bool
+	prompt  string
+	hcl     string
+	noTrust bool
+	// prepareProject writes files into the project and returns the
+	// configuration's path when it made one.
+	prepareProject func(project string) string
+}
+
+func runWith(t *testing.T, su setup, o runOpts) (session, string) {
+	t.Helper()
 	dir := t.TempDir()
 	project := filepath.Join(dir, "project")
 	home := filepath.Join(dir, "home")
@@ -271,11 +293,18 @@ func run(t *testing.T, su setup, serve bool, prompt string) (session, string) {
 		}
 	}
 	config := filepath.Join(dir, "hooks.hcl")
-	if err := os.WriteFile(config, []byte(hooksHCL), 0o644); err != nil {
-		t.Fatal(err)
+	if o.prepareProject != nil {
+		if c := o.prepareProject(project); c != "" {
+			config = c
+		}
+	}
+	if o.hcl != "" {
+		if err := os.WriteFile(config, []byte(o.hcl), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	spec := runSpec{Claude: su.claude, Hookctl: su.hookctl, Home: home, Project: project, Config: config,
-		Events: []string{"PreToolUse", "UserPromptSubmit", "Stop"}, Serve: serve, Prompt: prompt,
+		Events: []string{"PreToolUse", "UserPromptSubmit", "Stop"}, Serve: o.serve, Prompt: o.prompt, NoTrust: o.noTrust,
 		APILog: filepath.Join(dir, "api.jsonl"), Stream: filepath.Join(dir, "stream.jsonl"), StateDir: filepath.Join(dir, "state")}
 	b, _ := json.Marshal(spec)
 	specPath := filepath.Join(dir, "spec.json")
@@ -374,6 +403,89 @@ func TestClaudeCodeWithHookctl(t *testing.T) {
 					t.Fatalf("the continuations lack the Stop hook's reason: %s", s.requestText(1))
 				}
 			})
+		})
+	}
+}
+
+// guardScript is a Claude Code command hook in the style public hook
+// scripts are written: it reads the hook JSON and blocks rm -rf with exit
+// 2, the reason on stderr.
+const guardScript = `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *"rm -rf"*) echo "E2E-GUARD: rm -rf blocked by the project guard" >&2; exit 2;;
+esac
+exit 0
+`
+
+// TestClaudeCodeGuards: the paths that failed open before, through the
+// real CLI: an imported .claude/hooks.hcl whose guard is named by a
+// project-relative path, an OpenClaw-style block, and a configuration
+// nobody trusted. In each the rm -rf target survives and the model is
+// told why.
+func TestClaudeCodeGuards(t *testing.T) {
+	su := prepare(t)
+	cases := []struct {
+		name   string
+		opts   func(victim string) runOpts
+		reason string
+	}{
+		{"imported config with a project-relative guard", func(victim string) runOpts {
+			return runOpts{prompt: "E2E-RUN: rm -rf " + victim, prepareProject: func(project string) string {
+				if err := os.MkdirAll(filepath.Join(project, ".claude", "hooks"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(project, ".claude", "hooks", "guard.sh"), []byte(guardScript), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				settings := filepath.Join(project, ".claude", "settings.json")
+				if err := os.WriteFile(settings, []byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"sh .claude/hooks/guard.sh"}]}]}}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				config := filepath.Join(project, ".claude", "hooks.hcl")
+				if out, err := exec.Command(su.hookctl, "import", "claude", settings, "-o", config).CombinedOutput(); err != nil {
+					t.Fatalf("hookctl import: %v: %s", err, out)
+				}
+				return config
+			}}
+		}, "E2E-GUARD: rm -rf blocked by the project guard"},
+		{"OpenClaw-style block", func(victim string) runOpts {
+			return runOpts{prompt: "E2E-RUN: rm -rf " + victim, hcl: `
+hook "openclaw-firewall" {
+  event = "before_tool_call"
+  js    = <<-JS
+    if (String(event.tool_input.command).includes("rm -rf")) {
+      return { block: true, blockReason: "E2E-OC-BLOCK: no recursive deletes" };
+    }
+  JS
+}
+`}
+		}, "E2E-OC-BLOCK: no recursive deletes"},
+		{"untrusted config blocks with the trust message", func(victim string) runOpts {
+			return runOpts{prompt: "E2E-RUN: rm -rf " + victim, hcl: hooksHCL, noTrust: true}
+		}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			victim := filepath.Join(t.TempDir(), "victim")
+			if err := os.MkdirAll(filepath.Join(victim, "keep"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := runWith(t, su, tc.opts(victim))
+			if _, err := os.Stat(filepath.Join(victim, "keep")); err != nil {
+				t.Fatalf("the target of rm -rf is gone: %v\n%s", err, s.stream)
+			}
+			if tc.reason == "" {
+				// Untrusted: the very first gate, UserPromptSubmit, blocks
+				// the prompt, and Claude Code shows the user why.
+				if len(s.requests) != 0 || !strings.Contains(s.stream, "blocked by hook") || !strings.Contains(s.stream, "then run `hookctl trust --config") {
+					t.Fatalf("%d model requests; the user was not told to trust:\n%s", len(s.requests), s.stream)
+				}
+				return
+			}
+			if len(s.requests) < 2 || !strings.Contains(s.requestText(1), tc.reason) {
+				t.Fatalf("the model was not told %q: %s\n%s", tc.reason, s.requestText(1), s.stream)
+			}
 		})
 	}
 }
