@@ -86,6 +86,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			lintResult(eng, h, res, hb.RangeOf("result"), warn)
 		}
 		if r, ok := hb.Ranges["when"]; ok && h.Condition != nil {
+			lintFields(eng, h, r, warn)
 			for _, re := range matchesPatterns(h.Condition.Source()) {
 				if neverMatches(re) {
 					warn(r, "Condition regex can never match",

@@ -99,3 +99,28 @@ func TestUnknownResultFieldsWarn(t *testing.T) {
 		t.Fatalf("warnings:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestMisspelledPayloadFieldsWarn: a condition reading a field that is a
+// misspelling of the event's payload fields warns; fields hosts may add,
+// state and the catalog's fields do not.
+func TestMisspelledPayloadFieldsWarn(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/hooks.hcl"
+	src := "hook \"a\" {\n  event    = \"PreToolUse\"\n  when     = \"tool_inptu.command contains 'rm' or state.x == 1 or custom_flag\"\n  decision = \"deny\"\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := Check(cfg, eng)
+	if len(ds) != 1 || ds[0].Line != 3 || !strings.Contains(ds[0].Detail, `no field "tool_inptu"`) || !strings.Contains(ds[0].Detail, `Did you mean "tool_input"?`) {
+		t.Fatalf("%+v", ds)
+	}
+}
