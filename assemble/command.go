@@ -63,6 +63,9 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 		spec.Dir = b.Path(d)
 	}
 	spec.ProjectDir = b.ProjectDir()
+	if x.opts.FileCheck != nil {
+		spec.Check, spec.Files = x.opts.FileCheck, hcl.CommandFiles(b.Dir(), v)
+	}
 	h, err := claude.NewCommand(spec)
 	if err != nil {
 		b.Errorf("command", "Invalid command", "%s.", err)

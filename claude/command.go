@@ -35,6 +35,12 @@ type CommandSpec struct {
 	ProjectDir string
 	// ConfigDir is the configuration directory, the last resort.
 	ConfigDir string
+	// Check, when set, must accept each of Files (the files the command
+	// names inside the configuration directory) with its content before
+	// every run: hookctl claude and serve run only the scripts the trust
+	// record pins. A refused file blocks the events that can block.
+	Check func(path string, content []byte) error
+	Files []string
 }
 
 // WorkDir is the directory a command hook runs in: spec.Dir when set;
@@ -112,6 +118,9 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		}
 	}
 	maps.Copy(env, c.spec.Env)
+	if msg := c.verify(); msg != "" {
+		return exit2(call.Event, msg, nil), nil
+	}
 	res, err := runCommand(ctx, call.Deadline, c.argv, WorkDir(c.spec, call.Payload), proc.Environ(env), stdin)
 	var se *proc.StartError
 	switch {
@@ -123,6 +132,24 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		return nil, err
 	}
 	return Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
+}
+
+// verify checks the files the command names against spec.Check; it
+// returns why one was refused ("" when all pass).
+func (c *command) verify() string {
+	if c.spec.Check == nil {
+		return ""
+	}
+	for _, f := range c.spec.Files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // nothing of it can run
+		}
+		if err := c.spec.Check(f, b); err != nil {
+			return fmt.Sprintf("hook %s was not run: %v", c.argv[0], err)
+		}
+	}
+	return ""
 }
 
 // SelfTimed implements engine.SelfTimed: the handler ends the run at

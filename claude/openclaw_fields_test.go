@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -127,5 +128,47 @@ func TestOutputFieldsFollowTheEvent(t *testing.T) {
 		if string(out.Decision) != tc.decision || (tc.ignored != "" && !strings.Contains(string(ignored), tc.ignored)) || (tc.ignored == "" && tr.Output["ignored"] != nil) {
 			t.Errorf("%s %s: decision %q (want %q), ignored %s", tc.event, tc.out, out.Decision, tc.decision, ignored)
 		}
+	}
+}
+
+// TestCommandScriptsAreVerified: with a check, a command hook whose named
+// script the check refuses (changed since trusted) does not run, and the
+// event is blocked with the reason; an accepted one runs.
+func TestCommandScriptsAreVerified(t *testing.T) {
+	dir := t.TempDir()
+	script := dir + "/guard.sh"
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\necho ran > "+dir+"/ran\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	refuse := false
+	check := func(path string, content []byte) error {
+		if refuse {
+			return errors.New(path + " changed since it was trusted")
+		}
+		return nil
+	}
+	e := newEngine(t)
+	h, err := claude.NewCommand(claude.CommandSpec{Argv: []string{"sh", script}, ConfigDir: dir, Check: check, Files: []string{script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Register(engine.Hook{ID: "guard", Event: "PreToolUse", Handler: h}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"cwd": dir, "tool_name": "Bash"}})
+	if err != nil || out.Decision != "" {
+		t.Fatalf("accepted script: %v %+v", err, out)
+	}
+	if _, err := os.Stat(dir + "/ran"); err != nil {
+		t.Fatal("the accepted script did not run")
+	}
+	os.Remove(dir + "/ran")
+	refuse = true
+	out, _ = e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"cwd": dir, "tool_name": "Bash"}})
+	if out.Decision != engine.DecisionDeny || !strings.Contains(out.Reason, "changed since it was trusted") {
+		t.Fatalf("refused script: %+v", out)
+	}
+	if _, err := os.Stat(dir + "/ran"); err == nil {
+		t.Fatal("the refused script ran")
 	}
 }

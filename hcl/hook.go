@@ -162,33 +162,49 @@ func (l *loader) noteRefs(b *Body) {
 			b.Ref(p)
 		}
 	case "command":
-		var words []string
-		switch c := g.(type) {
-		case string:
-			for _, w := range strings.Fields(c) {
-				words = append(words, strings.Trim(w, `"';&|()<>`))
-			}
-		case []any:
-			for _, x := range c {
-				if s, ok := x.(string); ok {
-					words = append(words, s)
-				}
-			}
+		for _, f := range CommandFiles(l.dir, g) {
+			b.Ref(f)
 		}
-		for _, w := range words {
-			if w == "" || strings.ContainsAny(w, "$`*?\n") {
-				continue
-			}
-			f := l.path(w)
-			rel, err := filepath.Rel(l.dir, f)
-			if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				continue // outside the configuration directory
-			}
-			if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE.MatchString(w) {
-				b.Ref(w)
+	}
+}
+
+// CommandFiles lists the files a command (a shell line or an argv, as
+// decoded) names inside the configuration directory dir, as absolute
+// paths: its words that are existing regular files, or look like file
+// names (a slash or an extension), so that one added later is seen.
+func CommandFiles(dir string, command any) []string {
+	var words []string
+	switch c := command.(type) {
+	case string:
+		for _, w := range strings.Fields(c) {
+			words = append(words, strings.Trim(w, `"';&|()<>`))
+		}
+	case []any:
+		for _, x := range c {
+			if s, ok := x.(string); ok {
+				words = append(words, s)
 			}
 		}
 	}
+	var out []string
+	for _, w := range words {
+		if w == "" || strings.ContainsAny(w, "$`*?\n") {
+			continue
+		}
+		f := w
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		f = filepath.Clean(f)
+		rel, err := filepath.Rel(dir, f)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue // outside the configuration directory
+		}
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE.MatchString(w) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // fileWordRE is a command word that looks like a file name: it has a
