@@ -88,7 +88,18 @@ func Import(data []byte) (string, []string, error) {
 				skip := false
 				switch h.Type {
 				case "command", "":
-					if len(h.Args) > 0 {
+					if len(h.Args) > 0 && strings.Contains(h.Command, "/") && !strings.HasPrefix(h.Command, "/") {
+						// A relative program is relative to the project, where
+						// Claude Code and hookctl run hooks; hookctl reads a
+						// relative program of an argv against the
+						// configuration, so run it through the shell instead.
+						words := make([]string, 0, len(h.Args)+2)
+						words = append(words, "exec", shQuote(h.Command))
+						for _, a := range h.Args {
+							words = append(words, shQuote(a))
+						}
+						attr(&body, "command", quote(strings.Join(words, " ")))
+					} else if len(h.Args) > 0 {
 						argv := append([]string{h.Command}, h.Args...)
 						quoted := make([]string, len(argv))
 						for i, a := range argv {
@@ -173,6 +184,16 @@ func hookID(event, matcher string, used map[string]bool) string {
 
 // quote writes an HCL string literal, escaping ${ and %{ so commands keep
 // their shell variables.
+// shQuote quotes a word for sh.
+func shQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')

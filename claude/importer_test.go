@@ -93,3 +93,35 @@ func TestImportKeepsBehaviour(t *testing.T) {
 		t.Fatalf("%+v", o)
 	}
 }
+
+// TestImportedRelativeProgramsRunFromTheProject: an args-form hook whose
+// program is relative (.claude/hooks/x.sh) runs from the project however
+// deep the imported hooks.hcl is written, as in Claude Code.
+func TestImportedRelativeProgramsRunFromTheProject(t *testing.T) {
+	project := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(project, ".claude", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	guard := "#!/bin/sh\ncat >/dev/null\necho \"blocked: $1\" >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(project, ".claude", "hooks", "guard.sh"), []byte(guard), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := claude.Import([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":".claude/hooks/guard.sh","args":["it's mine"]}]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := assemble.LoadSource("hooks.hcl", []byte(out), filepath.Join(project, ".claude"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	defer cfg.Close()
+	e := newEngine(t)
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLAUDE_PROJECT_DIR", project)
+	o, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}})
+	if err != nil || o.Decision != engine.DecisionDeny || o.Reason != "blocked: it's mine" {
+		t.Fatalf("%v %+v\n%s", err, o, out)
+	}
+}
