@@ -128,8 +128,9 @@ func (c *Compiler) check(src string) error {
 	if v.node == nil {
 		return nil
 	}
-	line, col := position(src, v.node.Location().From)
-	return &Error{Source: src, Line: line, Column: col, Message: v.msg, Snippet: snippetAt(src, line, col)}
+	// expr's own error positions the node (line, column, snippet).
+	ferr := (&file.Error{Location: v.node.Location(), Message: v.msg}).Bind(file.NewSource(src))
+	return wrapError(src, ferr)
 }
 
 type callChecker struct {
@@ -158,31 +159,6 @@ func (v *callChecker) Visit(n *ast.Node) {
 		}
 		v.node, v.msg = call, fmt.Sprintf("%s(...) is a method call: payload values have no methods; use an operator (contains, startsWith, endsWith, matches, in) or a function (lower, upper, len, ...)", name)
 	}
-}
-
-// position turns a character offset of src into a 1-based line and column.
-func position(src string, offset int) (int, int) {
-	line, col := 1, 1
-	for i, r := range []rune(src) {
-		if i >= offset {
-			break
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
-}
-
-// snippetAt is the line of src with a caret under col.
-func snippetAt(src string, line, col int) string {
-	lines := strings.Split(src, "\n")
-	if line < 1 || line > len(lines) {
-		return ""
-	}
-	return " | " + lines[line-1] + "\n | " + strings.Repeat(".", max(0, col-1)) + "^"
 }
 
 // Compile compiles src with a default Compiler.
