@@ -55,6 +55,16 @@ func (e *OutputError) Unwrap() error { return e.Err }
 //
 // Fields it does not know are kept under their snake_case names.
 func ParseOutput(stdout []byte) (engine.Result, error) {
+	raw, err := decodeOutput(stdout)
+	if err != nil {
+		return nil, err
+	}
+	return Normalize(raw), nil
+}
+
+// decodeOutput decodes the first JSON object of a hook's stdout, numbers
+// as int64 or float64.
+func decodeOutput(stdout []byte) (map[string]any, error) {
 	var raw map[string]any
 	dec := json.NewDecoder(bytes.NewReader(stdout))
 	dec.UseNumber()
@@ -65,7 +75,7 @@ func ParseOutput(stdout []byte) (engine.Result, error) {
 		}
 		return nil, &OutputError{Err: err, Snippet: snippet}
 	}
-	return Normalize(jsonx.Numbers(raw).(map[string]any)), nil
+	return jsonx.Numbers(raw).(map[string]any), nil
 }
 
 // Normalize maps one decoded Claude Code output object onto hookctl's
@@ -146,17 +156,10 @@ func Normalize(raw map[string]any) engine.Result {
 // PreToolUse, a top-level decision on an event that takes none, ...),
 // and listed under the result field "ignored" so the trace shows it.
 func ParseOutputFor(event string, stdout []byte) (engine.Result, error) {
-	var raw map[string]any
-	dec := json.NewDecoder(bytes.NewReader(stdout))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
-		snippet := strings.TrimSpace(string(stdout))
-		if len(snippet) > 120 {
-			snippet = snippet[:120] + "..."
-		}
-		return nil, &OutputError{Err: err, Snippet: snippet}
+	raw, err := decodeOutput(stdout)
+	if err != nil {
+		return nil, err
 	}
-	raw = jsonx.Numbers(raw).(map[string]any)
 	ignored := claudeCode.dropUnread(event, raw)
 	res := Normalize(raw)
 	if len(ignored) > 0 {
