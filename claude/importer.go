@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/shquote"
 )
 
 // settingsFile is the part of a Claude Code settings file that holds hooks.
@@ -94,9 +96,9 @@ func Import(data []byte) (string, []string, error) {
 						// relative program of an argv against the
 						// configuration, so run it through the shell instead.
 						words := make([]string, 0, len(h.Args)+2)
-						words = append(words, "exec", shQuote(h.Command))
+						words = append(words, "exec", shquote.Quote(h.Command))
 						for _, a := range h.Args {
-							words = append(words, shQuote(a))
+							words = append(words, shquote.Quote(a))
 						}
 						attr(&body, "command", quote(strings.Join(words, " ")))
 					} else if len(h.Args) > 0 {
@@ -184,16 +186,6 @@ func hookID(event, matcher string, used map[string]bool) string {
 
 // quote writes an HCL string literal, escaping ${ and %{ so commands keep
 // their shell variables.
-// shQuote quotes a word for sh.
-func shQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 func quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')

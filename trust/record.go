@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/shquote"
 )
 
 // AllowUntrustedEnv lets a configuration run without trust (for
@@ -97,7 +99,7 @@ func ReadStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("trust file: %w", err)
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
-		return nil, fmt.Errorf("trust file %s is writable by other users (mode %04o); run chmod 600 %s", path, fi.Mode().Perm(), ShellQuote(path))
+		return nil, fmt.Errorf("trust file %s is writable by other users (mode %04o); run chmod 600 %s", path, fi.Mode().Perm(), shquote.Quote(path))
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -163,7 +165,7 @@ type UntrustedError struct {
 }
 
 func (e *UntrustedError) Error() string {
-	how := fmt.Sprintf("review it, then run `hookctl trust --config %s`", ShellQuote(e.Path))
+	how := fmt.Sprintf("review it, then run `hookctl trust --config %s`", shquote.Quote(e.Path))
 	switch {
 	case e.Err != nil:
 		return fmt.Sprintf("configuration %s cannot be checked for trust: %v", e.Path, e.Err)
@@ -302,16 +304,6 @@ func WatchFiles(path string) func() []string {
 	}
 }
 
-// ShellQuote quotes s for a POSIX shell when it needs quoting.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_~", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 func ShortHash(h string) string {
 	if len(h) > 12 {
 		h = h[:12]
@@ -447,7 +439,7 @@ func (e *UntrustedFileError) Error() string {
 	if e.Changed {
 		what = "changed since it was trusted"
 	}
-	return fmt.Sprintf("%s, loaded by configuration %s, %s; review it, then run `hookctl trust --config %s`", e.File, e.Config, what, ShellQuote(e.Config))
+	return fmt.Sprintf("%s, loaded by configuration %s, %s; review it, then run `hookctl trust --config %s`", e.File, e.Config, what, shquote.Quote(e.Config))
 }
 
 // NewVerifier returns the verifier of the configuration at path from the
