@@ -602,50 +602,39 @@ func (e *Engine) Close(ctx context.Context) error {
 // drain counts the fires in progress, so that Close can wait for them
 // without polling: enter admits a fire unless the engine is closing,
 // leave ends it, and close returns a channel closed once none is left.
+// It is lock-free: a fire pays two atomic adds.
 type drain struct {
-	mu      sync.Mutex
-	n       int
-	closing bool
-	idle    chan struct{}
+	n       atomic.Int64
+	closing atomic.Bool
+	idle    chan struct{} // set before closing, closed by the last leave
+	once    sync.Once
 }
 
 func (d *drain) enter() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closing {
+	d.n.Add(1)
+	if d.closing.Load() {
+		d.leave()
 		return false
 	}
-	d.n++
 	return true
 }
 
 func (d *drain) leave() {
-	d.mu.Lock()
-	d.n--
-	if d.n == 0 && d.idle != nil {
-		close(d.idle)
-		d.idle = nil
+	if d.n.Add(-1) == 0 && d.closing.Load() {
+		d.once.Do(func() { close(d.idle) })
 	}
-	d.mu.Unlock()
 }
 
-func (d *drain) active() int64 {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return int64(d.n)
-}
+func (d *drain) active() int64 { return d.n.Load() }
 
+// close stops admitting fires; it must be called once.
 func (d *drain) close() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.closing = true
-	ch := make(chan struct{})
-	if d.n == 0 {
-		close(ch)
-	} else {
-		d.idle = ch
+	d.idle = make(chan struct{})
+	d.closing.Store(true)
+	if d.n.Load() == 0 {
+		d.once.Do(func() { close(d.idle) })
 	}
-	return ch
+	return d.idle
 }
 
 // auditSink writes one JSON line per fire.
