@@ -119,7 +119,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	}
 	maps.Copy(env, c.spec.Env)
 	if msg := c.verify(); msg != "" {
-		return exit2(call.Event, msg, nil), nil
+		return exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
 	}
 	res, err := runCommand(ctx, call.Deadline, c.argv, WorkDir(c.spec, call.Payload), proc.Environ(env), stdin)
 	var se *proc.StartError
@@ -223,7 +223,9 @@ func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (eng
 	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript.Match(stderr):
 		// Claude Code reads exit 2 as a block whatever printed it: so
 		// does hookctl, and says that the script could not be found.
-		return exit2(event, fmt.Sprintf("hook %s could not run its script (%s); exit status 2 blocks, as in Claude Code", argv0, strings.TrimSpace(errLine)), nil), nil
+		return exit2OrError(event,
+			fmt.Sprintf("hook %s could not run its script (%s); exit status 2 blocks, as in Claude Code", argv0, strings.TrimSpace(errLine)),
+			&LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))})
 	}
 	var parsed engine.Result
 	if IsJSONOutput(stdout) {
@@ -269,6 +271,26 @@ func nonEmpty(r engine.Result) engine.Result {
 	}
 	return r
 }
+
+// exit2OrError is exit2 for a hook that never ran (a refused or missing
+// script): where exit status 2 has an effect it has that effect, and where
+// the event ignores it the hook fails with err instead, so that the failure
+// is reported and the hook's on_error applies rather than nothing at all.
+func exit2OrError(event, msg string, err error) (engine.Result, error) {
+	if exit2Effects[event] == exit2Ignored {
+		return nil, err
+	}
+	return exit2(event, msg, nil), nil
+}
+
+// RefusedError is a command hook whose script the trust check refused:
+// it was not run.
+type RefusedError struct {
+	Argv0  string
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
 
 // exit2 is what exit status 2 means on each event (claude-code-hooks.md
 // §1, the "Exit 2" column). A JSON allow cannot undo it.

@@ -171,4 +171,17 @@ func TestCommandScriptsAreVerified(t *testing.T) {
 	if _, err := os.Stat(dir + "/ran"); err == nil {
 		t.Fatal("the refused script ran")
 	}
+	// On an event where exit status 2 means nothing, the refusal is a
+	// failure of the hook (reported in the trace and to the user), not silence.
+	if err := e.Register(engine.Hook{ID: "note", Event: "Notification", Handler: h, OnError: engine.OnError{Policy: engine.ErrorBlock}}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = e.Fire(context.Background(), engine.Event{Name: "Notification", Payload: map[string]any{"cwd": dir, "message": "m"}})
+	tr, _ := out.Hook("note")
+	if tr.Status != engine.StatusError || !strings.Contains(tr.Error, "changed since it was trusted") {
+		t.Fatalf("refused script on Notification: %+v / %+v", out, tr)
+	}
+	if _, err := os.Stat(dir + "/ran"); err == nil {
+		t.Fatal("the refused script ran")
+	}
 }

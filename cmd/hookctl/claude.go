@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,7 +35,28 @@ const onUntrustedEnv = "HOOKCTL_ON_UNTRUSTED"
 // says the same. A Stop that Claude Code already continued because of a
 // hook (stop_hook_active) is not blocked again.
 func untrustedReply(event string, payload map[string]any, why error, warnOnly bool) claude.Reply {
-	msg := fmt.Sprintf("hookctl: %v; its hooks did not run", why)
+	return guardReply(event, payload, fmt.Sprintf("hookctl: %v; its hooks did not run", why), warnOnly)
+}
+
+// onConfigErrorEnv chooses what hookctl claude answers when the
+// configuration cannot be found or loaded: "block" (the default) or "warn".
+const onConfigErrorEnv = "HOOKCTL_ON_CONFIG_ERROR"
+
+// configErrorReply is hookctl claude's answer when the configuration
+// cannot be found or does not load: as for an untrusted one, no hook ran,
+// so the events that can block are blocked (or, with warnOnly, a
+// systemMessage says so), and the reason carries the diagnostics.
+func configErrorReply(event string, payload map[string]any, diag string, warnOnly bool) claude.Reply {
+	lines := strings.Split(strings.TrimSpace(diag), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], "...")
+	}
+	return guardReply(event, payload, "hookctl: the hook configuration could not be loaded; its hooks did not run:\n"+strings.Join(lines, "\n"), warnOnly)
+}
+
+// guardReply answers for hooks that did not run: the event's block where
+// the event can block (unless warnOnly), else a systemMessage.
+func guardReply(event string, payload map[string]any, msg string, warnOnly bool) claude.Reply {
 	out := engine.Outcome{Event: event, Continue: true}
 	spec, ok := catalogEvent(event)
 	if ok {
@@ -70,7 +95,7 @@ func catalogEvent(name string) (engine.EventSpec, bool) {
 
 func newClaudeCmd(a *app) *cobra.Command {
 	var allow bool
-	var onUntrusted string
+	var onUntrusted, onConfigError string
 	cmd := &cobra.Command{
 		Use:   "claude [--config PATH]",
 		Short: "Run as a Claude Code command hook (hook JSON on stdin, Claude-format JSON on stdout)",
@@ -90,17 +115,32 @@ action through unseen, blocks the events that can block (PreToolUse,
 PermissionRequest, UserPromptSubmit, Stop, ...) with a reason that says to run
 hookctl trust, and on other events shows that in a systemMessage.
 --on-untrusted=warn (or HOOKCTL_ON_UNTRUSTED=warn) only warns;
---allow-untrusted or HOOKCTL_ALLOW_UNTRUSTED=1 runs the configuration anyway.`,
+--allow-untrusted or HOOKCTL_ALLOW_UNTRUSTED=1 runs the configuration anyway.
+
+A configuration that cannot be found or does not load is answered the same
+way, with its diagnostics as the reason; --on-config-error=warn (or
+HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			payload, event, err := claude.DecodeInput(a.stdin)
 			if err != nil {
-				// A non-blocking error for Claude Code: the action proceeds.
-				return &exitError{code: exitFailure, err: err}
+				// Input that cannot be read cannot be guarded. Exit status 2
+				// is the block of whatever event it was, with the reason on
+				// stderr, where Claude Code (and crush, and Codex) read it.
+				fmt.Fprintf(a.stderr, "hookctl: %v; no hook could run, so the action is blocked\n", err)
+				return silent(2)
+			}
+			configMode := onConfigError
+			if v := os.Getenv(onConfigErrorEnv); v != "" && !cmd.Flags().Changed("on-config-error") {
+				configMode = v
+			}
+			if configMode != "block" && configMode != "warn" {
+				return usageError("--on-config-error %q: want block or warn", configMode)
 			}
 			path, err := a.discover()
 			if err != nil {
-				return err
+				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+				return a.writeReply(configErrorReply(event, payload, err.Error(), configMode == "warn"))
 			}
 			if !trust.AllowUntrusted(allow) {
 				if err := trust.Check(path); err != nil {
@@ -123,7 +163,7 @@ hookctl trust, and on other events shows that in a systemMessage.
 				// must be one the trust record pins.
 				tf, err := trust.File()
 				if err != nil {
-					return &exitError{code: exitFailure, err: err}
+					return a.writeReply(untrustedReply(event, payload, err, false))
 				}
 				v, err := trust.NewVerifier(tf, path)
 				if err != nil {
@@ -131,9 +171,21 @@ hookctl trust, and on other events shows that in a systemMessage.
 				}
 				aopts = append(aopts, assemble.WithFileCheck(v.Check))
 			}
+			// The diagnostics go to stderr as for every command, and into
+			// the reply, because Claude Code shows a hook's stderr only in
+			// its debug log.
+			var diag bytes.Buffer
+			stderr := a.stderr
+			a.stderr = io.MultiWriter(stderr, &diag)
 			eng, cfg, err := a.loadPath(path, true, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, aopts...)
+			a.stderr = stderr
 			if err != nil {
-				return err
+				var ee *exitError
+				if errors.As(err, &ee) && ee.err != nil {
+					fmt.Fprintf(a.stderr, "hookctl: %v\n", ee.err)
+					diag.WriteString(ee.err.Error())
+				}
+				return a.writeReply(configErrorReply(event, payload, diag.String(), configMode == "warn"))
 			}
 			defer cfg.Close()
 			store.path = cfg.Settings.StateFile
@@ -150,6 +202,7 @@ hookctl trust, and on other events shows that in a systemMessage.
 		},
 	}
 	cmd.Flags().BoolVar(&allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
+	cmd.Flags().StringVar(&onConfigError, "on-config-error", "block", "what a configuration that cannot be found or loaded answers: block (events that can block are blocked, the reason has the diagnostics) or warn (a systemMessage only)")
 	cmd.Flags().StringVar(&onUntrusted, "on-untrusted", "block", "what an untrusted configuration answers: block (events that can block are blocked) or warn (a systemMessage only)")
 	return cmd
 }

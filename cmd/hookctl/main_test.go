@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +33,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"http":  httpCmd,
 			"sleep": sleepCmd,
+			"exits": exitsCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOKCTL_CONFIG", "")
@@ -42,6 +46,31 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// exitsCmd runs a program and checks its exit status (exec only tells
+// zero from non-zero): exits CODE PROGRAM [ARGS...]. stdout and stderr are
+// kept for the next stdout/stderr checks, as after exec.
+func exitsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
 }
 
 // sleepCmd waits: sleep DURATION.

@@ -259,7 +259,8 @@ func TestByteSize(t *testing.T) {
 
 // TestClaudeStdinIsBounded: hookctl claude refuses stdin past the input
 // limits (here 3 million empty objects, ~400 MB decoded) before decoding
-// it: a non-blocking error (exit 1) naming the limit, allocating a small
+// it: exit status 2, the block of the event it cannot read, naming the
+// limit, allocating a small
 // fraction of what decoding would.
 func TestClaudeStdinIsBounded(t *testing.T) {
 	var in bytes.Buffer
@@ -277,7 +278,7 @@ func TestClaudeStdinIsBounded(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"claude", "--allow-untrusted"}, &in, &stdout, &stderr)
 	runtime.ReadMemStats(&after)
-	if code != exitFailure || stdout.Len() != 0 || !strings.Contains(stderr.String(), "hook input: more than 1000000 JSON values (the max-values limit)") {
+	if code != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "hook input: more than 1000000 JSON values (the max-values limit)") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
