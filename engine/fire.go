@@ -138,6 +138,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if payload == nil {
 		payload = emptyPayload
 	}
+	if spec.toolEvent {
+		payload = withTool(payload)
+	}
 	var guard *guardState
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)

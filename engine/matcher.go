@@ -110,6 +110,9 @@ func (m *Matcher) matchPayload(spec *EventSpec, payload map[string]any) bool {
 	if spec.MatchBasename {
 		v = path.Base(strings.ReplaceAll(v, `\`, "/"))
 	}
+	if spec.toolEvent {
+		return m.matchTool(v)
+	}
 	return m.Match(v)
 }
 

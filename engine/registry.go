@@ -135,6 +135,7 @@ func (r *registry) addSpec(s EventSpec, fromCfg bool) (EventID, error) {
 	if alt := camelField(c.MatcherField); alt != c.MatcherField {
 		c.matcherAlt = alt
 	}
+	c.toolEvent = c.MatcherField == "tool_name"
 	r.specs[id] = c
 	for _, n := range names {
 		r.names[n] = id

@@ -212,6 +212,9 @@ type EventSpec struct {
 
 	// matcherAlt is the camelCase spelling of MatcherField.
 	matcherAlt string
+	// toolEvent is set when MatcherField is tool_name: the payload gets
+	// ToolField and matchers match canonical tool names too.
+	toolEvent bool
 }
 
 // universalMerge holds the rules every event shares unless its own Merge

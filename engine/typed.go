@@ -35,14 +35,17 @@ func On[P any](e *Engine, id, event string, fn func(ctx context.Context, payload
 // ToolPayload is the payload of the tool events (PreToolUse, PostToolUse,
 // PermissionRequest and their aliases) in Claude Code's field names.
 type ToolPayload struct {
-	SessionID      string         `json:"session_id"`
-	TranscriptPath string         `json:"transcript_path,omitempty"`
-	Cwd            string         `json:"cwd,omitempty"`
-	HookEventName  string         `json:"hook_event_name,omitempty"`
-	ToolName       string         `json:"tool_name"`
-	ToolInput      map[string]any `json:"tool_input"`
-	ToolResponse   any            `json:"tool_response,omitempty"`
-	ToolUseID      string         `json:"tool_use_id,omitempty"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	Cwd            string `json:"cwd,omitempty"`
+	HookEventName  string `json:"hook_event_name,omitempty"`
+	ToolName       string `json:"tool_name"`
+	// Tool is ToolName's canonical name (Bash for crush's bash), set by
+	// the engine.
+	Tool         string         `json:"tool,omitempty"`
+	ToolInput    map[string]any `json:"tool_input"`
+	ToolResponse any            `json:"tool_response,omitempty"`
+	ToolUseID    string         `json:"tool_use_id,omitempty"`
 }
 
 // PromptPayload is the payload of UserPromptSubmit.

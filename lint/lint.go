@@ -34,17 +34,22 @@ var claudeTools = []string{
 	"WebFetch", "WebSearch", "Write",
 }
 
+// toolWhat names tool names in matcherValues: where the values are tool
+// names, the names other hosts give their tools (engine.HostToolNames:
+// crush's bash, Gemini CLI's run_shell_command) are known too.
+const toolWhat = "Claude Code tool"
+
 // matcherValues are the values Claude Code puts in the matcher field of
 // its events, where they form a known set; what the values are called.
 var matcherValues = map[string]struct {
 	what   string
 	values []string
 }{
-	"PreToolUse":         {"Claude Code tool", claudeTools},
-	"PostToolUse":        {"Claude Code tool", claudeTools},
-	"PostToolUseFailure": {"Claude Code tool", claudeTools},
-	"PermissionRequest":  {"Claude Code tool", claudeTools},
-	"PermissionDenied":   {"Claude Code tool", claudeTools},
+	"PreToolUse":         {toolWhat, claudeTools},
+	"PostToolUse":        {toolWhat, claudeTools},
+	"PostToolUseFailure": {toolWhat, claudeTools},
+	"PermissionRequest":  {toolWhat, claudeTools},
+	"PermissionDenied":   {toolWhat, claudeTools},
 	"SessionStart":       {"SessionStart source", []string{"startup", "resume", "clear", "compact", "fork"}},
 	"Setup":              {"Setup trigger", []string{"init", "maintenance"}},
 	"InstructionsLoaded": {"InstructionsLoaded load_reason", []string{"session_start", "nested_traversal", "path_glob_match", "include", "compact"}},
@@ -156,7 +161,9 @@ func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.R
 			}
 			for _, part := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
 				n := strings.TrimSpace(part)
-				if n == "" || slices.Contains(known.values, n) {
+				if n == "" || slices.Contains(known.values, n) || known.what == toolWhat && engine.KnownToolName(n) {
+					// Another host's name for a tool (crush's bash,
+					// Gemini CLI's run_shell_command) is a name too.
 					continue
 				}
 				if k := foldMatch(known.values, n); k != "" {
@@ -166,7 +173,7 @@ func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.R
 			}
 			continue
 		}
-		if slices.ContainsFunc(known.values, m.Match) {
+		if slices.ContainsFunc(known.values, m.Match) || known.what == toolWhat && slices.ContainsFunc(engine.HostToolNames(), m.Match) {
 			continue
 		}
 		folded, err := regexp.Compile("(?i)" + src)

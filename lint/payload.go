@@ -22,13 +22,13 @@ var commonFields = []string{
 
 // payloadFields are the root fields of the payload of the Claude Code
 // events whose payload is known (claude-code-hooks.md §1), besides the
-// common ones.
+// common ones; "tool" is the canonical tool name the engine adds.
 var payloadFields = map[string][]string{
-	"PreToolUse":         {"tool_name", "tool_input", "tool_use_id", "mcp_server"},
-	"PermissionRequest":  {"tool_name", "tool_input", "permission_suggestions"},
-	"PermissionDenied":   {"tool_name", "tool_input", "tool_use_id", "reason"},
-	"PostToolUse":        {"tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"},
-	"PostToolUseFailure": {"tool_name", "tool_input", "tool_use_id", "error", "is_interrupt", "duration_ms"},
+	"PreToolUse":         {"tool", "tool_name", "tool_input", "tool_use_id", "mcp_server"},
+	"PermissionRequest":  {"tool", "tool_name", "tool_input", "permission_suggestions"},
+	"PermissionDenied":   {"tool", "tool_name", "tool_input", "tool_use_id", "reason"},
+	"PostToolUse":        {"tool", "tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms"},
+	"PostToolUseFailure": {"tool", "tool_name", "tool_input", "tool_use_id", "error", "is_interrupt", "duration_ms"},
 	"UserPromptSubmit":   {"prompt"},
 	"Stop":               {"stop_hook_active", "last_assistant_message"},
 	"SubagentStop":       {"stop_hook_active", "last_assistant_message", "agent_transcript_path"},

@@ -270,6 +270,19 @@ func str(m map[string]any, key string) string {
 	return s
 }
 
+// toolOf returns the canonical name of the payload's tool (Bash for
+// crush's bash, Gemini's run_shell_command, ...): the engine's tool field,
+// else tool_name (or toolName) made canonical.
+func toolOf(p map[string]any) string {
+	if t := str(p, engine.ToolField); t != "" {
+		return t
+	}
+	if t := str(p, "tool_name"); t != "" {
+		return engine.CanonicalTool(t)
+	}
+	return engine.CanonicalTool(str(p, "toolName"))
+}
+
 // object returns the map under key, or nil.
 func object(m map[string]any, key string) map[string]any {
 	o, _ := m[key].(map[string]any)

@@ -89,6 +89,33 @@ func TestEnginePreToolUseGuards(t *testing.T) {
 		}
 	})
 
+	// Other hosts' tool names are the same tools: crush's bash and
+	// view, Gemini CLI's run_shell_command, write_file and
+	// read_many_files, Copilot CLI's bash.
+	t.Run("other hosts' tool names", func(t *testing.T) {
+		for _, tc := range []struct {
+			tool     string
+			input    map[string]any
+			decision string
+			has      string
+		}{
+			{"bash", map[string]any{"command": "rm -rf ~"}, "deny", "rule rm-recursive"},
+			{"run_shell_command", map[string]any{"command": "rm -rf ~"}, "deny", "rule rm-recursive"},
+			{"run_shell_command", map[string]any{"command": "cat .env"}, "deny", "secret-files"},
+			{"write_file", map[string]any{"file_path": dir + "/project/.env.local", "content": "x"}, "deny", ".env.local"},
+			{"view", map[string]any{"file_path": dir + "/project/.env"}, "deny", ".env"},
+			{"read_many_files", map[string]any{"paths": []any{"README.md", dir + "/project/.env"}}, "deny", ".env"},
+			{"view", map[string]any{"file_path": dir + "/project/main.go"}, "allow", "read-only tool"},
+			{"bash", map[string]any{"command": "git status"}, "allow", "only reads"},
+		} {
+			p := map[string]any{"session_id": "s", "cwd": dir + "/project", "tool_name": tc.tool, "tool_input": tc.input}
+			out := fire(t, eng, "PreToolUse", p)
+			if string(out.Decision) != tc.decision || !strings.Contains(out.Reason, tc.has) {
+				t.Errorf("%s %v: %q %q", tc.tool, tc.input, out.Decision, out.Reason)
+			}
+		}
+	})
+
 	t.Run("write file passes without opinion", func(t *testing.T) {
 		out := fire(t, eng, "PreToolUse", fixture(t, "PreToolUse.Write", dir))
 		if out.Decision != "" || out.Blocked {

@@ -144,7 +144,7 @@ func buildToolLog(b *build) ([]engine.Hook, error) {
 // toolRecord builds a tool-log record.
 func toolRecord(event string, p map[string]any, maxField int, output bool) map[string]any {
 	rec := map[string]any{"event": event}
-	copyFields(rec, p, "session_id", "tool_name", "tool_use_id", "duration_ms", "is_interrupt")
+	copyFields(rec, p, "session_id", "tool_name", engine.ToolField, "tool_use_id", "duration_ms", "is_interrupt")
 	if in := object(p, "tool_input"); in != nil {
 		sum := map[string]any{}
 		for _, k := range inputSummaryKeys {

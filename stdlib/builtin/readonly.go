@@ -47,7 +47,7 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 	h := b.hook(engine.Hook{
 		Events: slices.Compact(slices.Sorted(slices.Values(events))),
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			if reason, ok := ro.approve(str(c.Payload, "tool_name"), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+			if reason, ok := ro.approve(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
 				return engine.Allow(reason), nil
 			}
 			return nil, nil

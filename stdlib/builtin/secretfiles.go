@@ -88,7 +88,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		Event:   "PreToolUse",
 		Matcher: secretTools,
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			if hit, ok := sc.checkTool(str(c.Payload, "tool_name"), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+			if hit, ok := sc.checkTool(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
 				return decide(hit.reason()), nil
 			}
 			return nil, nil
@@ -221,9 +221,20 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		verb = "the " + tool + " tool would change it"
 	}
-	for _, k := range []string{"file_path", "notebook_path", "path"} {
+	// Claude Code's file_path and notebook_path; other hosts' path,
+	// absolute_path (Gemini CLI), filePath (OpenCode) and paths lists.
+	for _, k := range []string{"file_path", "notebook_path", "path", "absolute_path", "filePath"} {
 		if h, ok := sc.checkPath(str(in, k), cwd, verb); ok {
 			return h, true
+		}
+	}
+	if paths, ok := in["paths"].([]any); ok {
+		for _, p := range paths {
+			if s, ok := p.(string); ok {
+				if h, ok := sc.checkPath(s, cwd, verb); ok {
+					return h, true
+				}
+			}
 		}
 	}
 	return secretHit{}, false

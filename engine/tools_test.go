@@ -1,0 +1,83 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+)
+
+func TestCanonicalTool(t *testing.T) {
+	cases := map[string]string{
+		"bash": "Bash", "run_shell_command": "Bash", "shell": "Bash", "Bash": "Bash",
+		"write": "Write", "write_file": "Write", "create": "Write",
+		"edit": "Edit", "multiedit": "Edit", "replace": "Edit", "apply_patch": "Edit",
+		"view": "Read", "read_file": "Read",
+		"agent": "Agent", "task": "Agent",
+		"mcp__memory__create": "mcp__memory__create", "SomeNewTool": "SomeNewTool",
+	}
+	for raw, want := range cases {
+		if got := engine.CanonicalTool(raw); got != want {
+			t.Errorf("CanonicalTool(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestOnePolicyEveryHostsToolNames: a matcher "Bash" and a condition on the
+// canonical tool field guard every host's shell tool; a matcher naming a
+// raw host name matches that host's name only.
+func TestOnePolicyEveryHostsToolNames(t *testing.T) {
+	e := newEngine(t)
+	register(t, e,
+		engine.Hook{ID: "no-rm", Event: "PreToolUse", Matcher: "Bash", When: `tool_input.command contains "rm -rf"`,
+			Handler: engine.Static(engine.Deny("rm -rf is not allowed"))},
+		engine.Hook{ID: "writes", Event: "PreToolUse", Matcher: "Write", Handler: engine.Static(engine.Context("a write"))},
+		engine.Hook{ID: "by-field", Event: "PreToolUse", When: `tool == "Read"`, Handler: engine.Static(engine.Context("a read"))},
+		engine.Hook{ID: "crush-only", Event: "PreToolUse", Matcher: "bash", Handler: engine.Static(engine.Result{"system_message": "crush's bash"})},
+	)
+	for _, raw := range []string{"Bash", "bash", "run_shell_command", "shell", "exec_command"} {
+		p := map[string]any{"tool_name": raw, "tool_input": map[string]any{"command": "rm -rf /"}}
+		out := fire(t, e, "PreToolUse", p)
+		if out.Decision != engine.DecisionDeny {
+			t.Errorf("%s: rm -rf not denied: %+v", raw, out)
+		}
+		if _, set := p["tool"]; set {
+			t.Errorf("%s: the caller's payload was modified", raw)
+		}
+		// The deny ends the chain: the raw matcher is tried with ls.
+		out = fire(t, e, "PreToolUse", map[string]any{"tool_name": raw, "tool_input": map[string]any{"command": "ls"}})
+		if got := out.SystemMessage != ""; got != (raw == "bash") {
+			t.Errorf("%s: raw matcher bash matched = %v", raw, got)
+		}
+	}
+	for _, raw := range []string{"Write", "write", "write_file", "create", "apply_patch"} {
+		if out := fire(t, e, "PreToolUse", map[string]any{"tool_name": raw}); out.AdditionalContext != "a write" {
+			t.Errorf("%s: matcher Write did not match: %+v", raw, out)
+		}
+	}
+	for _, raw := range []string{"Read", "view", "read_file"} {
+		if out := fire(t, e, "PreToolUse", map[string]any{"tool_name": raw}); out.AdditionalContext != "a read" {
+			t.Errorf("%s: tool == \"Read\" did not hold: %+v", raw, out)
+		}
+	}
+	// OpenClaw spells it toolName.
+	if out := fire(t, e, "before_tool_call", map[string]any{"toolName": "bash", "params": map[string]any{"command": "ls"}}); out.SystemMessage == "" {
+		t.Errorf("toolName: %+v", out)
+	}
+}
+
+// TestToolFieldIsCanonical: handlers see the canonical name in "tool", the
+// raw one in tool_name, and a stale "tool" from the caller is replaced.
+func TestToolFieldIsCanonical(t *testing.T) {
+	e := newEngine(t)
+	var seen []string
+	register(t, e, engine.Hook{ID: "see", Event: "PostToolUse", Handler: fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+		seen = append(seen, c.Payload["tool"].(string)+"/"+c.Payload["tool_name"].(string))
+		return nil, nil
+	})})
+	fire(t, e, "PostToolUse", map[string]any{"tool_name": "replace"})
+	fire(t, e, "PostToolUse", map[string]any{"tool_name": "view", "tool": "Bash"})
+	if len(seen) != 2 || seen[0] != "Edit/replace" || seen[1] != "Read/view" {
+		t.Fatalf("%v", seen)
+	}
+}
