@@ -56,23 +56,22 @@ func DecodeInputLimited(r io.Reader, lim InputLimits) (map[string]any, string, e
 	return decodeInput(data)
 }
 
+// DecodeObject reads one JSON object within the default input limits,
+// whatever host sent it: the first half of DecodeInput, for hosts whose
+// payload does not name its event in hook_event_name.
+func DecodeObject(r io.Reader) (map[string]any, error) {
+	data, _, err := readBounded(r, DefaultInputLimits(), nil)
+	if err != nil {
+		return nil, &InputError{Err: err}
+	}
+	return decodeObject(data)
+}
+
 // decodeInput decodes hook input read within its limits.
 func decodeInput(data []byte) (map[string]any, string, error) {
-	var payload map[string]any
-	if err := json.Unmarshal(data, &payload); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// Inside an object, a value only fails to fit when it is a
-			// number beyond float64.
-			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-				return nil, "", &InputError{Err: fmt.Errorf("number out of range: %w", err)}
-			}
-			return nil, "", &InputError{Err: fmt.Errorf("want a JSON object, got %s", te.Value)}
-		}
-		return nil, "", &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
-	}
-	if payload == nil {
-		return nil, "", &InputError{Err: errors.New("want a JSON object, got null")}
+	payload, err := decodeObject(data)
+	if err != nil {
+		return nil, "", err
 	}
 	raw, ok := payload["hook_event_name"]
 	if !ok {
@@ -83,6 +82,27 @@ func decodeInput(data []byte) (map[string]any, string, error) {
 		return nil, "", &InputError{Field: "hook_event_name", Err: fmt.Errorf("want a non-empty string, got %v", raw)}
 	}
 	return payload, name, nil
+}
+
+// decodeObject decodes one JSON object read within its limits.
+func decodeObject(data []byte) (map[string]any, error) {
+	var payload map[string]any
+	if err := json.Unmarshal(data, &payload); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Inside an object, a value only fails to fit when it is a
+			// number beyond float64.
+			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+				return nil, &InputError{Err: fmt.Errorf("number out of range: %w", err)}
+			}
+			return nil, &InputError{Err: fmt.Errorf("want a JSON object, got %s", te.Value)}
+		}
+		return nil, &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
+	}
+	if payload == nil {
+		return nil, &InputError{Err: errors.New("want a JSON object, got null")}
+	}
+	return payload, nil
 }
 
 // Handle fires the hook input's event and formats the outcome as Claude
@@ -226,6 +246,10 @@ func hookFailures(out engine.Outcome) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// HookFailures is the message that names the hooks that failed (error or
+// timeout) and why, for replies of other hosts.
+func HookFailures(out engine.Outcome) string { return hookFailures(out) }
 
 // joinMessages joins the non-empty messages with a blank line.
 func joinMessages(msgs ...string) string {
