@@ -308,6 +308,15 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 			invalid = append(invalid, h)
 			continue
 		}
+		if hb.Kind != "command" {
+			// env, cwd and protocol say how a program runs: on any other
+			// hook they would be silently ignored.
+			for _, a := range []string{"env", "cwd", "protocol"} {
+				if r, ok := hb.Ranges[a]; ok {
+					parsed.Errorf(r, "Attribute only for command hooks", "%s applies to command hooks only; this hook's handler is %s.", a, hb.Kind)
+				}
+			}
+		}
 		if hb.Kind != "declarative" {
 			f := o.Kinds[hb.Kind]
 			if f == nil {

@@ -330,3 +330,42 @@ hook "hog" {
 		t.Fatalf("%+v", out.Hooks)
 	}
 }
+
+// TestCommandOnlyAttributes: protocol is claude or opta, and env, cwd and
+// protocol on a hook that runs no program are errors, not silently
+// ignored.
+func TestCommandOnlyAttributes(t *testing.T) {
+	cfg, err := assemble.LoadSource("ok.hcl", []byte(`
+hook "opta" {
+  event    = "PreToolUse"
+  command  = "exit 0"
+  protocol = "opta"
+}
+`), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Close()
+	for _, tc := range []struct{ src, want string }{
+		{`hook "x" {
+  event    = "PreToolUse"
+  command  = "exit 0"
+  protocol = "bash"
+}`, `x.hcl:4:14: error: Invalid protocol`},
+		{`hook "x" {
+  event    = "PreToolUse"
+  js       = "return null"
+  protocol = "opta"
+}`, `x.hcl:4:14: error: Attribute only for command hooks`},
+		{`hook "x" {
+  event    = "PreToolUse"
+  decision = "deny"
+  cwd      = "/tmp"
+}`, `x.hcl:4:14: error: Attribute only for command hooks`},
+	} {
+		_, err := assemble.LoadSource("x.hcl", []byte(tc.src), t.TempDir())
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s\nerror: %v\nwant %s", tc.src, err, tc.want)
+		}
+	}
+}

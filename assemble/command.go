@@ -62,6 +62,13 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if d, ok := b.Str("cwd"); ok && d != "" {
 		spec.Dir = b.Path(d)
 	}
+	if p, ok := b.Str("protocol"); ok && p != "" {
+		if p != claude.ProtocolClaude && p != claude.ProtocolOpta {
+			b.Errorf("protocol", "Invalid protocol", "protocol is %q (Claude Code's exit codes and JSON output, the default) or %q (OPTA_* variables; any non-zero exit cancels a tool call, stderr is the reason).", claude.ProtocolClaude, claude.ProtocolOpta)
+			return nil
+		}
+		spec.Protocol = p
+	}
 	spec.ProjectDir = b.ProjectDir()
 	if x.opts.FileCheck != nil {
 		spec.Check, spec.Files = x.opts.FileCheck, hcl.CommandFiles(b.Dir(), v)

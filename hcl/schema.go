@@ -59,7 +59,7 @@ var hookSchema = &hcl2.BodySchema{
 		{Name: "background"}, {Name: "observe"}, {Name: "allow"}, {Name: "enabled"},
 		{Name: "description"},
 		{Name: "js"}, {Name: "script"}, {Name: "command"},
-		{Name: "env"}, {Name: "cwd"},
+		{Name: "env"}, {Name: "cwd"}, {Name: "protocol"},
 	}, attrs(declarativeFields)...),
 	Blocks: []hcl2.BlockHeaderSchema{
 		{Type: "retry"},
