@@ -58,6 +58,11 @@ type Mapping struct {
 	// Input lists payload fields copied into tool_input (as
 	// "from:to" or "name").
 	Input []string
+	// Narrow marks a host event that is a narrower view of another one
+	// mapped to the same catalog event (Cursor's beforeShellExecution
+	// beside preToolUse): install does not register it, so that a call
+	// is not guarded twice.
+	Narrow bool
 }
 
 // Event is one decoded hook input: the host's event, the catalog event

@@ -31,6 +31,8 @@ var hosts = []*Host{
 		// rejects allow without updatedInput, any ask and continue:false
 		// (the hook is marked failed and the tool runs).
 		Name: "codex", Title: "Codex", EventField: "hook_event_name",
+		Events: identity("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+			"PreCompact", "PostCompact", "Stop", "StopFailure", "SubagentStart", "SubagentStop"),
 		BlockExit: 2,
 		encode:    codexReply,
 	},
@@ -57,14 +59,14 @@ var hosts = []*Host{
 		Name: "cursor", Title: "Cursor", EventField: "hook_event_name",
 		Events: map[string]Mapping{
 			"preToolUse":           {Event: "PreToolUse"},
-			"beforeShellExecution": {Event: "PreToolUse", Tool: "Shell", Input: []string{"command", "cwd"}},
-			"beforeMCPExecution":   {Event: "PreToolUse"},
-			"beforeReadFile":       {Event: "PreToolUse", Tool: "Read", Input: []string{"file_path", "content"}},
+			"beforeShellExecution": {Event: "PreToolUse", Narrow: true, Tool: "Shell", Input: []string{"command", "cwd"}},
+			"beforeMCPExecution":   {Event: "PreToolUse", Narrow: true},
+			"beforeReadFile":       {Event: "PreToolUse", Narrow: true, Tool: "Read", Input: []string{"file_path", "content"}},
 			"postToolUse":          {Event: "PostToolUse"},
 			"postToolUseFailure":   {Event: "PostToolUseFailure"},
-			"afterShellExecution":  {Event: "PostToolUse", Tool: "Shell", Input: []string{"command", "output:tool_response"}},
-			"afterMCPExecution":    {Event: "PostToolUse"},
-			"afterFileEdit":        {Event: "PostToolUse", Tool: "Edit", Input: []string{"file_path", "edits"}},
+			"afterShellExecution":  {Event: "PostToolUse", Narrow: true, Tool: "Shell", Input: []string{"command", "output:tool_response"}},
+			"afterMCPExecution":    {Event: "PostToolUse", Narrow: true},
+			"afterFileEdit":        {Event: "PostToolUse", Narrow: true, Tool: "Edit", Input: []string{"file_path", "edits"}},
 			"beforeSubmitPrompt":   {Event: "UserPromptSubmit"},
 			"stop":                 {Event: "Stop"},
 			"sessionStart":         {Event: "SessionStart"},
@@ -101,6 +103,15 @@ var hosts = []*Host{
 		Ask:        true,
 		encode:     copilotReply,
 	},
+}
+
+// identity maps events that keep their catalog names.
+func identity(events ...string) map[string]Mapping {
+	m := make(map[string]Mapping, len(events))
+	for _, e := range events {
+		m[e] = Mapping{Event: e}
+	}
+	return m
 }
 
 // marshal is a reply's stdout: the object as one JSON line (nothing for

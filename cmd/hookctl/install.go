@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/host"
+)
+
+func newInstallCmd(a *app) *cobra.Command {
+	var hostName, command, project string
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "install --host NAME [--config PATH] [--dry-run]",
+		Short: "Register hookctl as a host's command hook for the events the configuration uses",
+		Long: `install writes the host's own project hook configuration so that the host runs
+hookctl for every event the configuration has hooks on: .claude/settings.json
+(claude), .codex/hooks.json (codex), .gemini/settings.json (gemini),
+.cursor/hooks.json (cursor), .github/hooks/hookctl.json (copilot) or crush.json
+(crush), in the project directory. What else the file holds is kept; entries
+an earlier install wrote are replaced. Events the host does not have are
+reported. --dry-run prints the file instead of writing it.`,
+		Example: `  hookctl install --host crush --dry-run
+  hookctl install --host gemini --config .hookctl/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			h, ok := host.Lookup(hostName)
+			if !ok {
+				return usageError("--host %q: want one of %s", hostName, strings.Join(host.Names(), ", "))
+			}
+			path, err := a.discover()
+			if err != nil {
+				return err
+			}
+			eng, cfg, err := a.loadPath(path, false, nil)
+			if err != nil {
+				return err
+			}
+			events := eng.EventsWithHooks()
+			eng.Close(cmd.Context())
+			cfg.Close()
+			if command == "" {
+				command = "hookctl hook --host " + h.Name
+				if h.Name == "claude" {
+					command = "hookctl claude"
+				}
+				if a.configPath != "" {
+					abs, err := filepath.Abs(a.configPath)
+					if err == nil {
+						command += " --config " + abs
+					}
+				}
+			}
+			if project == "" {
+				project = projectDir()
+			}
+			file := filepath.Join(project, h.ConfigPath())
+			existing, err := os.ReadFile(file)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return &exitError{code: exitFailure, err: err}
+			}
+			out, notes, err := h.Install(existing, events, command)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			for _, n := range notes {
+				fmt.Fprintf(a.stderr, "hookctl: warning: %s\n", n)
+			}
+			if dryRun {
+				fmt.Fprintf(a.stdout, "# %s\n%s", file, out)
+				return nil
+			}
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			if err := os.WriteFile(file, out, 0o644); err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title, command, strings.Join(events, ", "))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(host.Names(), ", "))
+	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
+	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
+	cmd.MarkFlagRequired("host")
+	return cmd
+}
