@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/host"
 )
 
 // command builds a Claude Code protocol command handler: a list is an
@@ -63,8 +64,14 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 		spec.Dir = b.Path(d)
 	}
 	if p, ok := b.Str("protocol"); ok && p != "" {
-		if p != claude.ProtocolClaude && p != claude.ProtocolOpta {
-			b.Errorf("protocol", "Invalid protocol", "protocol is %q (Claude Code's exit codes and JSON output, the default) or %q (OPTA_* variables; any non-zero exit cancels a tool call, stderr is the reason).", claude.ProtocolClaude, claude.ProtocolOpta)
+		h, isHost := host.Lookup(p)
+		switch {
+		case p == claude.ProtocolClaude || p == claude.ProtocolOpta:
+		case isHost:
+			// A host's own script: its payload shape and reply format.
+			spec.Encode, spec.Read = h.EncodePayload, h.ReadReply
+		default:
+			b.Errorf("protocol", "Invalid protocol", "protocol is %q (Claude Code's exit codes and JSON output, the default), %q (OPTA_* variables; any non-zero exit cancels a tool call, stderr is the reason) or a host whose scripts this is: %s.", claude.ProtocolClaude, claude.ProtocolOpta, strings.Join(host.Names(), ", "))
 			return nil
 		}
 		spec.Protocol = p

@@ -47,6 +47,11 @@ type CommandSpec struct {
 	// non-zero exit on a tool call's gate denies it with stderr as the
 	// reason, stdout ignored).
 	Protocol string
+	// Encode and Read, when set, speak another host's protocol instead
+	// (see package host): Encode writes the program's stdin, Read reads
+	// its exit status and output. Protocol then names the host.
+	Encode func(event string, payload map[string]any) ([]byte, error)
+	Read   func(event string, payload map[string]any, code int, stdout, stderr []byte, argv0 string) (engine.Result, error)
 }
 
 // Command-hook protocols.
@@ -86,7 +91,7 @@ func WorkDir(spec CommandSpec, payload map[string]any) string {
 // decision. The payload is never put into a command line.
 func NewCommand(spec CommandSpec) (engine.Handler, error) {
 	switch {
-	case spec.Protocol != "" && spec.Protocol != ProtocolClaude && spec.Protocol != ProtocolOpta:
+	case spec.Protocol != "" && spec.Protocol != ProtocolClaude && spec.Protocol != ProtocolOpta && spec.Read == nil:
 		return nil, fmt.Errorf("protocol %q: want %q or %q", spec.Protocol, ProtocolClaude, ProtocolOpta)
 	case len(spec.Argv) > 0 && spec.Shell != "":
 		return nil, errors.New("a command is either an argv or a shell line, not both")
@@ -115,7 +120,13 @@ func (c *command) Kind() string { return "command" }
 // killed after a short grace); if Call.Deadline passes first, the call is
 // an *engine.TimeoutError and the hook's on_error applies.
 func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	stdin, err := payloadJSON(call)
+	var stdin []byte
+	var err error
+	if c.spec.Encode != nil {
+		stdin, err = c.spec.Encode(call.Event, call.Payload)
+	} else {
+		stdin, err = payloadJSON(call)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +146,16 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if msg := c.verify(); msg != "" {
 		return exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
 	}
-	res, err := runCommand(ctx, call.Deadline, c.argv, WorkDir(c.spec, call.Payload), proc.Environ(env), stdin)
+	dir := WorkDir(c.spec, call.Payload)
+	if fi, err := os.Stat(dir); dir != "" && (err != nil || !fi.IsDir()) {
+		// Said as it is: starting the program would fail with an error
+		// that names the program, not the directory.
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return nil, &LaunchError{Argv0: c.argv[0], Err: fmt.Errorf("working directory %s: %w", dir, err)}
+	}
+	res, err := runCommand(ctx, call.Deadline, c.argv, dir, proc.Environ(env), stdin)
 	var se *proc.StartError
 	switch {
 	case errors.As(err, &se):
@@ -145,7 +165,10 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	case err != nil:
 		return nil, err
 	}
-	if c.spec.Protocol == ProtocolOpta {
+	switch {
+	case c.spec.Read != nil:
+		return c.spec.Read(call.Event, call.Payload, res.code, res.stdout, res.stderr, c.argv[0])
+	case c.spec.Protocol == ProtocolOpta:
 		return interpretOpta(call.Event, res.code, res.stderr)
 	}
 	return Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])

@@ -114,6 +114,8 @@ func TestRealHookScripts(t *testing.T) {
 			bashPayload("rm -rf /"), want{status: engine.StatusError, errHas: "could not run"}},
 		{"python missing script (exit 2) blocks, as in Claude Code, and says why", claude.CommandSpec{Argv: []string{"python3", hookPath("no-such.py")}}, "PreToolUse",
 			bashPayload("ls"), want{decision: "deny", blocked: true, status: engine.StatusDecided, reasonHas: "could not run its script"}},
+		{"a missing working directory is named as such", claude.CommandSpec{Shell: "true", Dir: "/nonexistent-hookctl-dir"}, "PreToolUse",
+			bashPayload("ls"), want{status: engine.StatusError, errHas: "working directory /nonexistent-hookctl-dir"}},
 		{"python missing script on an event that ignores exit 2 fails the hook instead of passing silently", claude.CommandSpec{Argv: []string{"python3", hookPath("no-such.py")}}, "Notification",
 			map[string]any{"message": "m"}, want{status: engine.StatusError, errHas: "could not run"}},
 		{"PermissionRequest decision.behavior deny", claude.CommandSpec{Argv: []string{"python3", hookPath("permission.py")}}, "PermissionRequest",

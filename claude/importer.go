@@ -37,6 +37,9 @@ type hookHandler struct {
 	StatusMessage  string            `json:"statusMessage"`
 	Server         string            `json:"server"`
 	Tool           string            `json:"tool"`
+	// Protocol is hookctl's: the host whose protocol a command speaks
+	// (set by hookctl import --host for other hosts' scripts).
+	Protocol string `json:"protocol"`
 }
 
 // Import turns the hooks of a Claude Code settings file (settings.json,
@@ -110,6 +113,9 @@ func Import(data []byte) (string, []string, error) {
 						attr(&body, "command", "["+strings.Join(quoted, ", ")+"]")
 					} else {
 						attr(&body, "command", quote(h.Command))
+					}
+					if h.Protocol != "" && h.Protocol != "claude" {
+						attr(&body, "protocol", quote(h.Protocol))
 					}
 				case "http":
 					body.WriteString("  http {\n")

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
@@ -24,8 +25,8 @@ func TestCanonicalTool(t *testing.T) {
 }
 
 // TestOnePolicyEveryHostsToolNames: a matcher "Bash" and a condition on the
-// canonical tool field guard every host's shell tool; a matcher naming a
-// raw host name matches that host's name only.
+// canonical tool field guard every host's shell tool, and so does a
+// matcher written with one host's name for it (crush's bash).
 func TestOnePolicyEveryHostsToolNames(t *testing.T) {
 	e := newEngine(t)
 	register(t, e,
@@ -33,7 +34,8 @@ func TestOnePolicyEveryHostsToolNames(t *testing.T) {
 			Handler: engine.Static(engine.Deny("rm -rf is not allowed"))},
 		engine.Hook{ID: "writes", Event: "PreToolUse", Matcher: "Write", Handler: engine.Static(engine.Context("a write"))},
 		engine.Hook{ID: "by-field", Event: "PreToolUse", When: `tool == "Read"`, Handler: engine.Static(engine.Context("a read"))},
-		engine.Hook{ID: "crush-only", Event: "PreToolUse", Matcher: "bash", Handler: engine.Static(engine.Result{"system_message": "crush's bash"})},
+		engine.Hook{ID: "crush-name", Event: "PreToolUse", Matcher: "bash", Handler: engine.Static(engine.Result{"system_message": "crush's bash"})},
+		engine.Hook{ID: "not-a-shell", Event: "PreToolUse", Matcher: "^(view|glob)$", Handler: engine.Static(engine.Result{"system_message": "wrong"})},
 	)
 	for _, raw := range []string{"Bash", "bash", "run_shell_command", "shell", "exec_command"} {
 		p := map[string]any{"tool_name": raw, "tool_input": map[string]any{"command": "rm -rf /"}}
@@ -46,8 +48,11 @@ func TestOnePolicyEveryHostsToolNames(t *testing.T) {
 		}
 		// The deny ends the chain: the raw matcher is tried with ls.
 		out = fire(t, e, "PreToolUse", map[string]any{"tool_name": raw, "tool_input": map[string]any{"command": "ls"}})
-		if got := out.SystemMessage != ""; got != (raw == "bash") {
-			t.Errorf("%s: raw matcher bash matched = %v", raw, got)
+		if strings.Contains(out.SystemMessage, "wrong") {
+			t.Errorf("%s: a matcher for other tools matched", raw)
+		}
+		if out.SystemMessage == "" {
+			t.Errorf("%s: matcher bash did not match", raw)
 		}
 	}
 	for _, raw := range []string{"Write", "write", "write_file", "create", "apply_patch"} {
