@@ -14,7 +14,12 @@
 //		if err != nil {
 //			return nil, err
 //		}
-//		maps.Copy(args, newArgs) // ADK rewrites by mutating args
+//		for k := range args { // ADK rewrites by changing args
+//			if _, keep := newArgs[k]; !keep {
+//				delete(args, k)
+//			}
+//		}
+//		maps.Copy(args, newArgs)
 //		return nil, nil
 //	}
 package guard
