@@ -9,8 +9,7 @@ import (
 // name the same tools differently (crush and Copilot CLI "bash", Gemini CLI
 // "run_shell_command", Codex "apply_patch" for every file edit); hookctl
 // names each tool as Claude Code does. Matchers on a tool event match the
-// raw tool_name, its canonical name or any host's name for the same tool,
-// and the engine puts the canonical
+// raw tool_name or its canonical name, and the engine puts the canonical
 // name in the payload's "tool" field, so that conditions, scripts and
 // built-ins can say tool == "Bash" once for every host.
 
@@ -86,34 +85,18 @@ func KnownToolName(name string) bool {
 	return false
 }
 
-// toolAliases lists, per canonical name, the host names that mean it.
-var toolAliases = func() map[string][]string {
-	out := map[string][]string{}
-	for raw, c := range toolNames {
-		out[c] = append(out[c], raw)
-	}
-	for _, names := range out {
-		slices.Sort(names)
-	}
-	return out
-}()
-
-// matchTool tests a tool matcher against the raw name, its canonical name,
-// the other hosts' names for the same tool (a matcher written for crush's
-// bash guards Claude Code's Bash and Gemini CLI's run_shell_command) and
-// the names it also answers to.
+// matchTool tests a tool matcher against the raw name, its canonical name
+// and the names it also answers to. Another host's name for the tool is
+// not tried: as in Claude Code, a matcher "bash" does not match Claude
+// Code's Bash (matchers are case-sensitive names), while it does match
+// crush's bash.
 func (m *Matcher) matchTool(raw string) bool {
 	if m.Match(raw) {
 		return true
 	}
-	c := CanonicalTool(raw)
-	if c != raw && m.Match(c) {
+	c, ok := toolNames[raw]
+	if ok && c != raw && m.Match(c) {
 		return true
-	}
-	for _, a := range toolAliases[c] {
-		if a != raw && m.Match(a) {
-			return true
-		}
 	}
 	for _, n := range toolAlsoMatches[raw] {
 		if m.Match(n) {

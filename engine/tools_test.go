@@ -25,8 +25,9 @@ func TestCanonicalTool(t *testing.T) {
 }
 
 // TestOnePolicyEveryHostsToolNames: a matcher "Bash" and a condition on the
-// canonical tool field guard every host's shell tool, and so does a
-// matcher written with one host's name for it (crush's bash).
+// canonical tool field guard every host's shell tool; a matcher naming a
+// raw host name matches that name only (as in Claude Code, "bash" is not
+// Claude Code's Bash).
 func TestOnePolicyEveryHostsToolNames(t *testing.T) {
 	e := newEngine(t)
 	register(t, e,
@@ -51,8 +52,8 @@ func TestOnePolicyEveryHostsToolNames(t *testing.T) {
 		if strings.Contains(out.SystemMessage, "wrong") {
 			t.Errorf("%s: a matcher for other tools matched", raw)
 		}
-		if out.SystemMessage == "" {
-			t.Errorf("%s: matcher bash did not match", raw)
+		if got := out.SystemMessage != ""; got != (raw == "bash") {
+			t.Errorf("%s: raw matcher bash matched = %v", raw, got)
 		}
 	}
 	for _, raw := range []string{"Write", "write", "write_file", "create", "apply_patch"} {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hookctl/hookctl/engine"
 )
@@ -50,7 +51,7 @@ func (h *Host) ToClaudeSettings(data []byte) ([]byte, []string, error) {
 		}
 		for _, e := range doc.Hooks[hostEv] {
 			str := func(k string) string { s, _ := e[k].(string); return s }
-			matcher := str("matcher")
+			matcher := canonicalMatcher(str("matcher"))
 			if matcher == "" && m.Tool != "" {
 				matcher = engine.CanonicalTool(m.Tool)
 			}
@@ -109,4 +110,31 @@ func knownEvent(name string) bool {
 		}
 	}
 	return false
+}
+
+// canonicalMatcher extends a host's tool matcher with the canonical names
+// of the host tools it matches ("^(bash|edit)$" also matches Bash and
+// Edit), so that an imported hook guards the same tools under every host:
+// a matcher is a case-sensitive name, so crush's "bash" alone would not
+// match Claude Code's Bash.
+func canonicalMatcher(src string) string {
+	m, err := engine.CompileMatcher(src)
+	if err != nil || m.MatchesAll() {
+		return src
+	}
+	var add []string
+	for _, raw := range engine.HostToolNames() {
+		c := engine.CanonicalTool(raw)
+		if m.Match(raw) && !m.Match(c) && !slices.Contains(add, c) {
+			add = append(add, c)
+		}
+	}
+	if len(add) == 0 {
+		return src
+	}
+	slices.Sort(add)
+	if m.IsRegexp() {
+		return "(?:" + src + ")|^(?:" + strings.Join(add, "|") + ")$"
+	}
+	return src + "|" + strings.Join(add, "|")
 }
