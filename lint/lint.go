@@ -159,11 +159,22 @@ func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.R
 			if spec.MatcherMode != engine.MatcherClaude {
 				seps = "|"
 			}
+			var parts []string
 			for _, part := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
-				n := strings.TrimSpace(part)
-				if n == "" || slices.Contains(known.values, n) || known.what == toolWhat && engine.KnownToolName(n) {
+				parts = append(parts, strings.TrimSpace(part))
+			}
+			for _, n := range parts {
+				if n == "" || slices.Contains(known.values, n) {
+					continue
+				}
+				if known.what == toolWhat && engine.KnownToolName(n) {
 					// Another host's name for a tool (crush's bash,
-					// Gemini CLI's run_shell_command) is a name too.
+					// Gemini CLI's run_shell_command): right there, and
+					// only there.
+					if c := engine.CanonicalTool(n); c != n && !slices.Contains(parts, c) {
+						warn(r, "Matcher names one host's tool name",
+							"%q is another host's name for the tool hookctl calls %s; matchers match names exactly, so it holds only where the host calls the tool %q. %q matches the tool on every host.", n, c, n, c)
+					}
 					continue
 				}
 				if k := foldMatch(known.values, n); k != "" {
