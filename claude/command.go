@@ -114,6 +114,10 @@ type command struct {
 
 func (c *command) Kind() string { return "command" }
 
+// ToolAware implements engine.ToolAware: the program's JSON gets the
+// canonical tool name (payloadJSON adds it).
+func (c *command) ToolAware() bool { return true }
+
 // Handle runs the program once. The hook's own process decides: once it
 // has exited, its exit status and what it printed are used at once, even
 // if a child it left behind still holds its stdout (the process group is
@@ -297,12 +301,20 @@ func (c *command) SelfTimed() bool { return true }
 // JSON, with hook_event_name set as Claude Code sets it.
 func payloadJSON(call *engine.Call) ([]byte, error) {
 	payload := call.Payload
-	if _, ok := payload["hook_event_name"]; !ok {
+	_, hasEvent := payload["hook_event_name"]
+	_, hasTool := payload[engine.ToolField]
+	raw, isTool := payload["tool_name"].(string)
+	if !hasEvent || (isTool && !hasTool) {
 		payload = maps.Clone(payload)
 		if payload == nil {
 			payload = map[string]any{}
 		}
-		payload["hook_event_name"] = call.Event
+		if !hasEvent {
+			payload["hook_event_name"] = call.Event
+		}
+		if isTool && !hasTool {
+			payload[engine.ToolField] = engine.CanonicalTool(raw)
+		}
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {

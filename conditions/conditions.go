@@ -26,7 +26,8 @@ type Program struct {
 	source    string
 	prog      *vm.Program
 	usesState bool
-	fast      boolFn // nil when the condition needs the virtual machine
+	roots     map[string]bool // the identifiers the condition names
+	fast      boolFn          // nil when the condition needs the virtual machine
 }
 
 // Source returns the condition as written.
@@ -35,6 +36,10 @@ func (p *Program) Source() string { return p.source }
 // UsesState reports whether the condition reads `state`; the engine only
 // snapshots the chain state for conditions that do.
 func (p *Program) UsesState() bool { return p.usesState }
+
+// Reads reports whether the condition may read the payload's root field
+// name: it names it, or reads the environment as a whole ($env).
+func (p *Program) Reads(name string) bool { return p.roots[name] || p.roots["$env"] }
 
 // Function is a helper function made available to conditions.
 type Function struct {
@@ -183,7 +188,7 @@ func (c *Compiler) Compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, wrapError(src, err)
 	}
-	return &Program{source: src, prog: prog, usesState: nv.usesState, fast: compileFast(prog.Node())}, nil
+	return &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots, fast: compileFast(prog.Node())}, nil
 }
 
 // Fast reports whether the condition runs on the closure fast path rather
@@ -192,11 +197,18 @@ func (p *Program) Fast() bool { return p.fast != nil }
 
 // nilSafe makes every member access optional (`a.b` behaves as `a?.b`), so
 // missing payload fields evaluate to nil, and notes whether `state` is read.
-type nilSafe struct{ usesState bool }
+type nilSafe struct {
+	usesState bool
+	roots     map[string]bool
+}
 
 func (v *nilSafe) Visit(n *ast.Node) {
 	switch m := (*n).(type) {
 	case *ast.IdentifierNode:
+		if v.roots == nil {
+			v.roots = map[string]bool{}
+		}
+		v.roots[m.Value] = true
 		if m.Value == StateName {
 			v.usesState = true
 		}

@@ -138,7 +138,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if payload == nil {
 		payload = emptyPayload
 	}
-	if spec.toolEvent {
+	if ent.needsTool {
 		payload = withTool(payload)
 	}
 	var guard *guardState

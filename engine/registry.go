@@ -50,6 +50,10 @@ type eventEntry struct {
 	parallel []*compiledHook
 	// background: queued hooks.
 	background []*compiledHook
+	// needsTool: the event is a tool event and a hook may read the
+	// payload's ToolField (a condition that names it, a handler that is
+	// not ToolAware), so the fire adds it.
+	needsTool bool
 }
 
 // settings are the engine-wide knobs a config may set.
@@ -371,6 +375,9 @@ func (r *registry) build() *snapshot {
 			return cmp.Compare(a.seq, b.seq)
 		})
 		for _, h := range e.all {
+			if e.spec.toolEvent && readsTool(h) {
+				e.needsTool = true
+			}
 			switch {
 			case h.Background:
 				e.background = append(e.background, h)
@@ -382,6 +389,18 @@ func (r *registry) build() *snapshot {
 		}
 	}
 	return s
+}
+
+// readsTool reports whether a hook may read the payload's ToolField.
+func readsTool(h *compiledHook) bool {
+	if h.cond != nil && h.cond.Reads(ToolField) {
+		return true
+	}
+	if h.static != nil {
+		return false
+	}
+	ta, ok := h.Handler.(ToolAware)
+	return !ok || !ta.ToolAware()
 }
 
 // camelField spells a snake_case field in camelCase (tool_name -> toolName).

@@ -14,10 +14,20 @@ import (
 // built-ins can say tool == "Bash" once for every host.
 
 // ToolField is the payload field that holds the canonical tool name on
-// tool events. The engine sets it from tool_name (or toolName) on every
-// fire of an event whose matcher field is tool_name; a value the caller
-// put there is replaced.
+// tool events. The engine sets it from tool_name (or toolName) on the
+// fires of an event whose matcher field is tool_name, when a hook may read
+// it (a condition that names it, a handler that is not ToolAware); a value
+// the caller put there is replaced.
 const ToolField = "tool"
+
+// ToolAware is implemented by handlers that give their code the canonical
+// tool name themselves (JavaScript hooks see event.tool, command hooks get
+// it in their JSON, the built-ins call CanonicalTool), so that the engine
+// need not copy the payload to add ToolField for them. Handlers that do
+// not implement it get ToolField in Call.Payload.
+type ToolAware interface {
+	ToolAware() bool
+}
 
 // toolNames maps the tool names of the hosts hookctl serves to Claude
 // Code's. A name that is not listed is its own canonical name (Claude

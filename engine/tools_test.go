@@ -87,3 +87,34 @@ func TestToolFieldIsCanonical(t *testing.T) {
 		t.Fatalf("%v", seen)
 	}
 }
+
+// awareHandler is a handler that finds the canonical tool name itself.
+type awareHandler struct{ sawTool *bool }
+
+func (a awareHandler) Handle(_ context.Context, c *engine.Call) (engine.Result, error) {
+	_, *a.sawTool = c.Payload[engine.ToolField]
+	return nil, nil
+}
+func (awareHandler) ToolAware() bool { return true }
+
+// TestToolFieldOnlyWhenRead: the payload is copied to add the tool field
+// only when a hook may read it: not for declarative hooks whose condition
+// does not name it nor for ToolAware handlers; yes for a condition that
+// names it.
+func TestToolFieldOnlyWhenRead(t *testing.T) {
+	var saw bool
+	e := newEngine(t)
+	register(t, e,
+		engine.Hook{ID: "aware", Event: "PreToolUse", Handler: awareHandler{&saw}},
+		engine.Hook{ID: "decl", Event: "PreToolUse", When: `tool_name == "x"`, Handler: engine.Static(engine.Deny("x"))},
+	)
+	fire(t, e, "PreToolUse", map[string]any{"tool_name": "bash"})
+	if saw {
+		t.Fatal("the payload was copied for hooks that do not read the tool field")
+	}
+	register(t, e, engine.Hook{ID: "reads", Event: "PreToolUse", When: `tool == "Write"`, Handler: engine.Static(engine.Deny("w"))})
+	fire(t, e, "PreToolUse", map[string]any{"tool_name": "bash"})
+	if !saw {
+		t.Fatal("a condition naming tool did not get the tool field")
+	}
+}

@@ -47,6 +47,9 @@ func (h *Host) EncodePayload(event string, payload map[string]any) ([]byte, erro
 		p = map[string]any{}
 	}
 	tool, _ := p[engine.ToolField].(string)
+	if raw, ok := p["tool_name"].(string); ok && tool == "" {
+		tool = engine.CanonicalTool(raw)
+	}
 	name := h.hostEvent(event, tool)
 	if m, ok := h.Events[name]; ok && m.Tool != "" {
 		// A tool call in disguise: its tool_input fields at the top.

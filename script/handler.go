@@ -23,6 +23,10 @@ type handler struct {
 
 func (h *handler) Kind() string { return "js" }
 
+// ToolAware implements engine.ToolAware: event.tool is the canonical tool
+// name (the event object adds it).
+func (h *handler) ToolAware() bool { return true }
+
 // Inline: scripts are CPU-bound and run on the firing goroutine, unless
 // they may wait on a process or the network; those go to the worker pool
 // so that void hooks overlap their waits.

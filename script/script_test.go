@@ -93,6 +93,31 @@ func TestScriptFileWithRelativeRequireAndState(t *testing.T) {
 	}
 }
 
+// TestEventToolIsCanonical: event.tool is the canonical name of the
+// payload's tool even when the engine did not add it (a JS hook does so
+// itself), and a tool field the payload has wins.
+func TestEventToolIsCanonical(t *testing.T) {
+	p := newPool(t)
+	h := inline(t, p, `return { tool: event.tool, has: "tool" in event };`)
+	for _, tc := range []struct {
+		payload map[string]any
+		want    any
+	}{
+		{map[string]any{"tool_name": "run_shell_command"}, "Bash"},
+		{map[string]any{"toolName": "view"}, "Read"},
+		{map[string]any{"tool_name": "view", "tool": "Read"}, "Read"},
+		{map[string]any{"prompt": "hi"}, nil},
+	} {
+		res, err := run(t, h, call(tc.payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res["tool"] != tc.want || res["has"] != (tc.want != nil) {
+			t.Errorf("%v: %v", tc.payload, res)
+		}
+	}
+}
+
 func TestPayloadIsReadOnly(t *testing.T) {
 	p := newPool(t)
 	h := inline(t, p, `
@@ -107,7 +132,7 @@ func TestPayloadIsReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res["name"] != "Bash" || res["cmd"] != "ls" || res["same"] != true || res["keys"] != "session_id,tool_input,tool_name" {
+	if res["name"] != "Bash" || res["cmd"] != "ls" || res["same"] != true || res["keys"] != "session_id,tool,tool_input,tool_name" {
 		t.Fatalf("%v", res)
 	}
 	if payload["tool_name"] != "Bash" || payload["tool_input"].(map[string]any)["command"] != "ls" || len(payload) != 3 {

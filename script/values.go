@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hookctl/hookctl/engine"
+
 	"github.com/dop251/goja"
 )
 
@@ -53,6 +55,10 @@ func newDate(rt *goja.Runtime, t time.Time) goja.Value {
 type roMap struct {
 	rt *goja.Runtime
 	m  map[string]any
+	// tool, when set, is the payload's canonical tool name, shown as
+	// engine.ToolField when the map has none (the engine adds it to the
+	// payload only for handlers that do not do so themselves).
+	tool string
 	// cache holds the values read so far; a hook reads a handful of
 	// fields, for which a short list beats a map. Past cacheListMax the
 	// values go to big, so a script walking a large object stays linear.
@@ -78,7 +84,10 @@ func (o *roMap) Get(key string) goja.Value {
 	}
 	v, ok := o.m[key]
 	if !ok {
-		return nil
+		if key != engine.ToolField || o.tool == "" {
+			return nil
+		}
+		v = o.tool
 	}
 	c := toJS(o.rt, v)
 	switch {
@@ -97,13 +106,19 @@ func (o *roMap) Get(key string) goja.Value {
 }
 
 func (o *roMap) Set(string, goja.Value) bool { return false }
-func (o *roMap) Has(key string) bool         { _, ok := o.m[key]; return ok }
-func (o *roMap) Delete(string) bool          { return false }
+func (o *roMap) Has(key string) bool {
+	_, ok := o.m[key]
+	return ok || key == engine.ToolField && o.tool != ""
+}
+func (o *roMap) Delete(string) bool { return false }
 
 func (o *roMap) Keys() []string {
-	keys := make([]string, 0, len(o.m))
+	keys := make([]string, 0, len(o.m)+1)
 	for k := range o.m {
 		keys = append(keys, k)
+	}
+	if _, ok := o.m[engine.ToolField]; !ok && o.tool != "" {
+		keys = append(keys, engine.ToolField)
 	}
 	slices.Sort(keys)
 	return keys

@@ -263,7 +263,15 @@ func (vm *VM) event(call *engine.Call) goja.Value {
 		return vm.lastEvent
 	}
 	vm.lastFire, vm.lastPayload = call.Fire, payload
-	vm.lastEvent = vm.rt.NewDynamicObject(&roMap{rt: vm.rt, m: payload})
+	ro := &roMap{rt: vm.rt, m: payload}
+	if _, ok := payload[engine.ToolField]; !ok {
+		if raw, ok := payload["tool_name"].(string); ok {
+			ro.tool = engine.CanonicalTool(raw)
+		} else if raw, ok := payload["toolName"].(string); ok {
+			ro.tool = engine.CanonicalTool(raw)
+		}
+	}
+	vm.lastEvent = vm.rt.NewDynamicObject(ro)
 	return vm.lastEvent
 }
 

@@ -244,6 +244,10 @@ func (h *handler) Handle(ctx context.Context, c *engine.Call) (engine.Result, er
 // Kind implements engine.Kinded.
 func (*handler) Kind() string { return "builtin" }
 
+// ToolAware implements engine.ToolAware: the built-ins find the canonical
+// tool name themselves (toolOf).
+func (*handler) ToolAware() bool { return true }
+
 // Inline implements engine.Inliner: cheap, CPU-bound builtins run on the
 // firing goroutine.
 func (h *handler) Inline() bool { return h.cheap }
