@@ -167,3 +167,21 @@ func BenchmarkEval(b *testing.B) {
 		}
 	}
 }
+
+func TestReads(t *testing.T) {
+	for src, want := range map[string]bool{
+		`tool == "Bash"`:                 true,
+		`tool_name == "Bash"`:            false,
+		`tool_input.tool == "x"`:         false,
+		`$env["tool"] == "Bash"`:         true,
+		`len(tool) > 0 && prompt != nil`: true,
+	} {
+		p, err := conditions.Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Reads("tool"); got != want {
+			t.Errorf("%s: Reads(tool) = %v, want %v", src, got, want)
+		}
+	}
+}
