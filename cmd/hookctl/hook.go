@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -162,7 +160,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	var diag bytes.Buffer
 	stderr := a.stderr
 	a.stderr = io.MultiWriter(stderr, &diag)
-	eng, cfg, err := a.loadPath(path, true, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, aopts...)
+	eng, release, err := a.hookEngine(path, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, store, aopts)
 	a.stderr = stderr
 	if err != nil {
 		var ee *exitError
@@ -172,14 +170,8 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		}
 		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
 	}
-	defer cfg.Close()
-	store.path = cfg.Settings.StateFile
 	reply, ferr := host.Handle(cmd.Context(), eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
-	closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := eng.Close(closeCtx); err != nil {
-		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-	}
+	release()
 	if ferr != nil {
 		return a.writeReply(h.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr)))
 	}

@@ -42,6 +42,8 @@ type app struct {
 	stdout, stderr io.Writer
 	configPath     string
 	logLevel       string
+	// engines, in a daemon, keeps loaded engines across calls.
+	engines *engineCache
 }
 
 func (a *app) logger() *slog.Logger {
@@ -91,7 +93,7 @@ configuration you point them at, on purpose, and need no trust.`,
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
 	)
 	return root
 }
@@ -104,7 +106,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runContext is run with a context: serve stops when it ends, as on
 // SIGINT.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return runWith(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// runWith is runContext with a daemon's engine cache (nil outside one).
+func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, engines *engineCache) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, engines: engines}
 	root := newRoot(a)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -1,0 +1,184 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// binaries builds hookctl and hookctl-client side by side.
+func binaries(t *testing.T) (client, full string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, pkg := range []string{"./", "../hookctl"} {
+		cmd := exec.Command("go", "build", "-o", dir+"/", pkg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return filepath.Join(dir, "hookctl-client"), filepath.Join(dir, "hookctl")
+}
+
+type env struct {
+	t            *testing.T
+	client, full string
+	dir          string
+	vars         []string
+}
+
+func newEnv(t *testing.T) *env {
+	client, full := binaries(t)
+	dir := t.TempDir()
+	rt := filepath.Join(dir, "rt")
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, client: client, full: full, dir: dir, vars: []string{
+		"HOOKCTL_TRUST_FILE=" + dir + "/trust.json", "HOOKCTL_STATE_DIR=" + dir + "/state",
+		"XDG_RUNTIME_DIR=" + rt, "HOOKCTL_CLIENT_DEBUG=1", "HOOKCTL_DAEMON_IDLE=2s",
+		"HOOKCTL_CONFIG=", "CLAUDE_PROJECT_DIR=", "HOOKCTL_ALLOW_UNTRUSTED=",
+	}}
+	t.Cleanup(func() {
+		// The daemons of this test exit when idle; make it now.
+		exec.Command("pkill", "-f", "--", "--socket "+rt).Run()
+	})
+	e.write("hooks.hcl", `hook "no-rm" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  when     = "tool_input.command contains \"rm -rf\""
+  decision = "deny"
+  reason   = "no rm -rf"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "hooks.hcl")
+	return e
+}
+
+func (e *env) write(name, content string) {
+	e.t.Helper()
+	if err := os.WriteFile(filepath.Join(e.dir, name), []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// run runs a binary in the test directory and returns stdout, stderr and
+// the exit status.
+func (e *env) run(bin, stdin string, args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = e.dir
+	cmd.Env = append(os.Environ(), e.vars...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+const rm = `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
+const ls = `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`
+
+// TestClientAndDaemon: the first call starts the daemon, later calls are
+// answered by it, with the same replies as hookctl claude.
+func TestClientAndDaemon(t *testing.T) {
+	e := newEnv(t)
+	want, _, _ := e.run(e.full, rm, "claude", "--config", "hooks.hcl")
+	for i := range 3 {
+		out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+		if code != 0 || out != want || !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Fatalf("call %d: exit %d\n%s\n%s", i, code, out, errOut)
+		}
+		if !strings.Contains(errOut, "answered by the daemon") {
+			t.Fatalf("call %d was not answered by the daemon: %s", i, errOut)
+		}
+		if i == 0 && !strings.Contains(errOut, "starting one") {
+			t.Fatalf("the first call did not start the daemon: %s", errOut)
+		}
+	}
+	if out, _, code := e.run(e.client, ls, "claude", "--config", "hooks.hcl"); code != 0 || out != "" {
+		t.Fatalf("ls: %d %q", code, out)
+	}
+	// The same arguments as the full binary, for every host subcommand.
+	crush := `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"rm -rf /"}}`
+	if out, _, _ := e.run(e.client, crush, "hook", "--host", "crush", "--config", "hooks.hcl"); !strings.Contains(out, `"decision":"deny"`) {
+		t.Fatalf("crush: %s", out)
+	}
+	// Anything else is the full binary's.
+	if _, errOut, code := e.run(e.client, "", "validate", "--config", "hooks.hcl"); code != 0 || !strings.Contains(errOut, "ok (1 hook(s)") {
+		t.Fatalf("validate: %d %s", code, errOut)
+	}
+}
+
+// TestDaemonChecksTrustAndReloads: a changed configuration is not run
+// until trusted again (the daemon checks trust on every call, as
+// hookctl claude does), and once trusted its new hooks answer.
+func TestDaemonChecksTrustAndReloads(t *testing.T) {
+	e := newEnv(t)
+	e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+	e.write("hooks.hcl", `hook "no-ls" {
+  event    = "PreToolUse"
+  when     = "tool_input.command == \"ls\""
+  decision = "deny"
+  reason   = "ls is denied now"
+}
+`)
+	out, _, _ := e.run(e.client, ls, "claude", "--config", "hooks.hcl")
+	if !strings.Contains(out, "changed since it was trusted") {
+		t.Fatalf("a changed configuration ran: %s", out)
+	}
+	e.run(e.full, "", "trust", "--config", "hooks.hcl")
+	out, errOut, _ := e.run(e.client, ls, "claude", "--config", "hooks.hcl")
+	if !strings.Contains(out, "ls is denied now") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("after trust: %s %s", out, errOut)
+	}
+}
+
+// TestClientFallsBackNeverAllows: without a usable daemon the client runs
+// the engine itself; without the engine it blocks.
+func TestClientFallsBackNeverAllows(t *testing.T) {
+	e := newEnv(t)
+	// A runtime directory the daemon cannot use.
+	e.write("rtfile", "")
+	e.vars = append(e.vars, "XDG_RUNTIME_DIR="+filepath.Join(e.dir, "rtfile"))
+	out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(errOut, "itself") {
+		t.Fatalf("fallback: %d %s %s", code, out, errOut)
+	}
+	e.vars = append(e.vars, "HOOKCTL_BIN="+filepath.Join(e.dir, "no-such-hookctl"))
+	out, errOut, code = e.run(e.client, ls, "claude", "--config", "hooks.hcl")
+	if code != 2 || !strings.Contains(errOut, "blocked") {
+		t.Fatalf("no engine: %d %s %s", code, out, errOut)
+	}
+}
+
+// TestDaemonExitsWhenIdle: the daemon removes its socket and exits after
+// HOOKCTL_DAEMON_IDLE without calls.
+func TestDaemonExitsWhenIdle(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "HOOKCTL_DAEMON_IDLE=300ms")
+	e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+	socks, _ := filepath.Glob(filepath.Join(e.dir, "rt", "hookctl", "*.sock"))
+	if len(socks) != 1 {
+		t.Fatalf("sockets: %v", socks)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(socks[0]); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the idle daemon did not exit")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,158 @@
+// Command hookctl-client is a host's hook command that costs a small
+// process: it takes the same arguments as hookctl's host subcommands
+// (hookctl-client claude --config X, hookctl-client hook --host crush) and
+// forwards the call to a per-user daemon (hookctl daemon) that keeps the
+// engine loaded, starting it on first use. It links none of the engine: if
+// the daemon cannot be reached or started it runs the full hookctl binary
+// itself, and if that cannot run either it blocks (exit 2), never allows.
+//
+// The full binary is $HOOKCTL_BIN, else hookctl beside this program, else
+// hookctl on $PATH. HOOKCTL_CLIENT_DEBUG=1 says on stderr which way each
+// call went; HOOKCTL_DAEMON_IDLE sets how long a daemon waits for calls
+// before it exits (default 10m).
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/daemon"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
+	say := func(format string, a ...any) {
+		if debug {
+			fmt.Fprintf(os.Stderr, "hookctl-client: "+format+"\n", a...)
+		}
+	}
+	full, err := fullBinary()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hookctl-client: %v; no hook could run, so the action is blocked\n", err)
+		return 2
+	}
+	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
+		// Not a hook call: the full binary does everything else.
+		return runFull(full, args, os.Stdin)
+	}
+	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hookctl-client: reading the hook input: %v; the action is blocked\n", err)
+		return 2
+	}
+	if resp, why := viaDaemon(full, args, stdin, say); resp != nil {
+		os.Stdout.Write(resp.Stdout)
+		os.Stderr.Write(resp.Stderr)
+		return resp.Code
+	} else {
+		say("running %s itself (%s)", full, why)
+	}
+	return runFull(full, args, bytes.NewReader(stdin))
+}
+
+// viaDaemon sends the call to the daemon, starting it if needed. It
+// returns nil and why when the daemon cannot answer.
+func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
+	id, err := daemon.Identity(full)
+	if err != nil {
+		return nil, err.Error()
+	}
+	dir, err := daemon.Dir()
+	if err != nil {
+		return nil, err.Error()
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err.Error()
+	}
+	sock := daemon.Socket(dir, id, cwd, daemon.EnvKey(os.Environ()))
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin}
+	// A hook call may run for minutes (hook timeouts); the exchange ends
+	// with the host's own timeout for the hook.
+	resp, err := daemon.Call(sock, req, time.Time{})
+	if err != nil {
+		say("no daemon at %s (%v): starting one", sock, err)
+		if err := startDaemon(full, sock, id); err != nil {
+			return nil, "starting the daemon: " + err.Error()
+		}
+		for wait := 5 * time.Millisecond; ; wait *= 2 {
+			resp, err = daemon.Call(sock, req, time.Time{})
+			if err == nil || wait > 2*time.Second {
+				break
+			}
+			time.Sleep(wait)
+		}
+		if err != nil {
+			return nil, "the daemon did not answer: " + err.Error()
+		}
+	}
+	if resp.Refused != "" {
+		return nil, "the daemon refused: " + resp.Refused
+	}
+	say("answered by the daemon at %s", sock)
+	return resp, ""
+}
+
+// startDaemon starts hookctl daemon in its own session, with this
+// process's working directory and environment, detached from its output.
+func startDaemon(full, sock, id string) error {
+	args := []string{"daemon", "--socket", sock, "--identity", id}
+	if d := os.Getenv("HOOKCTL_DAEMON_IDLE"); d != "" {
+		args = append(args, "--idle", d)
+	}
+	cmd := exec.Command(full, args...)
+	cmd.SysProcAttr = detached()
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer devnull.Close()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}
+
+// runFull runs the full hookctl binary with the call's arguments and
+// input, and returns its exit status; one that cannot run blocks.
+func runFull(full string, args []string, stdin io.Reader) int {
+	cmd := exec.Command(full, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	}
+	fmt.Fprintf(os.Stderr, "hookctl-client: running %s: %v; no hook could run, so the action is blocked\n", full, err)
+	return 2
+}
+
+// fullBinary finds the hookctl binary.
+func fullBinary() (string, error) {
+	if p := os.Getenv("HOOKCTL_BIN"); p != "" {
+		return filepath.Abs(p)
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "hookctl")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("hookctl")
+	if err != nil {
+		return "", errors.New("the hookctl binary was not found (beside hookctl-client, $HOOKCTL_BIN or $PATH)")
+	}
+	return filepath.Abs(p)
+}

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/internal/filelock"
+)
+
+// engineCache keeps the engines a daemon loaded, by configuration path,
+// for as long as none of the files they were loaded from changed. It is
+// safe for concurrent use.
+type engineCache struct {
+	mu sync.Mutex
+	m  map[string]*cachedEngine
+}
+
+type cachedEngine struct {
+	eng    *engine.Engine
+	cfg    *assemble.Config
+	stamps map[string]fileStamp
+	refs   int
+	stale  bool
+}
+
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	ok   bool
+}
+
+func stampsOf(files []string) map[string]fileStamp {
+	out := make(map[string]fileStamp, len(files))
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			out[f] = fileStamp{}
+			continue
+		}
+		out[f] = fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
+	}
+	return out
+}
+
+// get returns the engine loaded from path if its files are unchanged,
+// holding it until release.
+func (c *engineCache) get(path string) *cachedEngine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ce := c.m[path]
+	if ce == nil {
+		return nil
+	}
+	files := make([]string, 0, len(ce.stamps))
+	for f := range ce.stamps {
+		files = append(files, f)
+	}
+	now := stampsOf(files)
+	for f, s := range ce.stamps {
+		if now[f] != s {
+			c.retire(path, ce)
+			return nil
+		}
+	}
+	ce.refs++
+	return ce
+}
+
+// put stores a freshly loaded engine (held once, for its first caller).
+func (c *engineCache) put(path string, eng *engine.Engine, cfg *assemble.Config) *cachedEngine {
+	files := append([]string{path}, cfg.Files...)
+	files = append(files, cfg.Refs()...)
+	ce := &cachedEngine{eng: eng, cfg: cfg, stamps: stampsOf(files), refs: 1}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*cachedEngine{}
+	}
+	if old := c.m[path]; old != nil {
+		c.retire(path, old)
+	}
+	c.m[path] = ce
+	return ce
+}
+
+// retire drops ce from the cache; it is closed once no call holds it.
+func (c *engineCache) retire(path string, ce *cachedEngine) {
+	if c.m[path] == ce {
+		delete(c.m, path)
+	}
+	ce.stale = true
+	if ce.refs == 0 {
+		go closeEngine(ce)
+	}
+}
+
+func (c *engineCache) release(ce *cachedEngine) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ce.refs--
+	if ce.stale && ce.refs == 0 {
+		go closeEngine(ce)
+	}
+}
+
+// closeAll retires every engine.
+func (c *engineCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, ce := range c.m {
+		c.retire(p, ce)
+	}
+}
+
+func closeEngine(ce *cachedEngine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ce.eng.Close(ctx)
+	ce.cfg.Close()
+}
+
+// hookEngine loads the engine of one hook call: a fresh one, closed by
+// release, or in a daemon the cached one for path while its files are
+// unchanged.
+func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileStore, aopts []assemble.Option) (*engine.Engine, func(), error) {
+	if a.engines != nil {
+		if abs, err := filepath.Abs(path); err == nil {
+			if ce := a.engines.get(abs); ce != nil {
+				return ce.eng, func() { a.engines.release(ce) }, nil
+			}
+			eng, cfg, err := a.loadPath(path, true, engOpts, aopts...)
+			if err != nil {
+				return nil, nil, err
+			}
+			store.path = cfg.Settings.StateFile
+			ce := a.engines.put(abs, eng, cfg)
+			return eng, func() { a.engines.release(ce) }, nil
+		}
+	}
+	eng, cfg, err := a.loadPath(path, true, engOpts, aopts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	store.path = cfg.Settings.StateFile
+	return eng, func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := eng.Close(closeCtx); err != nil {
+			fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+		}
+		cfg.Close()
+	}, nil
+}
+
+func newDaemonCmd(a *app) *cobra.Command {
+	var socket, identity string
+	var idle time.Duration
+	cmd := &cobra.Command{
+		Use:   "daemon --socket PATH --identity ID",
+		Short: "Serve hookctl-client's hook calls from one process (started by the client)",
+		Long: `daemon answers the hook calls of hookctl-client over a unix socket, so that a
+host's hook command costs a small process instead of loading the engine every
+time. The client starts it on first use, with its own working directory and
+environment; it runs each call exactly as "hookctl claude" or "hookctl hook"
+would (trust checked on every call), keeps the engine while the configuration's
+files are unchanged, refuses other users' clients and clients of another
+hookctl binary, and exits after --idle without calls.`,
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if socket == "" || identity == "" {
+				return usageError("daemon needs --socket and --identity")
+			}
+			return runDaemon(cmd.Context(), socket, identity, idle)
+		},
+	}
+	cmd.Flags().StringVar(&socket, "socket", "", "the unix socket to listen on")
+	cmd.Flags().StringVar(&identity, "identity", "", "the binary identity clients must present")
+	cmd.Flags().DurationVar(&idle, "idle", 10*time.Minute, "exit after this long without a call")
+	return cmd
+}
+
+// runDaemon listens on socket until ctx ends or no call came for idle.
+func runDaemon(ctx context.Context, socket, identity string, idle time.Duration) error {
+	unlock, err := filelock.Lock(ctx, socket+".lock", true)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	defer unlock()
+	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
+		c.Close()
+		return nil // another daemon serves this socket
+	}
+	os.Remove(socket)
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	defer os.Remove(socket)
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		return &exitError{code: exitFailure, err: err}
+	}
+	cache := &engineCache{}
+	defer cache.closeAll()
+	var active atomic.Int64
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	go func() {
+		tick := time.NewTicker(max(idle/4, 10*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if active.Load() == 0 && time.Since(time.Unix(0, last.Load())) > idle {
+					stop()
+					return
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			continue
+		}
+		active.Add(1)
+		last.Store(time.Now().UnixNano())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				last.Store(time.Now().UnixNano())
+				active.Add(-1)
+			}()
+			serveCall(ctx, conn, identity, cache)
+		}()
+	}
+}
+
+// serveCall answers one client connection.
+func serveCall(ctx context.Context, conn net.Conn, identity string, cache *engineCache) {
+	defer conn.Close()
+	if me, err := daemon.PeerIsMe(conn); err != nil || !me {
+		return // another user's process: not a word
+	}
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	var req daemon.Request
+	if err := daemon.Read(conn, &req); err != nil {
+		return
+	}
+	conn.SetReadDeadline(time.Time{})
+	var resp daemon.Response
+	switch {
+	case req.Protocol != daemon.Protocol || req.Identity != identity:
+		resp.Refused = "the client and the daemon are different hookctl builds"
+	case len(req.Args) == 0 || (req.Args[0] != "claude" && req.Args[0] != "hook"):
+		resp.Refused = "the daemon runs hook calls only (claude, hook)"
+	default:
+		var out, errb bytes.Buffer
+		resp.Code = runWith(ctx, req.Args, bytes.NewReader(req.Stdin), &out, &errb, cache)
+		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
+	}
+	daemon.Write(conn, &resp)
+}
