@@ -77,14 +77,14 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
-	resp, err := daemon.Call(sock, req, time.Time{})
+	resp, err := daemon.Call(sock, req)
 	if err != nil {
 		say("no daemon at %s (%v): starting one", sock, err)
 		if err := startDaemon(full, sock, id); err != nil {
 			return nil, "starting the daemon: " + err.Error()
 		}
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
-			resp, err = daemon.Call(sock, req, time.Time{})
+			resp, err = daemon.Call(sock, req)
 			if err == nil || wait > 2*time.Second {
 				break
 			}

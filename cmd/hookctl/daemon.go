@@ -267,12 +267,12 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 // serveCall answers one client connection.
 func serveCall(ctx context.Context, conn net.Conn, identity string, cache *engineCache) {
 	defer conn.Close()
-	if me, err := daemon.PeerIsMe(conn); err != nil || !me {
+	if me, err := peerIsMe(conn); err != nil || !me {
 		return // another user's process: not a word
 	}
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	var req daemon.Request
-	if err := daemon.Read(conn, &req); err != nil {
+	req, err := daemon.ReadRequest(conn)
+	if err != nil {
 		return
 	}
 	conn.SetReadDeadline(time.Time{})
@@ -287,5 +287,5 @@ func serveCall(ctx context.Context, conn net.Conn, identity string, cache *engin
 		resp.Code = runWith(ctx, req.Args, bytes.NewReader(req.Stdin), &out, &errb, cache)
 		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
 	}
-	daemon.Write(conn, &resp)
+	daemon.WriteResponse(conn, &resp)
 }

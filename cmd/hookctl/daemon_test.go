@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -14,13 +13,14 @@ import (
 // pyCall is a raw client: it sends one framed request and prints what
 // came back (nothing when the daemon closed the connection unanswered).
 const pyCall = `
-import json, socket, struct, sys
+import socket, struct, sys
+def field(b): return struct.pack(">I", len(b)) + b
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-body = json.dumps({"protocol": 1, "identity": "id", "args": ["claude"], "stdin": ""}).encode()
+body = struct.pack(">I", 1) + field(b"id") + struct.pack(">I", 1) + field(b"claude") + field(b"")
 data = b""
 try:
-    s.sendall(struct.pack(">I", len(body)) + body)
+    s.sendall(b"HKC1" + struct.pack(">I", len(body)) + body)
     while True:
         chunk = s.recv(65536)
         if not chunk:
@@ -28,7 +28,7 @@ try:
         data += chunk
 except OSError:
     pass  # closed on us
-sys.stdout.write(data[4:].decode() if data else "")
+sys.stdout.write("code %d" % struct.unpack(">i", data[8:12])[0] if data else "")
 `
 
 // TestDaemonRefusesOtherUsers: even when another user can reach the
@@ -87,7 +87,7 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 		return string(out)
 	}
 	// Its own user gets the answer (empty input: exit 2, the block).
-	if out := call(0); !strings.Contains(out, `"code":2`) {
+	if out := call(0); out != "code 2" {
 		t.Fatalf("own user: %q", out)
 	}
 	if out := call(65534); out != "" {

@@ -92,6 +92,12 @@ configuration you point them at, on purpose, and need no trust.`,
 	root.SetErr(a.stderr)
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	if a.engines != nil {
+		// A daemon's call: the hook subcommands are all it runs, and
+		// building the others would cost every call.
+		root.AddCommand(newClaudeCmd(a), newHookCmd(a))
+		return root
+	}
 	root.AddCommand(
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
 	)

@@ -83,11 +83,26 @@ func SpawnParallel(ctx context.Context, cmdline string, n int, stdin []byte) err
 // Build builds the hookctl command into dir and returns its path.
 func Build(dir string) (string, error) {
 	bin := filepath.Join(dir, "hookctl")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/hookctl/hookctl/cmd/hookctl").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v: %s", err, out)
+	for _, pkg := range []string{"cmd/hookctl", "cmd/hookctl-client"} {
+		out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/hookctl/hookctl/"+pkg).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("go build: %v: %s", err, out)
+		}
 	}
 	return bin, nil
+}
+
+// ClientEnv is the environment of hookctl-client calls that share one
+// daemon: env plus a private runtime directory and state directory in
+// dir, and an idle timeout; stop ends the daemon.
+func ClientEnv(env []string, dir string) ([]string, func(), error) {
+	rt := filepath.Join(dir, "rt")
+	if err := os.MkdirAll(rt, 0o700); err != nil {
+		return nil, nil, err
+	}
+	env = append(env, "XDG_RUNTIME_DIR="+rt, "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_DAEMON_IDLE=30s")
+	stop := func() { exec.Command("pkill", "-f", "--", "--socket "+rt).Run() }
+	return env, stop, nil
 }
 
 // TrustEnv trusts config with the hookctl at bin, in a trust file in dir

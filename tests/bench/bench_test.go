@@ -176,6 +176,35 @@ func BenchmarkProcesses(b *testing.B) {
 			}
 		}
 	})
+	// hookctl-client: a small process per event, answered by the warm
+	// daemon (the first call starts it, before the timer).
+	b.Run("hookctl-client", func(b *testing.B) {
+		bin := buildHookctl(b)
+		client := filepath.Join(filepath.Dir(bin), "hookctl-client")
+		cfg := abs(b, "testdata/peers/hooks.hcl")
+		dir := b.TempDir()
+		env, err := TrustEnv(bin, cfg, dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		env, stop, err := ClientEnv(env, dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer stop()
+		call := func() {
+			cmd := exec.Command(client, "claude", "--config", cfg)
+			cmd.Stdin = bytes.NewReader(data)
+			cmd.Env = env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v: %s", err, out)
+			}
+		}
+		call()
+		for b.Loop() {
+			call()
+		}
+	})
 	b.Run("hookctl-serve", func(b *testing.B) {
 		bin := buildHookctl(b)
 		url, stop, err := StartServe(bin, abs(b, "testdata/peers/hooks.hcl"))

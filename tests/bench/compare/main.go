@@ -148,6 +148,7 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		return err
 	}
 	report(claudePeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
+	report(clientPeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
 	report(servePeer(bin, hooksHCL, payloadJSON, n.serveReqs))
 
 	fmt.Fprintln(w)
@@ -361,6 +362,35 @@ func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, 
 			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
 				return nil
 			}
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	err = timeRuns(&r, one, 1, runs)
+	r.note = fmt.Sprintf("%d runs", runs)
+	return r, err
+}
+
+// clientPeer runs `hookctl-client claude` once per event, as a host does,
+// answered by a warm daemon (the warm-up run starts it).
+func clientPeer(bin, config string, payload []byte, tmp string, runs int) (row, error) {
+	r := row{name: "hookctl-client claude (daemon), a process per event", allocs: -1}
+	client := filepath.Join(filepath.Dir(bin), "hookctl-client")
+	dir := filepath.Join(tmp, "client")
+	env, err := bench.TrustEnv(bin, config, tmp)
+	if err != nil {
+		return r, err
+	}
+	env, stop, err := bench.ClientEnv(env, dir)
+	if err != nil {
+		return r, err
+	}
+	defer stop()
+	one := func() error {
+		cmd := exec.Command(client, "claude", "--config", config)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("%v: %s", err, out)
 		}
 		return nil

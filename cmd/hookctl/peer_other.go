@@ -1,0 +1,9 @@
+//go:build !linux
+
+package main
+
+import "net"
+
+// peerIsMe: without SO_PEERCRED the private socket directory (0700) is
+// what keeps other users out.
+func peerIsMe(net.Conn) (bool, error) { return true, nil }
