@@ -87,6 +87,7 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	declHCL, _ := filepath.Abs(filepath.Join(dir, "declarative.hcl"))
 
 	printMachine(w)
+	loadBefore, stealBefore := machineLoad()
 	var rows []row
 	report := func(r row, err error) {
 		if err != nil {
@@ -155,7 +156,46 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	printTable(w, rows, js, markdown)
 	fmt.Fprintln(w)
 	printTargets(w, targets{js: js, jsGC: jsGC, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
+	loadAfter, stealAfter := machineLoad()
+	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
 	return nil
+}
+
+// machineLoad returns the 1-minute load average and the CPU time stolen
+// by the hypervisor so far (in clock ticks), where /proc says; -1 when
+// unknown.
+func machineLoad() (load float64, steal int64) {
+	load, steal = -1, -1
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Sscan(string(b), &load)
+	}
+	if b, err := os.ReadFile("/proc/stat"); err == nil {
+		line, _, _ := strings.Cut(string(b), "\n")
+		f := strings.Fields(line)
+		if len(f) > 8 && f[0] == "cpu" {
+			fmt.Sscan(f[8], &steal)
+		}
+	}
+	return load, steal
+}
+
+// printLoad prints the machine's load around the run, and warns when it
+// was busy: other work on the cores makes every figure above slower and
+// noisier, the tails most.
+func printLoad(w io.Writer, before, after float64, stealBefore, stealAfter int64) {
+	if before < 0 {
+		return
+	}
+	cores := float64(runtime.NumCPU())
+	fmt.Fprintf(w, "machine load (1-minute average): %.2f before, %.2f after, %d cores", before, after, runtime.NumCPU())
+	if stealBefore >= 0 && stealAfter >= stealBefore {
+		fmt.Fprintf(w, "; CPU stolen by the hypervisor during the run: %.2f s", float64(stealAfter-stealBefore)/100)
+	}
+	fmt.Fprintln(w)
+	// The run itself keeps about one core busy.
+	if before > 0.5*cores || after > cores+0.5 {
+		fmt.Fprintln(w, "WARNING: the machine was busy during this run; the figures are slower and noisier than on an idle machine. Run it again when it is idle.")
+	}
 }
 
 func printMachine(w io.Writer) {
@@ -561,6 +601,12 @@ func printTargets(w io.Writer, t targets) {
 	}
 	if c, ok := find("hookctl claude"); ok {
 		fmt.Fprintf(w, "  hookctl claude with 10 hooks: p50 %s (≤ 10 ms): %s\n", human(c.p50), check(c.p50 <= 10*time.Millisecond))
+	}
+	if c, ok := find("hookctl-client"); ok {
+		if b, ok := find("bash, the checks in 1 process"); ok && b.p50 > 0 {
+			x := float64(c.p50) / float64(b.p50)
+			fmt.Fprintf(w, "  hookctl-client and a warm daemon, 10 hooks, vs one bash hook process: %.2f× (≤ 1.0×): %s\n", x, check(x <= 1.0))
+		}
 	}
 }
 
