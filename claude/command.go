@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/stdlib/proc"
@@ -358,7 +359,9 @@ func (e *ExitError) Error() string {
 // interpreterMissingScript matches interpreters reporting a missing script
 // file with exit status 2 (python, dash), which Claude Code reads as a
 // block: the reason then says the script was not found.
-var interpreterMissingScript = regexp.MustCompile(`(?i)can't open file .*No such file or directory|No such file or directory.*\.(py|sh|rb|pl|js)`)
+var interpreterMissingScript = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)can't open file .*No such file or directory|No such file or directory.*\.(py|sh|rb|pl|js)`)
+})
 
 // Interpret applies Claude Code's exit-status and output rules to a command
 // hook's result (also used for http hooks with code 0).
@@ -367,7 +370,7 @@ func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (eng
 	switch {
 	case code == 126 || code == 127:
 		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
-	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript.Match(stderr):
+	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript().Match(stderr):
 		// Claude Code reads exit 2 as a block whatever printed it: so
 		// does hookctl, and says that the script could not be found.
 		return exit2OrError(event,

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
@@ -41,7 +42,9 @@ type HTTPSpec struct {
 	Getenv func(string) (string, bool)
 }
 
-var envRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var envRefRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // NewHTTP returns a handler that POSTs the payload as JSON and reads the
 // reply like a command hook's stdout: 2xx with an empty body is no opinion,
@@ -69,8 +72,8 @@ func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
 	h := &httpHook{spec: spec, headers: map[string]string{}}
 	for k, v := range spec.Headers {
 		var missing []string
-		h.headers[k] = envRefRE.ReplaceAllStringFunc(v, func(ref string) string {
-			m := envRefRE.FindStringSubmatch(ref)
+		h.headers[k] = envRefRE().ReplaceAllStringFunc(v, func(ref string) string {
+			m := envRefRE().FindStringSubmatch(ref)
 			name := m[1] + m[2]
 			if !slices.Contains(spec.AllowedEnv, name) {
 				missing = append(missing, name+" (not in allowed_env)")

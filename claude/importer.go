@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/internal/shquote"
 )
@@ -172,11 +173,11 @@ func attr(b *strings.Builder, name, value string) {
 	fmt.Fprintf(b, "  %-10s = %s\n", name, value)
 }
 
-var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
+var slugRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 func hookID(event, matcher string, used map[string]bool) string {
 	base := strings.ToLower(event)
-	if m := strings.Trim(slugRE.ReplaceAllString(strings.ToLower(matcher), "-"), "-"); m != "" {
+	if m := strings.Trim(slugRE().ReplaceAllString(strings.ToLower(matcher), "-"), "-"); m != "" {
 		if len(m) > 24 {
 			m = m[:24]
 		}

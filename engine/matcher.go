@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Matcher is a compiled hook matcher in Claude Code syntax. It is
@@ -19,8 +20,8 @@ type Matcher struct {
 // exactMatcherRE is Claude Code's character class for exact matchers;
 // narrowMatcherRE is the narrower one of StopFailure.
 var (
-	exactMatcherRE  = regexp.MustCompile(`^[A-Za-z0-9_ ,|\-]+$`)
-	narrowMatcherRE = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+	exactMatcherRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_ ,|\-]+$`) })
+	narrowMatcherRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 )
 
 // CompileMatcher compiles a matcher: "" or "*" match everything; a string
@@ -39,11 +40,11 @@ func CompileMatcherMode(src string, mode MatcherMode) (*Matcher, error) {
 	m := &Matcher{src: src}
 	s := strings.TrimSpace(src)
 	seps := func(r rune) bool { return r == '|' || r == ',' }
-	exact := exactMatcherRE.MatchString(s)
+	exact := exactMatcherRE().MatchString(s)
 	switch mode {
 	case MatcherNarrow:
 		seps = func(r rune) bool { return r == '|' }
-		exact = narrowMatcherRE.MatchString(s)
+		exact = narrowMatcherRE().MatchString(s)
 	case MatcherLiteral:
 		seps = func(r rune) bool { return r == '|' }
 		exact = true

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -283,15 +284,15 @@ const (
 	fieldContinue = "continue"
 )
 
-var specNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:\-]*$`)
+var specNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.:\-]*$`) })
 
 // Validate reports the first problem with the spec.
 func (s *EventSpec) Validate() error {
-	if !specNameRE.MatchString(s.Name) {
+	if !specNameRE().MatchString(s.Name) {
 		return fmt.Errorf("event name %q: want a letter then letters, digits, '_', '.', ':' or '-'", s.Name)
 	}
 	for _, a := range s.Aliases {
-		if !specNameRE.MatchString(a) {
+		if !specNameRE().MatchString(a) {
 			return fmt.Errorf("event %s: alias %q: want a letter then letters, digits, '_', '.', ':' or '-'", s.Name, a)
 		}
 	}

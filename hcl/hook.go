@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -200,7 +201,7 @@ func CommandFiles(dir string, command any) []string {
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue // outside the configuration directory
 		}
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE.MatchString(w) {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() || fileWordRE().MatchString(w) {
 			out = append(out, f)
 		}
 	}
@@ -209,7 +210,7 @@ func CommandFiles(dir string, command any) []string {
 
 // fileWordRE is a command word that looks like a file name: it has a
 // slash or an extension.
-var fileWordRE = regexp.MustCompile(`/|\.[A-Za-z0-9]{1,8}$`)
+var fileWordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/|\.[A-Za-z0-9]{1,8}$`) })
 
 // errorCount counts the errors so far (warnings do not stop a hook).
 func (l *loader) errorCount() int {
@@ -260,7 +261,7 @@ func (l *loader) checkMatcher(m string, events []string, a *hcl2.Attribute) {
 				"Event %s has no matcher field, so this matcher matches everything (as in Claude Code). Use when = \"...\" to filter.", spec.Name)
 		}
 	}
-	if permissionRuleRE.MatchString(m) {
+	if permissionRuleRE().MatchString(m) {
 		l.ev.warnf(a.Expr.Range(), "Matcher looks like a permission rule",
 			"%q is permission-rule syntax (Tool(pattern)); a matcher names tools, e.g. matcher = \"Bash\" with when = \"tool_input.command startsWith 'git '\".", m)
 	}
@@ -441,4 +442,4 @@ func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int)
 
 // permissionRuleRE matches Claude Code permission-rule syntax such as
 // Bash(git push:*), which users put in matchers by mistake.
-var permissionRuleRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\(.*\)$`)
+var permissionRuleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\(.*\)$`) })

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/engine"
 )
@@ -250,13 +251,13 @@ func (p *prompt) Handle(ctx context.Context, call *engine.Call) (engine.Result, 
 	return verdictResult(p.s.Event, v), nil
 }
 
-var jsonObjectRE = regexp.MustCompile(`(?s)\{.*\}`)
+var jsonObjectRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\{.*\}`) })
 
 // ParseVerdict reads {ok, reason, impossible} from a model's reply,
 // tolerating prose or a code fence around the JSON.
 func ParseVerdict(reply string) (Verdict, error) {
 	var v Verdict
-	m := jsonObjectRE.FindString(reply)
+	m := jsonObjectRE().FindString(reply)
 	if m == "" {
 		return v, fmt.Errorf("the model's reply has no JSON verdict: %q", truncate(reply, 200))
 	}

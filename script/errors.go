@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -196,7 +197,7 @@ func (vm *VM) panicError(x any) error {
 	return &Error{Message: fmt.Sprintf("script runtime failed: %v", x)}
 }
 
-var requireCallRE = regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]`)
+var requireCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]`) })
 
 // requiredName reads the module name of the require() call at file:line
 // from the source, for a "Cannot find module" message worth reading.
@@ -217,11 +218,11 @@ func requiredName(file string, line, col int) string {
 		}
 		text := sc.Text()
 		if col > 1 && col-1 < len(text) {
-			if m := requireCallRE.FindStringSubmatch(text[col-1:]); m != nil {
+			if m := requireCallRE().FindStringSubmatch(text[col-1:]); m != nil {
 				return m[1]
 			}
 		}
-		if m := requireCallRE.FindStringSubmatch(text); m != nil {
+		if m := requireCallRE().FindStringSubmatch(text); m != nil {
 			return m[1]
 		}
 		return ""

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -142,7 +143,7 @@ func (vm *VM) drain() error {
 	return err
 }
 
-var stackFrameRE = regexp.MustCompile(`\n\tat (?:[^\n]*? \()?([^\n()]+):(\d+):(\d+)\(`)
+var stackFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n\tat (?:[^\n]*? \()?([^\n()]+):(\d+):(\d+)\(`) })
 
 var promiseType = reflect.TypeOf((*goja.Promise)(nil))
 
@@ -222,7 +223,7 @@ func (vm *VM) rejection(reason goja.Value) error {
 			e := &Error{Message: vm.describe(reason), Stack: vm.describe(stack)}
 			// The position is the stack's first frame:
 			// "\tat name (file:line:col(pc))" or "\tat file:line:col(pc)".
-			if m := stackFrameRE.FindStringSubmatch(e.Stack); m != nil {
+			if m := stackFrameRE().FindStringSubmatch(e.Stack); m != nil {
 				e.File = m[1]
 				e.Line, _ = strconv.Atoi(m[2])
 				e.Column, _ = strconv.Atoi(m[3])

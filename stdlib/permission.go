@@ -4,12 +4,13 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/stdlib/paths"
 	"github.com/hookctl/hookctl/stdlib/shell"
 )
 
-var ruleRE = regexp.MustCompile(`^([A-Za-z0-9_*-]+)(?:\((.*)\))?$`)
+var ruleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_*-]+)(?:\((.*)\))?$`) })
 
 // PermissionRule reports whether a tool call matches a Claude Code
 // permission rule such as Bash(git push:*), Bash(npm run *), Edit(src/**),
@@ -18,7 +19,7 @@ var ruleRE = regexp.MustCompile(`^([A-Za-z0-9_*-]+)(?:\((.*)\))?$`)
 // unwrapping sudo, env, bash -c, ...); a line that cannot be parsed matches
 // (fails open, as in Claude Code).
 func PermissionRule(toolName string, toolInput map[string]any, rule string) bool {
-	m := ruleRE.FindStringSubmatch(strings.TrimSpace(rule))
+	m := ruleRE().FindStringSubmatch(strings.TrimSpace(rule))
 	if m == nil {
 		return false
 	}

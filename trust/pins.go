@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/hookctl/hookctl/conditions"
@@ -307,15 +308,17 @@ func isScript(f string) bool {
 // requireRE matches require() with a literal name: "..." (also \"...\"
 // inside an HCL quoted string), '...' or `...`.
 var (
-	requireRE     = regexp.MustCompile(`\brequire\s*\(\s*(?:\\?"((?:[^"\\\n]|\\[^"\n])*)\\?"|'((?:[^'\\\n]|\\.)*)'|` + "`([^`]*)`" + `)\s*\)`)
-	requireCallRE = regexp.MustCompile(`\brequire\s*\(`)
+	requireRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\brequire\s*\(\s*(?:\\?"((?:[^"\\\n]|\\[^"\n])*)\\?"|'((?:[^'\\\n]|\\.)*)'|` + "`([^`]*)`" + `)\s*\)`)
+	})
+	requireCallRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\brequire\s*\(`) })
 	// requireWordRE is every mention of require, called or not.
-	requireWordRE = regexp.MustCompile(`\brequire\b`)
+	requireWordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\brequire\b`) })
 	// jsEscapeRE is a unicode escape, which can spell an identifier.
-	jsEscapeRE = regexp.MustCompile(`\\u[0-9a-fA-F{]`)
+	jsEscapeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\u[0-9a-fA-F{]`) })
 	// requireValueRE is require used as a value (aliased, passed on,
 	// require.resolve): its calls cannot be followed.
-	requireValueRE = regexp.MustCompile(`\brequire\b[ \t]*(?:[;,)\]}.=:]|\r?\n|$)`)
+	requireValueRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\brequire\b[ \t]*(?:[;,)\]}.=:]|\r?\n|$)`) })
 )
 
 // nativeModule reports whether require(name) loads a built-in module
@@ -335,15 +338,15 @@ func nativeModule(name string) bool {
 // names src in the reasons a computed require gives.
 func (p *Pins) requires(src []byte, dir, from string) []string {
 	text := string(src)
-	calls := len(requireCallRE.FindAllStringIndex(text, -1))
-	words := len(requireWordRE.FindAllStringIndex(text, -1))
-	matches := requireRE.FindAllStringSubmatch(text, -1)
+	calls := len(requireCallRE().FindAllStringIndex(text, -1))
+	words := len(requireWordRE().FindAllStringIndex(text, -1))
+	matches := requireRE().FindAllStringSubmatch(text, -1)
 	switch {
-	case calls > len(matches) || words > len(matches) || requireValueRE.MatchString(text):
+	case calls > len(matches) || words > len(matches) || requireValueRE().MatchString(text):
 		// A require the literal pattern does not account for:
 		// require/**/("x"), require used as a value, ...
 		p.computed("require() with a computed name in %s", filepath.Base(from))
-	case jsEscapeRE.MatchString(text):
+	case jsEscapeRE().MatchString(text):
 		// \u0072equire("x") is require("x") to JavaScript.
 		p.computed("escapes that can spell require in %s", filepath.Base(from))
 	}
