@@ -182,3 +182,31 @@ func TestDaemonExitsWhenIdle(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestConcurrentFirstCalls: clients that all find no daemon start one
+// each; one serves, the others exit, and every call is answered.
+func TestConcurrentFirstCalls(t *testing.T) {
+	e := newEnv(t)
+	type res struct {
+		out  string
+		code int
+	}
+	results := make(chan res, 6)
+	for range 6 {
+		go func() {
+			out, _, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+			results <- res{out, code}
+		}()
+	}
+	for range 6 {
+		r := <-results
+		if r.code != 0 || !strings.Contains(r.out, `"permissionDecision":"deny"`) {
+			t.Fatalf("a call: %d %q", r.code, r.out)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	out, _ := exec.Command("pgrep", "-f", "--", "--socket "+filepath.Join(e.dir, "rt")).Output()
+	if n := len(strings.Fields(string(out))); n > 1 {
+		t.Fatalf("%d daemons serve one socket", n)
+	}
+}

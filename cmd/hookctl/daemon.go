@@ -195,25 +195,11 @@ hookctl binary, and exits after --idle without calls.`,
 
 // runDaemon listens on socket until ctx ends or no call came for idle.
 func runDaemon(ctx context.Context, socket, identity string, idle time.Duration) error {
-	unlock, err := filelock.Lock(ctx, socket+".lock", true)
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
-	}
-	defer unlock()
-	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
-		c.Close()
-		return nil // another daemon serves this socket
-	}
-	os.Remove(socket)
-	ln, err := net.Listen("unix", socket)
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
+	ln, err := listenOnce(ctx, socket)
+	if err != nil || ln == nil {
+		return err
 	}
 	defer os.Remove(socket)
-	if err := os.Chmod(socket, 0o600); err != nil {
-		ln.Close()
-		return &exitError{code: exitFailure, err: err}
-	}
 	cache := &engineCache{}
 	defer cache.closeAll()
 	var active atomic.Int64
@@ -262,6 +248,34 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 			serveCall(ctx, conn, identity, cache)
 		}()
 	}
+}
+
+// listenOnce listens on socket unless another daemon already does (then
+// it returns nil, nil). Starters racing for one socket take a lock around
+// the check, the removal of a stale socket and the listen, and only there.
+func listenOnce(ctx context.Context, socket string) (net.Listener, error) {
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	unlock, err := filelock.Lock(lctx, socket+".lock", true)
+	if err != nil {
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	defer unlock()
+	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
+		c.Close()
+		return nil, nil // another daemon serves this socket
+	}
+	os.Remove(socket)
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		os.Remove(socket)
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	return ln, nil
 }
 
 // serveCall answers one client connection.
