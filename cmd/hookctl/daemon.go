@@ -250,6 +250,19 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	}
 }
 
+// runCall runs one call. A panic ends the call, not the daemon, and the
+// call blocks (exit 2) with the reason on stderr.
+func runCall(ctx context.Context, req *daemon.Request, cache *engineCache) (resp daemon.Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp = daemon.Response{Code: 2, Stderr: fmt.Appendf(nil, "hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked\n", r)}
+		}
+	}()
+	var out, errb bytes.Buffer
+	code := runWith(ctx, req.Args, bytes.NewReader(req.Stdin), &out, &errb, cache)
+	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
+}
+
 // listenOnce listens on socket unless another daemon already does (then
 // it returns nil, nil). Starters racing for one socket take a lock around
 // the check, the removal of a stale socket and the listen, and only there.
@@ -297,9 +310,7 @@ func serveCall(ctx context.Context, conn net.Conn, identity string, cache *engin
 	case len(req.Args) == 0 || (req.Args[0] != "claude" && req.Args[0] != "hook"):
 		resp.Refused = "the daemon runs hook calls only (claude, hook)"
 	default:
-		var out, errb bytes.Buffer
-		resp.Code = runWith(ctx, req.Args, bytes.NewReader(req.Stdin), &out, &errb, cache)
-		resp.Stdout, resp.Stderr = out.Bytes(), errb.Bytes()
+		resp = runCall(ctx, req, cache)
 	}
 	daemon.WriteResponse(conn, &resp)
 }
