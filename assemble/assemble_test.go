@@ -369,3 +369,36 @@ hook "opta" {
 		}
 	}
 }
+
+// TestNoRuntimeForEventsWithoutScripts: told which event will fire, the
+// load makes no script runtime ready unless a script hook is on it.
+func TestNoRuntimeForEventsWithoutScripts(t *testing.T) {
+	src := []byte(`
+hook "js" {
+  event = "PreToolUse"
+  js    = "return null"
+}
+hook "decl" {
+  event    = "Stop"
+  decision = "block"
+}
+`)
+	for _, tc := range []struct {
+		events []string
+		want   int
+	}{
+		{nil, 1},
+		{[]string{"PreToolUse"}, 1},
+		{[]string{"before_tool_call"}, 1}, // an alias of PreToolUse
+		{[]string{"Stop"}, 0},
+	} {
+		cfg, err := assemble.LoadSource("h.hcl", src, t.TempDir(), assemble.WithEvents(tc.events...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := assemble.ScriptRuntimes(cfg); got != tc.want {
+			t.Errorf("events %v: %d runtimes, want %d", tc.events, got, tc.want)
+		}
+		cfg.Close()
+	}
+}

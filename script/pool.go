@@ -289,6 +289,18 @@ func (p *Pool) Prewarm() {
 	}()
 }
 
+// Runtimes reports how many runtimes the pool holds idle or is making
+// ready.
+func (p *Pool) Runtimes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle)
+	if p.warming != nil {
+		n++
+	}
+	return n
+}
+
 // release returns a runtime; a broken one is dropped and its slot freed.
 func (p *Pool) release(vm *VM) {
 	p.mu.Lock()

@@ -141,6 +141,11 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	}
 	store := &lazyFileStore{}
 	aopts := []assemble.Option{assemble.WithStore(store)}
+	if a.engines == nil {
+		// One event fires: no script runtime is made for events that
+		// have no script hooks (a daemon fires them all).
+		aopts = append(aopts, assemble.WithEvents(ev.Name))
+	}
 	if !trust.AllowUntrusted(f.allow) {
 		// Every file the configuration loads, as it loads it, must be
 		// one the trust record pins.

@@ -1,0 +1,10 @@
+package assemble
+
+// ScriptRuntimes is how many script runtimes the configuration's pool
+// holds or is making (-1 without a pool).
+func ScriptRuntimes(c *Config) int {
+	if c.pool == nil {
+		return -1
+	}
+	return c.pool.Runtimes()
+}
