@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -64,13 +65,21 @@ func WithMaxNodes(n uint) Option {
 }
 
 // Compiler compiles conditions with one set of options. It is safe for
-// concurrent use once built.
+// concurrent use once built. A condition compiled twice is the same
+// *Program (configurations repeat conditions; a Program is immutable), so
+// that it compiles once and an engine can share its result within a fire.
 type Compiler struct {
 	funcs    []Function
 	maxNodes uint
 	opts     []expr.Option
 	known    map[string]bool // functions a call may name
+
+	mu    sync.Mutex
+	cache map[string]*Program
 }
+
+// maxCached bounds the compiled conditions a Compiler keeps.
+const maxCached = 4096
 
 // NewCompiler returns a Compiler configured by opts.
 func NewCompiler(opts ...Option) *Compiler {
@@ -174,6 +183,26 @@ func Compile(src string, opts ...Option) (*Program, error) {
 // Compile compiles one condition. A syntax or type error is returned as an
 // *Error carrying the line and column inside src.
 func (c *Compiler) Compile(src string) (*Program, error) {
+	c.mu.Lock()
+	p, ok := c.cache[src]
+	c.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := c.compile(src)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.cache == nil || len(c.cache) >= maxCached {
+		c.cache = map[string]*Program{}
+	}
+	c.cache[src] = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+func (c *Compiler) compile(src string) (*Program, error) {
 	if strings.TrimSpace(src) == "" {
 		return nil, &Error{Source: src, Line: 1, Column: 1, Message: "empty condition"}
 	}

@@ -185,3 +185,20 @@ func TestReads(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileOnce: a condition compiled twice is the same Program.
+func TestCompileOnce(t *testing.T) {
+	c := conditions.NewCompiler()
+	a, err := c.Compile(`tool_name == "Bash"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Compile(`tool_name == "Bash"`)
+	d, _ := c.Compile(`tool_name == "Read"`)
+	if a != b || a == d {
+		t.Fatalf("same source: %p %p; other source %p", a, b, d)
+	}
+	if _, err := c.Compile(`tool_name ==`); err == nil {
+		t.Fatal("a bad condition compiled")
+	}
+}

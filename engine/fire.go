@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -24,7 +25,13 @@ type Event struct {
 
 // fireState is the per-fire scratch space, pooled.
 type fireState struct {
-	eval  conditions.Evaluator
+	eval conditions.Evaluator
+	// memo holds the results of the conditions evaluated in this fire
+	// (those that do not read state), with the payload they saw: hooks
+	// that repeat a condition share its evaluation while the payload is
+	// the same.
+	memo  [8]condMemo
+	nmemo int
 	m     merger
 	state State
 	call  Call
@@ -235,6 +242,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 }
 
 func (e *Engine) releaseFire(f *fireState) {
+	if f.nmemo > 0 {
+		f.memo, f.nmemo = [8]condMemo{}, 0
+	}
 	f.m.reset()
 	f.obs = Outcome{}
 	f.call = Call{}
@@ -275,8 +285,11 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 		state.mu.RLock()
 		ok, err = f.eval.Eval(h.cond, payload, state.m)
 		state.mu.RUnlock()
+	} else if m := f.recall(h.cond, payload); m != nil {
+		ok, err = m.ok, m.err
 	} else {
 		ok, err = f.eval.Eval(h.cond, payload, nil)
+		f.remember(h.cond, payload, ok, err)
 	}
 	if err != nil {
 		return "", err
@@ -285,6 +298,41 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 		return SkipCondition, nil
 	}
 	return "", nil
+}
+
+// condMemo is one remembered condition result.
+type condMemo struct {
+	cond    *conditions.Program
+	payload uintptr
+	gen     uint64
+	ok      bool
+	err     error
+}
+
+// mapID is a map's identity (two maps are the same map, not equal ones).
+func mapID(m map[string]any) uintptr { return uintptr(reflect.ValueOf(m).UnsafePointer()) }
+
+// recall returns the remembered result of cond on payload in this fire:
+// the same map, not written since (the chain's rewrites bump the
+// merger's payloadGen).
+func (f *fireState) recall(cond *conditions.Program, payload map[string]any) *condMemo {
+	if f.nmemo == 0 {
+		return nil
+	}
+	id, gen := mapID(payload), f.m.payloadGen
+	for i := range min(f.nmemo, len(f.memo)) {
+		if m := &f.memo[i]; m.cond == cond && m.payload == id && m.gen == gen {
+			return m
+		}
+	}
+	return nil
+}
+
+// remember keeps a result for the rest of the fire (the oldest goes when
+// the memo is full).
+func (f *fireState) remember(cond *conditions.Program, payload map[string]any, ok bool, err error) {
+	f.memo[f.nmemo%len(f.memo)] = condMemo{cond: cond, payload: mapID(payload), gen: f.m.payloadGen, ok: ok, err: err}
+	f.nmemo++
 }
 
 // execute runs one hook with its timeout and error policy and records what

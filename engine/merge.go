@@ -104,6 +104,9 @@ type merger struct {
 
 	payload      map[string]any
 	payloadOwned bool
+	// payloadGen counts the writes to payload, so that a condition result
+	// remembered in this fire is used only on the payload it saw.
+	payloadGen uint64
 
 	concat []concatAcc
 
@@ -510,6 +513,7 @@ func (m *merger) flush() {
 // setPayload replaces one payload field for the next hooks, copying the
 // caller's payload on the first write.
 func (m *merger) setPayload(k string, v any) {
+	m.payloadGen++ // conditions remembered on the old payload no longer hold
 	if !m.payloadOwned {
 		p := make(map[string]any, len(m.payload)+1)
 		maps.Copy(p, m.payload)
