@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"regexp"
 	"regexp/syntax"
@@ -103,18 +104,30 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 	return diags
 }
 
+// hookEvents yields each event the hook names (as written) with its spec,
+// skipping names the engine does not know (reported elsewhere).
+func hookEvents(eng *engine.Engine, h engine.Hook) iter.Seq2[string, engine.EventSpec] {
+	return func(yield func(string, engine.EventSpec) bool) {
+		for _, ev := range append([]string{h.Event}, h.Events...) {
+			if ev == "" {
+				continue
+			}
+			spec, err := eng.Event(ev)
+			if err != nil {
+				continue
+			}
+			if !yield(ev, spec) {
+				return
+			}
+		}
+	}
+}
+
 // lintResult warns about the fields of a declarative result that none of
 // the hook's events take (result = { cancel = true } on PreToolUse): they
 // would be merged and read by nothing.
 func lintResult(eng *engine.Engine, h engine.Hook, res engine.Result, r hcl.Range, warn func(hcl.Range, string, string, ...any)) {
-	for _, ev := range append([]string{h.Event}, h.Events...) {
-		if ev == "" {
-			continue
-		}
-		spec, err := eng.Event(ev)
-		if err != nil {
-			continue
-		}
+	for _, spec := range hookEvents(eng, h) {
 		known := spec.ResultFields()
 		for _, k := range slices.Sorted(maps.Keys(res)) {
 			if slices.Contains(known, k) {
@@ -130,12 +143,8 @@ func lintResult(eng *engine.Engine, h engine.Hook, res engine.Result, r hcl.Rang
 }
 
 func lintMatcher(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.Range, string, string, ...any)) {
-	for _, ev := range append([]string{h.Event}, h.Events...) {
-		if ev == "" {
-			continue
-		}
-		spec, err := eng.Event(ev)
-		if err != nil || spec.MatcherField == "" {
+	for ev, spec := range hookEvents(eng, h) {
+		if spec.MatcherField == "" {
 			continue
 		}
 		m, err := engine.CompileMatcherMode(h.Matcher, spec.MatcherMode)

@@ -50,14 +50,7 @@ func lintFields(eng *engine.Engine, h engine.Hook, r hcl.Range, warn func(hcl.Ra
 	}
 	v := &rootsVisitor{}
 	ast.Walk(&tree.Node, v)
-	for _, ev := range append([]string{h.Event}, h.Events...) {
-		if ev == "" {
-			continue
-		}
-		spec, err := eng.Event(ev)
-		if err != nil {
-			continue
-		}
+	for _, spec := range hookEvents(eng, h) {
 		own, known := payloadFields[spec.Name]
 		if !known {
 			continue
