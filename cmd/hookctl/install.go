@@ -15,7 +15,7 @@ import (
 
 func newInstallCmd(a *app) *cobra.Command {
 	var hostName, command, project string
-	var dryRun bool
+	var dryRun, client bool
 	cmd := &cobra.Command{
 		Use:   "install --host NAME [--config PATH] [--dry-run]",
 		Short: "Register hookctl as a host's command hook for the events the configuration uses",
@@ -46,9 +46,13 @@ reported. --dry-run prints the file instead of writing it.`,
 			eng.Close(cmd.Context())
 			cfg.Close()
 			if command == "" {
-				command = "hookctl hook --host " + h.Name
+				prog := "hookctl"
+				if client {
+					prog = "hookctl-client"
+				}
+				command = prog + " hook --host " + h.Name
 				if h.Name == "claude" {
-					command = "hookctl claude"
+					command = prog + " claude"
 				}
 				if a.configPath != "" {
 					abs, err := filepath.Abs(a.configPath)
@@ -90,6 +94,7 @@ reported. --dry-run prints the file instead of writing it.`,
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
+	cmd.Flags().BoolVar(&client, "client", false, "register hookctl-client (a small process per event, served by a daemon) instead of hookctl")
 	cmd.MarkFlagRequired("host")
 	return cmd
 }
