@@ -141,5 +141,5 @@ func isHookctl(cmd string) bool {
 		return false
 	}
 	base := f[0][strings.LastIndex(f[0], "/")+1:]
-	return base == "hookctl" && (f[1] == "hook" || f[1] == "claude")
+	return (base == "hookctl" || base == "hookctl-client") && (f[1] == "hook" || f[1] == "claude")
 }
