@@ -23,7 +23,7 @@ func TestInstallIsIdempotent(t *testing.T) {
 		t.Fatalf("installing twice changed the file:\n%s\n%s", once, twice)
 	}
 	client, _, _ := h.Install(twice, []string{"PreToolUse"}, "hookctl-client hook --host crush")
-	if strings.Count(string(client), "hookctl") != 1 || !strings.Contains(string(client), "./guard.sh") || !strings.Contains(string(client), `"debug": true`) {
+	if strings.Count(string(client), "hook --host crush") != 1 || !strings.Contains(string(client), "hookctl-client") || !strings.Contains(string(client), "./guard.sh") || !strings.Contains(string(client), `"debug": true`) {
 		t.Fatalf("switching to the client:\n%s", client)
 	}
 }
