@@ -51,6 +51,12 @@ type firing struct {
 	out  *Outcome
 	// obs is what observe hooks see (nil for other hooks).
 	obs *Outcome
+	ent *eventEntry
+	// guard is the Stop loop guard's state (nil when off); ran counts the
+	// declarative hooks run.
+	guard *guardState
+	ran   uint64
+	ran1  bool // run has been called
 }
 
 // call returns the Call of hook h with the payload it sees.
@@ -152,11 +158,46 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)
 	}
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out}
-	m := &f.m
-	m.init(spec, payload)
-	state := &f.state
-	var ran uint64
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out, ent: ent, guard: guard}
+	f.m.init(spec, payload)
+	if ent.entrant != nil {
+		ent.entrant.Enter(ctx, fi.id, fi.run)
+		fi.ctx = ctx
+		if !fi.ran1 {
+			fi.run(ctx) // an Entrant that did not call run must not lose the fire
+		}
+	} else {
+		fi.run(ctx)
+	}
+	m, state, ran := &f.m, &f.state, fi.ran
+	out.State = state.Snapshot()
+
+	if len(ent.background) > 0 {
+		fi.queueBackground(ent.background, m.payload, out.State)
+	}
+
+	e.fires.Add(1)
+	if ran > 0 {
+		e.hooksRun.Add(ran)
+	}
+	if sink := e.audit.Load(); sink != nil {
+		e.writeAudit(sink, &out)
+	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// run is the synchronous part of a fire: the chain, then the void or
+// observe hooks. ctx is the fire's, or the one an Entrant passed on.
+func (fi *firing) run(ctx context.Context) {
+	if fi.ran1 {
+		return
+	}
+	fi.ctx, fi.ran1 = ctx, true
+	e, s, spec, f, out, ent := fi.e, fi.snap, fi.spec, fi.f, fi.out, fi.ent
+	m, state := &f.m, &f.state
 
 	// The modifying (or sync) chain.
 	for _, h := range ent.chain {
@@ -182,7 +223,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		case h.static != nil:
 			// Declarative: no code to run, nothing to time.
 			p = h.static
-			ran++
+			fi.ran++
 			staticTrace(spec, p, &tr)
 		default:
 			call := &f.call
@@ -206,9 +247,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		}
 		out.Hooks = append(out.Hooks, tr)
 	}
-	m.finish(&out)
-	if guard != nil {
-		e.guardAfter(ctx, guard, s.settings.stopBlockCap, &out)
+	m.finish(out)
+	if fi.guard != nil {
+		e.guardAfter(ctx, fi.guard, s.settings.stopBlockCap, out)
 	}
 
 	// Void hooks of a void event run now; observe hooks see the outcome.
@@ -216,29 +257,12 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		if spec.Strategy == Void {
 			fi.runParallel(ent.parallel, PhaseVoid, m.payload, state)
 		} else {
-			f.obs = out // what observe hooks see: the outcome before them
+			f.obs = *out // what observe hooks see: the outcome before them
 			fi.obs = &f.obs
 			fi.runParallel(ent.parallel, PhaseObserve, m.payload, state)
 			fi.obs = nil
 		}
 	}
-	out.State = state.Snapshot()
-
-	if len(ent.background) > 0 {
-		fi.queueBackground(ent.background, m.payload, out.State)
-	}
-
-	e.fires.Add(1)
-	if ran > 0 {
-		e.hooksRun.Add(ran)
-	}
-	if sink := e.audit.Load(); sink != nil {
-		e.writeAudit(sink, &out)
-	}
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, nil
 }
 
 func (e *Engine) releaseFire(f *fireState) {

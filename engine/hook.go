@@ -109,6 +109,26 @@ type Inliner interface{ Inline() bool }
 // caller's context unchanged instead of deriving one per call.
 type SelfTimed interface{ SelfTimed() bool }
 
+// Entrant is implemented by handlers whose calls cost less when the calls
+// of one fire share a setup, as script hooks share one entry into a
+// runtime. When a fire runs two or more hooks of one EntryKey and every
+// hook it runs synchronously is inline (nothing that waits on a process or
+// the network holds the setup), the engine runs the chain and the inline
+// void or observe hooks inside Enter, passing run a context that carries
+// the setup; fire is the fire's Call.Fire, so that a handler uses the
+// setup only for calls of that fire (a nested fire, or a background hook
+// that kept the context, gets its own). Enter must call run exactly once,
+// on its own goroutine; a handler that finds no setup in its context, or
+// cannot use it, works as it would without one.
+//
+// EntryKey names the setup (hooks with equal keys share one); a nil key
+// says this hook's calls cannot use a setup, and its event's fires then
+// enter none, since the hook would wait for what the fire holds.
+type Entrant interface {
+	EntryKey() any
+	Enter(ctx context.Context, fire uint64, run func(context.Context))
+}
+
 // Inline marks a Go handler as cheap so that void hooks run it inline.
 func Inline(h Handler) Handler { return inlineHandler{h} }
 

@@ -135,6 +135,9 @@ func (m *merger) reset() {
 // was ignored.
 func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	m.unknown = false
+	// The payload the hooks so far saw stays as they saw it: this hook's
+	// rewrites go to a copy.
+	m.payloadOwned = false
 	if p.empty() {
 		return false, ""
 	}
@@ -511,7 +514,9 @@ func (m *merger) flush() {
 }
 
 // setPayload replaces one payload field for the next hooks, copying the
-// caller's payload on the first write.
+// payload on a hook's first write: a map handed to a hook (or to the
+// caller) is never written afterwards, so a hook that kept it, or a cache
+// keyed by its identity, still sees what it saw.
 func (m *merger) setPayload(k string, v any) {
 	m.payloadGen++ // conditions remembered on the old payload no longer hold
 	if !m.payloadOwned {

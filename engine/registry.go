@@ -54,6 +54,9 @@ type eventEntry struct {
 	// payload's ToolField (a condition that names it, a handler that is
 	// not ToolAware), so the fire adds it.
 	needsTool bool
+	// entrant, when set, is the Entrant the chain and the inline parallel
+	// hooks run inside (see Entrant).
+	entrant Entrant
 }
 
 // settings are the engine-wide knobs a config may set.
@@ -387,8 +390,42 @@ func (r *registry) build() *snapshot {
 				e.chain = append(e.chain, h)
 			}
 		}
+		e.entrant = entrantOf(e)
 	}
 	return s
+}
+
+// entrantOf returns the Entrant an event's fires run inside: one whose
+// key two or more of the synchronous hooks share, when all of those are
+// inline and every Entrant among them can share a setup (a nil key says
+// it cannot).
+func entrantOf(e *eventEntry) Entrant {
+	var first Entrant
+	var key any
+	n := 0
+	for _, hooks := range [2][]*compiledHook{e.chain, e.parallel} {
+		for _, h := range hooks {
+			if !h.inline && h.static == nil {
+				return nil
+			}
+			en, ok := h.Handler.(Entrant)
+			if !ok || h.Disabled {
+				continue
+			}
+			switch k := en.EntryKey(); {
+			case k == nil:
+				return nil // a hook that cannot share the setup would wait on it
+			case first == nil:
+				first, key, n = en, k, 1
+			case k == key:
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	return first
 }
 
 // readsTool reports whether a hook may read the payload's ToolField.

@@ -44,6 +44,17 @@ func (h *handler) Program() *Program { return h.prog }
 // waiting for a runtime included, counts against the hook's deadline.
 func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
 	t := timing(ctx, call)
+	if vm := h.enteredVM(ctx, call); vm != nil {
+		h.pool.nested.Add(1)
+		fn, loaded, err := vm.function(ctx, h.prog, t.deadline)
+		if err != nil {
+			return nil, err
+		}
+		if loaded && !t.deadline.IsZero() {
+			t.left = time.Until(t.deadline)
+		}
+		return vm.run(ctx, call, h.allow, t, fn)
+	}
 	vm, waited, err := h.pool.acquire(ctx, t.deadline, t.since)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,7 @@ func WithValue(key, value any) Option {
 type Pool struct {
 	Sandbox
 	size       int
+	nested     atomic.Uint64 // calls run in a fire's entry (entry.go)
 	stackLimit int
 	log        *slog.Logger
 	modules    map[string]Module
@@ -236,6 +237,22 @@ func (p *Pool) acquire(ctx context.Context, deadline, since time.Time) (vm *VM, 
 			return nil, true, &Error{Message: fmt.Sprintf("all %d script runtimes stayed busy until the hook's deadline", p.size), cause: ErrTimeout}
 		}
 	}
+	return p.checkout(since), waited, nil
+}
+
+// tryAcquire checks out a runtime if a slot is free now, and returns nil
+// otherwise.
+func (p *Pool) tryAcquire(since time.Time) *VM {
+	select {
+	case p.slots <- struct{}{}:
+		return p.checkout(since)
+	default:
+		return nil
+	}
+}
+
+// checkout takes an idle runtime, or makes one, for the slot taken.
+func (p *Pool) checkout(since time.Time) (vm *VM) {
 	p.mu.Lock()
 	if n := len(p.idle); n == 0 && p.warming != nil {
 		// A runtime is being made ready (Prewarm): waiting for it is
@@ -250,14 +267,14 @@ func (p *Pool) acquire(ctx context.Context, deadline, since time.Time) (vm *VM, 
 		p.idle = p.idle[:n-1]
 		vm.since = since
 		p.mu.Unlock()
-		return vm, waited, nil
+		return vm
 	}
 	p.mu.Unlock()
 	vm = p.newVM()
 	p.mu.Lock()
 	vm.since = since
 	p.mu.Unlock()
-	return vm, waited, nil
+	return vm
 }
 
 // Prewarm starts making a runtime ready in the background (a fresh one is

@@ -26,6 +26,9 @@ type Program struct {
 	inline *goja.Program
 	// Map maps the positions of the compiled code back to Name.
 	Map jsrewrite.Map
+	// sync: the source cannot queue promise jobs, so a call may nest in
+	// a fire's entry (entry.go).
+	sync bool
 }
 
 // CompileInline compiles an inline handler body: the statements of a
@@ -39,7 +42,7 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 	for _, c := range jsrewrite.Inline(name, body, line, p.rewriteOptions()) {
 		prog, err := compile(name, c.Code)
 		if err == nil {
-			return p.add(&Program{Name: name, inline: prog, Map: c.Map}), nil
+			return p.add(&Program{Name: name, inline: prog, Map: c.Map, sync: syncSource(body)}), nil
 		}
 		if c.Rewritten {
 			continue
@@ -88,7 +91,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if _, err := compile(abs, wrapped); err != nil {
 		return nil, compileError(err, abs, 0, len(moduleWrapper), 1)
 	}
-	prog := p.add(&Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}})
+	prog := p.add(&Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}, sync: syncSource(string(src))})
 	vm, _, err := p.acquire(context.Background(), time.Time{}, time.Now())
 	if err != nil {
 		return nil, err

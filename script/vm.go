@@ -85,6 +85,14 @@ type VM struct {
 	freeze goja.Callable         // Object.freeze (lockdown.go)
 	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
 
+	// The fire this runtime is entered for (entry.go): the frame's
+	// function and runner, the fire's work and its context.
+	trampoline goja.Callable
+	runner     goja.Value
+	enterRun   func(context.Context)
+	entered    context.Context
+	enterDone  bool
+
 	broken bool
 }
 
