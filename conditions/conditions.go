@@ -76,6 +76,7 @@ type Compiler struct {
 
 	mu    sync.Mutex
 	cache map[string]*Program
+	atoms map[string]*atom // the sub-conditions of the cached Programs
 }
 
 // maxCached bounds the compiled conditions a Compiler keeps.
@@ -194,8 +195,12 @@ func (c *Compiler) Compile(src string) (*Program, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.cache == nil || len(c.cache) >= maxCached {
+	switch {
+	case c.cache == nil:
 		c.cache = map[string]*Program{}
+	case len(c.cache) >= maxCached:
+		c.cache = map[string]*Program{}
+		c.atoms = nil // Programs compiled from now on share new atoms
 	}
 	c.cache[src] = p
 	c.mu.Unlock()
@@ -217,7 +222,26 @@ func (c *Compiler) compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, wrapError(src, err)
 	}
-	return &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots, fast: compileFast(prog.Node())}, nil
+	return &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots, fast: compileFast(prog.Node(), c.intern)}, nil
+}
+
+// intern returns the atom of a sub-condition, counting the conditions
+// that hold it.
+func (c *Compiler) intern(key string, dyn bool) *atom {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.atoms == nil {
+		c.atoms = map[string]*atom{}
+	}
+	a, ok := c.atoms[key]
+	if !ok {
+		a = &atom{key: key, dyn: dyn}
+		c.atoms[key] = a
+	}
+	if a.refs.Add(1) >= 2 {
+		a.shared.Store(true)
+	}
+	return a
 }
 
 // Fast reports whether the condition runs on the closure fast path rather
@@ -268,6 +292,33 @@ type Evaluator struct {
 	env   map[string]any
 	inUse bool
 	sc    scope
+	// The payload the remembered sub-conditions hold for (Within).
+	memoID  uintptr
+	memoGen uint64
+}
+
+// Within tells the Evaluator which payload the next evaluations see: gen
+// counts the caller's changes to it (a rewrite), and payload its identity.
+// While both stay the same, sub-conditions that several conditions share
+// are evaluated once; any change, or Within(nil, 0), forgets them.
+func (e *Evaluator) Within(payload map[string]any, gen uint64) {
+	id := mapIdentity(payload)
+	if id == e.memoID && gen == e.memoGen && id != 0 {
+		return
+	}
+	e.memoID, e.memoGen = id, gen
+	if e.sc.memoN > 0 {
+		clear(e.sc.memo[:e.sc.memoN])
+		e.sc.memoN = 0
+	}
+}
+
+// mapIdentity is a map's identity (0 for nil).
+func mapIdentity(m map[string]any) uintptr {
+	if m == nil {
+		return 0
+	}
+	return uintptr(reflect.ValueOf(m).UnsafePointer())
 }
 
 // Eval evaluates p against payload and, when p reads it, state. A result
@@ -277,6 +328,7 @@ type Evaluator struct {
 func (e *Evaluator) Eval(p *Program, payload map[string]any, state map[string]any) (bool, error) {
 	if p.fast != nil && !e.inUse {
 		e.sc.env, e.sc.state, e.sc.have = payload, state, 0
+		e.sc.memoOn = e.memoID != 0 && mapIdentity(payload) == e.memoID
 		if p.usesState && state == nil {
 			e.sc.state = emptyEnv
 		}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync/atomic"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
@@ -32,6 +33,54 @@ type scope struct {
 	// evaluation: have marks the slots of vals that hold a value.
 	have uint16
 	vals [maxSlots]any
+	// memo holds the results of shared sub-conditions (atoms) for one
+	// payload, across the evaluations of an Evaluator (see Within).
+	memo   []atomResult
+	memoN  int
+	memoOn bool // the payload is the one Within named
+}
+
+// An atom is a sub-condition between the logical operators of a
+// condition (`tool_name == "Bash"` in `tool_name == "Bash" && !(x in y)`).
+// A Compiler interns atoms by their text, so conditions that repeat one
+// share it; an atom two or more conditions hold (shared) has its result
+// remembered by an Evaluator for the payload in hand, and the next
+// condition reads it instead of evaluating it again. Atoms that read state
+// are not remembered (state changes between hooks), nor are evaluations
+// that gave up (those run on the virtual machine, whole).
+type atom struct {
+	key    string
+	refs   atomic.Int32
+	dyn    bool // reads state
+	shared atomic.Bool
+}
+
+type atomResult struct {
+	a *atom
+	b bool
+}
+
+// maxMemo bounds the atoms an Evaluator remembers for one payload.
+const maxMemo = 32
+
+func (s *scope) recall(a *atom) (b, ok bool) {
+	for i := range s.memoN {
+		if s.memo[i].a == a {
+			return s.memo[i].b, true
+		}
+	}
+	return false, false
+}
+
+func (s *scope) remember(a *atom, b bool) {
+	if s.memoN >= maxMemo {
+		return
+	}
+	if s.memo == nil {
+		s.memo = make([]atomResult, maxMemo)
+	}
+	s.memo[s.memoN] = atomResult{a, b}
+	s.memoN++
 }
 
 const maxSlots = 16
@@ -40,6 +89,8 @@ const maxSlots = 16
 type fastCompiler struct {
 	seen  map[string]int // how often each field path occurs
 	slots map[string]int // the cache slot of each path read twice or more
+	// intern returns the atom of a sub-condition's text (nil: no sharing).
+	intern func(key string, dyn bool) *atom
 }
 
 // countMembers counts the field paths of a tree.
@@ -58,8 +109,8 @@ type boolFn func(s *scope) (b bool, ok bool)
 
 // compileFast returns the fast evaluator of a tree, or nil when a node is
 // not supported.
-func compileFast(n ast.Node) boolFn {
-	c := &fastCompiler{slots: map[string]int{}, seen: map[string]int{}}
+func compileFast(n ast.Node, intern func(string, bool) *atom) boolFn {
+	c := &fastCompiler{slots: map[string]int{}, seen: map[string]int{}, intern: intern}
 	countMembers(n, c.seen)
 	v := c.value(n)
 	if v == nil {
@@ -80,6 +131,56 @@ func compileFast(n ast.Node) boolFn {
 	}
 }
 
+// operand compiles an operand of a logical operator: a logical node as
+// such, anything else as an atom.
+func (c *fastCompiler) operand(n ast.Node) boolFn {
+	if isLogical(n) || c.intern == nil {
+		return c.boolean(n)
+	}
+	f := c.boolean(n)
+	if f == nil {
+		return nil
+	}
+	a := c.intern(n.String(), readsState(n))
+	if a == nil || a.dyn {
+		return f
+	}
+	return func(s *scope) (bool, bool) {
+		if !s.memoOn || !a.shared.Load() {
+			return f(s)
+		}
+		if b, ok := s.recall(a); ok {
+			return b, true
+		}
+		b, ok := f(s)
+		if ok {
+			s.remember(a, b)
+		}
+		return b, ok
+	}
+}
+
+func isLogical(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.BinaryNode:
+		switch n.Operator {
+		case "and", "&&", "or", "||":
+			return true
+		}
+	case *ast.UnaryNode:
+		return n.Operator == "not" || n.Operator == "!"
+	}
+	return false
+}
+
+// readsState reports whether a tree names state.
+func readsState(n ast.Node) bool {
+	return ast.Find(n, func(x ast.Node) bool {
+		id, ok := x.(*ast.IdentifierNode)
+		return ok && id.Value == StateName
+	}) != nil
+}
+
 // fastBool compiles a node whose value must be a bool.
 func (c *fastCompiler) boolean(n ast.Node) boolFn {
 	switch n := n.(type) {
@@ -90,7 +191,7 @@ func (c *fastCompiler) boolean(n ast.Node) boolFn {
 		if n.Operator != "not" && n.Operator != "!" {
 			return nil
 		}
-		in := c.boolean(n.Node)
+		in := c.operand(n.Node)
 		if in == nil {
 			return nil
 		}
@@ -233,7 +334,7 @@ func (c *fastCompiler) member(n *ast.MemberNode) valueFn {
 func (c *fastCompiler) binary(n *ast.BinaryNode) boolFn {
 	switch n.Operator {
 	case "and", "&&", "or", "||":
-		l, r := c.boolean(n.Left), c.boolean(n.Right)
+		l, r := c.operand(n.Left), c.operand(n.Right)
 		if l == nil || r == nil {
 			return nil
 		}

@@ -99,6 +99,28 @@ func BenchmarkFireDeclarative(b *testing.B) {
 	}
 }
 
+// BenchmarkFireDeclarativeSharedAtoms: 10 declarative hooks whose
+// conditions differ but share sub-conditions (the tool, the command's
+// shape), as real configurations do.
+func BenchmarkFireDeclarativeSharedAtoms(b *testing.B) {
+	ctx := context.Background()
+	p := benchPayload()
+	hooks := make([]Hook, 10)
+	for i := range hooks {
+		cond := fmt.Sprintf(`tool_name in ["Bash","Shell"] && (tool_input.command matches "^rm " || tool_input.command contains "sudo") && !(session_id startsWith "test-%d")`, i)
+		hooks[i] = Hook{ID: fmt.Sprintf("h%d", i), Event: "PreToolUse", When: cond, Handler: Static(Context(fmt.Sprintf("note %d", i)))}
+	}
+	e := newBenchEngine(b, hooks...)
+	id, _ := e.Resolve("PreToolUse")
+	ev := Event{ID: id, Payload: p}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Fire(ctx, ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkFireConditionFalse(b *testing.B) {
 	ctx := context.Background()
 	p := benchPayload()

@@ -65,3 +65,25 @@ func TestRememberedConditionsSeeEveryRewrite(t *testing.T) {
 		t.Fatalf("the guard after the second rewrite did not see it: %+v", out)
 	}
 }
+
+// TestSharedSubConditionsSeeRewrites: hooks whose conditions share a
+// sub-condition share its evaluation only while the payload is the same:
+// after a rewrite, the next hook's condition sees the new payload.
+func TestSharedSubConditionsSeeRewrites(t *testing.T) {
+	e := newEngine(t)
+	register(t, e,
+		engine.Hook{ID: "rewrite", Event: "PreToolUse", Priority: 2, When: `tool_input.command == "a" && session_id != "x"`,
+			Handler: engine.Static(engine.Result{"updated_input": map[string]any{"command": "b"}})},
+		engine.Hook{ID: "deny-a", Event: "PreToolUse", Priority: 1, When: `tool_input.command == "a" && session_id != "y"`,
+			Handler: engine.Static(engine.Deny("saw a"))},
+		engine.Hook{ID: "note-b", Event: "PreToolUse", When: `!(tool_input.command == "a") && session_id != "z"`,
+			Handler: engine.Static(engine.Context("saw b"))},
+	)
+	out := fire(t, e, "PreToolUse", map[string]any{"tool_name": "Bash", "session_id": "s", "tool_input": map[string]any{"command": "a"}})
+	if out.Decision != "" || out.AdditionalContext != "saw b" {
+		t.Fatalf("decision %q context %q: the hooks after the rewrite saw the old command", out.Decision, out.AdditionalContext)
+	}
+	if tr := traceOf(t, out, "deny-a"); tr.Status != engine.StatusSkipped {
+		t.Fatalf("deny-a: %s", tr.Status)
+	}
+}

@@ -161,8 +161,13 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
 	if ent.entrant != nil {
-		ent.entrant.Enter(ctx, fi.id, fi.run)
-		fi.ctx = ctx
+		// A copy the Entrant may keep, so that fi stays on the stack of
+		// the fires that enter nothing.
+		in := new(firing)
+		*in = *fi
+		ent.entrant.Enter(ctx, in.id, in.run)
+		in.ctx = ctx
+		*fi = *in
 		if !fi.ran1 {
 			fi.run(ctx) // an Entrant that did not call run must not lose the fire
 		}
@@ -266,6 +271,7 @@ func (fi *firing) run(ctx context.Context) {
 }
 
 func (e *Engine) releaseFire(f *fireState) {
+	f.eval.Within(nil, 0)
 	if f.nmemo > 0 {
 		f.memo, f.nmemo = [8]condMemo{}, 0
 	}
@@ -305,6 +311,7 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 	}
 	var ok bool
 	var err error
+	f.eval.Within(payload, f.m.payloadGen)
 	if h.cond.UsesState() {
 		state.mu.RLock()
 		ok, err = f.eval.Eval(h.cond, payload, state.m)
