@@ -241,6 +241,7 @@ type Build struct {
 	pool  *script.Pool
 	err   error
 	shell *shell.Cache
+	fired map[string]bool // the names of the events Options.Events fires
 }
 
 // Store is the kv store.
@@ -295,28 +296,47 @@ func (x *Build) Scripts() (*script.Pool, error) {
 // scriptsFire reports whether a script hook may run on the events the
 // configuration will fire (all of them when Options.Events is not set).
 func (x *Build) scriptsFire() bool {
+	for _, hb := range x.cfg.Hooks {
+		if isScript(hb) && x.fires(hb) {
+			return true
+		}
+	}
+	return false
+}
+
+func isScript(hb *hcl.HookBlock) bool { return hb.Kind == "js" || hb.Kind == "script" }
+
+// fires reports whether hb is on one of the events the configuration will
+// fire (every hook is when Options.Events is not set).
+func (x *Build) fires(hb *hcl.HookBlock) bool {
 	if len(x.opts.Events) == 0 {
 		return true
 	}
-	fired := map[string]bool{}
-	for _, ev := range x.opts.Events {
-		for _, n := range eventNames(ev) {
-			fired[n] = true
+	if x.fired == nil {
+		x.fired = map[string]bool{}
+		for _, ev := range x.opts.Events {
+			for _, n := range eventNames(ev) {
+				x.fired[n] = true
+			}
 		}
 	}
-	for _, hb := range x.cfg.Hooks {
-		if hb.Kind != "js" && hb.Kind != "script" {
-			continue
-		}
-		for _, ev := range append([]string{hb.Hook.Event}, hb.Hook.Events...) {
-			for _, n := range eventNames(ev) {
-				if fired[n] {
-					return true
-				}
+	for _, ev := range append([]string{hb.Hook.Event}, hb.Hook.Events...) {
+		for _, n := range eventNames(ev) {
+			if x.fired[n] {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// notBuilt stands in for a script hook on an event the configuration was
+// not loaded to fire (Options.Events): its code is not compiled. Were it
+// called, it fails, so its error policy applies; it never allows quietly.
+func notBuilt(events []string) engine.Handler {
+	return engine.HandlerFunc(func(context.Context, *engine.Call) (engine.Result, error) {
+		return nil, fmt.Errorf("hook not built: the configuration was loaded to fire %s only", strings.Join(events, ", "))
+	})
 }
 
 // eventNames is an event's canonical name and aliases in the catalog (the
@@ -373,8 +393,10 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 				parsed.Errorf(hb.Range, "Unknown handler kind", "No factory builds %s handlers.", hb.Kind)
 				continue
 			}
-			h.Handler = f(hb, x)
-			if h.Handler == nil {
+			if isScript(hb) && !x.fires(hb) {
+				// A one-shot run compiles only the fired events' scripts.
+				h.Handler = notBuilt(o.Events)
+			} else if h.Handler = f(hb, x); h.Handler == nil {
 				continue
 			}
 		}

@@ -390,7 +390,7 @@ hook "decl" {
 		{nil, 1},
 		{[]string{"PreToolUse"}, 1},
 		{[]string{"before_tool_call"}, 1}, // an alias of PreToolUse
-		{[]string{"Stop"}, 0},
+		{[]string{"Stop"}, -1}, // no script compiled: no pool at all
 	} {
 		cfg, err := assemble.LoadSource("h.hcl", src, t.TempDir(), assemble.WithEvents(tc.events...))
 		if err != nil {
@@ -400,5 +400,43 @@ hook "decl" {
 			t.Errorf("events %v: %d runtimes, want %d", tc.events, got, tc.want)
 		}
 		cfg.Close()
+	}
+}
+
+// TestOneShotCompilesOnlyFiredScripts: told which event will fire, the load
+// compiles only the script hooks on it. A script hook on another event is
+// not compiled (its syntax error surfaces when its own event fires), and
+// stands in as a hook that fails, under its error policy: never an allow.
+func TestOneShotCompilesOnlyFiredScripts(t *testing.T) {
+	src := []byte(`
+hook "pre" {
+  event = "PreToolUse"
+  js    = "return { decision: \"deny\", reason: \"pre ran\" }"
+}
+hook "broken-stop" {
+  event    = "Stop"
+  js       = "return ("
+  on_error = "block"
+}
+`)
+	if _, err := assemble.LoadSource("h.hcl", src, t.TempDir()); err == nil || !strings.Contains(err.Error(), "syntax error") {
+		t.Fatalf("a full load must report the broken script, got %v", err)
+	}
+	e := newEngine(t)
+	cfg, err := assemble.LoadSource("h.hcl", src, t.TempDir(), assemble.WithEngine(e), assemble.WithEvents("PreToolUse"))
+	if err != nil {
+		t.Fatalf("one-shot load for PreToolUse: %v", err)
+	}
+	defer cfg.Close()
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	if out := fire(t, e, "PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}); out.Reason != "pre ran" {
+		t.Fatalf("PreToolUse: %+v", out)
+	}
+	out := fire(t, e, "Stop", map[string]any{})
+	tr, _ := out.Hook("broken-stop")
+	if tr.Status != engine.StatusError || !strings.Contains(tr.Error, "not built") || !out.Blocked {
+		t.Fatalf("the hook not built for this run: %+v, blocked %v", tr, out.Blocked)
 	}
 }
