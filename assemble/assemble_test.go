@@ -390,7 +390,7 @@ hook "decl" {
 		{nil, 1},
 		{[]string{"PreToolUse"}, 1},
 		{[]string{"before_tool_call"}, 1}, // an alias of PreToolUse
-		{[]string{"Stop"}, -1}, // no script compiled: no pool at all
+		{[]string{"Stop"}, -1},            // no script compiled: no pool at all
 	} {
 		cfg, err := assemble.LoadSource("h.hcl", src, t.TempDir(), assemble.WithEvents(tc.events...))
 		if err != nil {
