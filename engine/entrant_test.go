@@ -43,8 +43,10 @@ func TestEntrant(t *testing.T) {
 		name          string
 		hooks         []entrant
 		other         engine.Handler // one more chain hook, when set
+		when          string         // the hooks' condition
 		enters, calls int
 	}{
+		{name: "no hook of it runs", hooks: []entrant{{key: k1, inline: true, callRun: true}, {key: k1, inline: true, callRun: true}}, when: `tool_name == "Write"`},
 		{name: "two hooks of one key", hooks: []entrant{{key: k1, inline: true, callRun: true}, {key: k1, inline: true, callRun: true}}, enters: 1, calls: 2},
 		{name: "one hook", hooks: []entrant{{key: k1, inline: true, callRun: true}}},
 		{name: "two keys", hooks: []entrant{{key: k1, inline: true, callRun: true}, {key: k2, inline: true, callRun: true}}},
@@ -58,7 +60,7 @@ func TestEntrant(t *testing.T) {
 			var enters, inside int
 			for i, h := range tc.hooks {
 				h.enters, h.inside = &enters, &inside
-				register(t, e, engine.Hook{ID: fmt.Sprintf("h%d", i), Event: "PreToolUse", Priority: -i, Handler: h})
+				register(t, e, engine.Hook{ID: fmt.Sprintf("h%d", i), Event: "PreToolUse", Priority: -i, When: tc.when, Handler: h})
 			}
 			if tc.other != nil {
 				register(t, e, engine.Hook{ID: "other", Event: "PreToolUse", Priority: -10, Handler: tc.other})
@@ -69,6 +71,9 @@ func TestEntrant(t *testing.T) {
 			}
 			// Whether or not the entrant ran the fire, every hook ran once.
 			for _, h := range out.Hooks {
+				if tc.when != "" && h.Status == engine.StatusSkipped {
+					continue
+				}
 				if h.Status != engine.StatusRan && h.Status != engine.StatusDecided {
 					t.Fatalf("hook %s: %s", h.ID, h.Status)
 				}

@@ -56,7 +56,31 @@ type firing struct {
 	// declarative hooks run.
 	guard *guardState
 	ran   uint64
-	ran1  bool // run has been called
+	// pos is the chain hook the fire got to; tried says an Entrant's
+	// setup was tried; resumed that the Entrant ran the fire.
+	pos     int
+	tried   bool
+	resumed bool
+}
+
+// enter runs the rest of the fire inside the event's Entrant, and reports
+// whether it did (an Entrant that did not call run leaves it to the
+// caller). The Entrant gets a copy it may keep, so that the firing of a
+// fire that enters nothing stays on the stack.
+func (fi *firing) enter(ctx context.Context) bool {
+	in := new(firing)
+	*in = *fi
+	fi.ent.entrant.Enter(ctx, in.id, in.resume)
+	*fi = *in
+	return fi.resumed
+}
+
+func (fi *firing) resume(ctx context.Context) {
+	if fi.resumed {
+		return
+	}
+	fi.resumed = true
+	fi.run(ctx)
 }
 
 // call returns the Call of hook h with the payload it sees.
@@ -160,20 +184,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	}
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
-	if ent.entrant != nil {
-		// A copy the Entrant may keep, so that fi stays on the stack of
-		// the fires that enter nothing.
-		in := new(firing)
-		*in = *fi
-		ent.entrant.Enter(ctx, in.id, in.run)
-		in.ctx = ctx
-		*fi = *in
-		if !fi.ran1 {
-			fi.run(ctx) // an Entrant that did not call run must not lose the fire
-		}
-	} else {
-		fi.run(ctx)
-	}
+	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
 	out.State = state.Snapshot()
 
@@ -197,15 +208,14 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 // run is the synchronous part of a fire: the chain, then the void or
 // observe hooks. ctx is the fire's, or the one an Entrant passed on.
 func (fi *firing) run(ctx context.Context) {
-	if fi.ran1 {
-		return
-	}
-	fi.ctx, fi.ran1 = ctx, true
+	fi.ctx = ctx
 	e, s, spec, f, out, ent := fi.e, fi.snap, fi.spec, fi.f, fi.out, fi.ent
 	m, state := &f.m, &f.state
 
-	// The modifying (or sync) chain.
-	for _, h := range ent.chain {
+	// The modifying (or sync) chain, from where it got to (run resumes
+	// inside an Entrant's setup).
+	for ; fi.pos < len(ent.chain); fi.pos++ {
+		h := ent.chain[fi.pos]
 		tr := newTrace(h, PhaseChain)
 		if m.stoppedBy != "" {
 			tr.Status, tr.SkipCode = StatusSkipped, SkipCodeStopped
@@ -218,6 +228,15 @@ func (fi *firing) run(ctx context.Context) {
 			tr.skip(skip)
 			out.Hooks = append(out.Hooks, tr)
 			continue
+		}
+		if cerr == nil && !fi.tried && ent.entrant != nil && ent.enters(h) {
+			// The first hook of the Entrant that runs: the rest of the
+			// fire runs inside its setup, from this hook on.
+			fi.tried = true
+			if fi.enter(ctx) {
+				fi.ctx = ctx
+				return
+			}
 		}
 		var p *prepared
 		switch {

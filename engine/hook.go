@@ -113,8 +113,9 @@ type SelfTimed interface{ SelfTimed() bool }
 // of one fire share a setup, as script hooks share one entry into a
 // runtime. When a fire runs two or more hooks of one EntryKey and every
 // hook it runs synchronously is inline (nothing that waits on a process or
-// the network holds the setup), the engine runs the chain and the inline
-// void or observe hooks inside Enter, passing run a context that carries
+// the network holds the setup), the engine runs the chain, from the first
+// of those hooks whose matcher and condition hold, and the inline void or
+// observe hooks inside Enter, passing run a context that carries
 // the setup; fire is the fire's Call.Fire, so that a handler uses the
 // setup only for calls of that fire (a nested fire, or a background hook
 // that kept the context, gets its own). Enter must call run exactly once,

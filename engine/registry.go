@@ -55,8 +55,16 @@ type eventEntry struct {
 	// not ToolAware), so the fire adds it.
 	needsTool bool
 	// entrant, when set, is the Entrant the chain and the inline parallel
-	// hooks run inside (see Entrant).
-	entrant Entrant
+	// hooks run inside (see Entrant), entered at the first of its hooks
+	// that runs; entryKey is its key.
+	entrant  Entrant
+	entryKey any
+}
+
+// enters reports whether h is a hook of the event's Entrant.
+func (e *eventEntry) enters(h *compiledHook) bool {
+	en, ok := h.Handler.(Entrant)
+	return ok && en.EntryKey() == e.entryKey
 }
 
 // settings are the engine-wide knobs a config may set.
@@ -390,7 +398,9 @@ func (r *registry) build() *snapshot {
 				e.chain = append(e.chain, h)
 			}
 		}
-		e.entrant = entrantOf(e)
+		if e.entrant = entrantOf(e); e.entrant != nil {
+			e.entryKey = e.entrant.EntryKey()
+		}
 	}
 	return s
 }
