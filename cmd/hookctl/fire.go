@@ -22,7 +22,7 @@ func newFireCmd(a *app) *cobra.Command {
 	var sets []string
 	var explain, compact bool
 	cmd := &cobra.Command{
-		Use:   "fire [--config PATH] [--payload FILE|-] [--set key=value]... EVENT",
+		Use:   "fire [--config PATH] [--payload FILE|-] [--set key=value]... [EVENT]",
 		Short: "Simulate an event: run its hooks and print the outcome as JSON",
 		Long: `fire runs the hooks of EVENT against a payload and prints the merged outcome
 as JSON on stdout. The exit status is 0 when the outcome is not blocked, 2 when
@@ -32,13 +32,17 @@ configuration or payload error.
 The payload is a JSON object read from --payload FILE (or - for stdin); --set
 key=value sets fields on top of it, with dotted keys for nested fields and JSON
 values (--set tool_input.timeout=5000, --set 'tool_input={"command":"ls"}');
-a value that is not valid JSON is a string.`,
+a value that is not valid JSON is a string.
+
+Without EVENT, the event is the payload's hook_event_name (as Claude Code
+names it in every payload). When both are given and they differ, fire warns
+and fires EVENT.`,
 		Example: `  hookctl fire --payload examples/payloads/PreToolUse.rm.json PreToolUse
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf ~' --explain
   cat payload.json | hookctl fire --payload - UserPromptSubmit`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError("fire needs exactly one EVENT (see hookctl events)")
+			if len(args) > 1 {
+				return usageError("fire takes one EVENT (see hookctl events)")
 			}
 			return nil
 		},
@@ -47,21 +51,36 @@ a value that is not valid JSON is a string.`,
 			if err != nil {
 				return err
 			}
+			named, _ := payload["hook_event_name"].(string)
+			event := named
+			if len(args) == 1 {
+				event = args[0]
+			} else if event == "" {
+				return usageError("fire needs an EVENT, or a payload whose hook_event_name names one (see hookctl events)")
+			}
 			eng, cfg, err := a.load()
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			spec, err := eng.Event(args[0])
+			spec, err := eng.Event(event)
 			if err != nil {
 				eng.Close(context.Background())
+				if len(args) == 0 {
+					err = fmt.Errorf("the payload's hook_event_name: %w", err)
+				}
 				return &exitError{code: exitFailure, err: err}
+			}
+			if named != "" && len(args) == 1 {
+				if other, err := eng.Event(named); err != nil || other.Name != spec.Name {
+					fmt.Fprintf(a.stderr, "hookctl: warning: the payload's hook_event_name is %q, but %s fires; the hooks see the payload as it is\n", named, spec.Name)
+				}
 			}
 			if _, ok := payload["hook_event_name"]; !ok && spec.Source == engine.SourceClaudeCode {
 				payload["hook_event_name"] = spec.Name
 			}
 			start := time.Now()
-			out, ferr := eng.Fire(context.Background(), engine.Event{Name: args[0], Payload: payload})
+			out, ferr := eng.Fire(context.Background(), engine.Event{Name: event, Payload: payload})
 			took := time.Since(start)
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
