@@ -2,6 +2,7 @@ package script
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -53,7 +54,8 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		if loaded && !t.deadline.IsZero() {
 			t.left = time.Until(t.deadline)
 		}
-		return vm.run(ctx, call, h.allow, t, fn)
+		res, err := vm.run(ctx, call, h.allow, t, fn)
+		return res, h.located(err)
 	}
 	vm, waited, err := h.pool.acquire(ctx, t.deadline, t.since)
 	if err != nil {
@@ -67,7 +69,39 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if (waited || loaded) && !t.deadline.IsZero() {
 		t.left = time.Until(t.deadline)
 	}
-	return vm.run(ctx, call, h.allow, t, fn)
+	res, err := vm.run(ctx, call, h.allow, t, fn)
+	return res, h.located(err)
+}
+
+// notObject says what a handler returned instead of an object, and for a
+// bare decision word, how to return it.
+func notObject(v goja.Value) error {
+	s, isStr := v.(goja.String)
+	if !isStr {
+		return fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
+	}
+	text := s.String()
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	switch text {
+	case "deny", "block", "ask", "allow", "defer", "approve":
+		return fmt.Errorf("%w, got the string %q: return { decision: %q, reason: \"why\" }", errNotObject, text, text)
+	}
+	return fmt.Errorf("%w, got the string %q: return { additional_context: ... } or { decision: ..., reason: ... }", errNotObject, text)
+}
+
+// located gives a result error the place of the handler's code (the
+// statement that returned is not known; the body's first line is).
+func (h *handler) located(err error) error {
+	if err == nil || !errors.Is(err, errNotObject) {
+		return err
+	}
+	line := h.prog.Map.Line
+	if line < 1 {
+		line = 1
+	}
+	return &Error{File: h.prog.Name, Line: line, Column: 1, Message: "in the handler starting here: " + err.Error(), cause: err}
 }
 
 // callTime is when a call started, when it must be over (zero for no
@@ -184,7 +218,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return nil, fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
+		return nil, notObject(v)
 	}
 	if obj == vm.marker && vm.pending {
 		return vm.pendingResult()
