@@ -81,6 +81,7 @@ configuration you point them at, on purpose, and need no trust.`,
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf /' --explain
   hookctl validate --config hooks.hcl
   hookctl list --event PreToolUse
+  hookctl replay --config hooks.hcl ~/.claude/projects/PROJECT/SESSION.jsonl
   hookctl trust --config .claude/hooks.hcl
   hookctl events`,
 		Version:       version(),
@@ -99,7 +100,7 @@ configuration you point them at, on purpose, and need no trust.`,
 		return root
 	}
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a),
 	)
 	return root
 }
