@@ -15,7 +15,7 @@ const (
 	inputWidth  = 40
 	hookWidth   = 28
 	reasonWidth = 64
-	verdictCell = 48
+	verdictCell = 56
 )
 
 // TableOptions choose the rows of a table.
@@ -39,7 +39,7 @@ func (r *Record) shown(i int, opt TableOptions) bool {
 // reason, each cut to fit.
 func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tRECORDED\tDECISION\tHOOK\tREASON")
+	fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tSESSION\tDECISION\tHOOK\tREASON")
 	for k := range rep.Records {
 		r := &rep.Records[k]
 		if !r.shown(i, opt) {
