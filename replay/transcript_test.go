@@ -361,11 +361,11 @@ func TestReaderRecorded(t *testing.T) {
 	cases := map[string]replay.Recorded{
 		"Exit code 2\nboom": replay.RecordedFailed,
 		"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).": replay.RecordedRejected,
-		"The user doesn't want to take this action right now. STOP what you are doing.":                                                                         replay.RecordedRejected,
-		"[Request interrupted by user for tool use]":                                                                                                            replay.RecordedRejected,
-		"Permission to use Bash with command rm -rf /tmp/x has been denied.":                                                                                    replay.RecordedDenied,
-		"PreToolUse:Bash hook error: [python3 guard.py]: E2E-HOOK-BLOCK: 'rm -rf' is not allowed":                                                              replay.RecordedBlocked,
-		"<tool_use_error>InputValidationError: Bash failed due to the following issue: command is missing</tool_use_error>":                                     replay.RecordedInvalid,
+		"The user doesn't want to take this action right now. STOP what you are doing.":                                                                           replay.RecordedRejected,
+		"[Request interrupted by user for tool use]":                                                                                                              replay.RecordedRejected,
+		"Permission to use Bash with command rm -rf /tmp/x has been denied.":                                                                                      replay.RecordedDenied,
+		"PreToolUse:Bash hook error: [python3 guard.py]: E2E-HOOK-BLOCK: 'rm -rf' is not allowed":                                                                 replay.RecordedBlocked,
+		"<tool_use_error>InputValidationError: Bash failed due to the following issue: command is missing</tool_use_error>":                                       replay.RecordedInvalid,
 	}
 	for content, want := range cases {
 		evs, _, err := readAll(t, lines(prompt("go"), toolUse("m1", "t1", "x"), toolResult("t1", content, true)))
