@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,7 +39,7 @@ func (r *Record) shown(i int, opt TableOptions) bool {
 // session did with the call, the action, the hooks behind it and the
 // reason, each cut to fit.
 func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tSESSION\tDECISION\tHOOK\tREASON")
 	for k := range rep.Records {
 		r := &rep.Records[k]
@@ -55,6 +56,42 @@ func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
 			dash(cut(r.Input, inputWidth)), dash(rec), action, dash(cut(hooks, hookWidth)), cut(reason, reasonWidth))
 	}
 	return tw.Flush()
+}
+
+// table aligns tab-separated cells in columns, without the spaces that
+// padding leaves at the end of rows whose last cells are empty.
+type table struct {
+	w   io.Writer
+	buf bytes.Buffer
+	tw  *tabwriter.Writer
+}
+
+func newTable(w io.Writer) *table {
+	t := &table{w: w}
+	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
+	return t
+}
+
+func (t *table) Write(p []byte) (int, error) { return t.tw.Write(p) }
+
+// Flush writes the table.
+func (t *table) Flush() error {
+	if err := t.tw.Flush(); err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
+		trimmed := strings.TrimRight(line, " \n")
+		if trimmed == "" && line == "" {
+			continue
+		}
+		out.WriteString(trimmed)
+		if strings.HasSuffix(line, "\n") {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := t.w.Write(out.Bytes())
+	return err
 }
 
 // verdictCells returns the action, hooks and reason cells of a verdict,
@@ -246,7 +283,7 @@ func (rep *Report) statsJSON() Stats {
 func (rep *Report) WriteDiffTable(w io.Writer, i, j int) error {
 	diff := rep.Diff(i, j)
 	if len(diff) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := newTable(w)
 		fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tBEFORE\tAFTER")
 		for _, r := range diff {
 			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
