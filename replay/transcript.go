@@ -236,7 +236,7 @@ func (r *Reader) Next(ctx context.Context) (Event, error) {
 			r.line++
 			r.stats.Lines++
 			if tooLong {
-				r.problem(fmt.Sprintf("line longer than %d bytes, skipped", r.maxLine))
+				r.problem("line longer than " + size(r.maxLine))
 			} else {
 				r.handle(line)
 			}
@@ -262,6 +262,9 @@ func (r *Reader) Next(ctx context.Context) (Event, error) {
 // readLine returns the next line without its newline, nil at the end. A
 // line longer than maxLine is consumed but not returned (tooLong).
 func (r *Reader) readLine() (line []byte, tooLong bool, err error) {
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil // a long line's buffer is not kept for the short ones after it
+	}
 	r.buf = r.buf[:0]
 	for {
 		frag, e := r.br.ReadSlice('\n')
@@ -287,6 +290,14 @@ func (r *Reader) readLine() (line []byte, tooLong bool, err error) {
 			return nil, false, e
 		}
 	}
+}
+
+// size writes a byte count, in MiB when it is a whole number of them.
+func size(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func (r *Reader) problem(msg string) {
