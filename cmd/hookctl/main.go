@@ -1,7 +1,8 @@
 // Command hookctl is the hookctl CLI: it simulates events against a hook
-// configuration (fire), checks configurations (validate), lists hooks and
-// events, plugs the engine into Claude Code (claude, serve), imports Claude
-// Code settings and benchmarks configurations.
+// configuration (fire), replays recorded Claude Code sessions through it
+// (replay), checks configurations (validate), lists hooks and events, plugs
+// the engine into Claude Code (claude, serve), imports Claude Code settings
+// and benchmarks configurations.
 package main
 
 import (

@@ -51,7 +51,10 @@ which hook said it), with a summary of the differences.
 Hooks run for real, as they would have in the session: command and http
 hooks, prompt and agent hooks, scripts allowed exec, net or write, and the
 logging built-ins. replay names them on stderr; --no-exec skips them (they
-show as disabled). settings.audit_log is never written by a replay.
+show as disabled). Command hooks run in $CLAUDE_PROJECT_DIR, else in the
+recorded cwd, as Claude Code runs them: set CLAUDE_PROJECT_DIR to replay a
+transcript recorded in another directory. settings.audit_log is never
+written by a replay.
 
 Lines of the transcript that cannot be read are reported on stderr with
 their line number and skipped. Exit status: 0, or with --diff 0 when the
