@@ -17,10 +17,10 @@
 //   - "assistant" lines: tool_use blocks {id, name, input} are tool calls
 //     (PreToolUse); a text answer whose stop_reason ends the turn is a Stop.
 //
-// Every other line type (attachment, system, summary, file-history-
-// snapshot, queue-operation, last-prompt, api-request, cost-state, ...,
-// and types not known today) fires nothing and is counted in
-// Stats.Skipped by type. So are, among user and assistant lines: meta
+// Every other line type (attachment, system, summary,
+// file-history-snapshot, queue-operation, last-prompt, api-request,
+// cost-state, ..., and types not known today) fires nothing and is counted
+// in Stats.Skipped by type. So are, among user and assistant lines: meta
 // messages (isMeta: caveats and injected context), subagent messages
 // (isSidechain: their hooks fire inside the subagent, with agent fields
 // the transcript line does not carry; the Agent tool call itself is
@@ -30,9 +30,9 @@
 // messages. A line that is not a JSON object, is invalid JSON, has no
 // type, or is a user or assistant line without a well-formed message is
 // a Problem with its line number: it is skipped and the replay goes on.
-// Lines longer than WithMaxLine (DefaultMaxLine) are skipped without being
-// held in memory. Only an input in which not one line is a JSON object with
-// a type is an error (*FormatError).
+// Lines longer than WithMaxLine (DefaultMaxLine) are skipped: no more of
+// them than the limit is held in memory. Only an input in which not one
+// line is a JSON object with a type is an error (*FormatError).
 //
 // # The events, in order
 //

@@ -116,7 +116,8 @@ type Stats struct {
 }
 
 // DefaultMaxLine bounds one transcript line. A longer line (a huge tool
-// result) is skipped as malformed, without being held in memory.
+// result) is skipped as malformed; no more of it than the bound is held in
+// memory.
 const DefaultMaxLine = 32 << 20
 
 // Option configures a Reader.
