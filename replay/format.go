@@ -178,7 +178,11 @@ func (rep *Report) WriteSummary(w io.Writer, i int) error {
 func (rep *Report) transcriptLine() string {
 	st := rep.Stats
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %d line(s), %d session(s), %d prompt(s), %d tool call(s)", filepath.Base(rep.Transcript),
+	name := "-"
+	if rep.Transcript != "" {
+		name = filepath.Base(rep.Transcript)
+	}
+	fmt.Fprintf(&b, "%s, %d line(s), %d session(s), %d prompt(s), %d tool call(s)", name,
 		st.Lines, len(st.Sessions), st.Prompts, st.ToolCalls)
 	rec := map[string]int{}
 	for _, r := range rep.Records {
