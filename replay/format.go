@@ -1,0 +1,374 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Cell widths of the tables, in runes.
+const (
+	inputWidth  = 40
+	hookWidth   = 28
+	reasonWidth = 64
+	verdictCell = 56
+)
+
+// TableOptions choose the rows of a table.
+type TableOptions struct {
+	// All prints a row for every event. By default the table has a row per
+	// tool call (PreToolUse) and one for every other event a hook acted on
+	// (any action, a hook error, or a post event after a deny).
+	All bool
+}
+
+// shown reports whether the record gets a row in config i's table.
+func (r *Record) shown(i int, opt TableOptions) bool {
+	v := r.Verdicts[i]
+	return opt.All || r.Event == EventPreToolUse || v.Action != ActionNone || len(v.Errors) > 0 || v.AfterDeny
+}
+
+// WriteTable writes configuration i's table: one row per tool call and per
+// event a hook acted on (TableOptions), with the transcript line, the turn,
+// the event, the tool and a summary of its input, what the recorded
+// session did with the call, the action, the hooks behind it and the
+// reason, each cut to fit.
+func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
+	tw := newTable(w)
+	fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tSESSION\tDECISION\tHOOK\tREASON")
+	for k := range rep.Records {
+		r := &rep.Records[k]
+		if !r.shown(i, opt) {
+			continue
+		}
+		v := r.Verdicts[i]
+		action, hooks, reason := verdictCells(v)
+		rec := ""
+		if r.Event == EventPreToolUse {
+			rec = string(r.Recorded)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
+			dash(cut(r.Input, inputWidth)), dash(rec), action, dash(cut(hooks, hookWidth)), cut(reason, reasonWidth))
+	}
+	return tw.Flush()
+}
+
+// table aligns tab-separated cells in columns, without the spaces that
+// padding leaves at the end of rows whose last cells are empty.
+type table struct {
+	w   io.Writer
+	buf bytes.Buffer
+	tw  *tabwriter.Writer
+}
+
+func newTable(w io.Writer) *table {
+	t := &table{w: w}
+	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
+	return t
+}
+
+func (t *table) Write(p []byte) (int, error) { return t.tw.Write(p) }
+
+// Flush writes the table.
+func (t *table) Flush() error {
+	if err := t.tw.Flush(); err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
+		trimmed := strings.TrimRight(line, " \n")
+		if trimmed == "" && line == "" {
+			continue
+		}
+		out.WriteString(trimmed)
+		if strings.HasSuffix(line, "\n") {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := t.w.Write(out.Bytes())
+	return err
+}
+
+// verdictCells returns the action, hooks and reason cells of a verdict,
+// with its notes.
+func verdictCells(v Verdict) (action, hooks, reason string) {
+	action = string(v.Action)
+	hooks = strings.Join(v.Hooks, ",")
+	reason = oneLine(v.Reason, summaryMax)
+	if v.Action == ActionNone {
+		action = "—"
+		if len(v.Errors) > 0 {
+			action = "error"
+		}
+	}
+	var notes []string
+	if len(v.Errors) > 0 {
+		var ids []string
+		for _, e := range v.Errors {
+			ids = append(ids, e.ID)
+			if reason == "" {
+				reason = oneLine(fmt.Sprintf("%s %s: %s", e.ID, failed(e.Status), e.Error), summaryMax)
+			}
+		}
+		if hooks == "" {
+			hooks = strings.Join(ids, ",")
+		} else {
+			notes = append(notes, fmt.Sprintf("%d hook error(s)", len(v.Errors)))
+		}
+	}
+	if v.StopReleased {
+		notes = append(notes, "the loop guard let the agent stop")
+	}
+	if v.AfterDeny {
+		notes = append(notes, "denied at PreToolUse, ran in the session")
+	}
+	if len(notes) > 0 {
+		n := "(" + strings.Join(notes, "; ") + ")"
+		if reason == "" {
+			reason = n
+		} else {
+			reason = n + " " + reason
+		}
+	}
+	return action, hooks, reason
+}
+
+func failed(status string) string {
+	if status == "timeout" {
+		return "timed out"
+	}
+	return "failed"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// WriteSummary writes what configuration i did over the replay, and what
+// the transcript held: events fired, outcomes, tool calls by what the
+// session did with them, skipped and malformed lines.
+func (rep *Report) WriteSummary(w io.Writer, i int) error {
+	s := rep.Summaries[i]
+	st := rep.Stats
+	fmt.Fprintf(w, "transcript: %s\n", rep.transcriptLine())
+	fmt.Fprintf(w, "events fired: %s\n", counts(s.Fired, eventOrder(s.Fired)))
+	fmt.Fprintf(w, "outcomes: %d blocked, %d asked, %d rewritten, %d with context, %d allowed, %d hook error(s)\n",
+		s.Blocked, s.Asked, s.Rewritten, s.Context, s.Allowed, s.HookErrors)
+	if s.DeniedRan > 0 {
+		fmt.Fprintf(w, "denied here, ran in the session: %d call(s)\n", s.DeniedRan)
+	}
+	if len(st.Skipped) > 0 {
+		fmt.Fprintf(w, "skipped: %s\n", counts(st.Skipped, byCount(st.Skipped)))
+	}
+	if st.Malformed > 0 {
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", st.Malformed, st.Problems[0])
+	}
+	return nil
+}
+
+// transcriptLine describes the transcript in one line.
+func (rep *Report) transcriptLine() string {
+	st := rep.Stats
+	var b strings.Builder
+	name := "-"
+	if rep.Transcript != "" {
+		name = filepath.Base(rep.Transcript)
+	}
+	fmt.Fprintf(&b, "%s, %d line(s), %d session(s), %d prompt(s), %d tool call(s)", name,
+		st.Lines, len(st.Sessions), st.Prompts, st.ToolCalls)
+	rec := map[string]int{}
+	for _, r := range rep.Records {
+		if r.Event == EventPreToolUse {
+			rec[string(r.Recorded)]++
+		}
+	}
+	if len(rec) > 0 {
+		var order []string
+		for _, k := range []Recorded{RecordedRan, RecordedFailed, RecordedRejected, RecordedDenied, RecordedBlocked, RecordedInvalid, RecordedNone} {
+			order = append(order, string(k))
+		}
+		fmt.Fprintf(&b, " (%s)", countsAfter(rec, order))
+	}
+	return b.String()
+}
+
+// counts writes "name n, name n" in the given order.
+func counts(m map[string]int, order []string) string {
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// countsAfter writes "n name, n name" for the non-zero counts, in order.
+func countsAfter(m map[string]int, order []string) string {
+	var parts []string
+	for _, k := range order {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// byCount orders a map's keys by count, largest first, then by name.
+func byCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if m[keys[a]] != m[keys[b]] {
+			return m[keys[a]] > m[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	return keys
+}
+
+// jsonEvent is one line of WriteJSON.
+type jsonEvent struct {
+	Type string `json:"type"`
+	Record
+	Verdict
+}
+
+// jsonSummary is the last line of WriteJSON.
+type jsonSummary struct {
+	Type       string  `json:"type"`
+	Transcript string  `json:"transcript"`
+	Config     string  `json:"config"`
+	Stats      Stats   `json:"stats"`
+	Summary    Summary `json:"summary"`
+}
+
+// WriteJSON writes configuration i's replay as JSON lines: one object per
+// event ("type": "event", the record and the verdict's fields), then one
+// summary ("type": "summary", with the transcript's Stats and the
+// configuration's Summary).
+func (rep *Report) WriteJSON(w io.Writer, i int) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range rep.Records {
+		if err := enc.Encode(jsonEvent{Type: "event", Record: r, Verdict: r.Verdicts[i]}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(jsonSummary{Type: "summary", Transcript: rep.Transcript, Config: rep.Configs[i], Stats: rep.statsJSON(), Summary: rep.Summaries[i]})
+}
+
+// statsJSON is Stats with empty lists and maps as [] and {}.
+func (rep *Report) statsJSON() Stats {
+	st := rep.Stats
+	if st.Sessions == nil {
+		st.Sessions = []string{}
+	}
+	if st.Problems == nil {
+		st.Problems = []Problem{}
+	}
+	return st
+}
+
+// WriteDiffTable writes the records on which configurations i (before)
+// and j (after) differ, one row each with both verdicts, then a summary
+// of the differences and of each configuration's outcomes.
+func (rep *Report) WriteDiffTable(w io.Writer, i, j int) error {
+	diff := rep.Diff(i, j)
+	if len(diff) > 0 {
+		tw := newTable(w)
+		fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tBEFORE\tAFTER")
+		for _, r := range diff {
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
+				dash(cut(r.Input, inputWidth)), verdictCellDiff(r.Verdicts[i]), verdictCellDiff(r.Verdicts[j]))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "before: %s\nafter:  %s\n", rep.Configs[i], rep.Configs[j])
+	fmt.Fprintf(w, "transcript: %s\n", rep.transcriptLine())
+	if len(diff) == 0 {
+		fmt.Fprintf(w, "no differences: all %d event(s) had the same effect\n", len(rep.Records))
+	} else {
+		by := map[string]int{}
+		for _, r := range diff {
+			by[r.Event]++
+		}
+		fmt.Fprintf(w, "differences: %d of %d event(s) (%s)\n", len(diff), len(rep.Records), counts(by, eventOrder(by)))
+	}
+	a, b := rep.Summaries[i], rep.Summaries[j]
+	fmt.Fprintf(w, "outcomes: blocked %d → %d, asked %d → %d, rewritten %d → %d, with context %d → %d, allowed %d → %d, hook errors %d → %d\n",
+		a.Blocked, b.Blocked, a.Asked, b.Asked, a.Rewritten, b.Rewritten, a.Context, b.Context, a.Allowed, b.Allowed, a.HookErrors, b.HookErrors)
+	if rep.Stats.Malformed > 0 {
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", rep.Stats.Malformed, rep.Stats.Problems[0])
+	}
+	return nil
+}
+
+// verdictCellDiff is a verdict in one cell: action, hooks and reason.
+func verdictCellDiff(v Verdict) string {
+	action, hooks, reason := verdictCells(v)
+	s := action
+	if hooks != "" {
+		s += " " + hooks
+	}
+	if reason != "" {
+		s += ": " + reason
+	}
+	return cut(s, verdictCell)
+}
+
+// jsonDiff is one line of WriteDiffJSON.
+type jsonDiff struct {
+	Type string `json:"type"`
+	Record
+	Before Verdict `json:"before"`
+	After  Verdict `json:"after"`
+}
+
+// jsonDiffSummary is the last line of WriteDiffJSON.
+type jsonDiffSummary struct {
+	Type        string         `json:"type"`
+	Transcript  string         `json:"transcript"`
+	Before      string         `json:"before"`
+	After       string         `json:"after"`
+	Events      int            `json:"events"`
+	Differences int            `json:"differences"`
+	ByEvent     map[string]int `json:"by_event"`
+	Stats       Stats          `json:"stats"`
+	Summaries   struct {
+		Before Summary `json:"before"`
+		After  Summary `json:"after"`
+	} `json:"summaries"`
+}
+
+// WriteDiffJSON writes the records on which configurations i and j differ
+// as JSON lines ("type": "diff", the record, "before" and "after"
+// verdicts), then one summary ("type": "summary").
+func (rep *Report) WriteDiffJSON(w io.Writer, i, j int) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	diff := rep.Diff(i, j)
+	s := jsonDiffSummary{Type: "summary", Transcript: rep.Transcript, Before: rep.Configs[i], After: rep.Configs[j],
+		Events: len(rep.Records), Differences: len(diff), ByEvent: map[string]int{}, Stats: rep.statsJSON()}
+	for _, r := range diff {
+		if err := enc.Encode(jsonDiff{Type: "diff", Record: r, Before: r.Verdicts[i], After: r.Verdicts[j]}); err != nil {
+			return err
+		}
+		s.ByEvent[r.Event]++
+	}
+	s.Summaries.Before, s.Summaries.After = rep.Summaries[i], rep.Summaries[j]
+	return enc.Encode(s)
+}
