@@ -2,6 +2,7 @@ package hcl_test
 
 import (
 	"go/build"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -131,5 +132,55 @@ func TestImportsOnlyTheEngine(t *testing.T) {
 				t.Errorf("hcl depends on %s", path)
 			}
 		}
+	}
+}
+
+// TestTestFilesAreNotConfiguration: a directory's *_test.hcl files hold
+// `test` blocks, which would be an unsupported block type if they were
+// decoded as configuration; Parse skips them, TestFiles lists them, and
+// naming one as the configuration is an error that says what it is.
+func TestTestFilesAreNotConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("hooks.hcl", `hook "a" {
+  event    = "Stop"
+  decision = "block"
+}
+`)
+	write("hooks_test.hcl", `test "stop is blocked" {
+  event = "Stop"
+  expect { decision = "block" }
+}
+`)
+	write("more_test.hcl", `this is not even HCL {`)
+	cfg := parse(t, dir)
+	if !slices.Equal(cfg.Files, []string{filepath.Join(dir, "hooks.hcl")}) || len(cfg.Hooks) != 1 {
+		t.Fatalf("loaded %v", cfg.Files)
+	}
+	want := []string{filepath.Join(dir, "hooks_test.hcl"), filepath.Join(dir, "more_test.hcl")}
+	for _, p := range []string{dir, filepath.Join(dir, "hooks.hcl")} {
+		got, err := hcl.TestFiles(p)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("TestFiles(%s) = %v, %v; want %v", p, got, err, want)
+		}
+	}
+	if files, err := hcl.ConfigFiles(dir); err != nil || len(files) != 1 {
+		t.Fatalf("ConfigFiles = %v, %v", files, err)
+	}
+	if _, err := hcl.Parse(filepath.Join(dir, "hooks_test.hcl")); err == nil || !strings.Contains(err.Error(), "holds tests, not configuration") {
+		t.Fatalf("a test file named as the configuration: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "hooks.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hcl.Parse(dir); err == nil || !strings.Contains(err.Error(), "but test files") {
+		t.Fatalf("a directory of test files only: %v", err)
+	}
+	if !hcl.IsTestFile("x/a_test.hcl") || hcl.IsTestFile("x_test.hcl/a.hcl") || hcl.IsTestFile("latest.hcl") {
+		t.Fatal("IsTestFile")
 	}
 }
