@@ -95,6 +95,11 @@ func (t *Tests) Errorf(r Range, summary, format string, args ...any) {
 	t.l.ev.errorf(r, summary, format, args...)
 }
 
+// Warnf records a warning at r.
+func (t *Tests) Warnf(r Range, summary, format string, args ...any) {
+	t.l.ev.warnf(r, summary, format, args...)
+}
+
 var testFileSchema = &hcl2.BodySchema{
 	Blocks: []hcl2.BlockHeaderSchema{
 		{Type: "locals"},
