@@ -145,7 +145,9 @@ func ParseTests(files []string, opts ...Option) *Tests {
 	for _, p := range files {
 		f, d := l.parser.ParseHCLFile(p)
 		l.diags = append(l.diags, d...)
-		if f == nil {
+		if f == nil || d.HasErrors() {
+			// The syntax errors say it all: what could be decoded of
+			// the file would only add errors that follow from them.
 			continue
 		}
 		content, d := f.Body.Content(testFileSchema)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,6 +28,10 @@ func TestMain(m *testing.M) {
 // subcommand, every exit status, --explain, --set, directory configs and
 // the diagnostics of each class of bad configuration.
 func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -43,6 +48,9 @@ func TestScripts(t *testing.T) {
 			// runs untrusted configurations unless it says so.
 			env.Setenv("HOOKCTL_TRUST_FILE", env.WorkDir+"/.config/hookctl/trusted.json")
 			env.Setenv("HOOKCTL_ALLOW_UNTRUSTED", "")
+			// The repository's examples, which scripts read but never
+			// write.
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 	})

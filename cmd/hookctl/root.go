@@ -75,11 +75,12 @@ every command uses the same one: $HOOKCTL_CONFIG, then ./hooks.hcl, then
 
 Trust: "hookctl claude" and "hookctl serve", which Claude Code and services start
 on their own, run only a configuration you trusted with "hookctl trust", as it
-was then (see "hookctl trust --help"). fire, validate, list and bench run the
-configuration you point them at, on purpose, and need no trust.`,
+was then (see "hookctl trust --help"). fire, validate, list, test and bench run
+the configuration you point them at, on purpose, and need no trust.`,
 		Example: `  hookctl fire --config examples/hooks.hcl --payload examples/payloads/PreToolUse.rm.json PreToolUse
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf /' --explain
   hookctl validate --config hooks.hcl
+  hookctl test --config examples
   hookctl list --event PreToolUse
   hookctl trust --config .claude/hooks.hcl
   hookctl events`,

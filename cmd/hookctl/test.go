@@ -70,6 +70,11 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("log-level") {
+				// A failing hook is a failing test, said in the results;
+				// the engine's warning would say it twice.
+				a.logLevel = "error"
+			}
 			opts = append(opts,
 				hooktest.WithEngineOptions(engine.WithLogger(a.logger())),
 				hooktest.WithAssembleOptions(assemble.WithProjectDir(projectDir())))
