@@ -325,9 +325,12 @@ test "e" {
 test "device" {
   payload_file = "/dev/zero"
 }
+test "env" {
+  env = { "A=B" = "x", N = null }
+}
 `}), "y_test.hcl")})
 	text = ts.Diagnostics().Error()
-	for _, want := range []string{`y_test.hcl:3:15: error: Invalid set`, `tool_name is a string, not an object`, `"a..b" has an empty segment`, `/dev/zero is not a regular file`} {
+	for _, want := range []string{`"A=B" is not an environment variable name`, `Variable "N" must be a string, not null`, `y_test.hcl:3:15: error: Invalid set`, `tool_name is a string, not an object`, `"a..b" has an empty segment`, `/dev/zero is not a regular file`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}
