@@ -125,6 +125,29 @@ func TestLoadDirectory(t *testing.T) {
 	}
 }
 
+// TestLoadSkipsTestFiles: a directory's *_test.hcl files are tests for
+// hookctl test, never configuration: one that would not even parse as a
+// configuration leaves the load untouched.
+func TestLoadSkipsTestFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"hooks.hcl":      "hook \"gate\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n}\n",
+		"hooks_test.hcl": "test \"gate denies\" {\n  event = \"PreToolUse\"\n  expect { decision = \"deny\" }\n}\n",
+		"bad_test.hcl":   "hook \"gate\" { event = \"NoSuchEvent\" }\n{{{",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := load(t, dir)
+	if len(cfg.Files) != 1 || len(cfg.Engine.Hooks) != 1 {
+		t.Fatalf("loaded %v with %d hooks", cfg.Files, len(cfg.Engine.Hooks))
+	}
+	if _, err := assemble.Load(filepath.Join(dir, "hooks_test.hcl")); err == nil {
+		t.Fatal("a test file loaded as a configuration")
+	}
+}
+
 // TestDiagnosticsGolden loads each broken configuration and compares the
 // rendered diagnostics with its golden file: every problem at once, each
 // with file:line:column and a snippet.

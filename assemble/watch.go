@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
 )
 
 // DefaultWatchInterval is how often a Watcher looks at the files.
@@ -207,7 +207,7 @@ func (w *Watcher) digest(cfg *Config) string {
 func (w *Watcher) files(cfg *Config) []string {
 	var files []string
 	if fi, err := os.Stat(w.path); err == nil && fi.IsDir() {
-		matches, _ := filepath.Glob(filepath.Join(w.path, "*.hcl"))
+		matches, _ := hcl.ConfigFiles(w.path)
 		files = append(files, matches...)
 	} else {
 		files = append(files, w.path)

@@ -66,10 +66,14 @@ const (
 // the payload's cwd, else the project directory the loader was given,
 // else the configuration directory.
 func WorkDir(spec CommandSpec, payload map[string]any) string {
+	return workDir(spec, payload, os.LookupEnv)
+}
+
+func workDir(spec CommandSpec, payload map[string]any, lookup func(string) (string, bool)) string {
 	if spec.Dir != "" {
 		return spec.Dir
 	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+	if d, _ := lookup("CLAUDE_PROJECT_DIR"); d != "" {
 		return d
 	}
 	if d, _ := payload["cwd"].(string); d != "" {
@@ -135,8 +139,19 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if err != nil {
 		return nil, err
 	}
-	env := hookEnv(call, c.spec.Protocol == ProtocolOpta)
-	if _, set := os.LookupEnv("CLAUDE_PROJECT_DIR"); !set {
+	extra := envFrom(ctx)
+	lookup := func(k string) (string, bool) {
+		if v, ok := extra[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+	env := maps.Clone(extra)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, hookEnv(call, c.spec.Protocol == ProtocolOpta))
+	if _, set := lookup("CLAUDE_PROJECT_DIR"); !set {
 		// The project, as the hook sees it: the payload's cwd, else the
 		// loader's project directory.
 		dir, _ := call.Payload["cwd"].(string)
@@ -151,7 +166,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if msg := c.verify(); msg != "" {
 		return exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
 	}
-	dir := WorkDir(c.spec, call.Payload)
+	dir := workDir(c.spec, call.Payload, lookup)
 	if fi, err := os.Stat(dir); dir != "" && (err != nil || !fi.IsDir()) {
 		// Said as it is: starting the program would fail with an error
 		// that names the program, not the directory.
@@ -177,6 +192,26 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		return interpretOpta(call.Event, res.code, res.stderr)
 	}
 	return Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
+}
+
+type envKey struct{}
+
+// WithEnv returns a context under which command hooks run as if the
+// process environment also held env: `hookctl test` gives each test its
+// own this way, with no change to the process. The variables hookctl sets
+// (HOOKCTL_*, the opta ones) and the hook's own env attribute still win,
+// and a CLAUDE_PROJECT_DIR in env chooses the working directory as the
+// process's would.
+func WithEnv(ctx context.Context, env map[string]string) context.Context {
+	if len(env) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, envKey{}, maps.Clone(env))
+}
+
+func envFrom(ctx context.Context) map[string]string {
+	m, _ := ctx.Value(envKey{}).(map[string]string)
+	return m
 }
 
 // hookEnv is the environment every command hook gets: HOOKCTL_HOOK,

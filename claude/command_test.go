@@ -253,3 +253,42 @@ func TestNewCommandValidation(t *testing.T) {
 		t.Fatal("argv and shell accepted together")
 	}
 }
+
+// TestWithEnv: a context's environment reaches the program as if it were
+// the process's (hookctl test's per-test env), under the variables
+// hookctl sets and the hook's own env, and its CLAUDE_PROJECT_DIR is the
+// working directory; the process environment is untouched.
+func TestWithEnv(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	os.Unsetenv("CLAUDE_PROJECT_DIR")
+	dir := t.TempDir()
+	h, err := claude.NewCommand(claude.CommandSpec{
+		Shell: `echo "$TEST_ONLY|$HOOKCTL_HOOK|$OWN|$(pwd)"`,
+		Env:   map[string]string{"OWN": "hook"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := &engine.Call{Hook: "h", Event: "SessionStart", Payload: map[string]any{"cwd": "/"}, Deadline: time.Now().Add(10 * time.Second)}
+	ctx := claude.WithEnv(context.Background(), map[string]string{
+		"TEST_ONLY": "per-test", "HOOKCTL_HOOK": "spoofed", "OWN": "test", "CLAUDE_PROJECT_DIR": dir,
+	})
+	res, err := h.Handle(ctx, call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	if got := res["additional_context"]; got != "per-test|h|hook|"+real {
+		t.Fatalf("additional_context %q", got)
+	}
+	if _, set := os.LookupEnv("TEST_ONLY"); set {
+		t.Fatal("the process environment changed")
+	}
+	res, err = h.Handle(context.Background(), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res["additional_context"]; got != "|h|hook|/" {
+		t.Fatalf("without WithEnv: %q", got)
+	}
+}

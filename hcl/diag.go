@@ -98,6 +98,22 @@ func (d *Diagnostics) With(more ...Diagnostic) *Diagnostics {
 	return &Diagnostics{List: append(append([]Diagnostic(nil), d.List...), more...), sources: d.sources}
 }
 
+// Join returns d's diagnostics and then other's, with the sources of
+// both; either may be nil.
+func (d *Diagnostics) Join(other *Diagnostics) *Diagnostics {
+	out := &Diagnostics{sources: map[string][]byte{}}
+	for _, x := range []*Diagnostics{d, other} {
+		if x == nil {
+			continue
+		}
+		out.List = append(out.List, x.List...)
+		for k, v := range x.sources {
+			out.sources[k] = v
+		}
+	}
+	return out
+}
+
 // Error implements error: the errors, rendered without color.
 func (d *Diagnostics) Error() string {
 	var b bytes.Buffer

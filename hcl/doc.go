@@ -14,7 +14,9 @@
 // The files, one per block kind: load.go (Parse, the loader and its
 // options), settings.go, locals.go, event.go, hook.go, builtin.go; body.go
 // is what a factory reads; values.go and funcs.go evaluate; diag.go
-// renders diagnostics with file:line:column and a snippet.
+// renders diagnostics with file:line:column and a snippet. tests.go
+// decodes the `test` blocks of the *_test.hcl files beside a
+// configuration (ParseTests), which Parse never loads as configuration.
 //
 // Every problem is a diagnostic, and decoding goes on after one so that
 // all are reported at once (Config.Diagnostics). A Config is used by one

@@ -2,6 +2,7 @@ package hcl_test
 
 import (
 	"go/build"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -130,6 +131,208 @@ func TestImportsOnlyTheEngine(t *testing.T) {
 			if rel == banned || strings.HasPrefix(rel, banned+"/") {
 				t.Errorf("hcl depends on %s", path)
 			}
+		}
+	}
+}
+
+// TestTestFilesAreNotConfiguration: a directory's *_test.hcl files hold
+// `test` blocks, which would be an unsupported block type if they were
+// decoded as configuration; Parse skips them, TestFiles lists them, and
+// naming one as the configuration is an error that says what it is.
+func TestTestFilesAreNotConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("hooks.hcl", `hook "a" {
+  event    = "Stop"
+  decision = "block"
+}
+`)
+	write("hooks_test.hcl", `test "stop is blocked" {
+  event = "Stop"
+  expect { decision = "block" }
+}
+`)
+	write("more_test.hcl", `this is not even HCL {`)
+	cfg := parse(t, dir)
+	if !slices.Equal(cfg.Files, []string{filepath.Join(dir, "hooks.hcl")}) || len(cfg.Hooks) != 1 {
+		t.Fatalf("loaded %v", cfg.Files)
+	}
+	want := []string{filepath.Join(dir, "hooks_test.hcl"), filepath.Join(dir, "more_test.hcl")}
+	for _, p := range []string{dir, filepath.Join(dir, "hooks.hcl")} {
+		got, err := hcl.TestFiles(p)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("TestFiles(%s) = %v, %v; want %v", p, got, err, want)
+		}
+	}
+	if files, err := hcl.ConfigFiles(dir); err != nil || len(files) != 1 {
+		t.Fatalf("ConfigFiles = %v, %v", files, err)
+	}
+	if _, err := hcl.Parse(filepath.Join(dir, "hooks_test.hcl")); err == nil || !strings.Contains(err.Error(), "holds tests, not configuration") {
+		t.Fatalf("a test file named as the configuration: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "hooks.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hcl.Parse(dir); err == nil || !strings.Contains(err.Error(), "but test files") {
+		t.Fatalf("a directory of test files only: %v", err)
+	}
+	if !hcl.IsTestFile("x/a_test.hcl") || hcl.IsTestFile("x_test.hcl/a.hcl") || hcl.IsTestFile("latest.hcl") {
+		t.Fatal("IsTestFile")
+	}
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestParseTests decodes test blocks: payload or payload_file, set
+// applied shortest path first, env, a relative cwd made absolute against
+// the test file, locals, and each expectation with where it is written.
+func TestParseTests(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"pip.json": `{"tool_name": "Bash", "tool_input": {"command": "pip install x", "timeout": 5}}`,
+		"a_test.hcl": `locals { rm = "rm -rf /" }
+test "rm is denied" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", cwd = "fixtures", tool_input = { command = local.rm } }
+  env     = { LINT = "strict" }
+  expect {
+    decision        = "deny"
+    blocked         = true
+    reason_contains = "rm"
+    hooks           = { no-rm = "decided", "pip-to-uv" = "skipped" }
+    updated_input   = null
+    state           = { rewrote = true }
+  }
+}
+`,
+		"b_test.hcl": `test "from a file" {
+  payload_file = "pip.json"
+  set          = { "tool_input.command" = "ls", "tool_input" = { command = "x" }, "extra.deep.n" = 2 }
+}
+`,
+	})
+	ts := hcl.ParseTests([]string{filepath.Join(dir, "a_test.hcl"), filepath.Join(dir, "b_test.hcl")})
+	if d := ts.Diagnostics(); d.HasErrors() {
+		t.Fatal(d)
+	}
+	if len(ts.Tests) != 2 {
+		t.Fatalf("%d tests", len(ts.Tests))
+	}
+	a, b := ts.Tests[0], ts.Tests[1]
+	if a.Name != "rm is denied" || a.Event != "PreToolUse" || a.Env["LINT"] != "strict" || a.Range.Start.Line != 2 {
+		t.Fatalf("%+v", a)
+	}
+	if a.Payload["tool_input"].(map[string]any)["command"] != "rm -rf /" || a.Payload["cwd"] != filepath.Join(dir, "fixtures") {
+		t.Fatalf("payload %v", a.Payload)
+	}
+	e := a.Expect
+	if e.Decision != "deny" || !e.Blocked || e.ReasonContains != "rm" || e.Hooks["no-rm"] != engine.StatusDecided || e.Hooks["pip-to-uv"] != engine.StatusSkipped {
+		t.Fatalf("expect %+v", e)
+	}
+	if !e.Has("updated_input") || e.UpdatedInput != nil || e.Has("output") || e.State["rewrote"] != true {
+		t.Fatalf("expect %+v", e)
+	}
+	if r := e.HookRanges["no-rm"]; r.Start.Line != 10 {
+		t.Fatalf("hook status at %v", r)
+	}
+	if b.Event != "" || b.Expect != nil {
+		t.Fatalf("%+v", b)
+	}
+	in := b.Payload["tool_input"].(map[string]any)
+	if b.Payload["tool_name"] != "Bash" || in["command"] != "ls" || len(in) != 1 || b.Payload["extra"].(map[string]any)["deep"].(map[string]any)["n"] != int64(2) {
+		t.Fatalf("payload %v", b.Payload)
+	}
+}
+
+// TestParseTestsProblems: every problem of a test file is a diagnostic at
+// its file:line:column, all at once, and a test with one is not kept.
+func TestParseTestsProblems(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"bad.json": "{\n  \"a\": 1,\n}",
+		"x_test.hcl": `test "a" {
+  evnt = "PreToolUse"
+}
+test "a" {
+  event = "Stop"
+}
+test "b" {
+  payload      = {}
+  payload_file = "bad.json"
+  expect {
+    hooks    = { x = "passed" }
+    decison  = "deny"
+  }
+  expect {}
+}
+test "c" {
+  payload_file = "bad.json"
+  set          = { "tool_name.x" = 1 }
+  payload      = "x"
+}
+test "d" {
+  payload_file = "bad.json"
+  set          = { "a.b" = 1, "" = 2 }
+}
+test "e" {
+  payload_file = "missing.json"
+  surprise {}
+}
+`,
+	})
+	ts := hcl.ParseTests([]string{filepath.Join(dir, "x_test.hcl")})
+	text := ts.Diagnostics().Error()
+	for _, want := range []string{
+		`x_test.hcl:2:3: error: Unsupported argument`,
+		`x_test.hcl:4:6: error: Duplicate test name`,
+		`x_test.hcl:9:3: error: Two payloads`,
+		`x_test.hcl:11:22: error: Invalid hook status`,
+		`"passed" is not a hook status`,
+		`x_test.hcl:12:5: error: Unsupported argument`,
+		`Did you mean "decision"?`,
+		`x_test.hcl:14:3: error: Duplicate expect block`,
+		`x_test.hcl:17:3: error: Two payloads`,
+		`x_test.hcl:22:18: error: Invalid payload file`,
+		`bad.json:3:1: invalid character '}'`,
+		`x_test.hcl:23:31: error: Invalid set`,
+		`x_test.hcl:26:18: error: Invalid payload file`,
+		`x_test.hcl:27:3: error: Unsupported block type`,
+		`missing.json: no such file`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+	if len(ts.Tests) != 0 {
+		t.Fatalf("kept %d tests with errors", len(ts.Tests))
+	}
+	// set through a value that is not an object.
+	ts = hcl.ParseTests([]string{filepath.Join(writeFiles(t, map[string]string{"y_test.hcl": `test "s" {
+  payload = { tool_name = "Bash" }
+  set     = { "tool_name.x" = 1, "a..b" = 2 }
+}
+test "device" {
+  payload_file = "/dev/zero"
+}
+test "env" {
+  env = { "A=B" = "x", N = null }
+}
+`}), "y_test.hcl")})
+	text = ts.Diagnostics().Error()
+	for _, want := range []string{`"A=B" is not an environment variable name`, `Variable "N" must be a string, not null`, `y_test.hcl:3:15: error: Invalid set`, `tool_name is a string, not an object`, `"a..b" has an empty segment`, `/dev/zero is not a regular file`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
 		}
 	}
 }

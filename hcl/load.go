@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -144,25 +145,78 @@ func WithConditions(c *conditions.Compiler) Option {
 	return func(o *Options) { o.Conditions = c }
 }
 
+// TestFileSuffix ends the name of a test file: `test` blocks for
+// `hookctl test` (package hooktest), kept beside the configuration and
+// never loaded as configuration.
+const TestFileSuffix = "_test.hcl"
+
+// IsTestFile reports whether the file named is a test file (*_test.hcl).
+func IsTestFile(name string) bool {
+	return strings.HasSuffix(filepath.Base(name), TestFileSuffix)
+}
+
+// ConfigFiles lists, sorted, the files of a configuration directory that
+// Parse loads: every *.hcl file but the test files (*_test.hcl).
+func ConfigFiles(dir string) ([]string, error) {
+	matches, err := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	if err != nil {
+		return nil, err
+	}
+	out := matches[:0]
+	for _, m := range matches {
+		if !IsTestFile(m) {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// TestFiles lists, sorted, the test files of the configuration at path:
+// the *_test.hcl files of the directory it names, or of the directory of
+// the file it names.
+func TestFiles(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	dir := path
+	if !fi.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	matches, err := filepath.Glob(filepath.Join(dir, "*"+TestFileSuffix))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(matches)
+	return matches, nil
+}
+
 // Parse decodes a configuration from a file or from a directory of *.hcl
-// files. The error is for a path that cannot be read; problems in the
-// files are the Config's Diagnostics.
+// files (test files, *_test.hcl, excepted). The error is for a path that
+// cannot be read or is a test file; problems in the files are the
+// Config's Diagnostics.
 func Parse(path string, opts ...Option) (*Config, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !fi.IsDir() {
+		if IsTestFile(path) {
+			return nil, fmt.Errorf("config %s: a *%s file holds tests, not configuration: name the configuration (hookctl test finds the tests beside it)", path, TestFileSuffix)
+		}
 		return ParseFile(path, opts...), nil
 	}
-	matches, err := filepath.Glob(filepath.Join(path, "*.hcl"))
+	matches, err := ConfigFiles(path)
 	if err != nil {
 		return nil, err
 	}
 	if len(matches) == 0 {
+		if tests, _ := TestFiles(path); len(tests) > 0 {
+			return nil, fmt.Errorf("config %s: no *.hcl files in the directory but test files (*%s), which are not configuration", path, TestFileSuffix)
+		}
 		return nil, fmt.Errorf("config %s: no *.hcl files in the directory", path)
 	}
-	sort.Strings(matches)
 	return parse(path, path, matches, opts), nil
 }
 

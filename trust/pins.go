@@ -58,7 +58,8 @@ func configRoot(path string) string {
 	return filepath.Dir(path)
 }
 
-// hclFiles lists the configuration's *.hcl files as Load reads them.
+// hclFiles lists the configuration's *.hcl files as Load reads them (test
+// files, *_test.hcl, are not loaded, so not pinned).
 func hclFiles(path string) ([]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -67,12 +68,7 @@ func hclFiles(path string) ([]string, error) {
 	if !fi.IsDir() {
 		return []string{path}, nil
 	}
-	m, err := filepath.Glob(filepath.Join(path, "*.hcl"))
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(m)
-	return m, nil
+	return hcl.ConfigFiles(path)
 }
 
 // pinKey is how a file is named in a trust record: relative to the

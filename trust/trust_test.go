@@ -462,3 +462,20 @@ func TestVerifierChecksWhatIsLoaded(t *testing.T) {
 		t.Fatal("a verifier of an untrusted configuration")
 	}
 }
+
+// TestPinsSkipTestFiles: the *_test.hcl files beside a configuration are
+// not loaded by it, so trusting it does not pin them, and one that does
+// not parse as a configuration is no syntax error of the configuration.
+func TestPinsSkipTestFiles(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"hooks.hcl":      "hook \"gate\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n}\n",
+		"hooks_test.hcl": "test \"gate\" {\n  expect { decision = \"deny\" }\n}\n{{{",
+	})
+	p, files := pins(t, dir)
+	if p.Walk {
+		t.Fatalf("pinned whole: %v", p.Why)
+	}
+	if got := present(files); !slices.Equal(got, []string{"hooks.hcl"}) {
+		t.Fatalf("pinned %v", got)
+	}
+}

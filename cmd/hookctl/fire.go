@@ -34,15 +34,16 @@ key=value sets fields on top of it, with dotted keys for nested fields and JSON
 values (--set tool_input.timeout=5000, --set 'tool_input={"command":"ls"}');
 a value that is not valid JSON is a string.
 
-Without EVENT, the event is the payload's hook_event_name (as Claude Code
-names it in every payload). When both are given and they differ, fire warns
-and fires EVENT.`,
+Without EVENT, the payload's hook_event_name is fired (a payload Claude Code
+sent names its event); with both, a hook_event_name that is another event than
+EVENT is fired as EVENT, with a warning on stderr.`,
 		Example: `  hookctl fire --payload examples/payloads/PreToolUse.rm.json PreToolUse
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf ~' --explain
-  cat payload.json | hookctl fire --payload - UserPromptSubmit`,
+  cat payload.json | hookctl fire --payload - UserPromptSubmit
+  hookctl fire --payload examples/payloads/Stop.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usageError("fire takes one EVENT (see hookctl events)")
+				return usageError("fire takes one EVENT (see hookctl events), not %d", len(args))
 			}
 			return nil
 		},
@@ -51,36 +52,26 @@ and fires EVENT.`,
 			if err != nil {
 				return err
 			}
-			named, _ := payload["hook_event_name"].(string)
-			event := named
-			if len(args) == 1 {
-				event = args[0]
-			} else if event == "" {
-				return usageError("fire needs an EVENT, or a payload whose hook_event_name names one (see hookctl events)")
-			}
 			eng, cfg, err := a.load()
 			if err != nil {
 				return err
 			}
 			defer cfg.Close()
-			spec, err := eng.Event(event)
+			name, err := eventToFire(eng, args, payload, a.stderr)
 			if err != nil {
 				eng.Close(context.Background())
-				if len(args) == 0 {
-					err = fmt.Errorf("the payload's hook_event_name: %w", err)
-				}
-				return &exitError{code: exitFailure, err: err}
+				return err
 			}
-			if named != "" && len(args) == 1 {
-				if other, err := eng.Event(named); err != nil || other.Name != spec.Name {
-					fmt.Fprintf(a.stderr, "hookctl: warning: the payload's hook_event_name is %q, but %s fires; the hooks see the payload as it is\n", named, spec.Name)
-				}
+			spec, err := eng.Event(name)
+			if err != nil {
+				eng.Close(context.Background())
+				return &exitError{code: exitFailure, err: err}
 			}
 			if _, ok := payload["hook_event_name"]; !ok && spec.Source == engine.SourceClaudeCode {
 				payload["hook_event_name"] = spec.Name
 			}
 			start := time.Now()
-			out, ferr := eng.Fire(context.Background(), engine.Event{Name: event, Payload: payload})
+			out, ferr := eng.Fire(context.Background(), engine.Event{Name: name, Payload: payload})
 			took := time.Since(start)
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -114,6 +105,42 @@ and fires EVENT.`,
 	cmd.Flags().BoolVar(&explain, "explain", false, "write a readable trace of every hook to stderr")
 	cmd.Flags().BoolVar(&compact, "compact", false, "print the outcome on one line")
 	return cmd
+}
+
+// eventToFire is the EVENT argument, else the payload's hook_event_name
+// (an error when there is neither); it warns on w when the payload names
+// another event than the argument (an alias of the same event is no other
+// event).
+func eventToFire(eng *engine.Engine, args []string, payload map[string]any, w io.Writer) (string, error) {
+	raw, has := payload["hook_event_name"]
+	named, isString := raw.(string)
+	if len(args) == 0 {
+		switch {
+		case !has:
+			return "", usageError("fire needs an EVENT, or a payload with hook_event_name (see hookctl events)")
+		case !isString || named == "":
+			return "", usageError("fire needs an EVENT: the payload's hook_event_name is %s, not an event name", jsonKindOrEmpty(raw))
+		}
+		return named, nil
+	}
+	if has {
+		want, err := eng.Event(args[0])
+		if err != nil {
+			return args[0], nil // reported as the unknown event it is
+		}
+		if got, err := eng.Event(named); !isString || err != nil || got.Name != want.Name {
+			shown, _ := json.Marshal(raw)
+			fmt.Fprintf(w, "hookctl: warning: firing %s, but the payload's hook_event_name is %s\n", want.Name, shown)
+		}
+	}
+	return args[0], nil
+}
+
+func jsonKindOrEmpty(v any) string {
+	if s, ok := v.(string); ok && s == "" {
+		return "empty"
+	}
+	return jsonKind(v)
 }
 
 // MaxPayload bounds a payload read by fire.
@@ -174,8 +201,10 @@ func jsonKind(v any) string {
 		return "a string"
 	case bool:
 		return "a boolean"
-	case json.Number:
+	case json.Number, int64, float64:
 		return "a number"
+	case map[string]any:
+		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 // subcommand, every exit status, --explain, --set, directory configs and
 // the diagnostics of each class of bad configuration.
 func TestScripts(t *testing.T) {
-	examples, err := filepath.Abs("../../examples")
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,8 @@ func TestScripts(t *testing.T) {
 			// runs untrusted configurations unless it says so.
 			env.Setenv("HOOKCTL_TRUST_FILE", env.WorkDir+"/.config/hookctl/trusted.json")
 			env.Setenv("HOOKCTL_ALLOW_UNTRUSTED", "")
-			// Scripts may run the repository's examples.
+			// The repository's examples, which scripts read but never
+			// write.
 			env.Setenv("EXAMPLES", examples)
 			return nil
 		},

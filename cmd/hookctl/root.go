@@ -75,11 +75,12 @@ every command uses the same one: $HOOKCTL_CONFIG, then ./hooks.hcl, then
 
 Trust: "hookctl claude" and "hookctl serve", which Claude Code and services start
 on their own, run only a configuration you trusted with "hookctl trust", as it
-was then (see "hookctl trust --help"). fire, validate, list, bench and replay
-run the configuration you point them at, on purpose, and need no trust.`,
+was then (see "hookctl trust --help"). fire, validate, list, test, bench and
+replay run the configuration you point them at, on purpose, and need no trust.`,
 		Example: `  hookctl fire --config examples/hooks.hcl --payload examples/payloads/PreToolUse.rm.json PreToolUse
   hookctl fire PreToolUse --set tool_name=Bash --set tool_input.command='rm -rf /' --explain
   hookctl validate --config hooks.hcl
+  hookctl test --config examples
   hookctl list --event PreToolUse
   hookctl replay --config hooks.hcl ~/.claude/projects/PROJECT/SESSION.jsonl
   hookctl trust --config .claude/hooks.hcl
@@ -100,7 +101,7 @@ run the configuration you point them at, on purpose, and need no trust.`,
 		return root
 	}
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a),
 	)
 	return root
 }
