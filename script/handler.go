@@ -2,7 +2,6 @@ package script
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -56,7 +55,11 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if (waited || loaded) && !t.deadline.IsZero() {
 		t.left = time.Until(t.deadline)
 	}
-	return vm.run(ctx, call, h.allow, t, fn)
+	res, err := vm.run(ctx, call, h.allow, t, fn)
+	if err != nil {
+		err = h.prog.explain(err)
+	}
+	return res, err
 }
 
 // callTime is when a call started, when it must be over (zero for no
@@ -173,7 +176,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return nil, fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
+		return nil, notObject(v)
 	}
 	if obj == vm.marker && vm.pending {
 		return vm.pendingResult()
@@ -224,13 +227,11 @@ func (vm *VM) rejection(reason goja.Value) error {
 			// The position is the stack's first frame:
 			// "\tat name (file:line:col(pc))" or "\tat file:line:col(pc)".
 			if m := stackFrameRE().FindStringSubmatch(e.Stack); m != nil {
-				e.File = m[1]
-				e.Line, _ = strconv.Atoi(m[2])
-				e.Column, _ = strconv.Atoi(m[3])
-				if n := vm.pool.code.shift(e.File, e.Line); n > 0 {
-					e.Column = max(1, e.Column-n)
-				}
+				line, _ := strconv.Atoi(m[2])
+				col, _ := strconv.Atoi(m[3])
+				e.File, e.Line, e.Column = vm.pool.code.original(m[1], line, col)
 			}
+			e.Stack = vm.pool.code.fixStack(e.Stack)
 			return e
 		}
 	}

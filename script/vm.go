@@ -321,7 +321,7 @@ func (vm *VM) function(ctx context.Context, prog *Program, deadline time.Time) (
 	}
 	fn, ok := goja.AssertFunction(v)
 	if !ok {
-		return nil, true, &Error{File: prog.Name, Message: fmt.Sprintf("TypeError: %s must export a function (event, ctx), got %s", prog.Name, typeOf(v))}
+		return nil, true, prog.noHandler(v)
 	}
 	for len(vm.fns) <= prog.id {
 		vm.fns = append(vm.fns, nil)
