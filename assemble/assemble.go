@@ -305,7 +305,7 @@ func (x *Build) scriptsFire() bool {
 		}
 	}
 	for _, hb := range x.cfg.Hooks {
-		if hb.Kind != "js" && hb.Kind != "script" {
+		if hb.Kind != "js" && hb.Kind != "ts" && hb.Kind != "script" {
 			continue
 		}
 		for _, ev := range append([]string{hb.Hook.Event}, hb.Hook.Events...) {
