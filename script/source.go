@@ -3,7 +3,10 @@ package script
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,8 +183,9 @@ func lineOf(src []byte, n int) string {
 // noHandler is the error of a script file that exports no handler
 // function: what it exports, and what it should.
 func (prog *Program) noHandler(v goja.Value) error {
+	keys := exportedKeys(v)
 	e := &Error{File: prog.Name, Line: 1, Column: 1,
-		Message: fmt.Sprintf("TypeError: the script must export a function (event, ctx), got %s", exportedDescription(v))}
+		Message: fmt.Sprintf("TypeError: the script must export a function (event, ctx), got %s", exportedDescription(v, keys))}
 	esm := prog.Module || prog.TypeScript
 	if fns := prog.info.declared; len(fns) > 0 {
 		d := fns[0]
@@ -192,9 +196,12 @@ func (prog *Program) noHandler(v goja.Value) error {
 			}
 		}
 		e.File, e.Line, e.Column = d.file, d.at.line, d.at.col
-		if esm {
+		switch {
+		case slices.Contains(keys, d.name):
+			e.Hint = fmt.Sprintf("it exports function %s, but the handler is the default export or the one named handler: add export default %s;", d.name, d.name)
+		case esm:
 			e.Hint = fmt.Sprintf("it declares function %s but does not export it: add export default %s;", d.name, d.name)
-		} else {
+		default:
 			e.Hint = fmt.Sprintf("it declares function %s but does not export it: add module.exports = %s;", d.name, d.name)
 		}
 		return e
@@ -209,33 +216,42 @@ func (prog *Program) noHandler(v goja.Value) error {
 	return e
 }
 
-// exportedDescription describes what a module exported instead of a
-// function: its type, and an object's own keys (read without running
-// script code: a Proxy's keys are not asked for).
-func exportedDescription(v goja.Value) (s string) {
-	t := typeOf(v)
+// exportedKeys returns the own keys of an exported object, read without
+// running script code (a Proxy's are not asked for), sorted.
+func exportedKeys(v goja.Value) (keys []string) {
 	o, ok := v.(*goja.Object)
-	if !ok {
-		return t
+	if !ok || className(o) == "Proxy" {
+		return nil
 	}
 	defer func() {
 		if recover() != nil {
-			s = "an object"
+			keys = nil
 		}
 	}()
-	if className(o) == "Proxy" {
-		return "an object"
+	keys = o.Keys()
+	sort.Strings(keys)
+	return keys
+}
+
+// exportedDescription describes what a module exported instead of a
+// function: its type, and an object's keys.
+func exportedDescription(v goja.Value, keys []string) string {
+	if _, ok := v.(*goja.Object); !ok {
+		return typeOf(v)
 	}
-	keys := o.Keys()
 	if len(keys) == 0 {
+		if className(v.(*goja.Object)) == "Proxy" {
+			return "an object"
+		}
 		return "an empty object (module.exports was never set)"
 	}
-	sort.Strings(keys)
 	if len(keys) > 8 {
-		keys = append(keys[:8], "...")
+		keys = append(keys[:8:8], "...")
 	}
 	return "an object with " + strings.Join(keys, ", ") + " but no function named handler or default"
 }
+
+var bigIntType = reflect.TypeOf((*big.Int)(nil))
 
 // resultError is a handler result that is not an object (nor undefined).
 type resultError struct {
@@ -250,14 +266,20 @@ func (e *resultError) Unwrap() error { return errNotObject }
 // notObject is the error of a result that is not an object.
 func notObject(v goja.Value) error {
 	e := &resultError{kind: typeOf(v)}
-	switch v.(type) {
-	case goja.String:
-		e.kind = "string"
-		e.text = describePrimitive(v)
-	default:
-		if _, isObj := v.(*goja.Object); !isObj && v != nil {
-			e.text = describePrimitive(v)
+	if _, isObj := v.(*goja.Object); !isObj && v != nil {
+		switch v.ExportType().Kind() {
+		case reflect.String:
+			e.kind = "string"
+		case reflect.Int, reflect.Int64, reflect.Float64:
+			e.kind = "number"
+		case reflect.Bool:
+			e.kind = "boolean"
+		case reflect.Pointer:
+			if v.ExportType() == bigIntType {
+				e.kind = "bigint"
+			}
 		}
+		e.text = describePrimitive(v)
 	}
 	if len(e.text) > 200 {
 		e.text = cut(e.text[:200])

@@ -55,8 +55,15 @@ type positions struct {
 	cols map[linePos]int
 	// loops and funcs are the loop statements and functions of each file,
 	// by start.
-	loops map[string][]span
+	loops map[string][]loopSpan
 	funcs map[string][]span
+}
+
+// loopSpan is a loop statement; silent when it has nothing goja could
+// place an interrupt on (no test, or a literal one, and an empty body).
+type loopSpan struct {
+	span
+	silent bool
 }
 
 // addSource records that positions of the source map source url are
@@ -184,7 +191,7 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 	if f == nil {
 		return info
 	}
-	loops := map[string][]span{}
+	loops := map[string][]loopSpan{}
 	funcs := map[string][]span{}
 	at := func(n ast.Node) (string, span) {
 		name, s := c.position(f, n.Idx0())
@@ -202,7 +209,7 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 		switch n := n.(type) {
 		case *ast.ForStatement, *ast.ForInStatement, *ast.ForOfStatement, *ast.WhileStatement, *ast.DoWhileStatement:
 			name, s := at(n.(ast.Node))
-			loops[name] = append(loops[name], s)
+			loops[name] = append(loops[name], loopSpan{s, silentLoop(n)})
 		case *ast.FunctionLiteral:
 			name, s := at(n)
 			funcs[name] = append(funcs[name], s)
@@ -231,10 +238,12 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 	c.pos.mu.Lock()
 	defer c.pos.mu.Unlock()
 	if c.pos.loops == nil {
-		c.pos.loops, c.pos.funcs = map[string][]span{}, map[string][]span{}
+		c.pos.loops, c.pos.funcs = map[string][]loopSpan{}, map[string][]span{}
 	}
 	for name, l := range loops {
-		c.pos.loops[name] = sortSpans(append(c.pos.loops[name], l...))
+		l = append(c.pos.loops[name], l...)
+		sort.SliceStable(l, func(i, j int) bool { return l[i].start.before(l[j].start) })
+		c.pos.loops[name] = l
 	}
 	for name, l := range funcs {
 		c.pos.funcs[name] = sortSpans(append(c.pos.funcs[name], l...))
@@ -265,26 +274,59 @@ func literalOf(e ast.Expression) (literalReturn, bool) {
 	return literalReturn{}, false
 }
 
-// loopAt returns where an interrupted script really was: goja places an
-// interrupt in a loop with no expression of its own to stop at (`while
-// (true) {}`, `for (;;);`) on the last expression before it. A position
-// that is inside no loop moves to the first loop after it in the same
-// function; one inside a loop stays.
+// silentLoop reports whether a loop has nothing goja could place an
+// interrupt on: no test or a literal one, and an empty body.
+func silentLoop(n any) bool {
+	var test ast.Expression
+	var body ast.Statement
+	switch l := n.(type) {
+	case *ast.ForStatement:
+		if l.Initializer != nil || l.Update != nil {
+			return false
+		}
+		test, body = l.Test, l.Body
+	case *ast.WhileStatement:
+		test, body = l.Test, l.Body
+	case *ast.DoWhileStatement:
+		test, body = l.Test, l.Body
+	default:
+		return false
+	}
+	switch test.(type) {
+	case nil, *ast.BooleanLiteral, *ast.NumberLiteral, *ast.StringLiteral:
+	default:
+		return false
+	}
+	switch b := body.(type) {
+	case *ast.EmptyStatement:
+		return true
+	case *ast.BlockStatement:
+		return len(b.List) == 0
+	}
+	return false
+}
+
+// loopAt returns where an interrupted script really was: goja has no
+// position inside a silent loop (`while (true) {}`, `for (;;);`), so it
+// places the interrupt on the last expression before it. Such a position
+// moves to the first silent loop after it in the same function (and
+// inside the same loop, when it is in one).
 func (c *programs) loopAt(name string, p pos) pos {
 	c.pos.mu.Lock()
 	defer c.pos.mu.Unlock()
-	loops := c.pos.loops[name]
-	for _, l := range loops {
+	loops, funcs := c.pos.loops[name], c.pos.funcs[name]
+	var in *loopSpan
+	for i, l := range loops {
 		if l.contains(p) {
-			return p
+			in = &loops[i] // sorted by start: the last one is innermost
 		}
 	}
-	fn := innermost(c.pos.funcs[name], p)
+	fn := innermost(funcs, p)
 	for _, l := range loops {
-		if l.start.before(p) || l.start == p {
+		if !l.silent || !p.before(l.start) || innermost(funcs, l.start) != fn {
 			continue
 		}
-		if innermost(c.pos.funcs[name], l.start) != fn {
+		if in != nil && !in.contains(l.start) {
 			continue
 		}
 		return l.start
@@ -292,13 +334,14 @@ func (c *programs) loopAt(name string, p pos) pos {
 	return p
 }
 
-// innermost returns the index of the innermost span containing p, -1 for
-// none.
-func innermost(spans []span, p pos) int {
-	best := -1
-	for i, s := range spans {
-		if s.contains(p) && (best < 0 || !s.start.before(spans[best].start)) {
-			best = i
+// innermost returns the innermost span containing p (the zero span for
+// none).
+func innermost(spans []span, p pos) span {
+	var best span
+	found := false
+	for _, s := range spans {
+		if s.contains(p) && (!found || !s.start.before(best.start)) {
+			best, found = s, true
 		}
 	}
 	return best
