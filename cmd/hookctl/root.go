@@ -101,6 +101,7 @@ configuration you point them at, on purpose, and need no trust.`,
 	root.AddCommand(
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a),
 	)
+	root.AddCommand(newTypesCmd(a))
 	return root
 }
 
