@@ -286,12 +286,17 @@ func frameError(ex *goja.Exception, code *programs) *Error {
 			continue
 		}
 		stack.WriteString("\tat ")
+		if name == "" {
+			// A native function: goja names one by its Go function,
+			// which says nothing to a script's author.
+			if fn := f.FuncName(); fn != "" && !strings.ContainsAny(fn, "./") {
+				stack.WriteString(fn + " ")
+			}
+			stack.WriteString("(native code)\n")
+			continue
+		}
 		if fn := f.FuncName(); fn != "" {
 			stack.WriteString(fn)
-			if name == "" {
-				stack.WriteString(" (native)\n")
-				continue
-			}
 			stack.WriteString(" (")
 			fmt.Fprintf(&stack, "%s:%d:%d)", name, line, col)
 		} else {
