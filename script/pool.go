@@ -380,10 +380,16 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 }
 
 // moduleCode returns what require() runs of the module file real,
-// loaded as path: TypeScript and ES modules transformed (transform.go),
+// loaded as path: a #! line made a comment, TypeScript and ES modules
+// transformed (transform.go),
 // regex literals hoisted to the first line, after the header require()
 // puts there (package jsrewrite). Files other than scripts are as read.
 func (p *Pool) moduleCode(path, real string, src []byte) (string, error) {
+	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
+		// A #! line (an executable script's) is a comment to Node.js;
+		// goja's parser does not know it. Same length: positions hold.
+		src = append([]byte("//"), src[2:]...)
+	}
 	if transform, ts := fileLanguage(real, src); transform {
 		code, err := p.transformModule(real, src, ts)
 		if err != nil {

@@ -113,8 +113,13 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	wrapped := moduleWrapper + code + "\n})"
 	tree, _, err := p.compileSource(abs, wrapped)
 	if err != nil {
-		se := compileError(err, abs, p.code.shift(abs, 1), 1, &p.code)
-		se.Hint = fileHint(abs, src, se)
+		var se *SyntaxError
+		if prog.Module {
+			se = p.code.transformedError(err, abs, wrapped, 0, 0)
+		} else {
+			se = compileError(err, abs, p.code.shift(abs, 1), 1, &p.code)
+		}
+		se.Hint = fileHint(abs, src, se, prog.Module)
 		return nil, se
 	}
 	prog.info = p.code.analyze(tree, func(fn *ast.FunctionLiteral) bool { return true })

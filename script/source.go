@@ -84,14 +84,15 @@ func (p *Pool) compileTSBody(b Body) (*Program, error) {
 		}
 		candidates = append(candidates, code+";\n"+t.mapLine)
 		var err error
+		var failed string
 		for _, c := range candidates {
 			tree, prog, cerr := p.compileSource(b.File, c)
 			if cerr == nil {
 				return p.add(&Program{Name: b.File, inline: prog, Map: m, Line: b.Line, TypeScript: true, info: p.code.analyze(tree, nil)}), nil
 			}
-			err = cerr
+			err, failed = cerr, c
 		}
-		return nil, compileError(err, b.File, len(header), b.Line, &p.code)
+		return nil, p.code.transformedError(err, b.File, failed, len(header), b.Line)
 	}
 	panic("unreachable")
 }
@@ -105,10 +106,30 @@ func (p *Pool) transformModule(real string, src []byte, ts bool) (string, error)
 	t := p.transforms.transform(kindModule, u, string(src), ts)
 	if len(t.errs) > 0 {
 		se := p.code.esbuildError(t.errs[0], real, 0, 0)
-		se.Hint = fileHint(real, src, se)
+		se.Hint = fileHint(real, src, se, true)
 		return "", se
 	}
 	return t.code + t.mapLine, nil
+}
+
+// transformedError converts what goja reported about code esbuild wrote:
+// a position goja mapped to the source (named by its file: URL), or one
+// it could not (the parser reads the map only once the code parsed),
+// mapped here. colShift columns of a header are on the source's line
+// headerLine.
+func (c *programs) transformedError(err error, name, code string, colShift, headerLine int) *SyntaxError {
+	raw := compileError(err, name, 0, 0, nil)
+	if strings.HasPrefix(raw.File, "file:") {
+		return compileError(err, name, colShift, headerLine, c)
+	}
+	if l, col, ok := generatedPosition(code, raw.Line, raw.Column); ok {
+		raw.File, raw.Line, raw.Column = name, l, col
+		if raw.Line == headerLine {
+			raw.Column = max(1, raw.Column-colShift)
+		}
+		raw.Column = max(1, raw.Column+c.delta(name, raw.Line))
+	}
+	return raw
 }
 
 // esbuildError converts an error esbuild reported in a source (columns 0
@@ -141,8 +162,9 @@ func bodyHint(body string) string {
 	return ""
 }
 
-// fileHint says what to do about a syntax error of a script file.
-func fileHint(name string, src []byte, se *SyntaxError) string {
+// fileHint says what to do about a syntax error of a script file,
+// transformed (an ES module, TypeScript) or not.
+func fileHint(name string, src []byte, se *SyntaxError, transformed bool) string {
 	switch {
 	case strings.EqualFold(filepath.Ext(name), ".cjs") && esmSyntaxRE().Match(src):
 		return "a .cjs file is CommonJS: write module.exports = function (event, ctx) { ... } and require(), " +
@@ -151,7 +173,7 @@ func fileHint(name string, src []byte, se *SyntaxError) string {
 		return "a hook module's top level runs once, when it loads, and cannot await: await inside the handler " +
 			"(export default async function (event, ctx) { ... })"
 	}
-	if line := lineOf(src, se.Line); se.Line > 0 {
+	if line := lineOf(src, se.Line); se.Line > 0 && !transformed {
 		if f := strings.Fields(line); len(f) > 0 && (f[0] == "export" || f[0] == "import") {
 			return "import and export must start a line of their own for the file to run as an ES module"
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
 )
 
 // TypeScript and ES modules run without a build step: esbuild's transform
@@ -184,6 +185,9 @@ func runEsbuild(kind transformKind, source, src string, ts bool) *transformed {
 		LegalComments:  api.LegalCommentsNone,
 		Charset:        api.CharsetUTF8,
 		LogLevel:       api.LogLevelSilent,
+		// goja has no import(): esbuild writes it as a require() in a
+		// promise.
+		Supported: map[string]bool{"dynamic-import": false},
 	}
 	if ts {
 		opts.Loader = api.LoaderTS
@@ -201,7 +205,7 @@ func runEsbuild(kind transformKind, source, src string, ts bool) *transformed {
 		code = "\n" + code
 		m = shiftMapLines(m)
 	}
-	return &transformed{code: code, mapLine: "//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(m)}
+	return &transformed{code: code, mapLine: mapLinePrefix + base64.StdEncoding.EncodeToString(m)}
 }
 
 // shiftMapLines moves a source map's generated lines one down (a ";" in
@@ -280,4 +284,36 @@ func tsAlternative(path string, exists func(string) bool) string {
 		}
 	}
 	return ""
+}
+
+// mapLinePrefix starts the comment that carries a transform's source map.
+const mapLinePrefix = "//# sourceMappingURL=data:application/json;base64,"
+
+// generatedPosition maps a position in transformed code (its last line
+// the comment carrying the source map) to the source, for the rare error
+// goja's parser finds in code esbuild wrote: the parser reads the map
+// only once the code parsed. The column returned is 1-based; false when
+// the code has no map or the map says nothing of the position.
+func generatedPosition(code string, line, col int) (int, int, bool) {
+	i := strings.LastIndex(code, mapLinePrefix)
+	if i < 0 {
+		return 0, 0, false
+	}
+	enc := code[i+len(mapLinePrefix):]
+	if j := strings.IndexByte(enc, '\n'); j >= 0 {
+		enc = enc[:j]
+	}
+	data, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		return 0, 0, false
+	}
+	m, err := sourcemap.Parse("", data)
+	if err != nil {
+		return 0, 0, false
+	}
+	_, _, l, c, ok := m.Source(line, max(col-1, 0))
+	if !ok {
+		return 0, 0, false
+	}
+	return l, c + 1, true
 }

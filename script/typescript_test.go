@@ -321,3 +321,25 @@ func TestTransformCacheIsBounded(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 }
+
+// TestDynamicImport: await import() inside a handler loads a module
+// through require, TypeScript included.
+func TestDynamicImport(t *testing.T) {
+	p := tsPool(t)
+	h := compileFile(t, p, "dynimport.ts")
+	if res, err := run(t, h, bash("rm -rf /")); err != nil || res["decision"] != "deny" {
+		t.Fatalf("%v %v", res, err)
+	}
+}
+
+// TestHashbang: a #! first line, an executable script's, is a comment,
+// as in Node.js, in TypeScript and JavaScript files alike.
+func TestHashbang(t *testing.T) {
+	p := tsPool(t)
+	for _, f := range []string{"hashbang.ts", "hashbang.js"} {
+		h := compileFile(t, p, f)
+		if res, err := run(t, h, call(nil)); err != nil || res["reason"] != "#!" {
+			t.Fatalf("%s: %v %v", f, res, err)
+		}
+	}
+}
