@@ -304,7 +304,9 @@ func (x *Build) scriptsFire() bool {
 	return false
 }
 
-func isScript(hb *hcl.HookBlock) bool { return hb.Kind == "js" || hb.Kind == "script" }
+func isScript(hb *hcl.HookBlock) bool {
+	return hb.Kind == "js" || hb.Kind == "ts" || hb.Kind == "script"
+}
 
 // fires reports whether hb is on one of the events the configuration will
 // fire (every hook is when Options.Events is not set).

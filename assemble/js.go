@@ -11,32 +11,46 @@ import (
 )
 
 // inlineJS compiles an inline js body; errors point into the HCL file.
-func inlineJS(hb *hcl.HookBlock, x *Build) engine.Handler {
+func inlineJS(hb *hcl.HookBlock, x *Build) engine.Handler { return inlineBody(hb, x, "js") }
+
+// inlineTS compiles an inline ts body (TypeScript, its types stripped);
+// errors point into the HCL file.
+func inlineTS(hb *hcl.HookBlock, x *Build) engine.Handler { return inlineBody(hb, x, "ts") }
+
+func inlineBody(hb *hcl.HookBlock, x *Build, attr string) engine.Handler {
 	b := hb.Body
-	in, ok := b.Inline("js")
+	in, ok := b.Inline(attr)
 	if !ok {
 		return nil
 	}
+	lang := "JavaScript"
+	if attr == "ts" {
+		lang = "TypeScript"
+	}
 	pool, err := x.Scripts()
 	if err != nil {
-		b.Errorf("js", "JavaScript unavailable", "%s.", err)
+		b.Errorf(attr, lang+" unavailable", "%s.", err)
 		return nil
 	}
-	prog, err := pool.CompileInline(in.File, in.Text, in.Line)
+	prog, err := pool.CompileBody(script.Body{File: in.File, Line: in.Line, Text: in.Text, TypeScript: attr == "ts", Columns: in.Columns()})
 	if err != nil {
 		var se *script.SyntaxError
 		if errors.As(err, &se) {
-			in.ErrorAt(se.Line, se.Column, "JavaScript syntax error", se.Message)
+			detail := se.Message
+			if se.Hint != "" {
+				detail += "\n" + se.Hint
+			}
+			in.ErrorAtFile(se.Line, se.Column, lang+" syntax error", detail)
 			return nil
 		}
-		b.Errorf("js", "Invalid JavaScript", "%s", err)
+		b.Errorf(attr, "Invalid "+lang, "%s", err)
 		return nil
 	}
 	return pool.Handler(prog, hb.Allow...)
 }
 
-// scriptFile compiles a CommonJS handler file, relative to the
-// configuration.
+// scriptFile compiles a handler file, relative to the configuration: a
+// CommonJS module, an ES module or TypeScript.
 func scriptFile(hb *hcl.HookBlock, x *Build) engine.Handler {
 	b := hb.Body
 	p, ok := b.Str("script")
@@ -59,9 +73,9 @@ func scriptFile(hb *hcl.HookBlock, x *Build) engine.Handler {
 		var xe *script.Error
 		switch {
 		case errors.As(err, &se):
-			b.Errorf("script", "JavaScript syntax error", "%s:%d:%d: %s", relTo(dir, se.File), se.Line, se.Column, se.Message)
+			b.Errorf("script", lang(p)+" syntax error", "%s:%d:%d: %s%s", relTo(dir, se.File), se.Line, se.Column, se.Message, hint(se.Hint))
 		case errors.As(err, &xe):
-			b.Errorf("script", "Script failed to load", "%s:%d:%d: %s", relTo(dir, xe.File), xe.Line, xe.Column, xe.Message)
+			b.Errorf("script", "Script failed to load", "%s:%d:%d: %s%s%s", relTo(dir, xe.File), xe.Line, xe.Column, xe.Message, hint(xe.Hint), stack(dir, xe.Stack))
 		default:
 			b.Errorf("script", "Missing or unreadable script", "%s.", strings.Replace(err.Error(), dir+string(filepath.Separator), "", 1))
 		}
@@ -75,4 +89,36 @@ func relTo(dir, p string) string {
 		return r
 	}
 	return p
+}
+
+// lang names the language of a script file.
+func lang(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".ts", ".mts", ".cts":
+		return "TypeScript"
+	}
+	return "JavaScript"
+}
+
+// hint puts a hint on a line of its own.
+func hint(h string) string {
+	if h == "" {
+		return ""
+	}
+	return "\n" + h
+}
+
+// stack lists the frames of a script's stack below the innermost one
+// (the error's position already names it), relative to the
+// configuration.
+func stack(dir string, s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("\n  " + strings.ReplaceAll(strings.TrimSpace(l), dir+string(filepath.Separator), ""))
+	}
+	return b.String()
 }

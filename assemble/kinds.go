@@ -12,12 +12,14 @@ import (
 type Factory func(hb *hcl.HookBlock, x *Build) engine.Handler
 
 // DefaultKinds returns the factories of the handler kinds hookctl ships,
-// each in a file of its own: js and script (JavaScript in goja), command
-// and http (the Claude Code protocol), prompt and agent (a model decides).
+// each in a file of its own: js, ts and script (JavaScript and TypeScript
+// in goja), command and http (the Claude Code protocol), prompt and agent
+// (a model decides).
 // The map is new at every call; change it freely.
 func DefaultKinds() map[string]Factory {
 	return map[string]Factory{
 		"js":      inlineJS,
+		"ts":      inlineTS,
 		"script":  scriptFile,
 		"command": command,
 		"http":    httpHandler,

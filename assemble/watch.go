@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/script"
 )
 
 // DefaultWatchInterval is how often a Watcher looks at the files.
@@ -107,6 +108,10 @@ func Watch(eng *engine.Engine, path string, opts ...WatchOption) (*Watcher, erro
 	for _, o := range opts {
 		o(w)
 	}
+	// Every reload shares one TransformCache: a TypeScript or ES module
+	// file that did not change is not transformed again. A cache given
+	// with WithLoadOptions comes after, and wins.
+	w.opts = append([]Option{WithScriptOptions(script.WithTransformCache(script.NewTransformCache(0, 0)))}, w.opts...)
 	if err := w.Reload(); err != nil {
 		return nil, err
 	}

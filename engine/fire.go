@@ -461,6 +461,9 @@ func (e *Engine) failed(spec *EventSpec, h *compiledHook, tr *HookTrace, err err
 	}
 	e.hookErrs.Add(1)
 	tr.Error = err.Error()
+	if st, ok := errors.AsType[StackTracer](err); ok {
+		tr.Stack = st.StackTrace()
+	}
 	e.log.Warn("hook failed", "hook", h.ID, "event", spec.Name, "status", string(tr.Status), "error", err)
 	closed := h.OnError.Policy == ErrorBlock || h.OnError.Policy != ErrorIgnore && spec.FailClosed
 	if !closed || !canBlock {

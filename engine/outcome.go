@@ -105,6 +105,9 @@ type HookTrace struct {
 	SkipCode SkipCode `json:"skip_code,omitempty"`
 	// Error describes why the hook could not run, failed or timed out.
 	Error string `json:"error,omitempty"`
+	// Stack is the stack of the code that failed, when its error knows
+	// it (StackTracer): a script's JavaScript stack.
+	Stack string `json:"stack,omitempty"`
 	// FailClosed marks a failure that counted as a blocking decision.
 	FailClosed bool `json:"fail_closed,omitempty"`
 	// Handler is the handler kind: declarative, go, js, command, ...

@@ -92,6 +92,15 @@ hook "tests-before-stop" {
   JS
 }
 
+# TypeScript: a .ts file (or an inline ts = <<-TS ... TS body) runs as written,
+# its types stripped when it loads; hookctl types prints the declarations.
+
+hook "slow-command" {
+  event   = "PostToolUse"
+  matcher = "Bash"
+  script  = "scripts/slow_command.ts"
+}
+
 # ---------------------------------------------------------------------------
 # A command hook: any existing Claude Code hook runs unchanged.
 

@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
@@ -16,7 +17,7 @@ import (
 // "declarative" and its engine.Static handler already set.
 type HookBlock struct {
 	Hook engine.Hook
-	// Kind is the handler kind: declarative, js, script, command, http,
+	// Kind is the handler kind: declarative, js, ts, script, command, http,
 	// prompt or agent.
 	Kind string
 	// Allow lists the capabilities the hook's scripts are given, written
@@ -75,7 +76,7 @@ type Range = hcl2.Range
 type Pos = hcl2.Pos
 
 // Body is the kind-specific part of a hook block: the handler attribute
-// (js, script, command) and the hook attributes beside it (env, cwd), or
+// (js, ts, script, command) and the hook attributes beside it (env, cwd), or
 // the handler block (http, prompt, agent). A kind's factory reads it by
 // attribute name; every problem, whether found while evaluating or
 // reported by the factory with Errorf, becomes a diagnostic of the
@@ -257,7 +258,8 @@ type Inline struct {
 	a    *hcl2.Attribute
 }
 
-// Inline evaluates a string attribute that holds source code (a js body).
+// Inline evaluates a string attribute that holds source code (a js or ts
+// body).
 func (b *Body) Inline(name string) (Inline, bool) {
 	a := b.attr(name)
 	if a == nil {
@@ -281,6 +283,26 @@ func (in Inline) ErrorAt(line, col int, summary, detail string) {
 	r := in.a.Expr.Range()
 	c := in.b.l.bodyColumn(r, in.Text, in.Line, line, col)
 	rr := hcl2.Range{Filename: r.Filename, Start: hcl2.Pos{Line: line, Column: c}, End: hcl2.Pos{Line: line, Column: c + 1}}
+	in.b.l.ev.errorf(rr, summary, "%s", detail)
+}
+
+// Columns returns, for each line of the text, the columns to add to a
+// column of that line to make it a column of the file: the indentation a
+// heredoc took off, the text in front of a quoted string's opening quote.
+func (in Inline) Columns() []int {
+	r := in.a.Expr.Range()
+	out := make([]int, strings.Count(strings.TrimSuffix(in.Text, "\n"), "\n")+1)
+	for i := range out {
+		out[i] = in.b.l.bodyColumn(r, in.Text, in.Line, in.Line+i, 1) - 1
+	}
+	return out
+}
+
+// ErrorAtFile reports an error at a position inside the inline text
+// given as the file's line and column.
+func (in Inline) ErrorAtFile(line, col int, summary, detail string) {
+	r := in.a.Expr.Range()
+	rr := hcl2.Range{Filename: r.Filename, Start: hcl2.Pos{Line: line, Column: col}, End: hcl2.Pos{Line: line, Column: col + 1}}
 	in.b.l.ev.errorf(rr, summary, "%s", detail)
 }
 

@@ -5,7 +5,7 @@
 // names against the catalog, compiles `when` conditions with the compiler
 // it is given and builds declarative handlers, which are data; it runs no
 // code and builds no handler that would. A hook of a code-running kind
-// (js, script, command, http, prompt, agent) keeps its kind-specific part
+// (js, ts, script, command, http, prompt, agent) keeps its kind-specific part
 // as a Body for that kind's factory.
 //
 // Package assemble turns a decoded Config into an engine.Config, and is

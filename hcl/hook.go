@@ -112,7 +112,7 @@ func (l *loader) decodeHook(b *hcl2.Block) {
 	switch {
 	case len(kinds) == 0:
 		l.ev.errorf(b.DefRange, "Missing handler",
-			"Hook %q needs exactly one handler: declarative fields (decision, reason, additional_context, ...), js, script, command, http { }, prompt { } or agent { }.", id)
+			"Hook %q needs exactly one handler: declarative fields (decision, reason, additional_context, ...), js, ts, script, command, http { }, prompt { } or agent { }.", id)
 		return
 	case len(kinds) > 1:
 		l.ev.errorf(kindRanges[1], "Two handlers on one hook",
@@ -419,7 +419,7 @@ func (l *loader) declarative(c *hcl2.BodyContent) engine.Handler {
 	return engine.Static(res)
 }
 
-// bodyColumn maps a column in a js string's value to the file: a quoted
+// bodyColumn maps a column in a js or ts string's value to the file: a quoted
 // string's first line starts after its opening quote; a heredoc's lines
 // lost their common indentation.
 func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int) int {

@@ -50,7 +50,7 @@ var declarativeFields = []string{
 
 // handlerKinds are the code-running handler attributes and blocks; a hook
 // has exactly one handler (the declarative fields count as one).
-var handlerKinds = []string{"js", "script", "command", "http", "prompt", "agent"}
+var handlerKinds = []string{"js", "ts", "script", "command", "http", "prompt", "agent"}
 
 var hookSchema = &hcl2.BodySchema{
 	Attributes: append([]hcl2.AttributeSchema{
@@ -58,7 +58,7 @@ var hookSchema = &hcl2.BodySchema{
 		{Name: "priority"}, {Name: "timeout"}, {Name: "on_error"},
 		{Name: "background"}, {Name: "observe"}, {Name: "allow"}, {Name: "enabled"},
 		{Name: "description"},
-		{Name: "js"}, {Name: "script"}, {Name: "command"},
+		{Name: "js"}, {Name: "ts"}, {Name: "script"}, {Name: "command"},
 		{Name: "env"}, {Name: "cwd"}, {Name: "protocol"},
 	}, attrs(declarativeFields)...),
 	Blocks: []hcl2.BlockHeaderSchema{

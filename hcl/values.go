@@ -89,6 +89,7 @@ func (ev *evaluator) warnf(r hcl2.Range, summary, format string, args ...any) {
 // with the attribute's range.
 func (ev *evaluator) value(a *hcl2.Attribute, want cty.Type) (cty.Value, bool) {
 	v, d := a.Expr.Value(ev.ctx)
+	d = interpolationHints(a.Expr, d)
 	ev.diags = append(ev.diags, d...)
 	if d.HasErrors() {
 		return cty.NilVal, false

@@ -7,11 +7,21 @@
 // scripts may read.
 //
 // Programs are compiled once, when the configuration loads: an inline `js`
-// body with CompileInline, a CommonJS file exporting `function (event, ctx)`
-// with CompileFile. Syntax errors surface then, as *SyntaxError with the file,
-// line and column. A runtime loads a program's function the first time it
-// runs it and keeps it, so a warm runtime calls a hook without compiling or
-// evaluating anything.
+// or `ts` body with CompileBody (CompileInline), a file exporting `function
+// (event, ctx)` with CompileFile: CommonJS, an ES module (export default) or
+// TypeScript. TypeScript and ES modules are transformed into CommonJS by
+// esbuild's transform API, cached by a hash of the source in a
+// TransformCache (transform.go), and run with the source map esbuild wrote,
+// which goja's parser applies (srcpos.go). Syntax errors surface then, as
+// *SyntaxError with the author's file, line and column. A runtime loads a
+// program's function the first time it runs it and keeps it, so a warm
+// runtime calls a hook without compiling or evaluating anything.
+//
+// Every error position is the author's: source-mapped, without the headers
+// wrappers put in front, with the columns an HCL string took off put back.
+// Errors say what to do about the common mistakes (a file that exports no
+// handler, a result that is not an object, import in an inline body), and
+// a timeout in a loop goja has no position in is reported at the loop.
 //
 // Each call checks a runtime out of the pool, passes the event payload as a
 // read-only object (no JSON on the way in) and a ctx object (state, hook,

@@ -24,10 +24,16 @@ type SyntaxError struct {
 	Line    int
 	Column  int
 	Message string
+	// Hint says what to do about it, when there is something specific.
+	Hint string
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: SyntaxError: %s", e.File, e.Line, e.Column, e.Message)
+	msg := e.Message
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return fmt.Sprintf("%s:%d:%d: SyntaxError: %s", e.File, e.Line, e.Column, msg)
 }
 
 // Error is a script that threw. File, Line and Column locate the innermost
@@ -38,15 +44,28 @@ type Error struct {
 	Column  int
 	Message string
 	Stack   string
-	cause   error
+	// Hint says what to do about it, when there is something specific.
+	Hint  string
+	cause error
+	// native counts the frames without a position inside the innermost
+	// one that has one.
+	native int
 }
 
 func (e *Error) Error() string {
-	if e.File == "" {
-		return e.Message
+	msg := e.Message
+	if e.Hint != "" {
+		msg += "; " + e.Hint
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+	if e.File == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, msg)
 }
+
+// StackTrace returns the JavaScript stack, one "\tat ..." line a frame
+// (engine.StackTracer).
+func (e *Error) StackTrace() string { return e.Stack }
 
 // Unwrap returns the Go error a native function threw, if any.
 func (e *Error) Unwrap() error { return e.cause }
@@ -65,13 +84,20 @@ var ErrUnsettled = errors.New("the handler's promise did not settle")
 var ErrStackOverflow = errors.New("maximum call stack size exceeded")
 
 // convertError turns what goja returned into one of the package's errors.
-// fix, when not nil, returns the columns a rewrite or wrapper put in
-// front of the code on a line, to take off positions on that line;
+// code, when not nil, turns positions into the author's (srcpos.go);
 // describe turns a thrown value into its message.
-func convertError(err error, fix func(file string, line int) int, describe func(goja.Value) string) error {
+func convertError(err error, code *programs, describe func(goja.Value) string) error {
 	var intr *goja.InterruptedError
 	if errors.As(err, &intr) {
-		e := frameError(&intr.Exception, fix)
+		e := frameError(&intr.Exception, code)
+		if code != nil && e.File != "" && e.native == 0 {
+			// Where a loop goja could not place the interrupt in is.
+			if p := code.loopAt(e.File, pos{e.Line, e.Column}); p != (pos{e.Line, e.Column}) {
+				at := fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column)
+				e.Line, e.Column = p.line, p.col
+				e.Stack = strings.Replace(e.Stack, at, fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Column), 1)
+			}
+		}
 		if cause, ok := intr.Value().(error); ok {
 			e.cause = cause
 			e.Message = cause.Error()
@@ -82,13 +108,13 @@ func convertError(err error, fix func(file string, line int) int, describe func(
 	}
 	var so *goja.StackOverflowError
 	if errors.As(err, &so) {
-		e := frameError(&so.Exception, fix)
+		e := frameError(&so.Exception, code)
 		e.Message, e.cause = "RangeError: "+ErrStackOverflow.Error(), ErrStackOverflow
 		return e
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		e := frameError(ex, fix)
+		e := frameError(ex, code)
 		if v := ex.Value(); v != nil {
 			e.Message = describe(v)
 		}
@@ -103,7 +129,7 @@ func convertError(err error, fix func(file string, line int) int, describe func(
 	}
 	var ce *goja.CompilerSyntaxError
 	if errors.As(err, &ce) {
-		return syntaxError(&ce.CompilerError, 0)
+		return compileError(err, "", 0, 0, code)
 	}
 	return err
 }
@@ -179,7 +205,7 @@ func (vm *VM) describe(v goja.Value) string {
 
 // convertError converts an error of a call on vm.
 func (vm *VM) convertError(err error) error {
-	return convertError(err, vm.pool.code.shift, vm.describe)
+	return convertError(err, &vm.pool.code, vm.describe)
 }
 
 // panicError turns what a call panicked with (an uncatchable error that
@@ -188,7 +214,7 @@ func (vm *VM) convertError(err error) error {
 func (vm *VM) panicError(x any) error {
 	switch e := x.(type) {
 	case *goja.InterruptedError, *goja.StackOverflowError, *goja.Exception:
-		return convertError(e.(error), vm.pool.code.shift, describePrimitive)
+		return convertError(e.(error), &vm.pool.code, describePrimitive)
 	case goja.Value:
 		return &Error{Message: describePrimitive(e)}
 	case error:
@@ -230,27 +256,51 @@ func requiredName(file string, line, col int) string {
 	return ""
 }
 
-// frameError fills the position from the innermost frame that has one.
-func frameError(ex *goja.Exception, fix func(file string, line int) int) *Error {
+// maxStackFrames bounds the frames an error's stack lists (deep
+// recursion has a thousand): the innermost ones and the outermost few.
+const maxStackFrames = 40
+
+// frameError fills the position from the innermost frame that has one,
+// and the stack from every frame, in the author's positions.
+func frameError(ex *goja.Exception, code *programs) *Error {
 	e := &Error{}
 	var stack strings.Builder
-	for _, f := range ex.Stack() {
-		pos := f.Position()
-		if fix != nil && pos.Filename != "" {
-			if n := fix(pos.Filename, pos.Line); n > 0 {
-				pos.Column = max(1, pos.Column-n)
+	frames := ex.Stack()
+	for i, f := range frames {
+		p := f.Position()
+		name, line, col := p.Filename, p.Line, p.Column
+		if code != nil && name != "" {
+			name, line, col = code.original(name, line, col)
+		}
+		if e.File == "" {
+			if name != "" && line > 0 {
+				e.File, e.Line, e.Column = name, line, col
+			} else {
+				e.native++ // a native function (a require, a module's) is innermost
 			}
 		}
-		if e.File == "" && pos.Filename != "" && pos.Line > 0 {
-			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
+		if len(frames) > maxStackFrames && i >= maxStackFrames-5 && i < len(frames)-5 {
+			if i == maxStackFrames-5 {
+				fmt.Fprintf(&stack, "\t... %d more frames\n", len(frames)-maxStackFrames)
+			}
+			continue
 		}
 		stack.WriteString("\tat ")
+		if name == "" {
+			// A native function: goja names one by its Go function,
+			// which says nothing to a script's author.
+			if fn := f.FuncName(); fn != "" && !strings.ContainsAny(fn, "./") {
+				stack.WriteString(fn + " ")
+			}
+			stack.WriteString("(native code)\n")
+			continue
+		}
 		if fn := f.FuncName(); fn != "" {
 			stack.WriteString(fn)
 			stack.WriteString(" (")
-			fmt.Fprintf(&stack, "%s:%d:%d)", pos.Filename, pos.Line, pos.Column)
+			fmt.Fprintf(&stack, "%s:%d:%d)", name, line, col)
 		} else {
-			fmt.Fprintf(&stack, "%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+			fmt.Fprintf(&stack, "%s:%d:%d", name, line, col)
 		}
 		stack.WriteByte('\n')
 	}
@@ -258,40 +308,49 @@ func frameError(ex *goja.Exception, fix func(file string, line int) int) *Error 
 	return e
 }
 
-// compileError converts what goja.Compile returned into a *SyntaxError
-// (lineShift: wrapper lines in front; colShift: wrapper columns on line
-// headerLine, the line the wrapper's header shares with the code).
-func compileError(err error, name string, lineShift, colShift, headerLine int) *SyntaxError {
+// compileError converts what goja's parser or compiler returned into a
+// *SyntaxError in the author's positions: colShift columns of a header
+// come off line headerLine (a wrapper's, an inline body's), then code
+// maps the rest (a source map, an HCL string's columns).
+func compileError(err error, name string, colShift, headerLine int, code *programs) *SyntaxError {
 	var se *SyntaxError
 	var ce *goja.CompilerSyntaxError
 	var pl parser.ErrorList
 	var pe *parser.Error
 	switch {
 	case errors.As(err, &ce):
-		se = syntaxError(&ce.CompilerError, lineShift)
+		se = syntaxError(&ce.CompilerError)
 	case errors.As(err, &pl) && len(pl) > 0:
-		se = &SyntaxError{File: pl[0].Position.Filename, Line: pl[0].Position.Line - lineShift, Column: pl[0].Position.Column, Message: pl[0].Message}
+		se = &SyntaxError{File: pl[0].Position.Filename, Line: pl[0].Position.Line, Column: pl[0].Position.Column, Message: pl[0].Message}
 	case errors.As(err, &pe):
-		se = &SyntaxError{File: pe.Position.Filename, Line: pe.Position.Line - lineShift, Column: pe.Position.Column, Message: pe.Message}
+		se = &SyntaxError{File: pe.Position.Filename, Line: pe.Position.Line, Column: pe.Position.Column, Message: pe.Message}
 	default:
 		return &SyntaxError{File: name, Line: 1, Column: 1, Message: err.Error()}
 	}
 	if se.File == "" {
 		se.File = name
 	}
+	if code != nil {
+		if n, ok := code.source(se.File); ok {
+			se.File = n
+			se.Column++
+		}
+	}
 	if se.Line == headerLine && colShift > 0 {
 		se.Column = max(1, se.Column-colShift)
+	}
+	if code != nil {
+		se.Column = max(1, se.Column+code.delta(se.File, se.Line))
 	}
 	return se
 }
 
-// syntaxError converts a compile error; lineShift undoes the lines a
-// wrapper added in front of the source.
-func syntaxError(ce *goja.CompilerError, lineShift int) *SyntaxError {
+// syntaxError converts a compile error.
+func syntaxError(ce *goja.CompilerError) *SyntaxError {
 	se := &SyntaxError{Message: ce.Message}
 	if ce.File != nil {
 		pos := ce.File.Position(ce.Offset)
-		se.File, se.Line, se.Column = pos.Filename, pos.Line-lineShift, pos.Column
+		se.File, se.Line, se.Column = pos.Filename, pos.Line, pos.Column
 	}
 	return se
 }

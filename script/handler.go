@@ -2,8 +2,6 @@ package script
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -55,7 +53,10 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 			t.left = time.Until(t.deadline)
 		}
 		res, err := vm.run(ctx, call, h.allow, t, fn)
-		return res, h.located(err)
+		if err != nil {
+			err = h.prog.explain(err)
+		}
+		return res, err
 	}
 	vm, waited, err := h.pool.acquire(ctx, t.deadline, t.since)
 	if err != nil {
@@ -70,38 +71,10 @@ func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		t.left = time.Until(t.deadline)
 	}
 	res, err := vm.run(ctx, call, h.allow, t, fn)
-	return res, h.located(err)
-}
-
-// notObject says what a handler returned instead of an object, and for a
-// bare decision word, how to return it.
-func notObject(v goja.Value) error {
-	s, isStr := v.(goja.String)
-	if !isStr {
-		return fmt.Errorf("%w, got %s", errNotObject, typeOf(v))
+	if err != nil {
+		err = h.prog.explain(err)
 	}
-	text := s.String()
-	if len(text) > 40 {
-		text = text[:40] + "..."
-	}
-	switch text {
-	case "deny", "block", "ask", "allow", "defer", "approve":
-		return fmt.Errorf("%w, got the string %q: return { decision: %q, reason: \"why\" }", errNotObject, text, text)
-	}
-	return fmt.Errorf("%w, got the string %q: return { additional_context: ... } or { decision: ..., reason: ... }", errNotObject, text)
-}
-
-// located gives a result error the place of the handler's code (the
-// statement that returned is not known; the body's first line is).
-func (h *handler) located(err error) error {
-	if err == nil || !errors.Is(err, errNotObject) {
-		return err
-	}
-	line := h.prog.Map.Line
-	if line < 1 {
-		line = 1
-	}
-	return &Error{File: h.prog.Name, Line: line, Column: 1, Message: "in the handler starting here: " + err.Error(), cause: err}
+	return res, err
 }
 
 // callTime is when a call started, when it must be over (zero for no
@@ -269,13 +242,11 @@ func (vm *VM) rejection(reason goja.Value) error {
 			// The position is the stack's first frame:
 			// "\tat name (file:line:col(pc))" or "\tat file:line:col(pc)".
 			if m := stackFrameRE().FindStringSubmatch(e.Stack); m != nil {
-				e.File = m[1]
-				e.Line, _ = strconv.Atoi(m[2])
-				e.Column, _ = strconv.Atoi(m[3])
-				if n := vm.pool.code.shift(e.File, e.Line); n > 0 {
-					e.Column = max(1, e.Column-n)
-				}
+				line, _ := strconv.Atoi(m[2])
+				col, _ := strconv.Atoi(m[3])
+				e.File, e.Line, e.Column = vm.pool.code.original(m[1], line, col)
 			}
+			e.Stack = vm.pool.code.fixStack(e.Stack)
 			return e
 		}
 	}

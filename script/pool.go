@@ -2,6 +2,7 @@ package script
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -114,6 +115,8 @@ type Pool struct {
 	fileCheck  func(path string, content []byte) error
 
 	registry *require.Registry
+	// transforms keeps TypeScript and ES module transforms (transform.go).
+	transforms *TransformCache
 
 	// code holds what was compiled: programs, regex plans, result keys
 	// and position maps, shared by every runtime.
@@ -164,6 +167,9 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 	}
 	for _, o := range opts {
 		o(p)
+	}
+	if p.transforms == nil {
+		p.transforms = NewTransformCache(0, 0)
 	}
 	p.registry = require.NewRegistry(
 		require.WithLoader(p.loadSource),
@@ -361,44 +367,93 @@ func (p *Pool) newVM() *VM {
 }
 
 // loadSource reads a module file, refusing anything outside the
-// configuration directory (symbolic links included).
+// configuration directory (symbolic links included). A path that does not
+// exist may be a TypeScript file's (tsAlternative). TypeScript and ES
+// module files are transformed into CommonJS (transform.go).
 func (p *Pool) loadSource(path string) ([]byte, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, require.ModuleFileDoesNotExistError
 	}
+	real, src, err := p.readModule(abs)
+	if errors.Is(err, require.ModuleFileDoesNotExistError) {
+		alt := tsAlternative(abs, func(f string) bool {
+			fi, err := os.Stat(f)
+			return err == nil && !fi.IsDir()
+		})
+		if alt == "" {
+			return nil, err
+		}
+		real, src, err = p.readModule(alt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	code, err := p.moduleCode(path, real, src)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(code), nil
+}
+
+// moduleCode returns what require() runs of the module file real,
+// loaded as path: a #! line made a comment, TypeScript and ES modules
+// transformed (transform.go),
+// regex literals hoisted to the first line, after the header require()
+// puts there (package jsrewrite). Files other than scripts are as read.
+func (p *Pool) moduleCode(path, real string, src []byte) (string, error) {
+	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
+		// A #! line (an executable script's) is a comment to Node.js;
+		// goja's parser does not know it. Same length: positions hold.
+		src = append([]byte("//"), src[2:]...)
+	}
+	if transform, ts := fileLanguage(real, src); transform {
+		code, err := p.transformModule(real, src, ts)
+		if err != nil {
+			return "", err
+		}
+		// The first line is blank: no position of the author's is on
+		// the line the declarations go to, so there is nothing to map.
+		code, _ = jsrewrite.Module(path, code, moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
+		return code, nil
+	}
+	if !strings.HasSuffix(real, ".js") {
+		return string(src), nil
+	}
+	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
+	p.code.addMap(m)
+	return code, nil
+}
+
+// readModule reads the module file at abs: its real path and content,
+// checked (WithFileCheck). A file that does not exist, or is outside the
+// configuration directory, is require.ModuleFileDoesNotExistError.
+func (p *Pool) readModule(abs string) (string, []byte, error) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, require.ModuleFileDoesNotExistError
+		return "", nil, require.ModuleFileDoesNotExistError
 	}
 	if !p.module(real) {
-		return nil, require.ModuleFileDoesNotExistError
+		return "", nil, require.ModuleFileDoesNotExistError
 	}
 	fi, err := os.Stat(real)
 	if err != nil || fi.IsDir() {
-		return nil, require.ModuleFileDoesNotExistError
+		return "", nil, require.ModuleFileDoesNotExistError
 	}
 	if fi.Size() > MaxSourceSize {
-		return nil, fmt.Errorf("%s: script larger than %d bytes", path, MaxSourceSize)
+		return "", nil, fmt.Errorf("%s: script larger than %d bytes", abs, MaxSourceSize)
 	}
 	src, err := os.ReadFile(real)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if p.fileCheck != nil {
 		// The bytes checked are the bytes run.
 		if err := p.fileCheck(real, src); err != nil {
-			return nil, err
+			return "", nil, err
 		}
 	}
-	if !strings.HasSuffix(real, ".js") {
-		return src, nil
-	}
-	// Regex literals hoisted to the module's first line (package
-	// jsrewrite), after the header require() puts there.
-	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
-	p.code.addMap(m)
-	return []byte(code), nil
+	return real, src, nil
 }
 
 // Handler returns the engine handler running prog with the given

@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
 // Program is a compiled handler: an inline function body or a CommonJS
-// file. It belongs to the Pool that compiled it and is immutable.
+// file (TypeScript and ES modules transformed into one). It belongs to the
+// Pool that compiled it and is immutable.
 type Program struct {
 	id int
 	// Name is the file the code is in (an HCL file for an inline body).
@@ -29,6 +31,14 @@ type Program struct {
 	// sync: the source cannot queue promise jobs, so a call may nest in
 	// a fire's entry (entry.go).
 	sync bool
+	// Line is the line of Name an inline body starts on.
+	Line int
+	// TypeScript says the source is TypeScript; Module that it is an ES
+	// module (import/export), transformed into CommonJS.
+	TypeScript, Module bool
+	// info is what errors about the program's results and exports say
+	// (srcpos.go).
+	info srcinfo
 }
 
 // CompileInline compiles an inline handler body: the statements of a
@@ -36,19 +46,28 @@ type Program struct {
 // written in and line the line its first statement is on, so that errors
 // and stack traces point into that file.
 func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
+	return p.CompileBody(Body{File: name, Line: line, Text: body})
+}
+
+// compileJSBody compiles an inline JavaScript body.
+func (p *Pool) compileJSBody(b Body) (*Program, error) {
+	name, body, line := b.File, b.Text, b.Line
 	// The candidates (see package jsrewrite): the rewritten handler, then
 	// the plain one when nothing was rewritten or the rewrite does not
 	// compile; a body that awaits becomes an async function.
 	for _, c := range jsrewrite.Inline(name, body, line, p.rewriteOptions()) {
-		prog, err := compile(name, c.Code)
+		tree, prog, err := p.compileSource(name, c.Code)
 		if err == nil {
-			return p.add(&Program{Name: name, inline: prog, Map: c.Map, sync: syncSource(body)}), nil
+			p.code.addMap(c.Map) // before the analysis reads positions
+			return p.add(&Program{Name: name, inline: prog, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
 		}
 		if c.Rewritten {
 			continue
 		}
 		if c.Async || !strings.Contains(body, "await") {
-			return nil, compileError(err, name, 0, c.Map.Shift, c.Map.Line)
+			se := compileError(err, name, c.Map.Shift, c.Map.Line, &p.code)
+			se.Hint = bodyHint(body)
+			return nil, se
 		}
 		// "await" in a plain function: try it as an async one.
 	}
@@ -85,13 +104,31 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if len(src) > MaxSourceSize {
 		return nil, fmt.Errorf("script %s: larger than %d bytes", path, MaxSourceSize)
 	}
-	// The same wrapper require() uses, all on the first line, so lines
-	// match the file.
-	wrapped := moduleWrapper + string(src) + "\n})"
-	if _, err := compile(abs, wrapped); err != nil {
-		return nil, compileError(err, abs, 0, len(moduleWrapper), 1)
+	prog := &Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}}
+	prog.Module, prog.TypeScript = fileLanguage(abs, src)
+	// What require() will run (loadSource): TypeScript and ES modules
+	// transformed, with a source map naming the file; regex literals
+	// hoisted.
+	code, err := p.moduleCode(abs, abs, src)
+	if err != nil {
+		return nil, err
 	}
-	prog := p.add(&Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}, sync: syncSource(string(src))})
+	wrapped := moduleWrapper + code + "\n})"
+	tree, _, err := p.compileSource(abs, wrapped)
+	if err != nil {
+		var se *SyntaxError
+		if prog.Module {
+			se = p.code.transformedError(err, abs, wrapped, 0, 0)
+		} else {
+			se = compileError(err, abs, p.code.shift(abs, 1), 1, &p.code)
+		}
+		se.Hint = fileHint(abs, src, se, prog.Module)
+		return nil, se
+	}
+	prog.info = p.code.analyze(tree, func(fn *ast.FunctionLiteral) bool { return true })
+	prog.info.esm = prog.Module
+	prog.sync = syncSource(string(src))
+	prog = p.add(prog)
 	vm, _, err := p.acquire(context.Background(), time.Time{}, time.Now())
 	if err != nil {
 		return nil, err
@@ -104,13 +141,29 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	return prog, nil
 }
 
-// compile parses then compiles, so syntax errors keep their positions.
+// compile parses then compiles, so syntax errors keep their positions. A
+// source map the code names (a transform's, inline) is applied to every
+// position; one in a file is read as a module file is, inside the
+// configuration directory.
+func (p *Pool) compileSource(name, src string) (*ast.Program, *goja.Program, error) {
+	tree, err := parser.ParseFile(nil, name, src, 0, parser.WithSourceMapLoader(p.loadSource))
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := goja.CompileAST(tree, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tree, prog, nil
+}
+
+// compile parses then compiles with goja's default options.
 func compile(name, src string) (*goja.Program, error) {
-	ast, err := parser.ParseFile(nil, name, src, 0)
+	tree, err := parser.ParseFile(nil, name, src, 0)
 	if err != nil {
 		return nil, err
 	}
-	return goja.CompileAST(ast, false)
+	return goja.CompileAST(tree, false)
 }
 
 func (p *Pool) add(prog *Program) *Program { return p.code.add(prog) }

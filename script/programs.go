@@ -19,6 +19,9 @@ type programs struct {
 	// maps holds, per file and line, the Map of the program whose first
 	// line that is (see shift).
 	maps map[linePos]jsrewrite.Map
+	// pos maps source-mapped and inline positions to the author's, and
+	// knows the programs' loops (srcpos.go).
+	pos positions
 }
 
 type linePos struct {

@@ -342,8 +342,10 @@ func TestCtxObject(t *testing.T) {
 func TestNonObjectResultIsAnError(t *testing.T) {
 	p := newPool(t)
 	h := inline(t, p, `return "deny";`)
-	if _, err := run(t, h, call(nil)); err == nil || !strings.Contains(err.Error(), "must return an object") {
-		t.Fatalf("%v", err)
+	_, err := run(t, h, call(nil))
+	want := `hooks.hcl:10:1: TypeError: the handler returned the string "deny", not an object; a handler returns an object of result fields: return { decision: "deny", reason: "..." }, or nothing for no opinion`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
 	}
 }
 

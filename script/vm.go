@@ -329,11 +329,7 @@ func (vm *VM) function(ctx context.Context, prog *Program, deadline time.Time) (
 	}
 	fn, ok := goja.AssertFunction(v)
 	if !ok {
-		got := typeOf(v)
-		if o, isObj := v.(*goja.Object); isObj && got == "object" && len(o.Keys()) == 0 {
-			got = "nothing (module.exports is an empty object)"
-		}
-		return nil, true, &Error{File: prog.Name, Line: 1, Column: 1, Message: fmt.Sprintf("TypeError: %s must export a function (event, ctx), got %s: end it with module.exports = function (event, ctx) { ... }", prog.Name, got)}
+		return nil, true, prog.noHandler(v)
 	}
 	for len(vm.fns) <= prog.id {
 		vm.fns = append(vm.fns, nil)

@@ -291,11 +291,11 @@ func firstError(d *hcl.Diagnostics) string {
 	return "errors"
 }
 
-// isScript reports whether f is a JavaScript file whose require() calls
-// load more files.
+// isScript reports whether f is a JavaScript or TypeScript file whose
+// require() calls and imports load more files.
 func isScript(f string) bool {
 	switch filepath.Ext(f) {
-	case ".js", ".cjs", ".mjs":
+	case ".js", ".cjs", ".mjs", ".ts", ".mts", ".cts":
 		return true
 	}
 	return false
@@ -347,6 +347,13 @@ func (p *Pins) requires(src []byte, dir, from string) []string {
 		p.computed("escapes that can spell require in %s", filepath.Base(from))
 	}
 	var js []string
+	imported, computed := imports(text)
+	if computed {
+		p.computed("import() with a computed name in %s", filepath.Base(from))
+	}
+	for _, name := range imported {
+		matches = append(matches, []string{"", name, "", ""})
+	}
 	for _, m := range matches {
 		name := m[1] + m[2] + m[3]
 		if m[1] != "" {
@@ -377,6 +384,13 @@ func (p *Pins) resolveModule(m string) []string {
 		p.add(f)
 		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() && !strings.HasSuffix(f, ".json") {
 			js = append(js, f)
+		}
+		// A TypeScript file loads in place of a missing one.
+		for _, ts := range tsFiles(f) {
+			p.add(ts)
+			if fi, err := os.Stat(ts); err == nil && fi.Mode().IsRegular() {
+				js = append(js, ts)
+			}
 		}
 	}
 	asFile := func(f string) {

@@ -18,6 +18,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/filelock"
+	"github.com/hookctl/hookctl/script"
 )
 
 // engineCache keeps the engines a daemon loaded, by configuration path,
@@ -26,6 +27,19 @@ import (
 type engineCache struct {
 	mu sync.Mutex
 	m  map[string]*cachedEngine
+	// transforms keeps TypeScript and ES module transforms across the
+	// reloads of a changed configuration.
+	transforms *script.TransformCache
+}
+
+// transformCache returns the transform cache every load shares.
+func (c *engineCache) transformCache() *script.TransformCache {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.transforms == nil {
+		c.transforms = script.NewTransformCache(0, 0)
+	}
+	return c.transforms
 }
 
 type cachedEngine struct {
@@ -141,6 +155,7 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileSt
 			if ce := a.engines.get(abs); ce != nil {
 				return ce.eng, func() { a.engines.release(ce) }, nil
 			}
+			aopts = append(aopts[:len(aopts):len(aopts)], assemble.WithScriptOptions(script.WithTransformCache(a.engines.transformCache())))
 			eng, cfg, err := a.loadPath(path, true, engOpts, aopts...)
 			if err != nil {
 				return nil, nil, err

@@ -313,6 +313,7 @@ func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
 			fmt.Fprintf(w, ", %s", h.Source)
 		}
 		fmt.Fprintln(w, "]")
+		writeStack(w, h.Stack)
 	}
 	verdict := "not blocked"
 	if out.Blocked {

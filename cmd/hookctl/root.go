@@ -103,6 +103,7 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
 	root.AddCommand(
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a),
 	)
+	root.AddCommand(newTypesCmd(a))
 	return root
 }
 

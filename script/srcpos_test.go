@@ -1,0 +1,69 @@
+package script
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/internal/jsrewrite"
+)
+
+// TestParseErrorInTransformedCode: goja's parser reads a source map only
+// once the code parsed, so a syntax error it finds in code esbuild wrote
+// is mapped back here, to the source's line.
+func TestParseErrorInTransformedCode(t *testing.T) {
+	p, err := NewPool("testdata/ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	src := "type N = number;\n\nexport default function (event: unknown) {\n  const n: N = 1;\n  return { reason: String(n) };\n}\n"
+	code, err := p.transformModule("/cfg/x.ts", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What esbuild would never write: a second literal after the first.
+	if !strings.Contains(code, "const n = 1;") {
+		t.Fatalf("unexpected output:\n%s", code)
+	}
+	wrapped := moduleWrapper + strings.Replace(code, "const n = 1;", "const n = 1 2;", 1) + "\n})"
+	_, _, cerr := p.compileSource("/cfg/x.ts", wrapped)
+	if cerr == nil {
+		t.Fatal("the corrupted code parsed")
+	}
+	se := p.code.transformedError(cerr, "/cfg/x.ts", wrapped, 0, 0)
+	if se.File != "/cfg/x.ts" || se.Line != 4 || se.Column != 16 {
+		t.Fatalf("%+v", se)
+	}
+}
+
+// TestOriginal: a source-mapped position (a file: URL, a 0-based column)
+// names the author's file with a 1-based column; an inline body's lines
+// get back the columns an HCL string took off, and its first line loses
+// the function header.
+func TestOriginal(t *testing.T) {
+	var c programs
+	c.addSource("file:///cfg/hook.ts", "/cfg/hook.ts")
+	if f, l, col := c.original("file:///cfg/hook.ts", 3, 4); f != "/cfg/hook.ts" || l != 3 || col != 5 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	// An unregistered file: URL still names a path.
+	if f, _, col := c.original("file:///other/a%20b.ts", 1, 0); f != "/other/a b.ts" || col != 1 {
+		t.Fatalf("%s %d", f, col)
+	}
+	c.addMap(jsrewriteMap("hooks.hcl", 10, len(bodyHeader)))
+	c.addColumns("hooks.hcl", 10, []int{4, 6})
+	if f, l, col := c.original("hooks.hcl", 10, len(bodyHeader)+3); f != "hooks.hcl" || l != 10 || col != 7 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	if _, _, col := c.original("hooks.hcl", 11, 3); col != 9 {
+		t.Fatalf("second line column %d", col)
+	}
+	stack := "Error: x\n\tat f (file:///cfg/hook.ts:3:4(12))\n\tat hooks.hcl:11:3(5)\n"
+	if got, want := c.fixStack(stack), "Error: x\n\tat f (/cfg/hook.ts:3:5)\n\tat hooks.hcl:11:9\n"; got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
+func jsrewriteMap(file string, line, shift int) jsrewrite.Map {
+	return jsrewrite.Map{File: file, Line: line, Shift: shift}
+}

@@ -1,0 +1,3 @@
+export default function (event: any) {
+  const x: number = ;
+}

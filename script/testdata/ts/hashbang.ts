@@ -1,0 +1,4 @@
+#!/usr/bin/env -S hookctl fire --payload -
+export default function (event: unknown) {
+  return { reason: "#!" };
+}

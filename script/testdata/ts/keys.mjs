@@ -1,0 +1,4 @@
+export function check(event) {
+  return { decision: "allow" };
+}
+export const version = 2;

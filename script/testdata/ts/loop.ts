@@ -1,0 +1,4 @@
+export default function (event: any): void {
+  let n: number = 0;
+  while (true) {}
+}

@@ -1,0 +1,3 @@
+export function handler(event) {
+  return { decision: "allow" };
+}

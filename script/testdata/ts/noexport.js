@@ -1,0 +1,3 @@
+function handler(event) {
+  return { decision: "allow" };
+}

@@ -1,0 +1,3 @@
+function handler(event: any) {
+  return { decision: "allow" };
+}

@@ -1,0 +1,4 @@
+export default function (event: any): any {
+  if (event.x) return { decision: "allow" };
+  return "deny";
+}
