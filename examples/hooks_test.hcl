@@ -196,6 +196,24 @@ test "a clean edit passes" {
   }
 }
 
+test "a slow shell command is pointed at run_in_background (TypeScript)" {
+  event        = "PostToolUse"
+  payload_file = "payloads/PostToolUse.slow.json"
+  expect {
+    additional_context = "`go test ./...` took 94s: run long commands with run_in_background."
+    hooks              = { slow-command = "decided" }
+  }
+}
+
+test "a quick shell command gets no note" {
+  event   = "PostToolUse"
+  payload = { tool_name = "Bash", duration_ms = 120, tool_input = { command = "ls" } }
+  expect {
+    additional_context = ""
+    hooks              = { slow-command = "ran" }
+  }
+}
+
 # ---------------------------------------------------------------------------
 # The custom event.
 

@@ -61,36 +61,12 @@ func fromHCL(ds hcl2.Diagnostics, files map[string]*hcl2.File) *Diagnostics {
 			sev = SeverityWarning
 		}
 		if d.Subject != nil {
-			detail := d.Detail
-			if hint := templateHint(d, out.sources[d.Subject.Filename]); hint != "" {
-				detail += "\n" + hint
-			}
-			out.List = append(out.List, NewDiagnostic(sev, *d.Subject, d.Summary, detail))
+			out.List = append(out.List, NewDiagnostic(sev, *d.Subject, d.Summary, d.Detail))
 		} else {
 			out.List = append(out.List, Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
 		}
 	}
 	return out
-}
-
-// templateHint explains an unknown variable inside ${...} in a string: HCL
-// took it for its own template, where the author most likely meant the
-// text as written (a JavaScript template literal in a js body, a field in
-// a reason). It says how to escape it.
-func templateHint(d *hcl2.Diagnostic, src []byte) string {
-	if d.Summary != "Unknown variable" && d.Summary != "Variables not allowed" {
-		return ""
-	}
-	start, end := d.Subject.Start.Byte, d.Subject.End.Byte
-	if start < 2 || end > len(src) || start > end || string(src[start-2:start]) != "${" {
-		return ""
-	}
-	n := bytes.IndexByte(src[end:], '}')
-	if n < 0 || bytes.IndexByte(src[end:end+n], '\n') >= 0 {
-		return ""
-	}
-	expr := string(src[start : end+n])
-	return fmt.Sprintf("In an HCL string or heredoc, ${...} is HCL's own template. To keep ${%s} as written (a JavaScript template literal, or text), escape it as $${%s}.", expr, expr)
 }
 
 // With returns the diagnostics with more appended, sharing the sources.
