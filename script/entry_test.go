@@ -3,9 +3,6 @@ package script
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -233,30 +230,5 @@ func TestEntryConcurrentFires(t *testing.T) {
 	wg.Wait()
 	if p.nested.Load() == 0 {
 		t.Fatal("no call ran in an entry")
-	}
-}
-
-// TestAuthorErrors: the mistakes authors make first get a place and a fix.
-func TestAuthorErrors(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "noexport.js"), []byte("const x = 1;\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewPool(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	_, err = p.CompileFile("noexport.js")
-	if err == nil || !strings.Contains(err.Error(), "noexport.js:1:1: TypeError") || !strings.Contains(err.Error(), "got nothing") || !strings.Contains(err.Error(), "module.exports = function (event, ctx)") {
-		t.Fatalf("a script without an export: %v", err)
-	}
-	prog, err := p.CompileInline("hooks.hcl", "const c = 1;\nreturn \"deny\";", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = p.Handler(prog).Handle(context.Background(), &engine.Call{Event: "PreToolUse", Hook: "h", Payload: map[string]any{}, Timeout: time.Second})
-	if err == nil || !strings.HasPrefix(err.Error(), "hooks.hcl:7:1: ") || !strings.Contains(err.Error(), `return { decision: "deny", reason: "why" }`) {
-		t.Fatalf("return \"deny\": %v", err)
 	}
 }
