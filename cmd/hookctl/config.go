@@ -60,6 +60,17 @@ func (a *app) load(engOpts ...engine.Option) (*engine.Engine, *assemble.Config, 
 // assembles the configuration at path for it and loads it, printing its
 // errors and, when warnings is set, its warnings.
 func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
+	eng, cfg, err := a.assemblePath(path, warnings, engOpts, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a.loadInto(eng, cfg)
+}
+
+// assemblePath builds an engine and assembles the configuration at path
+// for it, without loading it, printing its errors and, when warnings is
+// set, its warnings.
+func (a *app) assemblePath(path string, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
 	eng, err := a.newEngine(engOpts...)
 	if err != nil {
 		return nil, nil, err
@@ -78,6 +89,12 @@ func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts
 	if warnings && len(cfg.Warnings.List) > 0 {
 		cfg.Warnings.Render(a.stderr)
 	}
+	return eng, cfg, nil
+}
+
+// loadInto loads an assembled configuration into its engine; a failure
+// closes both.
+func (a *app) loadInto(eng *engine.Engine, cfg *assemble.Config) (*engine.Engine, *assemble.Config, error) {
 	if err := eng.Load(cfg.Engine); err != nil {
 		eng.Close(context.Background())
 		cfg.Close()

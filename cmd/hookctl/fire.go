@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
@@ -252,31 +253,9 @@ func setField(payload map[string]any, kv string) error {
 	if err := dec.Decode(&js); err == nil && !dec.More() {
 		val = jsonx.Numbers(js)
 	}
-	parts := strings.Split(key, ".")
-	m := payload
-	for i, p := range parts[:len(parts)-1] {
-		if p == "" {
-			return fmt.Errorf("--set %q: empty key segment", kv)
-		}
-		next, exists := m[p]
-		switch n := next.(type) {
-		case map[string]any:
-			m = n
-		case nil:
-			nm := map[string]any{}
-			m[p] = nm
-			m = nm
-		default:
-			if exists {
-				return fmt.Errorf("--set %q: %s is %s, not an object", kv, strings.Join(parts[:i+1], "."), jsonKind(next))
-			}
-		}
+	if err := hcl.SetPath(payload, key, val); err != nil {
+		return fmt.Errorf("--set %s", err)
 	}
-	last := parts[len(parts)-1]
-	if last == "" {
-		return fmt.Errorf("--set %q: empty key segment", kv)
-	}
-	m[last] = val
 	return nil
 }
 

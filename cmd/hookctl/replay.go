@@ -14,7 +14,6 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/replay"
 	"github.com/hookctl/hookctl/stdlib"
 )
@@ -175,22 +174,9 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 // opened (a replay's fires did not happen), and with noExec the hooks that
 // act outside hookctl are disabled. It names those hooks on stderr.
 func (a *app) loadReplay(path string, noExec bool) (*engine.Engine, *assemble.Config, error) {
-	eng, err := a.newEngine()
+	eng, cfg, err := a.assemblePath(path, true, nil)
 	if err != nil {
 		return nil, nil, err
-	}
-	cfg, err := assemble.Load(path, assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()))
-	if err != nil {
-		eng.Close(context.Background())
-		var d *hcl.Diagnostics
-		if errors.As(err, &d) {
-			d.Render(a.stderr)
-			return nil, nil, silent(exitFailure)
-		}
-		return nil, nil, &exitError{code: exitFailure, err: err}
-	}
-	if len(cfg.Warnings.List) > 0 {
-		cfg.Warnings.Render(a.stderr)
 	}
 	if cfg.Engine.Settings.AuditLog != "" {
 		fmt.Fprintf(a.stderr, "hookctl: replay: %s: settings.audit_log is not written by a replay\n", path)
@@ -208,12 +194,7 @@ func (a *app) loadReplay(path string, noExec bool) (*engine.Engine, *assemble.Co
 			fmt.Fprintf(a.stderr, "hookctl: replay: %s: these hooks run for real, as in the session: %s; --no-exec skips them\n", path, describeEffects(effects))
 		}
 	}
-	if err := eng.Load(cfg.Engine); err != nil {
-		eng.Close(context.Background())
-		cfg.Close()
-		return nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
-	}
-	return eng, cfg, nil
+	return a.loadInto(eng, cfg)
 }
 
 // effectBuiltins are the built-ins that write files or run programs.
