@@ -43,26 +43,16 @@ func (h *handler) Program() *Program { return h.prog }
 // waiting for a runtime included, counts against the hook's deadline.
 func (h *handler) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
 	t := timing(ctx, call)
-	if vm := h.enteredVM(ctx, call); vm != nil {
+	vm, waited := h.enteredVM(ctx, call), false
+	if vm != nil {
 		h.pool.nested.Add(1)
-		fn, loaded, err := vm.function(ctx, h.prog, t.deadline)
-		if err != nil {
+	} else {
+		var err error
+		if vm, waited, err = h.pool.acquire(ctx, t.deadline, t.since); err != nil {
 			return nil, err
 		}
-		if loaded && !t.deadline.IsZero() {
-			t.left = time.Until(t.deadline)
-		}
-		res, err := vm.run(ctx, call, h.allow, t, fn)
-		if err != nil {
-			err = h.prog.explain(err)
-		}
-		return res, err
+		defer h.pool.release(vm)
 	}
-	vm, waited, err := h.pool.acquire(ctx, t.deadline, t.since)
-	if err != nil {
-		return nil, err
-	}
-	defer h.pool.release(vm)
 	fn, loaded, err := vm.function(ctx, h.prog, t.deadline)
 	if err != nil {
 		return nil, err
