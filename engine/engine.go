@@ -46,6 +46,7 @@ type Engine struct {
 	extraEvts []EventSpec
 	condOpts  []conditions.Option
 	mw        []Middleware
+	observers []HookObserver
 
 	closed atomic.Bool
 	drain  drain
@@ -60,6 +61,7 @@ type Engine struct {
 	bgQueued  atomic.Uint64
 	bgDone    atomic.Uint64
 	bgDropped atomic.Uint64
+	bgPending atomic.Int64
 
 	audit atomic.Pointer[auditSink]
 
@@ -559,6 +561,11 @@ type Stats struct {
 	BackgroundQueued  uint64 `json:"background_queued"`
 	BackgroundDone    uint64 `json:"background_done"`
 	BackgroundDropped uint64 `json:"background_dropped"`
+	// BackgroundPending is the number of background hooks queued or
+	// running now (the queue's depth, the hooks on a worker included),
+	// and BackgroundCapacity the queue's size (WithBackgroundQueue).
+	BackgroundPending  int64 `json:"background_pending"`
+	BackgroundCapacity int   `json:"background_capacity"`
 	// ActiveFires is the number of fires in progress now (fires of events
 	// without hooks excepted, as in Fires).
 	ActiveFires int64 `json:"active_fires"`
@@ -570,6 +577,7 @@ func (e *Engine) Stats() Stats {
 		Fires: e.fires.Load(), HooksRun: e.hooksRun.Load(), HookErrors: e.hookErrs.Load(),
 		HookTimeouts: e.timeouts.Load(), BackgroundQueued: e.bgQueued.Load(),
 		BackgroundDone: e.bgDone.Load(), BackgroundDropped: e.bgDropped.Load(),
+		BackgroundPending: max(e.bgPending.Load(), 0), BackgroundCapacity: e.bgSize,
 		ActiveFires: e.drain.active(),
 	}
 }

@@ -241,7 +241,7 @@ func (fi *firing) run(ctx context.Context) {
 		var p *prepared
 		switch {
 		case cerr != nil:
-			if res := e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true); res != nil {
+			if res := e.conditionFailed(spec, h, &tr, cerr, true); res != nil {
 				p = f.prep.load(res)
 			}
 		case h.static != nil:
@@ -432,21 +432,25 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Duration = time.Since(start)
 	e.hooksRun.Add(1)
-	if err != nil {
-		return e.failed(spec, h, tr, err, canBlock)
-	}
-	if len(res) == 0 {
+	switch {
+	case err != nil:
+		res = e.failed(spec, h, tr, err, canBlock)
+	case len(res) == 0:
 		tr.Status = StatusRan
-		return nil
+		res = nil
+	default:
+		tr.Status = StatusDecided
+		tr.Output = res
+		d, _ := res[fieldDecision].(string)
+		if d == "" {
+			d, _ = res["permissionDecision"].(string)
+		}
+		tr.Decision = Decision(d)
+		tr.Reason, _ = res[fieldReason].(string)
 	}
-	tr.Status = StatusDecided
-	tr.Output = res
-	d, _ := res[fieldDecision].(string)
-	if d == "" {
-		d, _ = res["permissionDecision"].(string)
+	if len(e.observers) > 0 {
+		e.observe(spec, tr, err)
 	}
-	tr.Decision = Decision(d)
-	tr.Reason, _ = res[fieldReason].(string)
 	return res
 }
 
@@ -537,7 +541,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		case skip != "":
 			tr.skip(skip)
 		case cerr != nil:
-			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
+			e.conditionFailed(spec, h, &tr, cerr, false)
 		case !h.inline:
 			pooled++
 		}
@@ -621,16 +625,18 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 		case skip != "":
 			tr.skip(skip)
 		case cerr != nil:
-			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
+			e.conditionFailed(spec, h, &tr, cerr, false)
 		default:
 			if own == nil {
 				own = deepCopy(payload).(map[string]any)
 			}
 			t := e.taskPool.Get().(*task)
 			*t = task{ctx: fi.ctx, snap: fi.snap, spec: spec, h: h, bg: true, call: fi.call(h, own, NewState(stateSnap))}
+			e.bgPending.Add(1)
 			if err := e.workers.enqueue(fi.ctx, t); err != nil {
 				*t = task{}
 				e.taskPool.Put(t)
+				e.bgPending.Add(-1)
 				e.bgDropped.Add(1)
 				e.log.Warn("background hook dropped", "hook", h.ID, "event", spec.Name, "error", err)
 				tr.Status, tr.Error = StatusError, err.Error()
@@ -646,6 +652,7 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 
 func (e *Engine) runBackground(t *task) {
 	defer e.workers.pending.Done()
+	defer e.bgPending.Add(-1)
 	if err := e.workers.bgCtx.Err(); err != nil {
 		e.bgDropped.Add(1)
 		e.log.Warn("background hook dropped at shutdown", "hook", t.h.ID, "event", t.spec.Name, "error", err)
@@ -653,7 +660,7 @@ func (e *Engine) runBackground(t *task) {
 		e.taskPool.Put(t)
 		return
 	}
-	var tr HookTrace
+	tr := newTrace(t.h, PhaseBackground)
 	ctx, cancel := e.workers.backgroundContext(t.ctx)
 	defer cancel()
 	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
@@ -664,6 +671,7 @@ func (e *Engine) runBackground(t *task) {
 
 // dropBackground records a queued task the pool refused.
 func (e *Engine) dropBackground(t *task, err error) {
+	e.bgPending.Add(-1)
 	e.bgDropped.Add(1)
 	e.log.Warn("background hook dropped", "hook", t.h.ID, "event", t.spec.Name, "error", err)
 	e.workers.pending.Done()
