@@ -37,6 +37,7 @@ type Config struct {
 
 	parsed *hcl.Config
 	pool   *script.Pool
+	hash   configHash
 }
 
 // Close releases the configuration's script runtimes.

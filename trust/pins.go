@@ -80,6 +80,17 @@ func pinKey(root, abs string) string {
 	return abs
 }
 
+// FileKey is the key of the file at abs in a pinned set of the
+// configuration directory root (HashSet, Digest): its slash-separated
+// path relative to root, or abs when it is outside root.
+func FileKey(root, abs string) string { return pinKey(root, abs) }
+
+// ContentHash is the hash of a file's content in a pinned set.
+func ContentHash(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:])
+}
+
 // pinPath is the inverse of pinKey.
 func pinPath(root, key string) string {
 	if filepath.IsAbs(key) {
