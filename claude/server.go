@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/metrics"
 )
 
 // Server is hookctl's HTTP face: Claude Code's http hooks and any HTTP
@@ -20,14 +21,21 @@ import (
 //	POST /claude, /claude/{event}  Claude Code http hook: the hook JSON in, Claude's JSON out
 //	POST /v1/fire/{event}          any client: a payload object in, the SPEC outcome out
 //	GET  /healthz                  status, hook count, reload information, load
+//	GET  /livez                    liveness: 200 unless wedged (as /healthz)
+//	GET  /readyz                   readiness: 200 while serving and every readiness check passes
+//	GET  /metrics                  Prometheus metrics (WithMetrics)
+//
+// Fire replies carry the Hookctl-Config-Hash header when WithConfigHash is
+// set.
 //
 // Everything it holds is bounded (see ServerLimits): each request's input
 // is refused before it is decoded when it is past its limits (413, or 400
 // for nesting); the requests that fire at once are bounded, with a bounded
 // queue behind them, and a request that finds the queue full or waits too
 // long gets 503 with a Retry-After header; the estimated memory of all
-// inputs held at once is bounded (503 when full). /healthz is outside
-// these bounds: it answers while the server is saturated. Serve it with
+// inputs held at once is bounded (503 when full). /healthz, /livez,
+// /readyz and /metrics are outside these bounds: they answer while the
+// server is saturated. Serve it with
 // the *http.Server of HTTPServer on a listener from LimitListener to bound
 // connections and time as well.
 type Server struct {
@@ -47,7 +55,22 @@ type Server struct {
 	busy     atomic.Uint64 // 503: queue full, queue wait over, memory full
 	refused  atomic.Uint64 // input past a limit
 	timedOut atomic.Uint64 // a client too slow to send its body
+	// rejected counts the refusals by limit (the keys of rejectedLimits).
+	rejected map[string]*atomic.Uint64
+
+	metrics    *metrics.Metrics
+	metricsH   http.Handler
+	configHash func() string
+	checks     []readinessCheck
+	draining   atomic.Bool
 }
+
+// rejectedLimits are the limits a request can be refused by.
+var rejectedLimits = []string{"max-queue", "queue-timeout", "max-memory", LimitBytes, LimitDepth, LimitValues, "read-timeout"}
+
+// HeaderConfigHash is the header of fire replies naming the hash of the
+// configuration serving (WithConfigHash).
+const HeaderConfigHash = "Hookctl-Config-Hash"
 
 // ServerLimits bound what a Server holds. A zero field takes its default
 // (DefaultServerLimits).
@@ -147,6 +170,45 @@ func WithPoolStats(stats func() PoolStats) ServerOption {
 	return func(s *Server) { s.poolStats = stats }
 }
 
+// WithMetrics records the server's fires, hook runs' outcomes, requests
+// and load in m, and serves h (metrics.Handler of m's registry) at GET
+// /metrics. Tell m of hook runs by creating the engine with
+// engine.WithHookObserver(m).
+func WithMetrics(m *metrics.Metrics, h http.Handler) ServerOption {
+	return func(s *Server) { s.metrics, s.metricsH = m, h }
+}
+
+// WithConfigHash names the configuration serving: hash is called for every
+// fire reply (the Hookctl-Config-Hash header) and for /healthz and /readyz
+// ("config_hash"), so that replicas serving different configurations show.
+func WithConfigHash(hash func() string) ServerOption {
+	return func(s *Server) { s.configHash = hash }
+}
+
+// ReadinessCheck reports whether something the server needs is ready: nil
+// when it is, else why not. It must return soon after ctx ends.
+type ReadinessCheck func(ctx context.Context) error
+
+type readinessCheck struct {
+	name  string
+	check ReadinessCheck
+}
+
+// WithReadiness adds a check /readyz runs: while it returns an error,
+// /readyz answers 503 naming it. name says what it checks ("config",
+// "nats", ...); checks run in the order given, each within
+// ReadinessTimeout.
+func WithReadiness(name string, check ReadinessCheck) ServerOption {
+	return func(s *Server) {
+		if check != nil {
+			s.checks = append(s.checks, readinessCheck{name: name, check: check})
+		}
+	}
+}
+
+// ReadinessTimeout bounds each readiness check of a /readyz request.
+const ReadinessTimeout = 2 * time.Second
+
 // NewServer returns a server firing through eng. status, when not nil,
 // adds fields to /healthz (the configuration, reload errors).
 func NewServer(eng *engine.Engine, status func() map[string]any, opts ...ServerOption) *Server {
@@ -158,12 +220,57 @@ func NewServer(eng *engine.Engine, status func() map[string]any, opts ...ServerO
 	s.slots = make(chan struct{}, s.lim.MaxInFlight)
 	s.mem.max = s.lim.MaxMemory
 	s.conns = &connTracker{max: s.lim.MaxConns}
+	s.rejected = make(map[string]*atomic.Uint64, len(rejectedLimits))
+	for _, l := range rejectedLimits {
+		s.rejected[l] = new(atomic.Uint64)
+	}
 	s.mux.HandleFunc("POST /claude", s.claude)
 	s.mux.HandleFunc("POST /claude/{event}", s.claude)
 	s.mux.HandleFunc("POST /v1/fire/{event}", s.fire)
 	s.mux.HandleFunc("GET /healthz", s.health)
+	s.mux.HandleFunc("GET /livez", s.live)
+	s.mux.HandleFunc("GET /readyz", s.ready)
+	if s.metricsH != nil {
+		s.mux.Handle("GET /metrics", s.metricsH)
+	}
 	s.mux.HandleFunc("/", s.unknown)
+	if s.metrics != nil {
+		// Registering twice (a second server on one Metrics) is refused:
+		// the first server's stats keep being served.
+		_ = s.metrics.WatchServer(s.stats)
+	}
 	return s
+}
+
+// Drain marks the server as shutting down: /readyz answers 503
+// "draining" from now on, so that load balancers stop sending requests,
+// while every endpoint keeps serving those that still come. Call it when
+// shutdown starts, before closing the listener. Drain is idempotent.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// Draining reports whether Drain was called.
+func (s *Server) Draining() bool { return s.draining.Load() }
+
+// stats is the server's load for metrics.
+func (s *Server) stats() metrics.ServerStats {
+	st := metrics.ServerStats{
+		InFlight: len(s.slots), MaxInFlight: s.lim.MaxInFlight,
+		Queued: int(s.waiting.Load()), MaxQueue: s.lim.MaxQueue,
+		InputMemory: s.mem.used.Load(), MaxInputMemory: s.lim.MaxMemory,
+		Connections: s.conns.openCount(), MaxConnections: s.lim.MaxConns, ConnectionsClosed: s.conns.evicted.Load(),
+		Rejected: make(map[string]uint64, len(s.rejected)), Draining: s.draining.Load(),
+	}
+	for l, n := range s.rejected {
+		st.Rejected[l] = n.Load()
+	}
+	return st
+}
+
+// reject counts a request refused by limit.
+func (s *Server) reject(limit string) {
+	if n := s.rejected[limit]; n != nil {
+		n.Add(1)
+	}
 }
 
 // Limits returns the limits in force (defaults applied).
@@ -192,14 +299,14 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	known := p == "/claude" || strings.HasPrefix(p, "/claude/") || strings.HasPrefix(p, "/v1/fire/")
 	switch {
-	case p == "/healthz":
+	case p == "/healthz" || p == "/livez" || p == "/readyz" || p == "/metrics" && s.metricsH != nil:
 		w.Header().Set("Allow", http.MethodGet)
 		s.writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use GET", r.Method, p))
 	case known && r.Method != http.MethodPost:
 		w.Header().Set("Allow", http.MethodPost)
 		s.writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use POST", r.Method, p))
 	default:
-		s.writeError(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz)", r.Method, p))
+		s.writeError(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz, GET /livez, GET /readyz%s)", r.Method, p, map[bool]string{true: ", GET /metrics"}[s.metricsH != nil]))
 	}
 }
 
@@ -210,7 +317,56 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.t.enter(c)
 		defer c.t.leave(c)
 	}
-	s.mux.ServeHTTP(w, r)
+	if s.metrics == nil {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	s.mux.ServeHTTP(sw, r)
+	s.metrics.ObserveRequest(route(r.Pattern), sw.code(), time.Since(start))
+}
+
+// route is the label of a request's route: the path of the pattern the
+// mux matched (a closed set), "other" for the catch-all.
+func route(pattern string) string {
+	if _, path, ok := strings.Cut(pattern, " "); ok {
+		pattern = path
+	}
+	if pattern == "" || pattern == "/" {
+		return "other"
+	}
+	return pattern
+}
+
+// statusWriter records the status code of a reply. Unwrap lets
+// http.NewResponseController reach the connection's deadlines.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) code() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
 }
 
 // writeJSON writes the reply, within WriteTimeout.
@@ -272,6 +428,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 	in := s.lim.Input
 	if r.ContentLength > in.MaxBytes {
 		s.refused.Add(1)
+		s.reject(LimitBytes)
 		s.writeError(w, http.StatusRequestEntityTooLarge, &InputError{Err: &LimitError{Limit: LimitBytes, Max: in.MaxBytes}})
 		return nil, nil, false
 	}
@@ -297,6 +454,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 		switch {
 		case errors.As(err, &le):
 			s.refused.Add(1)
+			s.reject(le.Limit)
 			code := http.StatusRequestEntityTooLarge
 			if le.Limit == LimitDepth {
 				code = http.StatusBadRequest
@@ -306,6 +464,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 			s.writeBusy(w, &BusyError{Limit: "max-memory", What: fmt.Sprintf("the inputs in flight hold their %d-byte memory bound", s.lim.MaxMemory)})
 		case errors.As(err, &ne) && ne.Timeout():
 			s.timedOut.Add(1)
+			s.reject("read-timeout")
 			s.writeError(w, http.StatusRequestTimeout, &InputError{Err: fmt.Errorf("body not received within %s (the read-timeout limit)", s.lim.ReadTimeout)})
 		default:
 			s.writeError(w, http.StatusBadRequest, &InputError{Err: err})
@@ -327,6 +486,7 @@ func (s *Server) writeBusy(w http.ResponseWriter, err error) {
 		return
 	}
 	s.busy.Add(1)
+	s.reject(be.Limit)
 	w.Header().Set("Retry-After", "1")
 	s.writeError(w, http.StatusServiceUnavailable, err)
 }
@@ -350,7 +510,12 @@ func (s *Server) claude(w http.ResponseWriter, r *http.Request) {
 			Err: fmt.Errorf("%q does not match the URL's event %q", event, pe)})
 		return
 	}
+	s.hashHeader(w)
+	start := time.Now()
 	reply, err := Handle(r.Context(), s.eng, payload, event)
+	if s.metrics != nil {
+		s.metrics.ObserveFire(&reply.Outcome, time.Since(start))
+	}
 	if err != nil {
 		s.writeError(w, http.StatusInternalServerError, err)
 		return
@@ -388,7 +553,12 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.hashHeader(w)
+	start := time.Now()
 	out, err := s.eng.Fire(r.Context(), engine.Event{Name: event, Payload: payload})
+	if s.metrics != nil {
+		s.metrics.ObserveFire(&out, time.Since(start))
+	}
 	if err != nil {
 		var ue *engine.UnknownEventError
 		if errors.As(err, &ue) {
@@ -402,6 +572,15 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Hookctl-Blocked", "true")
 	}
 	s.writeJSON(w, http.StatusOK, out)
+}
+
+// hashHeader names the configuration serving in a fire reply.
+func (s *Server) hashHeader(w http.ResponseWriter) {
+	if s.configHash != nil {
+		if h := s.configHash(); h != "" {
+			w.Header().Set(HeaderConfigHash, h)
+		}
+	}
 }
 
 // health reports the server's state. It takes no request slot, so that it
@@ -437,21 +616,103 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 			body[k] = v
 		}
 	}
+	if s.configHash != nil {
+		body["config_hash"] = s.configHash()
+	}
+	body["draining"] = s.draining.Load()
 	status, code := "ok", http.StatusOK
-	if s.poolStats != nil {
-		ps := s.poolStats()
-		if ps.Size > 0 {
-			body["scripts"] = map[string]any{"runtimes": ps.Size, "in_use": ps.InUse, "idle": ps.Idle,
-				"oldest_call_ms": ps.OldestCall.Milliseconds()}
-			if ps.InUse >= ps.Size && ps.OldestCall >= s.lim.WedgedAfter {
-				status, code = "wedged", http.StatusServiceUnavailable
-				body["reason"] = fmt.Sprintf("all %d script runtimes are busy and the oldest call has run for %s (the wedged-after limit is %s): script hooks cannot run",
-					ps.Size, ps.OldestCall.Round(time.Millisecond), s.lim.WedgedAfter)
-			}
-		}
+	if ps, ok := s.scriptStats(); ok {
+		body["scripts"] = map[string]any{"runtimes": ps.Size, "in_use": ps.InUse, "idle": ps.Idle,
+			"oldest_call_ms": ps.OldestCall.Milliseconds()}
+	}
+	if reason := s.wedged(); reason != "" {
+		status, code = "wedged", http.StatusServiceUnavailable
+		body["reason"] = reason
 	}
 	body["status"] = status
 	s.writeJSON(w, code, body)
+}
+
+// scriptStats returns the script runtimes' stats, if there is a pool.
+func (s *Server) scriptStats() (PoolStats, bool) {
+	if s.poolStats == nil {
+		return PoolStats{}, false
+	}
+	ps := s.poolStats()
+	return ps, ps.Size > 0
+}
+
+// wedged says why the server is wedged (every script runtime busy with a
+// call for longer than WedgedAfter), or "" when it is not.
+func (s *Server) wedged() string {
+	ps, ok := s.scriptStats()
+	if !ok || ps.InUse < ps.Size || ps.OldestCall < s.lim.WedgedAfter {
+		return ""
+	}
+	return fmt.Sprintf("all %d script runtimes are busy and the oldest call has run for %s (the wedged-after limit is %s): script hooks cannot run",
+		ps.Size, ps.OldestCall.Round(time.Millisecond), s.lim.WedgedAfter)
+}
+
+// live answers a liveness probe: 200 while the server's loop answers and
+// is not wedged (as /healthz), 503 when wedged. It does no other work, so
+// a saturated server is still alive.
+func (s *Server) live(w http.ResponseWriter, r *http.Request) {
+	if reason := s.wedged(); reason != "" {
+		s.writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "wedged", "reason": reason})
+		return
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+}
+
+// ready answers a readiness probe: 200 when the server is serving a
+// configuration, is not draining, is not wedged, and every readiness
+// check passes; 503 otherwise, naming the checks that failed. The engine
+// being closed fails the built-in "engine" check.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	checks := map[string]string{}
+	var failing []string
+	note := func(name string, err error) {
+		if err != nil {
+			checks[name] = err.Error()
+			failing = append(failing, name)
+			return
+		}
+		checks[name] = "ok"
+	}
+	if s.draining.Load() {
+		note("draining", errors.New("shutting down: not taking new work"))
+	} else {
+		note("draining", nil)
+	}
+	if reason := s.wedged(); reason != "" {
+		note("scripts", errors.New(reason))
+	}
+	if s.eng.Closed() {
+		note("engine", engine.ErrClosed)
+	} else {
+		note("engine", nil)
+	}
+	for _, c := range s.checks {
+		ctx, cancel := context.WithTimeout(r.Context(), ReadinessTimeout)
+		err := c.check(ctx)
+		cancel()
+		note(c.name, err)
+	}
+	body := map[string]any{"checks": checks}
+	if s.configHash != nil {
+		body["config_hash"] = s.configHash()
+	}
+	if len(failing) == 0 {
+		body["status"] = "ready"
+		s.writeJSON(w, http.StatusOK, body)
+		return
+	}
+	body["status"] = "not ready"
+	if failing[0] == "draining" {
+		body["status"] = "draining"
+	}
+	body["failing"] = failing
+	s.writeJSON(w, http.StatusServiceUnavailable, body)
 }
 
 // memBudget bounds the estimated memory of the inputs held at once.

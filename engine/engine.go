@@ -582,6 +582,9 @@ func (e *Engine) Stats() Stats {
 	}
 }
 
+// Closed reports whether Close was called: the engine fires no more.
+func (e *Engine) Closed() bool { return e.closed.Load() }
+
 // Close stops accepting fires, waits for fires in progress, drains the
 // background queue and releases the worker pool. If ctx ends first, running
 // background hooks are cancelled, what is still queued is recorded as
