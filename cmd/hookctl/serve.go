@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -19,7 +20,10 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/metrics"
+	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib/kv"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -27,7 +31,7 @@ import (
 func newServeCmd(a *app) *cobra.Command {
 	var listen string
 	var allowRemote, allowUntrustedFlag bool
-	var interval, grace time.Duration
+	var interval, grace, drainDelay time.Duration
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
@@ -37,12 +41,24 @@ func newServeCmd(a *app) *cobra.Command {
 
   POST /claude              a Claude Code http hook ("type": "http", "url": "http://ADDR/claude")
   POST /v1/fire/{event}     a payload object in, the outcome JSON out (any HTTP client)
-  GET  /healthz             status
+  GET  /healthz             status, load, config_hash
+  GET  /livez               liveness: 200 unless wedged (see below)
+  GET  /readyz              readiness: 200 while serving a configuration, not
+                            draining and not wedged; else 503 naming the check
+  GET  /metrics             Prometheus metrics (hookctl_*, go_*, process_*)
+
+Fire replies carry a Hookctl-Config-Hash header: the SHA-256 of the
+configuration's files (paths relative to its directory, and contents), also
+in /healthz, /readyz and the hookctl_config_info metric, so that replicas
+serving different configurations show during a rollout.
 
 It listens on loopback unless --allow-remote, reloads the configuration when its
 files change (a broken configuration keeps the last good one serving), and on
-SIGINT or SIGTERM stops accepting requests, finishes those in flight and drains
-background hooks.
+SIGINT or SIGTERM drains: /readyz answers 503 "draining" at once while requests
+are still served for --drain-delay (default 0; set it to a few seconds behind a
+load balancer or in Kubernetes, so the replica leaves the endpoints before its
+listener closes), then it stops accepting requests, finishes those in flight
+and drains background hooks (within --shutdown-timeout).
 
 It serves only a configuration trusted with "hookctl trust" and unchanged since:
 an untrusted one is refused at start (exit 1), and a reload whose files changed
@@ -79,6 +95,9 @@ been busy with one call for longer than --wedged-after.`,
 			if err := checkServeLimits(lim); err != nil {
 				return err
 			}
+			if drainDelay < 0 {
+				return usageError("--drain-delay must not be negative")
+			}
 			path, err := a.discover()
 			if err != nil {
 				return err
@@ -94,12 +113,28 @@ been busy with one call for longer than --wedged-after.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			eng, err := a.newEngine(engineLoopStore(store))
+			// Metrics on a registry of their own: no global state.
+			reg := metrics.NewRegistry()
+			mets, err := metrics.New(reg)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			eng, err := a.newEngine(engineLoopStore(store), engine.WithHookObserver(mets))
 			if err != nil {
 				return err
 			}
 			var mu sync.Mutex
 			status := map[string]any{"config": path, "trust": "checked"}
+			// hash names the configuration serving: a failed reload keeps
+			// the one before.
+			var hash atomic.Pointer[string]
+			configHash := func(cfg *assemble.Config) string {
+				h, err := cfg.Hash()
+				if err != nil {
+					fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+				}
+				return h
+			}
 			opts := []assemble.WatchOption{assemble.WithInterval(interval),
 				assemble.WithLoadOptions(assemble.WithProjectDir(projectDir()), assemble.WithStore(store))}
 			untrusted := trust.AllowUntrusted(allowUntrustedFlag)
@@ -133,6 +168,7 @@ been busy with one call for longer than --wedged-after.`,
 				}
 				status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
 				if err != nil {
+					mets.ObserveReload("", err)
 					status["last_error"] = err.Error()
 					var ue *trust.UntrustedError
 					if errors.As(err, &ue) {
@@ -144,6 +180,9 @@ been busy with one call for longer than --wedged-after.`,
 				}
 				delete(status, "last_error")
 				status["hooks"] = len(cfg.Engine.Hooks)
+				h := configHash(cfg)
+				hash.Store(&h)
+				mets.ObserveReload(h, nil)
 			}))
 			w, err := assemble.Watch(eng, path, opts...)
 			if err != nil {
@@ -163,7 +202,22 @@ been busy with one call for longer than --wedged-after.`,
 			started = true
 			status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
 			status["hooks"] = len(w.Config().Engine.Hooks)
+			h := configHash(w.Config())
+			hash.Store(&h)
+			mets.SetConfig(h)
 			mu.Unlock()
+			scripts := func() script.PoolStats {
+				// The script runtimes of the configuration serving now.
+				return w.Config().ScriptStats()
+			}
+			if err := errors.Join(mets.WatchEngine(eng.Stats), mets.WatchScripts(func() metrics.ScriptStats {
+				st := scripts()
+				return metrics.ScriptStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
+			})); err != nil {
+				w.Close()
+				eng.Close(context.Background())
+				return &exitError{code: exitFailure, err: err}
+			}
 			handler := claude.NewServer(eng, func() map[string]any {
 				mu.Lock()
 				defer mu.Unlock()
@@ -173,10 +227,16 @@ been busy with one call for longer than --wedged-after.`,
 				}
 				return out
 			}, claude.WithLimits(lim), claude.WithPoolStats(func() claude.PoolStats {
-				// The script runtimes of the configuration serving now.
-				st := w.Config().ScriptStats()
+				st := scripts()
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
-			}))
+			}), claude.WithMetrics(mets, metrics.Handler(reg)),
+				claude.WithConfigHash(func() string { return *hash.Load() }),
+				claude.WithReadiness("config", func(context.Context) error {
+					if hash.Load() == nil {
+						return errors.New("no configuration loaded")
+					}
+					return nil
+				}))
 			srv := handler.HTTPServer()
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
@@ -200,6 +260,22 @@ been busy with one call for longer than --wedged-after.`,
 					fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 				}
 			}
+			// Not ready from now on; still serving for --drain-delay, so
+			// that a load balancer sees /readyz fail and stops sending
+			// requests before the listener closes.
+			handler.Drain()
+			if drainDelay > 0 && ctx.Err() != nil {
+				fmt.Fprintf(a.stderr, "hookctl: draining: /readyz answers 503; serving for %s more\n", drainDelay)
+				t := time.NewTimer(drainDelay)
+				select {
+				case <-t.C:
+				case err := <-errc:
+					if !errors.Is(err, http.ErrServerClosed) {
+						fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+					}
+				}
+				t.Stop()
+			}
 			fmt.Fprintln(a.stderr, "hookctl: shutting down")
 			sctx, cancel := context.WithTimeout(context.Background(), grace)
 			defer cancel()
@@ -219,6 +295,7 @@ been busy with one call for longer than --wedged-after.`,
 	cmd.Flags().BoolVar(&allowUntrustedFlag, "allow-untrusted", false, "serve the configuration even if it is not trusted (see hookctl trust)")
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
+	cmd.Flags().DurationVar(&drainDelay, "drain-delay", 0, "on SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before the listener closes")
 	f := cmd.Flags()
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
