@@ -2,8 +2,6 @@ package script
 
 import (
 	"context"
-	"regexp"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,16 +41,43 @@ type entry struct {
 	open atomic.Bool
 }
 
-// asyncWords are the names whose presence in a handler's source makes it
+// asyncWord reports the names whose presence in a handler's source makes it
 // unsafe to nest: anything that may queue a promise job, load a module or
 // start a timer.
-var asyncWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:async|await|Promise|then|require|import|queueMicrotask|setTimeout|setInterval|setImmediate|fetch|eval|Function)\b`)
-})
+func asyncWord(w string) bool {
+	switch w {
+	case "async", "await", "Promise", "then", "require", "import", "queueMicrotask", "setTimeout",
+		"setInterval", "setImmediate", "fetch", "eval", "Function":
+		return true
+	}
+	return false
+}
 
 // syncSource reports whether a handler's source cannot queue promise jobs
-// (see above): a conservative test of its words.
-func syncSource(src string) bool { return !asyncWords().MatchString(src) }
+// (see above): a conservative test of its words. A word is a run of ASCII
+// letters, digits and underscores, as \b in a regular expression sees it,
+// so "$async" holds the word "async" too.
+func syncSource(src string) bool {
+	for i := 0; i < len(src); {
+		if !isWordByte(src[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isWordByte(src[j]) {
+			j++
+		}
+		if asyncWord(src[i:j]) {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
 
 // EntryKey implements engine.Entrant: hooks of one pool share an entry;
 // a handler whose calls cannot nest, or a pool of a single runtime (a hook
