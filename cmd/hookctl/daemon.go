@@ -176,6 +176,9 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileSt
 		if err := eng.Close(closeCtx); err != nil {
 			fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 		}
+		if st := cfg.ScriptStats(); st.Created > 0 {
+			a.timings.add("runtime", st.CreateTime)
+		}
 		cfg.Close()
 	}, nil
 }

@@ -111,6 +111,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	cannotRead := func(h *host.Host, err error) error {
 		return a.writeReply(h.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err)))
 	}
+	a.timings = newTimings(cmd.Context())
+	defer a.timings.write(a.stderr)
+	a.timings.mark("command")
 	raw, err := claude.DecodeObject(a.stdin)
 	if err != nil {
 		if h == nil {
@@ -127,6 +130,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	if err != nil {
 		return cannotRead(h, err)
 	}
+	a.timings.mark("decode")
 	path, err := a.discover()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
@@ -139,6 +143,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 			return a.writeReply(guardAnswer(h, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), untrustedMode == "warn"))
 		}
 	}
+	a.timings.mark("trust")
 	store := &lazyFileStore{}
 	aopts := []assemble.Option{assemble.WithStore(store)}
 	if a.engines == nil {
@@ -176,7 +181,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
 	}
 	reply, ferr := host.Handle(cmd.Context(), eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
+	a.timings.mark("fire")
 	release()
+	a.timings.mark("close")
 	if ferr != nil {
 		return a.writeReply(h.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr)))
 	}
