@@ -34,6 +34,9 @@ const (
 type Engine struct {
 	snap atomic.Pointer[snapshot]
 
+	// entries recycles the firing copies Entrants run (entrySlot).
+	entries sync.Pool
+
 	mu  sync.Mutex // guards reg and audit swaps
 	reg registry
 	cc  *conditions.Compiler

@@ -65,14 +65,29 @@ type firing struct {
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
 // whether it did (an Entrant that did not call run leaves it to the
-// caller). The Entrant gets a copy it may keep, so that the firing of a
-// fire that enters nothing stays on the stack.
+// caller). The Entrant runs a copy on the heap (recycled: it runs it only
+// before Enter returns), so that the firing of a fire that enters nothing
+// stays on the stack.
 func (fi *firing) enter(ctx context.Context) bool {
-	in := new(firing)
-	*in = *fi
-	fi.ent.entrant.Enter(ctx, in.id, in.resume)
-	*fi = *in
+	es, _ := fi.e.entries.Get().(*entrySlot)
+	if es == nil {
+		es = new(entrySlot)
+		es.run = es.fi.resume // bound once per slot, not per fire
+	}
+	es.fi = *fi
+	fi.ent.entrant.Enter(ctx, fi.id, es.run)
+	*fi = es.fi
+	es.fi = firing{} // holds nothing of the fire while pooled
+	fi.e.entries.Put(es)
 	return fi.resumed
+}
+
+// entrySlot is the heap copy of a firing that an Entrant runs, with its
+// resume method bound: Engine.entries keeps them, since an Entrant calls
+// run only before Enter returns.
+type entrySlot struct {
+	fi  firing
+	run func(context.Context)
 }
 
 func (fi *firing) resume(ctx context.Context) {

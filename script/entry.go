@@ -36,9 +36,11 @@ type entryKey struct{}
 // fire, or a background hook that kept the context, runs on a runtime of
 // its own.
 type entry struct {
-	vm   *VM
-	fire uint64
-	open atomic.Bool
+	vm *VM
+	// fire is the fire the entry is open for, 0 when closed: one atomic
+	// word, so that a call holding an old context can never see another
+	// fire's id with an open flag. A runtime reuses its entry.
+	fire atomic.Uint64
 }
 
 // asyncWord reports the names whose presence in a handler's source makes it
@@ -104,13 +106,16 @@ func (h *handler) Enter(ctx context.Context, fire uint64, run func(context.Conte
 		run(ctx)
 		return
 	}
-	en := &entry{vm: vm, fire: fire}
-	en.open.Store(true)
+	en := &vm.entry
+	if en.vm == nil {
+		en.vm = vm // once, before any context holds the entry
+	}
+	en.fire.Store(fire)
 	vm.entered = context.WithValue(ctx, entryKey{}, en)
 	vm.enterRun = run
 	ran := false
 	defer func() {
-		en.open.Store(false)
+		en.fire.Store(0)
 		vm.entered, vm.enterRun = nil, nil
 		if x := recover(); x != nil {
 			vm.broken = true
@@ -159,7 +164,7 @@ func (h *handler) enteredVM(ctx context.Context, call *engine.Call) *VM {
 		return nil
 	}
 	en, ok := ctx.Value(entryKey{}).(*entry)
-	if !ok || en.fire != call.Fire || !en.open.Load() || en.vm.pool != h.pool {
+	if !ok || en.fire.Load() != call.Fire || en.vm.pool != h.pool {
 		return nil
 	}
 	if vm := en.vm; !vm.broken && vm.cur == nil {
