@@ -67,4 +67,3 @@ func (a *app) writeReply(reply claude.Reply) error {
 	}
 	return nil
 }
-
