@@ -27,6 +27,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var listen, natsURLs string
 	var allowRemote, allowUntrustedFlag bool
 	var interval, grace, natsTimeout time.Duration
+	var natsReplicas int
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
@@ -80,18 +81,20 @@ URLs, comma-separated), or settings { state = "nats://..." } in the
 configuration, keeps it in NATS JetStream instead, shared by every replica
 behind a load balancer: the kv store (all scopes), the loop guard's count of
 consecutive Stop blocks (a session's blocks are counted once across
-replicas) and the audit log (one record per fire in the HOOKCTL_AUDIT stream,
-subjects hookctl.audit.EVENT, besides any audit_log file). --nats wins over
-settings.state and state_file. Connecting, at start, is bounded by
---nats-timeout, which also bounds every operation: NATS that cannot be reached
-at start is exit 1. If it goes away later the client reconnects on its own;
-meanwhile a kv call throws into its hook (the hook's on_error decides, and the
-trace shows the error), the loop guard cannot count (stop_guard.error says so
-and a block stands: it never lets the agent stop on its own account), and an
-audit record that cannot be published is logged on stderr with the count
-lost. /healthz reports the state's backend and whether it is connected.
-settings.state is read at start: a reload that changes it is reported, and
-applies at the next start.`,
+replicas) and the audit log (one record per fire in the stream HOOKCTL_AUDIT,
+subject hookctl.audit.EVENT, besides any audit_log file). --nats wins over
+settings.state and state_file. The first replica to connect creates the kv
+bucket "hookctl" and the audit stream, kept by --nats-replicas servers.
+
+Connecting is bounded by --nats-timeout, which bounds every operation too:
+NATS that cannot be reached at start is exit 1. If it goes away later, the
+client reconnects on its own; meanwhile a kv call throws into its hook (the
+hook's on_error decides, and the trace shows the error), the loop guard
+cannot count (stop_guard.error says so and a block stands: the guard never
+lets the agent stop on its own account), and an audit record that cannot be
+published is logged on stderr with the count lost so far. /healthz reports
+where the state is and whether it is connected. settings.state is read at
+start: a reload that changes it is reported, and applies at the next start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Input.MaxBytes, lim.MaxMemory = int64(maxBody), int64(maxMemory)
@@ -116,10 +119,14 @@ applies at the next start.`,
 			if natsTimeout <= 0 {
 				return usageError("--nats-timeout must be positive")
 			}
+			if natsReplicas < 1 || natsReplicas > 5 {
+				return usageError("--nats-replicas must be 1 to 5")
+			}
 			// The state's backend: --nats, else what the configuration
 			// says once loaded. It is opened before serving, so that
 			// NATS that cannot be reached is an error at start.
 			store := newSharedState("hookctl serve", natsTimeout, natsTimeout)
+			store.replicas = natsReplicas
 			defer store.Close()
 			if natsList != "" {
 				store.configure(stateBackend{NATS: natsList, Source: "--nats"})
@@ -282,6 +289,7 @@ applies at the next start.`,
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
 	cmd.Flags().StringVar(&natsURLs, "nats", "", "keep the shared state (kv, Stop loop guard, audit log) in NATS JetStream at these nats:// or tls:// URLs, comma-separated; wins over settings.state")
 	cmd.Flags().DurationVar(&natsTimeout, "nats-timeout", defaultNATSTimeout, "bound on connecting to NATS at start, and on each NATS operation")
+	cmd.Flags().IntVar(&natsReplicas, "nats-replicas", 1, "how many NATS servers keep the kv bucket and the audit stream, when serve creates them (3 on a 3-node cluster)")
 	f := cmd.Flags()
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")

@@ -88,6 +88,7 @@ type sharedState struct {
 	name           string // the client's name on NATS
 	connectTimeout time.Duration
 	timeout        time.Duration // each operation's bound on NATS
+	replicas       int           // servers keeping the bucket and stream it creates (0: 1)
 
 	mu       sync.Mutex
 	backend  stateBackend
@@ -160,6 +161,7 @@ func (s *sharedState) open(ctx context.Context) (kv.Store, error) {
 	st, err := natsstate.Open(octx, b.NATS,
 		natsstate.WithConnectTimeout(s.connectTimeout),
 		natsstate.WithTimeout(s.timeout),
+		natsstate.WithReplicas(max(s.replicas, 1)),
 		natsstate.WithNATSOptions(nats.Name(s.name)))
 	if err != nil {
 		s.err, s.failedAt = fmt.Errorf("shared state on %s: %w", b, err), time.Now()

@@ -76,6 +76,7 @@ func TestServeNATSAtStart(t *testing.T) {
 	cfg := writeConfig(t, serveHooks)
 	stateCfg := writeConfig(t, "settings {\n  state = \""+freeURL(t)+"\"\n}\n"+serveHooks)
 	silent := silentServer(t)
+	ns := startNATS(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -88,6 +89,8 @@ func TestServeNATSAtStart(t *testing.T) {
 		{"not a URL", []string{"--config", cfg, "--nats", "127.0.0.1:4222"}, `--nats: "127.0.0.1:4222": not a URL`, time.Second},
 		{"bad scheme", []string{"--config", cfg, "--nats", "nats://a:4222,http://b"}, `--nats: "http://b": scheme "http": want nats:// or tls://`, time.Second},
 		{"bad timeout", []string{"--config", cfg, "--nats", "nats://a:4222", "--nats-timeout", "0s"}, `--nats-timeout must be positive`, time.Second},
+		{"bad replicas", []string{"--config", cfg, "--nats", "nats://a:4222", "--nats-replicas", "0"}, `--nats-replicas must be 1 to 5`, time.Second},
+		{"more replicas than servers", []string{"--config", cfg, "--nats", ns.url(), "--nats-replicas", "3"}, `natsstate: open: bucket hookctl: .*replicas`, 5 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr bytes.Buffer
