@@ -225,3 +225,67 @@ hook "rate" {
 		}
 	}
 }
+
+// TestServeNATSFlagOverridesSetting: --nats wins over settings.state (here
+// an address where nothing listens), and serve says so on stderr.
+func TestServeNATSFlagOverridesSetting(t *testing.T) {
+	ns := startNATS(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "hooks.hcl")
+	if err := os.WriteFile(cfg, []byte("settings {\n  state = \""+freeURL(t)+"\"\n}\n"+serveHooks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	base := startServeLogging(t, &stderr, "--config", cfg, "--nats", ns.url())
+	_, h := get(t, base+"/healthz")
+	if st, _ := h["state"].(map[string]any); st["servers"] != ns.url() || st["source"] != "--nats" || st["ready"] != true {
+		t.Fatalf("/healthz state %v", h["state"])
+	}
+	if !regexp.MustCompile(`--nats overrides the configuration's NATS nats://127.0.0.1:\d+ \(settings.state at .*hooks.hcl:2:11\)`).MatchString(stderr.String()) {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+}
+
+// TestDaemonKeepsNATSState: the daemon's cached engine keeps its state on
+// NATS across calls (one connection, the loop guard counting across
+// them) and closes it when the engine is retired.
+func TestDaemonKeepsNATSState(t *testing.T) {
+	ns := startNATS(t)
+	cfg := writeConfig(t, "settings {\n  state = \""+ns.url()+"\"\n  stop_block_cap = 1\n}\n"+`
+hook "tests-first" {
+  event    = "Stop"
+  decision = "block"
+  reason   = "the tests are failing"
+}
+`)
+	cache := &engineCache{}
+	call := func() string {
+		var stdout, stderr bytes.Buffer
+		code := runWith(t.Context(), []string{"claude", "--config", cfg, "--allow-untrusted"}, strings.NewReader(`{"hook_event_name":"Stop","session_id":"d1"}`), &stdout, &stderr, cache)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		return stdout.String()
+	}
+	if out := call(); !strings.Contains(out, `"decision":"block"`) {
+		t.Fatal(out)
+	}
+	if out := call(); !strings.Contains(out, "stop hook block cap reached") {
+		t.Fatal(out)
+	}
+	abs, _ := filepath.Abs(cfg)
+	ce := cache.get(abs)
+	if ce == nil || ce.state.Ready() != nil || !ce.state.onNATS() {
+		t.Fatal("the cached engine's state is not on NATS")
+	}
+	if n := ns.srv.NumClients(); n != 1 {
+		t.Fatalf("%d clients connected, want the cached engine's 1", n)
+	}
+	cache.release(ce)
+	cache.closeAll()
+	for deadline := time.Now().Add(5 * time.Second); ce.state.Ready() == nil || ns.srv.NumClients() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the retired engine's NATS connection is still open")
+		}
+	}
+}
