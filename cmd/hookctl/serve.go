@@ -185,7 +185,7 @@ start: a reload that changes it is reported, and applies at the next start.`,
 				delete(status, "last_error")
 				status["hooks"] = len(cfg.Engine.Hooks)
 				if natsList == "" {
-					if want, have := backendOf(cfg), store.backendInUse(); want != have {
+					if want, have := backendOf(cfg), store.backendInUse(); !want.same(have) {
 						msg := fmt.Sprintf("the configuration now asks for the state on %s; it stays on %s until hookctl serve restarts", want, have)
 						status["state_pending"] = msg
 						fmt.Fprintf(a.stderr, "hookctl: %s\n", msg)

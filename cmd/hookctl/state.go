@@ -55,6 +55,10 @@ func (b stateBackend) String() string {
 	return "the default state file"
 }
 
+// same reports whether b and o keep the state in the same place, wherever
+// they were written.
+func (b stateBackend) same(o stateBackend) bool { return b.NATS == o.NATS && b.File == o.File }
+
 // backendOf is the state a loaded configuration asks for: NATS when it
 // sets settings.state, else the file store of settings.state_file.
 func backendOf(cfg *assemble.Config) stateBackend {

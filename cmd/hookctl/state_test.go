@@ -121,11 +121,27 @@ func TestServeStateSetting(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base := startServeWith(t, "", "--config", cfg, "--reload-interval", "50ms")
+	var stderr syncBuffer
+	base := startServeLogging(t, &stderr, "--config", cfg, "--reload-interval", "50ms")
 	_, h := get(t, base+"/healthz")
 	st, _ := h["state"].(map[string]any)
 	if st["backend"] != "nats" || st["ready"] != true || st["servers"] != ns.url() || !strings.Contains(fmt.Sprint(st["source"]), "hooks.hcl:2:11") {
 		t.Fatalf("/healthz state %v", h["state"])
+	}
+	// A reload that only moves settings.state within its file (and adds a
+	// hook, to be seen) leaves nothing to report.
+	moved := "# the fleet's hooks\n" + hooks + "hook \"also\" {\n  event = \"Stop\"\n  decision = \"block\"\n}\n"
+	if err := os.WriteFile(cfg, []byte(moved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); h["hooks"] != 2.0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not reloaded: %v", h)
+		}
+		_, h = get(t, base+"/healthz")
+	}
+	if h["state_pending"] != nil || strings.Contains(stderr.String(), "stays on") {
+		t.Fatalf("a reload that did not move the state: %v\n%s", h, stderr.String())
 	}
 	// The configuration moves its state to a file: that needs a restart.
 	if err := os.WriteFile(cfg, []byte("settings {\n  state_file = \"kv.json\"\n}\n"+serveHooks+"\n"), 0o600); err != nil {
