@@ -146,6 +146,9 @@ func (s *sharedState) open(ctx context.Context) (kv.Store, error) {
 	if s.err != nil && time.Since(s.failedAt) < reopenAfter {
 		return nil, s.err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("state store: %w", err)
+	}
 	s.err = nil
 	b := s.backend
 	if b.NATS == "" {
@@ -168,8 +171,13 @@ func (s *sharedState) open(ctx context.Context) (kv.Store, error) {
 		natsstate.WithReplicas(max(s.replicas, 1)),
 		natsstate.WithNATSOptions(nats.Name(s.name)))
 	if err != nil {
-		s.err, s.failedAt = fmt.Errorf("shared state on %s: %w", b, err), time.Now()
-		return nil, s.err
+		err = fmt.Errorf("shared state on %s: %w", b, err)
+		if ctx.Err() == nil {
+			// NATS's failure, not the caller's context ending: the next
+			// uses get it at once, for a while.
+			s.err, s.failedAt = err, time.Now()
+		}
+		return nil, err
 	}
 	s.nats, s.store = st, st.KV()
 	return s.store, nil
