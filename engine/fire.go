@@ -211,8 +211,8 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if ran > 0 {
 		e.hooksRun.Add(ran)
 	}
-	if sink := e.audit.Load(); sink != nil {
-		e.writeAudit(sink, &out)
+	if file, w := e.audit.Load(), e.auditW.Load(); file != nil || w != nil {
+		e.writeAudit(file, w, &out)
 	}
 	if err := ctx.Err(); err != nil {
 		return out, err
@@ -785,7 +785,9 @@ func approvalReason(v any) string {
 	return "a hook requires approval"
 }
 
-func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {
+// writeAudit writes the record of a fire to the audit_log file and the
+// WithAuditLog writer, those of the two that are set.
+func (e *Engine) writeAudit(file, w *auditSink, o *Outcome) {
 	body, err := json.Marshal(o)
 	if err != nil || len(body) < 2 {
 		e.log.Warn("audit record not written", "error", err)
@@ -797,11 +799,16 @@ func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {
 	b = append(b, `",`...)
 	b = append(b, body[1:]...)
 	b = append(b, '\n')
-	sink.mu.Lock()
-	_, err = sink.w.Write(b)
-	sink.mu.Unlock()
-	if err != nil {
-		e.log.Warn("audit record not written", "error", err)
+	for _, sink := range [2]*auditSink{file, w} {
+		if sink == nil {
+			continue
+		}
+		sink.mu.Lock()
+		_, err = sink.w.Write(b)
+		sink.mu.Unlock()
+		if err != nil {
+			e.log.Warn("audit record not written", "event", o.Event, "error", err)
+		}
 	}
 }
 

@@ -147,6 +147,11 @@ type StopGuard struct {
 	Cap int `json:"cap"`
 	// Released is true when the cap overrode a block and let the agent stop.
 	Released bool `json:"released"`
+	// Error says why the guard could not count: its LoopStore failed to
+	// read or write the count (a shared store that cannot be reached).
+	// The guard then never releases the agent on its own account: the
+	// hooks' decision stands.
+	Error string `json:"error,omitempty"`
 }
 
 // Outcome is the merged result of one fire plus its trace. Safe to read

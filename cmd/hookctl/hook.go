@@ -14,7 +14,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -144,7 +144,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		}
 	}
 	a.timings.mark("trust")
-	store := &lazyFileStore{}
+	// The state (settings.state or state_file) is known once the
+	// configuration is loaded; it opens on first use.
+	store := newSharedState("hookctl "+cmd.Name(), oneShotNATSTimeout, natsstate.DefaultTimeout)
 	aopts := []assemble.Option{assemble.WithStore(store)}
 	if a.engines == nil {
 		// One event fires: no script runtime is made for events that
@@ -170,7 +172,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	var diag bytes.Buffer
 	stderr := a.stderr
 	a.stderr = io.MultiWriter(stderr, &diag)
-	eng, release, err := a.hookEngine(path, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, store, aopts)
+	eng, release, err := a.hookEngine(path, []engine.Option{store.loops()}, store, aopts)
 	a.stderr = stderr
 	if err != nil {
 		var ee *exitError
