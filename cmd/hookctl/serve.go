@@ -19,8 +19,10 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -28,6 +30,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var listen string
 	var allowRemote, allowUntrustedFlag bool
 	var interval, grace time.Duration
+	var tracePayloads bool
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
@@ -72,7 +75,14 @@ answers throughout (it takes no request slot):
                      done, --idle-timeout between kept-alive requests
 
 /healthz reports the load and is 503 "wedged" when every script runtime has
-been busy with one call for longer than --wedged-after.`,
+been busy with one call for longer than --wedged-after.
+
+Tracing. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+or OTEL_TRACES_EXPORTER=otlp|console) set, every fire is an OpenTelemetry span
+with a child span per hook that ran, exported over OTLP (http/protobuf, or grpc
+with OTEL_EXPORTER_OTLP_PROTOCOL=grpc) as service OTEL_SERVICE_NAME (default
+hookctl). A request's traceparent header makes its fire part of the caller's
+trace. Spans carry no payload contents unless --trace-payloads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Input.MaxBytes, lim.MaxMemory = int64(maxBody), int64(maxMemory)
@@ -94,7 +104,14 @@ been busy with one call for longer than --wedged-after.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			eng, err := a.newEngine(engineLoopStore(store))
+			// Traces go where the OTEL_* environment says; a setting
+			// that cannot be honoured stops serve from starting.
+			tr, err := a.startTracing(cmd.Context(), tracePayloads)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			defer tr.shutdown(serveTraceFlush, a.stderr) // after the engine drained: background hooks' spans too
+			eng, err := a.newEngine(append([]engine.Option{engineLoopStore(store)}, tr.engineOptions()...)...)
 			if err != nil {
 				return err
 			}
@@ -178,6 +195,10 @@ been busy with one call for longer than --wedged-after.`,
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}))
 			srv := handler.HTTPServer()
+			if tr != nil {
+				// Fires continue the trace of the request's traceparent.
+				srv.Handler = telemetry.Handler(srv.Handler)
+			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				w.Close()
@@ -188,6 +209,9 @@ been busy with one call for longer than --wedged-after.`,
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)\n", path, ln.Addr())
 			} else {
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s\n", path, ln.Addr())
+			}
+			if tr != nil {
+				fmt.Fprintln(a.stderr, "hookctl: exporting traces as the OTEL_* environment says")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -219,6 +243,7 @@ been busy with one call for longer than --wedged-after.`,
 	cmd.Flags().BoolVar(&allowUntrustedFlag, "allow-untrusted", false, "serve the configuration even if it is not trusted (see hookctl trust)")
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
+	cmd.Flags().BoolVar(&tracePayloads, "trace-payloads", false, "put payloads and reasons (credentials redacted) on trace spans (or HOOKCTL_TRACE_PAYLOADS=1)")
 	f := cmd.Flags()
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
