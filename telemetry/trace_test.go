@@ -82,7 +82,7 @@ func want(t *testing.T, s sdktrace.ReadOnlySpan, kv ...attribute.KeyValue) {
 	got := attrs(s)
 	for _, w := range kv {
 		if g, ok := got[w.Key]; !ok || g != w.Value {
-			t.Errorf("%s: %s = %v (set %v), want %v", s.Name(), w.Key, g.Emit(), ok, w.Value.Emit())
+			t.Errorf("%s: %s = %v (set %v), want %v", s.Name(), w.Key, g.String(), ok, w.Value.String())
 		}
 	}
 }
@@ -184,7 +184,7 @@ func TestFireAndHookSpans(t *testing.T) {
 	}
 	for _, s := range sr.Ended() {
 		for _, kv := range s.Attributes() {
-			if v := kv.Value.Emit(); strings.Contains(v, "rm -rf") || strings.Contains(v, "sk-ant") || kv.Key == telemetry.KeyReason || kv.Key == telemetry.KeyHookReason {
+			if v := kv.Value.String(); strings.Contains(v, "rm -rf") || strings.Contains(v, "sk-ant") || kv.Key == telemetry.KeyReason || kv.Key == telemetry.KeyHookReason {
 				t.Errorf("%s carries payload contents without WithPayloadAttributes: %s=%s", s.Name(), kv.Key, v)
 			}
 		}
@@ -257,8 +257,7 @@ func TestVoidHooksOnThePool(t *testing.T) {
 // of its own fire span.
 func TestNestedFire(t *testing.T) {
 	tp, sr := recorded(t)
-	var e *engine.Engine
-	e = newEngine(t, telemetry.WithTracing(tp))
+	e := newEngine(t, telemetry.WithTracing(tp))
 	register(t, e,
 		engine.Hook{ID: "outer", Event: "UserPromptSubmit", Handler: hookHandler(func(ctx context.Context, _ *engine.Call) (engine.Result, error) {
 			_, err := e.Fire(ctx, engine.Event{Name: "Notification", Payload: map[string]any{"message": "prompt seen"}})
