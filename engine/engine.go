@@ -49,6 +49,7 @@ type Engine struct {
 	extraEvts []EventSpec
 	condOpts  []conditions.Option
 	mw        []Middleware
+	obs       Observer
 
 	closed atomic.Bool
 	drain  drain

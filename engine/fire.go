@@ -193,11 +193,16 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if ent.needsTool {
 		payload = withTool(payload)
 	}
+	id := e.fireSeq.Add(1)
+	obs := e.obs
+	if obs != nil {
+		ctx = obs.FireStarted(ctx, FireInfo{Event: spec.Name, ID: id, Payload: payload})
+	}
 	var guard *guardState
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)
 	}
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out, ent: ent, guard: guard}
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
 	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
@@ -214,10 +219,11 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if file, w := e.audit.Load(), e.auditW.Load(); file != nil || w != nil {
 		e.writeAudit(file, w, &out)
 	}
-	if err := ctx.Err(); err != nil {
-		return out, err
+	err := ctx.Err()
+	if obs != nil {
+		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, &out, err)
 	}
-	return out, nil
+	return out, err
 }
 
 // run is the synchronous part of a fire: the chain, then the void or
@@ -285,6 +291,9 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		}
 		out.Hooks = append(out.Hooks, tr)
+		if e.obs != nil {
+			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], m.payload)
+		}
 	}
 	m.finish(out)
 	if fi.guard != nil {
@@ -557,6 +566,9 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			pooled++
 		}
 		out.Hooks = append(out.Hooks, tr)
+		if cerr != nil && skip == "" && e.obs != nil {
+			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], payload)
+		}
 	}
 	// A hook that fires another event from a pool worker must not wait
 	// for a pool slot: run nested fires inline.
@@ -593,6 +605,9 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			// Declarative: no code to run, nothing to time.
 			staticTrace(spec, h.static, tr)
 			e.hooksRun.Add(1)
+			if e.obs != nil {
+				fi.hookDone(ctx, tr, payload)
+			}
 			continue
 		}
 		fi.runInline(h, payload, state, tr)
@@ -607,6 +622,9 @@ func (fi *firing) runInline(h *compiledHook, payload map[string]any, state *Stat
 	call := &fi.f.call
 	*call = fi.call(h, payload, state)
 	fi.e.execute(fi.ctx, fi.snap, fi.spec, h, call, tr, false)
+	if fi.e.obs != nil {
+		fi.hookDone(fi.ctx, tr, payload)
+	}
 }
 
 // runTask is the worker pool's function.
@@ -616,6 +634,9 @@ func (e *Engine) runTask(t *task) {
 		return
 	}
 	e.execute(t.ctx, t.snap, t.spec, t.h, &t.call, t.tr, false)
+	if e.obs != nil {
+		e.taskDone(t.ctx, t, t.tr)
+	}
 	wg := t.wg
 	*t = task{}
 	e.taskPool.Put(t)
@@ -656,6 +677,10 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 		}
 		out := fi.out
 		out.Hooks = append(out.Hooks, tr)
+		if e.obs != nil && (tr.Status == StatusError || tr.Status == StatusTimeout) {
+			// Not queued: the condition failed, or the queue was full.
+			fi.hookDone(fi.ctx, &out.Hooks[len(out.Hooks)-1], payload)
+		}
 	}
 }
 
@@ -668,10 +693,13 @@ func (e *Engine) runBackground(t *task) {
 		e.taskPool.Put(t)
 		return
 	}
-	var tr HookTrace
+	tr := newTrace(t.h, PhaseBackground)
 	ctx, cancel := e.workers.backgroundContext(t.ctx)
 	defer cancel()
 	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
+	if e.obs != nil {
+		e.backgroundDone(t, tr)
+	}
 	e.bgDone.Add(1)
 	*t = task{}
 	e.taskPool.Put(t)

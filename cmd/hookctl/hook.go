@@ -169,10 +169,21 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	}
 	// The diagnostics go to stderr as for every command, and into the
 	// reply, because hosts show a hook's stderr in their debug logs only.
+	engOpts := []engine.Option{store.loops()}
+	ctx := cmd.Context()
+	if a.engines == nil {
+		// A daemon's engines outlive the call: only a process of its own
+		// traces its fire.
+		var traced []engine.Option
+		var flush func()
+		ctx, traced, flush = a.oneShotTracing(ctx)
+		engOpts = append(engOpts, traced...)
+		defer flush() // after the reply is written
+	}
 	var diag bytes.Buffer
 	stderr := a.stderr
 	a.stderr = io.MultiWriter(stderr, &diag)
-	eng, release, err := a.hookEngine(path, []engine.Option{store.loops()}, store, aopts)
+	eng, release, err := a.hookEngine(path, engOpts, store, aopts)
 	a.stderr = stderr
 	if err != nil {
 		var ee *exitError
@@ -182,7 +193,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		}
 		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
 	}
-	reply, ferr := host.Handle(cmd.Context(), eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
+	reply, ferr := host.Handle(ctx, eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
 	a.timings.mark("fire")
 	release()
 	a.timings.mark("close")

@@ -19,7 +19,9 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -28,6 +30,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var allowRemote, allowUntrustedFlag bool
 	var interval, grace, natsTimeout time.Duration
 	var natsReplicas int
+	var tracePayloads bool
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
@@ -94,7 +97,14 @@ cannot count (stop_guard.error says so and a block stands: the guard never
 lets the agent stop on its own account), and an audit record that cannot be
 published is logged on stderr with the count lost so far. /healthz reports
 where the state is and whether it is connected. settings.state is read at
-start: a reload that changes it is reported, and applies at the next start.`,
+start: a reload that changes it is reported, and applies at the next start.
+
+Tracing. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+or OTEL_TRACES_EXPORTER=otlp|console) set, every fire is an OpenTelemetry span
+with a child span per hook that ran, exported over OTLP (http/protobuf, or grpc
+with OTEL_EXPORTER_OTLP_PROTOCOL=grpc) as service OTEL_SERVICE_NAME (default
+hookctl). A request's traceparent header makes its fire part of the caller's
+trace. Spans carry no payload contents unless --trace-payloads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Input.MaxBytes, lim.MaxMemory = int64(maxBody), int64(maxMemory)
@@ -134,7 +144,14 @@ start: a reload that changes it is reported, and applies at the next start.`,
 					return &exitError{code: exitFailure, err: err}
 				}
 			}
-			eng, err := a.newEngine(store.loops())
+			// Traces go where the OTEL_* environment says; a setting
+			// that cannot be honoured stops serve from starting.
+			tr, err := a.startTracing(cmd.Context(), tracePayloads)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			defer tr.shutdown(serveTraceFlush, a.stderr) // after the engine drained: background hooks' spans too
+			eng, err := a.newEngine(append([]engine.Option{store.loops()}, tr.engineOptions()...)...)
 			if err != nil {
 				return err
 			}
@@ -242,6 +259,10 @@ start: a reload that changes it is reported, and applies at the next start.`,
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}))
 			srv := handler.HTTPServer()
+			if tr != nil {
+				// Fires continue the trace of the request's traceparent.
+				srv.Handler = telemetry.Handler(srv.Handler)
+			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				w.Close()
@@ -256,6 +277,9 @@ start: a reload that changes it is reported, and applies at the next start.`,
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)%s\n", path, ln.Addr(), stateNote)
 			} else {
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s%s\n", path, ln.Addr(), stateNote)
+			}
+			if tr != nil {
+				fmt.Fprintln(a.stderr, "hookctl: exporting traces as the OTEL_* environment says")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -290,6 +314,7 @@ start: a reload that changes it is reported, and applies at the next start.`,
 	cmd.Flags().StringVar(&natsURLs, "nats", "", "keep the shared state (kv, Stop loop guard, audit log) in NATS JetStream at these nats:// or tls:// URLs, comma-separated; wins over settings.state")
 	cmd.Flags().DurationVar(&natsTimeout, "nats-timeout", defaultNATSTimeout, "bound on connecting to NATS at start, and on each NATS operation")
 	cmd.Flags().IntVar(&natsReplicas, "nats-replicas", 1, "how many NATS servers keep the kv bucket and the audit stream, when serve creates them (3 on a 3-node cluster)")
+	cmd.Flags().BoolVar(&tracePayloads, "trace-payloads", false, "put payloads and reasons (credentials redacted) on trace spans (or HOOKCTL_TRACE_PAYLOADS=1)")
 	f := cmd.Flags()
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
