@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
@@ -113,6 +114,15 @@ type Options struct {
 	// locking a runtime down costs milliseconds of CPU that an event
 	// without script hooks never needs.
 	Events []string
+	// PhaseTimer, when set, is told how long each phase of Load took:
+	// "parse" (reading and decoding the HCL) and "build" (compiling the
+	// hooks, conditions and scripts).
+	PhaseTimer func(phase string, took time.Duration)
+}
+
+// WithPhaseTimer sets Options.PhaseTimer.
+func WithPhaseTimer(f func(phase string, took time.Duration)) Option {
+	return func(o *Options) { o.PhaseTimer = f }
 }
 
 // WithEvents says which events the configuration will fire (see
@@ -219,11 +229,19 @@ func standardConditions() conditions.Option {
 // listing every one with file:line:column, and nothing is half-built.
 func Load(path string, opts ...Option) (*Config, error) {
 	o := resolve(opts)
+	start := time.Now()
 	parsed, err := hcl.Parse(path, o.hclOptions()...)
 	if err != nil {
 		return nil, err
 	}
-	return build(parsed, &o)
+	if o.PhaseTimer == nil {
+		return build(parsed, &o)
+	}
+	built := time.Now()
+	o.PhaseTimer("parse", built.Sub(start))
+	cfg, err := build(parsed, &o)
+	o.PhaseTimer("build", time.Since(built))
+	return cfg, err
 }
 
 // LoadSource assembles a configuration held in memory; name is used in

@@ -229,7 +229,7 @@ func (d *Dialect) Format(out engine.Outcome) Reply {
 }
 
 // hookFailures tells the user which hooks failed (error or timeout) and
-// why: Claude Code shows a hook command's stderr only in its debug log
+// why, and when the Stop loop guard could not count: Claude Code shows a hook command's stderr only in its debug log
 // and counts exit 0 as success, so a failing guard would go unseen. A
 // failure that counted as a block is said by the block's reason already.
 func hookFailures(out engine.Outcome) string {
@@ -243,6 +243,9 @@ func hookFailures(out engine.Outcome) string {
 			msg = msg[:300] + "..."
 		}
 		lines = append(lines, fmt.Sprintf("hookctl: hook %q failed (%s): %s", h.ID, h.Status, msg))
+	}
+	if g := out.StopGuard; g != nil && g.Error != "" {
+		lines = append(lines, fmt.Sprintf("hookctl: the Stop loop guard could not count (%s): the hooks' decision stands, and a block is not counted toward stop_block_cap %d", g.Error, g.Cap))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -42,6 +42,8 @@ func TestFormatPerEvent(t *testing.T) {
 		{"nothing", engine.Outcome{Event: "PreToolUse", Continue: true}, ``, 0},
 		{"Stop released by the guard", engine.Outcome{Event: "Stop", Continue: true, Reason: "stop hook block cap reached", StopGuard: &engine.StopGuard{Released: true}},
 			`{"systemMessage":"stop hook block cap reached"}`, 0},
+		{"Stop block the guard could not count", engine.Outcome{Event: "Stop", Decision: "block", Reason: "keep going", Continue: true, StopGuard: &engine.StopGuard{Cap: 3, Error: "reading the loop count: NATS unavailable"}},
+			`{"decision":"block","reason":"keep going","systemMessage":"hookctl: the Stop loop guard could not count (reading the loop count: NATS unavailable): the hooks' decision stands, and a block is not counted toward stop_block_cap 3"}`, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

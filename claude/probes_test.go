@@ -27,7 +27,7 @@ func TestServerMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.WithHookObserver(m))
+	e, err := engine.New(engine.WithObserver(m))
 	if err != nil {
 		t.Fatal(err)
 	}

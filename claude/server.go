@@ -173,7 +173,7 @@ func WithPoolStats(stats func() PoolStats) ServerOption {
 // WithMetrics records the server's fires, hook runs' outcomes, requests
 // and load in m, and serves h (metrics.Handler of m's registry) at GET
 // /metrics. Tell m of hook runs by creating the engine with
-// engine.WithHookObserver(m).
+// engine.WithObserver(m).
 func WithMetrics(m *metrics.Metrics, h http.Handler) ServerOption {
 	return func(s *Server) { s.metrics, s.metricsH = m, h }
 }

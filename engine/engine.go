@@ -34,6 +34,9 @@ const (
 type Engine struct {
 	snap atomic.Pointer[snapshot]
 
+	// entries recycles the firing copies Entrants run (entrySlot).
+	entries sync.Pool
+
 	mu  sync.Mutex // guards reg and audit swaps
 	reg registry
 	cc  *conditions.Compiler
@@ -46,7 +49,7 @@ type Engine struct {
 	extraEvts []EventSpec
 	condOpts  []conditions.Option
 	mw        []Middleware
-	observers []HookObserver
+	obs       Observer
 
 	closed atomic.Bool
 	drain  drain
@@ -63,7 +66,10 @@ type Engine struct {
 	bgDropped atomic.Uint64
 	bgPending atomic.Int64
 
-	audit atomic.Pointer[auditSink]
+	// audit is settings.audit_log's file; auditW the writer of
+	// WithAuditLog or SetAuditLog. Each fire's record goes to both.
+	audit  atomic.Pointer[auditSink]
+	auditW atomic.Pointer[auditSink]
 
 	firePool sync.Pool
 	taskPool sync.Pool
@@ -145,7 +151,9 @@ func WithBackgroundQueue(size int, wait time.Duration) Option {
 	}
 }
 
-// WithAuditLog writes one JSON line per fire (the outcome) to w.
+// WithAuditLog writes one JSON line per fire (the outcome) to w, one
+// Write per record, never two at once. A configuration's audit_log file
+// is written besides w, not instead of it. SetAuditLog replaces w.
 func WithAuditLog(w io.Writer) Option {
 	return func(e *Engine) error {
 		e.auditOpt = w
@@ -191,13 +199,26 @@ func New(opts ...Option) (*Engine, error) {
 	}
 	e.cc = conditions.NewCompiler(e.condOpts...)
 	if e.auditOpt != nil {
-		e.audit.Store(&auditSink{w: e.auditOpt})
+		e.auditW.Store(&auditSink{w: e.auditOpt})
 	}
 	e.workers.init(e)
 	e.firePool.New = func() any { return new(fireState) }
 	e.taskPool.New = func() any { return new(task) }
 	e.snap.Store(e.reg.build())
 	return e, nil
+}
+
+// SetAuditLog replaces the writer of WithAuditLog (nil: none), for an
+// embedder that knows where the records go only once its configuration
+// is loaded. A configuration's audit_log file is not affected. Fires in
+// progress may still write their record to the previous writer; the
+// engine never closes a writer it was given.
+func (e *Engine) SetAuditLog(w io.Writer) {
+	if w == nil {
+		e.auditW.Store(nil)
+		return
+	}
+	e.auditW.Store(&auditSink{w: w})
 }
 
 // ConditionCompiler returns the compiler the engine uses for `when`
@@ -395,7 +416,7 @@ func (e *Engine) Load(cfg *Config) error {
 	snap := e.reg.build()
 	e.snap.Store(snap)
 	e.workers.tune(snap.settings.maxConcurrency)
-	e.swapAudit(sink, cfg.Settings.AuditLog)
+	e.swapAudit(sink)
 	return nil
 }
 
@@ -667,16 +688,9 @@ func (e *Engine) openAudit(path string) (*auditSink, error) {
 	return &auditSink{w: f, path: path, owned: true}, nil
 }
 
-func (e *Engine) swapAudit(sink *auditSink, path string) {
-	cur := e.audit.Load()
-	if sink == cur {
+func (e *Engine) swapAudit(sink *auditSink) {
+	if sink == e.audit.Load() {
 		return
-	}
-	if sink == nil && path == "" && cur != nil && !cur.owned {
-		return // keep the WithAuditLog writer
-	}
-	if sink == nil && e.auditOpt != nil {
-		sink = &auditSink{w: e.auditOpt}
 	}
 	old := e.audit.Swap(sink)
 	if old != nil && old.owned {

@@ -115,3 +115,33 @@ func ExampleWithMiddleware() {
 	fmt.Println(calls)
 	// Output: map[ctx:3]
 }
+
+// logObserver prints what the engine reports of each fire.
+type logObserver struct{}
+
+func (logObserver) FireStarted(ctx context.Context, f engine.FireInfo) context.Context {
+	fmt.Println("start", f.Event)
+	return ctx
+}
+
+func (logObserver) HookDone(_ context.Context, f engine.FireInfo, tr *engine.HookTrace) {
+	fmt.Println("  hook", tr.ID, tr.Status, tr.Decision)
+}
+
+func (logObserver) FireEnded(_ context.Context, f engine.FireInfo, out *engine.Outcome, err error) {
+	fmt.Println("end", f.Event, out.Decision, len(out.Hooks), "hooks")
+}
+
+// WithObserver reports every fire with hooks, and every hook that ran
+// (skipped hooks only in the outcome), without wrapping any handler.
+func ExampleWithObserver() {
+	eng, _ := engine.New(engine.WithObserver(logObserver{}))
+	defer eng.Close(context.Background())
+	_ = eng.Register(engine.Hook{ID: "no-rm", Event: "PreToolUse", Matcher: "Bash", Handler: engine.Static(engine.Deny("no rm"))})
+	_ = eng.Register(engine.Hook{ID: "edits", Event: "PreToolUse", Matcher: "Edit", Handler: engine.Static(engine.Ask("check it"))})
+	_, _ = eng.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"tool_name": "Bash"}})
+	// Output:
+	// start PreToolUse
+	//   hook no-rm decided deny
+	// end PreToolUse deny 2 hooks
+}

@@ -65,14 +65,29 @@ type firing struct {
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
 // whether it did (an Entrant that did not call run leaves it to the
-// caller). The Entrant gets a copy it may keep, so that the firing of a
-// fire that enters nothing stays on the stack.
+// caller). The Entrant runs a copy on the heap (recycled: it runs it only
+// before Enter returns), so that the firing of a fire that enters nothing
+// stays on the stack.
 func (fi *firing) enter(ctx context.Context) bool {
-	in := new(firing)
-	*in = *fi
-	fi.ent.entrant.Enter(ctx, in.id, in.resume)
-	*fi = *in
+	es, _ := fi.e.entries.Get().(*entrySlot)
+	if es == nil {
+		es = new(entrySlot)
+		es.run = es.fi.resume // bound once per slot, not per fire
+	}
+	es.fi = *fi
+	fi.ent.entrant.Enter(ctx, fi.id, es.run)
+	*fi = es.fi
+	es.fi = firing{} // holds nothing of the fire while pooled
+	fi.e.entries.Put(es)
 	return fi.resumed
+}
+
+// entrySlot is the heap copy of a firing that an Entrant runs, with its
+// resume method bound: Engine.entries keeps them, since an Entrant calls
+// run only before Enter returns.
+type entrySlot struct {
+	fi  firing
+	run func(context.Context)
 }
 
 func (fi *firing) resume(ctx context.Context) {
@@ -178,11 +193,16 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if ent.needsTool {
 		payload = withTool(payload)
 	}
+	id := e.fireSeq.Add(1)
+	obs := e.obs
+	if obs != nil {
+		ctx = obs.FireStarted(ctx, FireInfo{Event: spec.Name, ID: id, Payload: payload})
+	}
 	var guard *guardState
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
 		payload, guard = e.guardBefore(ctx, spec, payload)
 	}
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: e.fireSeq.Add(1), f: f, out: &out, ent: ent, guard: guard}
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
 	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
@@ -196,13 +216,14 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if ran > 0 {
 		e.hooksRun.Add(ran)
 	}
-	if sink := e.audit.Load(); sink != nil {
-		e.writeAudit(sink, &out)
+	if file, w := e.audit.Load(), e.auditW.Load(); file != nil || w != nil {
+		e.writeAudit(file, w, &out)
 	}
-	if err := ctx.Err(); err != nil {
-		return out, err
+	err := ctx.Err()
+	if obs != nil {
+		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, &out, err)
 	}
-	return out, nil
+	return out, err
 }
 
 // run is the synchronous part of a fire: the chain, then the void or
@@ -241,7 +262,7 @@ func (fi *firing) run(ctx context.Context) {
 		var p *prepared
 		switch {
 		case cerr != nil:
-			if res := e.conditionFailed(spec, h, &tr, cerr, true); res != nil {
+			if res := e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true); res != nil {
 				p = f.prep.load(res)
 			}
 		case h.static != nil:
@@ -270,6 +291,9 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		}
 		out.Hooks = append(out.Hooks, tr)
+		if e.obs != nil {
+			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], m.payload)
+		}
 	}
 	m.finish(out)
 	if fi.guard != nil {
@@ -432,25 +456,21 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Duration = time.Since(start)
 	e.hooksRun.Add(1)
-	switch {
-	case err != nil:
-		res = e.failed(spec, h, tr, err, canBlock)
-	case len(res) == 0:
+	if err != nil {
+		return e.failed(spec, h, tr, err, canBlock)
+	}
+	if len(res) == 0 {
 		tr.Status = StatusRan
-		res = nil
-	default:
-		tr.Status = StatusDecided
-		tr.Output = res
-		d, _ := res[fieldDecision].(string)
-		if d == "" {
-			d, _ = res["permissionDecision"].(string)
-		}
-		tr.Decision = Decision(d)
-		tr.Reason, _ = res[fieldReason].(string)
+		return nil
 	}
-	if len(e.observers) > 0 {
-		e.observe(spec, tr, err)
+	tr.Status = StatusDecided
+	tr.Output = res
+	d, _ := res[fieldDecision].(string)
+	if d == "" {
+		d, _ = res["permissionDecision"].(string)
 	}
+	tr.Decision = Decision(d)
+	tr.Reason, _ = res[fieldReason].(string)
 	return res
 }
 
@@ -465,6 +485,9 @@ func (e *Engine) failed(spec *EventSpec, h *compiledHook, tr *HookTrace, err err
 	}
 	e.hookErrs.Add(1)
 	tr.Error = err.Error()
+	if _, ok := errors.AsType[*PanicError](err); ok {
+		tr.Panic = true
+	}
 	if st, ok := errors.AsType[StackTracer](err); ok {
 		tr.Stack = st.StackTrace()
 	}
@@ -541,11 +564,14 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		case skip != "":
 			tr.skip(skip)
 		case cerr != nil:
-			e.conditionFailed(spec, h, &tr, cerr, false)
+			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		case !h.inline:
 			pooled++
 		}
 		out.Hooks = append(out.Hooks, tr)
+		if cerr != nil && skip == "" && e.obs != nil {
+			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], payload)
+		}
 	}
 	// A hook that fires another event from a pool worker must not wait
 	// for a pool slot: run nested fires inline.
@@ -582,6 +608,9 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			// Declarative: no code to run, nothing to time.
 			staticTrace(spec, h.static, tr)
 			e.hooksRun.Add(1)
+			if e.obs != nil {
+				fi.hookDone(ctx, tr, payload)
+			}
 			continue
 		}
 		fi.runInline(h, payload, state, tr)
@@ -596,6 +625,9 @@ func (fi *firing) runInline(h *compiledHook, payload map[string]any, state *Stat
 	call := &fi.f.call
 	*call = fi.call(h, payload, state)
 	fi.e.execute(fi.ctx, fi.snap, fi.spec, h, call, tr, false)
+	if fi.e.obs != nil {
+		fi.hookDone(fi.ctx, tr, payload)
+	}
 }
 
 // runTask is the worker pool's function.
@@ -605,6 +637,9 @@ func (e *Engine) runTask(t *task) {
 		return
 	}
 	e.execute(t.ctx, t.snap, t.spec, t.h, &t.call, t.tr, false)
+	if e.obs != nil {
+		e.taskDone(t.ctx, t, t.tr)
+	}
 	wg := t.wg
 	*t = task{}
 	e.taskPool.Put(t)
@@ -625,7 +660,7 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 		case skip != "":
 			tr.skip(skip)
 		case cerr != nil:
-			e.conditionFailed(spec, h, &tr, cerr, false)
+			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		default:
 			if own == nil {
 				own = deepCopy(payload).(map[string]any)
@@ -647,6 +682,10 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 		}
 		out := fi.out
 		out.Hooks = append(out.Hooks, tr)
+		if e.obs != nil && (tr.Status == StatusError || tr.Status == StatusTimeout) {
+			// Not queued: the condition failed, or the queue was full.
+			fi.hookDone(fi.ctx, &out.Hooks[len(out.Hooks)-1], payload)
+		}
 	}
 }
 
@@ -664,6 +703,9 @@ func (e *Engine) runBackground(t *task) {
 	ctx, cancel := e.workers.backgroundContext(t.ctx)
 	defer cancel()
 	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
+	if e.obs != nil {
+		e.backgroundDone(t, tr)
+	}
 	e.bgDone.Add(1)
 	*t = task{}
 	e.taskPool.Put(t)
@@ -778,7 +820,9 @@ func approvalReason(v any) string {
 	return "a hook requires approval"
 }
 
-func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {
+// writeAudit writes the record of a fire to the audit_log file and the
+// WithAuditLog writer, those of the two that are set.
+func (e *Engine) writeAudit(file, w *auditSink, o *Outcome) {
 	body, err := json.Marshal(o)
 	if err != nil || len(body) < 2 {
 		e.log.Warn("audit record not written", "error", err)
@@ -790,11 +834,16 @@ func (e *Engine) writeAudit(sink *auditSink, o *Outcome) {
 	b = append(b, `",`...)
 	b = append(b, body[1:]...)
 	b = append(b, '\n')
-	sink.mu.Lock()
-	_, err = sink.w.Write(b)
-	sink.mu.Unlock()
-	if err != nil {
-		e.log.Warn("audit record not written", "error", err)
+	for _, sink := range [2]*auditSink{file, w} {
+		if sink == nil {
+			continue
+		}
+		sink.mu.Lock()
+		_, err = sink.w.Write(b)
+		sink.mu.Unlock()
+		if err != nil {
+			e.log.Warn("audit record not written", "event", o.Event, "error", err)
+		}
 	}
 }
 

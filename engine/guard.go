@@ -73,6 +73,7 @@ func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error 
 type guardState struct {
 	key   string
 	count int
+	err   error // reading the count failed
 }
 
 // loopKey identifies a block streak: per event and session, and per
@@ -93,7 +94,8 @@ func (e *Engine) guardBefore(ctx context.Context, spec *EventSpec, payload map[s
 	g := &guardState{key: loopKey(spec, payload)}
 	n, err := e.loops.LoopCount(ctx, g.key)
 	if err != nil {
-		e.log.Warn("stop guard: reading loop count", "key", g.key, "error", err)
+		e.log.Warn("stop guard: cannot read the loop count; a block stands and is not counted", "key", g.key, "error", err)
+		n, g.err = 0, err
 	}
 	g.count = n
 	p := maps.Clone(payload)
@@ -105,8 +107,19 @@ func (e *Engine) guardBefore(ctx context.Context, spec *EventSpec, payload map[s
 
 // guardAfter counts a block, or lets the agent stop once the streak
 // reached the cap, and resets the count when the agent is let stop.
+//
+// A guard whose store fails cannot decide, and never lets the agent stop
+// on its own account: when the count cannot be read, the hooks' decision
+// stands as it is (a block keeps the agent working) and the count is left
+// as it was, since writing 1 over a streak it could not read would reset
+// it; when it cannot be written, the block stands uncounted. Either way
+// the outcome's StopGuard.Error says so, and the engine's log warns.
 func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *Outcome) {
 	out.StopGuard = &StopGuard{LoopCount: g.count, Cap: limit}
+	if g.err != nil {
+		out.StopGuard.Error = "reading the loop count: " + g.err.Error()
+		return
+	}
 	next := 0
 	if out.Decision == "block" && out.Continue {
 		next = g.count + 1
@@ -127,6 +140,7 @@ func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *
 		return
 	}
 	if err := e.loops.SetLoopCount(ctx, g.key, next); err != nil {
-		e.log.Warn("stop guard: writing loop count", "key", g.key, "error", err)
+		e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", next, "error", err)
+		out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", next, err)
 	}
 }

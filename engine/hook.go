@@ -118,8 +118,8 @@ type SelfTimed interface{ SelfTimed() bool }
 // observe hooks inside Enter, passing run a context that carries
 // the setup; fire is the fire's Call.Fire, so that a handler uses the
 // setup only for calls of that fire (a nested fire, or a background hook
-// that kept the context, gets its own). Enter must call run exactly once,
-// on its own goroutine; a handler that finds no setup in its context, or
+// that kept the context, gets its own). Enter must call run at most once,
+// on its own goroutine and before it returns, never later; a handler that finds no setup in its context, or
 // cannot use it, works as it would without one.
 //
 // EntryKey names the setup (hooks with equal keys share one); a nil key

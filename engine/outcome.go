@@ -108,6 +108,9 @@ type HookTrace struct {
 	// Stack is the stack of the code that failed, when its error knows
 	// it (StackTracer): a script's JavaScript stack.
 	Stack string `json:"stack,omitempty"`
+	// Panic marks an error that was a panic of the handler (recovered:
+	// Error says what it panicked with).
+	Panic bool `json:"panic,omitempty"`
 	// FailClosed marks a failure that counted as a blocking decision.
 	FailClosed bool `json:"fail_closed,omitempty"`
 	// Handler is the handler kind: declarative, go, js, command, ...
@@ -147,6 +150,11 @@ type StopGuard struct {
 	Cap int `json:"cap"`
 	// Released is true when the cap overrode a block and let the agent stop.
 	Released bool `json:"released"`
+	// Error says why the guard could not count: its LoopStore failed to
+	// read or write the count (a shared store that cannot be reached).
+	// The guard then never releases the agent on its own account: the
+	// hooks' decision stands.
+	Error string `json:"error,omitempty"`
 }
 
 // Outcome is the merged result of one fire plus its trace. Safe to read

@@ -292,11 +292,25 @@ func (in Inline) ErrorAt(line, col int, summary, detail string) {
 func (in Inline) Columns() []int {
 	r := in.a.Expr.Range()
 	out := make([]int, strings.Count(strings.TrimSuffix(in.Text, "\n"), "\n")+1)
+	if !in.b.l.isHeredoc(r) {
+		// Only the first line is offset: it starts after the quote.
+		out[0] = r.Start.Column
+		return out
+	}
+	// A heredoc's lines lost their common indent: the column of a line's
+	// text in the file is that indent (bodyColumn, for every line at once).
+	lines := strings.Split(string(in.b.l.parser.Files()[r.Filename].Bytes), "\n")
+	values := strings.Split(in.Text, "\n")
 	for i := range out {
-		out[i] = in.b.l.bodyColumn(r, in.Text, in.Line, in.Line+i, 1) - 1
+		if in.Line+i-1 < len(lines) && i < len(values) {
+			out[i] = indentWidth(lines[in.Line+i-1]) - indentWidth(values[i])
+		}
 	}
 	return out
 }
+
+// indentWidth is the number of leading spaces and tabs of s.
+func indentWidth(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 // ErrorAtFile reports an error at a position inside the inline text
 // given as the file's line and column.

@@ -336,3 +336,43 @@ test "env" {
 		}
 	}
 }
+
+// TestSettingsState: settings.state takes a list of nats:// or tls://
+// URLs; anything else, and state beside state_file, is a diagnostic at
+// the value with its position and a snippet.
+func TestSettingsState(t *testing.T) {
+	cfg := hcl.ParseSource("x.hcl", []byte(`settings {
+  state = "nats://nats-0:4222, nats://nats-1:4222"
+}
+`), t.TempDir())
+	if d := cfg.Diagnostics(); d.HasErrors() {
+		t.Fatal(d)
+	}
+	if cfg.Settings.State != "nats://nats-0:4222,nats://nats-1:4222" || cfg.StateRange.Start.Line != 2 || cfg.StateRange.Start.Column != 11 {
+		t.Fatalf("state %q at %v", cfg.Settings.State, cfg.StateRange)
+	}
+	for src, want := range map[string]string{
+		`settings { state = "redis://cache:6379" }`:                             `x.hcl:1:20: error: Invalid setting\n  state: "redis://cache:6379": scheme "redis": want nats:// or tls://`,
+		`settings { state = "nats-0:4222" }`:                                    `x.hcl:1:20: error: Invalid setting\n  state: "nats-0:4222": not a URL`,
+		`settings { state = "" }`:                                               `x.hcl:1:20: error: Invalid setting\n  state: no NATS server URL`,
+		`settings { state = "nats://a:4222,,nats://b" }`:                        `x.hcl:1:20: error: Invalid setting\n  state: an empty URL`,
+		`settings { state = 4222 }`:                                             `x.hcl:1:`,
+		"settings {\n  state_file = \"s.json\"\n  state = \"nats://a:4222\"\n}": `x.hcl:3:3: error: Conflicting settings\n  state keeps the shared state in NATS and state_file keeps it in a file (set at x.hcl:2:3)`,
+	} {
+		want = strings.ReplaceAll(want, `\n`, "\n")
+		cfg := hcl.ParseSource("x.hcl", []byte(src), t.TempDir())
+		d := cfg.Diagnostics()
+		if !d.HasErrors() || !strings.Contains(d.Error(), want) {
+			t.Errorf("%s:\n%v\nwant %q", src, d, want)
+			continue
+		}
+		var snippet strings.Builder
+		d.Render(&snippet)
+		if !strings.Contains(snippet.String(), "^") {
+			t.Errorf("%s: no snippet:\n%s", src, snippet.String())
+		}
+		if cfg.Settings.State != "" {
+			t.Errorf("%s: state %q kept", src, cfg.Settings.State)
+		}
+	}
+}

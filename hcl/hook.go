@@ -436,8 +436,7 @@ func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int)
 	if line-1 >= len(lines) || idx < 0 || idx >= len(values) {
 		return col
 	}
-	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
-	return col + indent(lines[line-1]) - indent(values[idx])
+	return col + indentWidth(lines[line-1]) - indentWidth(values[idx])
 }
 
 // permissionRuleRE matches Claude Code permission-rule syntax such as

@@ -36,6 +36,9 @@ type Config struct {
 	Builtins []*BuiltinBlock
 	// RequiredRange is where settings.required is written.
 	RequiredRange Range
+	// StateRange is where settings.state is written, for messages about
+	// its servers.
+	StateRange Range
 
 	l *loader
 }

@@ -22,6 +22,7 @@ var settingsSchema = &hcl2.BodySchema{
 		{Name: "roots"},
 		{Name: "required"},
 		{Name: "state_file"},
+		{Name: "state"},
 		{Name: "script_pool"},
 		{Name: "script_memory_limit"},
 	},

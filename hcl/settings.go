@@ -2,10 +2,12 @@ package hcl
 
 import (
 	"path/filepath"
+	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/natsurl"
 	"github.com/hookctl/hookctl/internal/urlallow"
 )
 
@@ -23,6 +25,11 @@ type Settings struct {
 	// StateFile is the file-backed kv store (default: the user's state
 	// directory).
 	StateFile string
+	// State, when set, keeps the shared state (the kv store, the Stop
+	// loop guard and the audit log) in NATS JetStream: the comma-separated
+	// nats:// or tls:// URLs of its servers, checked by package natsurl.
+	// It excludes StateFile; `hookctl serve --nats` overrides it.
+	State string
 	// ScriptPool bounds the warm JavaScript runtimes.
 	ScriptPool int
 	// ScriptMemoryLimit is how much the heap may grow while scripts run
@@ -83,6 +90,16 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				if p, ok := l.ev.str(a); ok && p != "" {
 					s.StateFile = l.path(p)
 				}
+			case "state":
+				if v, ok := l.ev.str(a); ok {
+					urls, err := natsurl.Parse(v)
+					if err != nil {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "state: %s. It is the shared state's NATS servers: nats:// or tls:// URLs separated by commas, such as \"nats://nats-0:4222,nats://nats-1:4222\"; without it, state is kept in state_file.", err)
+						continue
+					}
+					s.State = strings.Join(urls, ",")
+					l.cfg.StateRange = a.Expr.Range()
+				}
 			case "script_pool":
 				s.ScriptPool, _ = l.ev.integer(a)
 			case "script_memory_limit":
@@ -90,6 +107,11 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 					s.ScriptMemoryLimit = &n
 				}
 			}
+		}
+		if st, sf := content.Attributes["state"], content.Attributes["state_file"]; st != nil && sf != nil {
+			l.ev.errorf(st.Range, "Conflicting settings",
+				"state keeps the shared state in NATS and state_file keeps it in a file (set at %s): set one of them.", at(sf.Range))
+			s.State = ""
 		}
 	}
 }

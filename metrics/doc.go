@@ -5,11 +5,13 @@
 //
 // A Metrics is fed from three places:
 //
-//   - the engine, through engine.WithHookObserver(m): every hook that runs
-//     code, in every phase, background hooks included (durations, errors,
-//     timeouts, panics);
+//   - the engine, through engine.WithObserver(m): every hook that ran, in
+//     every phase, background hooks included (durations, errors, timeouts,
+//     panics);
 //   - the caller, through ObserveFire after each Engine.Fire: the fire's
-//     merged decision and the status of every hook in its trace;
+//     merged decision and the status of every hook in its trace (the
+//     engine tells observers only of fires of events with hooks; fires of
+//     the others count too);
 //   - functions read at scrape time: WatchEngine (background queue,
 //     fires in progress), WatchScripts (the script runtime pool),
 //     WatchServer (an HTTP server's load and refusals), and the

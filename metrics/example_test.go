@@ -23,7 +23,7 @@ func Example() {
 		panic(err)
 	}
 	// The engine tells m of every hook run ...
-	eng, err := engine.New(engine.WithHookObserver(m))
+	eng, err := engine.New(engine.WithObserver(m))
 	if err != nil {
 		panic(err)
 	}

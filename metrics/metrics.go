@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,7 +34,7 @@ var DefaultDurationBuckets = []float64{
 
 // Metrics records a hookctl engine's fires and hook runs and serves them
 // through the registry it was created with. It implements
-// engine.HookObserver. Create it with New.
+// engine.Observer. Create it with New.
 type Metrics struct {
 	reg prometheus.Registerer
 
@@ -142,14 +143,42 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 	return m, nil
 }
 
-// HookDone records one hook run: its duration and, when it failed, an
-// error of its kind. It implements engine.HookObserver: pass the Metrics
-// to engine.WithHookObserver.
-func (m *Metrics) HookDone(r engine.HookRun) {
-	m.hookDuration.WithLabelValues(r.Event, r.Hook, r.Handler).Observe(r.Duration.Seconds())
-	if kind := r.FailureKind(); kind != "" {
-		m.hookErrors.WithLabelValues(r.Event, r.Hook, kind).Inc()
+// FireStarted implements engine.Observer; it leaves ctx as it is.
+func (m *Metrics) FireStarted(ctx context.Context, _ engine.FireInfo) context.Context { return ctx }
+
+// HookDone implements engine.Observer: it records how long a hook that
+// runs code took (declarative hooks run none and are not timed) and, when
+// it failed, an error of its kind (error, timeout or panic). Background
+// hooks are recorded when they end.
+func (m *Metrics) HookDone(_ context.Context, fire engine.FireInfo, tr *engine.HookTrace) {
+	if tr.Handler != DeclarativeKind {
+		m.hookDuration.WithLabelValues(fire.Event, tr.ID, tr.Handler).Observe(tr.Duration.Seconds())
 	}
+	if kind := FailureKind(tr); kind != "" {
+		m.hookErrors.WithLabelValues(fire.Event, tr.ID, kind).Inc()
+	}
+}
+
+// FireEnded implements engine.Observer and records nothing: ObserveFire
+// records every fire, those of events without hooks too, which the engine
+// does not report to observers.
+func (m *Metrics) FireEnded(context.Context, engine.FireInfo, *engine.Outcome, error) {}
+
+// DeclarativeKind is the handler kind of declarative hooks.
+const DeclarativeKind = "declarative"
+
+// FailureKind classifies a hook's failure for the kind label: "timeout",
+// "panic" or "error", or "" when it did not fail.
+func FailureKind(tr *engine.HookTrace) string {
+	switch {
+	case tr.Status == engine.StatusTimeout:
+		return "timeout"
+	case tr.Status != engine.StatusError:
+		return ""
+	case tr.Panic:
+		return "panic"
+	}
+	return "error"
 }
 
 // ObserveFire records a fire that returned out after took: its decision

@@ -59,7 +59,7 @@ func TestMetricsAfterKnownFires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.WithHookObserver(m))
+	eng, err := engine.New(engine.WithObserver(m))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,33 @@ func BenchmarkIncrParallelOneKey(b *testing.B) {
 	opsPerSec(b)
 }
 
+// BenchmarkIncrTwoClientsOneKey: two clients, each its own connection as
+// two hookctl serve replicas have, increment the same key from
+// GOMAXPROCS goroutines each: the conflicts are between connections, and
+// every increment still lands exactly once.
+func BenchmarkIncrTwoClientsOneKey(b *testing.B) {
+	ctx := context.Background()
+	url := startServer(b).url()
+	clients := []*natsstate.State{open(b, url), open(b, url)}
+	var next atomic.Int64
+	var done atomic.Int64
+	b.SetParallelism(2) // 2×GOMAXPROCS goroutines, half on each client
+	b.RunParallel(func(pb *testing.PB) {
+		s := clients[next.Add(1)%2].KV()
+		for pb.Next() {
+			if _, err := s.Incr(ctx, "global/n", 1, 0); err != nil {
+				b.Fatal(err)
+			}
+			done.Add(1)
+		}
+	})
+	opsPerSec(b)
+	b.StopTimer()
+	if v, _, err := clients[0].KV().Get(ctx, "global/n"); err != nil || v != done.Load() {
+		b.Fatalf("the key holds %v (%v) after %d increments", v, err, done.Load())
+	}
+}
+
 // BenchmarkIncrParallelKeys: each goroutine increments a key of its own
 // (the usual case: one counter per session).
 func BenchmarkIncrParallelKeys(b *testing.B) {

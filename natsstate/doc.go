@@ -75,7 +75,8 @@
 // bounds, so a cluster losing a node keeps serving. The client reconnects
 // on its own, for ever, and operations succeed again once it has. The
 // engine treats these errors as it treats any failing hook: the kv module
-// throws, and the hook's on_error policy decides.
+// throws, and the hook's on_error policy decides. State.Ready reports,
+// without I/O, whether the client is connected, for readiness checks.
 //
 // # Audit
 //

@@ -37,6 +37,9 @@ func ops(st *natsstate.State) map[string]func(ctx context.Context) error {
 func TestServerOutage(t *testing.T) {
 	ts := startServer(t)
 	st := open(t, ts.url(), natsstate.WithTimeout(time.Minute))
+	if err := st.Ready(); err != nil {
+		t.Fatalf("Ready, connected: %v", err)
+	}
 	ctx := context.Background()
 	s := st.KV()
 	if err := s.Set(ctx, "k", "before", 0); err != nil {
@@ -57,6 +60,9 @@ func TestServerOutage(t *testing.T) {
 			t.Fatal("reads still succeed with the server stopped")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	if err := st.Ready(); !errors.Is(err, natsstate.ErrUnavailable) {
+		t.Errorf("Ready with the server down: %v, want ErrUnavailable", err)
 	}
 	for name, op := range ops(st) {
 		start := time.Now()
@@ -87,6 +93,9 @@ func TestServerOutage(t *testing.T) {
 			t.Fatalf("still failing 30s after the server came back: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	if err := st.Ready(); err != nil {
+		t.Errorf("Ready after the server came back: %v", err)
 	}
 	for name, op := range ops(st) {
 		if err := op(ctx); err != nil {
@@ -176,6 +185,9 @@ func TestClosed(t *testing.T) {
 	}
 	if err := st.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
+	}
+	if err := st.Ready(); !errors.Is(err, natsstate.ErrClosed) {
+		t.Errorf("Ready after Close: %v, want ErrClosed", err)
 	}
 	for name, op := range ops(st) {
 		if err := op(context.Background()); !errors.Is(err, natsstate.ErrClosed) {

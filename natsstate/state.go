@@ -384,6 +384,25 @@ func (s *State) Loops() LoopStore { return kv.LoopStore(s.store) }
 // Audit returns the audit log writer, to pass to engine.WithAuditLog.
 func (s *State) Audit() *AuditWriter { return s.audit }
 
+// Ready reports whether the State can carry out operations now: nil while
+// its client is connected to a server, else an *Error matching
+// ErrUnavailable that says what the connection is doing (reconnecting,
+// ...), or ErrClosed after Close. It does no I/O, so a readiness check
+// may call it as often as it likes. It is a view of the connection only:
+// a connected client's operation may still fail, for instance while a
+// clustered stream has no leader.
+func (s *State) Ready() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if st := s.nc.Status(); st != nats.CONNECTED {
+		return &Error{Op: "ready", Err: fmt.Errorf("%w (%s)", errNotConnected, strings.ToLower(st.String()))}
+	}
+	return nil
+}
+
 // Close closes the connection. Operations in progress fail; later ones
 // return ErrClosed. Close is idempotent.
 func (s *State) Close() error {

@@ -2,8 +2,6 @@ package script
 
 import (
 	"context"
-	"regexp"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,21 +36,50 @@ type entryKey struct{}
 // fire, or a background hook that kept the context, runs on a runtime of
 // its own.
 type entry struct {
-	vm   *VM
-	fire uint64
-	open atomic.Bool
+	vm *VM
+	// fire is the fire the entry is open for, 0 when closed: one atomic
+	// word, so that a call holding an old context can never see another
+	// fire's id with an open flag. A runtime reuses its entry.
+	fire atomic.Uint64
 }
 
-// asyncWords are the names whose presence in a handler's source makes it
+// asyncWord reports the names whose presence in a handler's source makes it
 // unsafe to nest: anything that may queue a promise job, load a module or
 // start a timer.
-var asyncWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:async|await|Promise|then|require|import|queueMicrotask|setTimeout|setInterval|setImmediate|fetch|eval|Function)\b`)
-})
+func asyncWord(w string) bool {
+	switch w {
+	case "async", "await", "Promise", "then", "require", "import", "queueMicrotask", "setTimeout",
+		"setInterval", "setImmediate", "fetch", "eval", "Function":
+		return true
+	}
+	return false
+}
 
 // syncSource reports whether a handler's source cannot queue promise jobs
-// (see above): a conservative test of its words.
-func syncSource(src string) bool { return !asyncWords().MatchString(src) }
+// (see above): a conservative test of its words. A word is a run of ASCII
+// letters, digits and underscores, as \b in a regular expression sees it,
+// so "$async" holds the word "async" too.
+func syncSource(src string) bool {
+	for i := 0; i < len(src); {
+		if !isWordByte(src[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isWordByte(src[j]) {
+			j++
+		}
+		if asyncWord(src[i:j]) {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
 
 // EntryKey implements engine.Entrant: hooks of one pool share an entry;
 // a handler whose calls cannot nest, or a pool of a single runtime (a hook
@@ -79,13 +106,16 @@ func (h *handler) Enter(ctx context.Context, fire uint64, run func(context.Conte
 		run(ctx)
 		return
 	}
-	en := &entry{vm: vm, fire: fire}
-	en.open.Store(true)
+	en := &vm.entry
+	if en.vm == nil {
+		en.vm = vm // once, before any context holds the entry
+	}
+	en.fire.Store(fire)
 	vm.entered = context.WithValue(ctx, entryKey{}, en)
 	vm.enterRun = run
 	ran := false
 	defer func() {
-		en.open.Store(false)
+		en.fire.Store(0)
 		vm.entered, vm.enterRun = nil, nil
 		if x := recover(); x != nil {
 			vm.broken = true
@@ -134,7 +164,7 @@ func (h *handler) enteredVM(ctx context.Context, call *engine.Call) *VM {
 		return nil
 	}
 	en, ok := ctx.Value(entryKey{}).(*entry)
-	if !ok || en.fire != call.Fire || !en.open.Load() || en.vm.pool != h.pool {
+	if !ok || en.fire.Load() != call.Fire || en.vm.pool != h.pool {
 		return nil
 	}
 	if vm := en.vm; !vm.broken && vm.cur == nil {

@@ -93,6 +93,41 @@ type exporter struct {
 	// call or state ("" for a lone value); path the steps below it.
 	root string
 	path []pathSeg
+	// strs, when set, shares the boxed values of short strings between
+	// results (see stringCache).
+	strs *stringCache
+}
+
+// stringCache holds the boxed values of short strings a runtime's results
+// return. A hook returns the same few strings call after call ("deny", a
+// fixed reason, a context line); boxing a string into an any allocates,
+// the cached value does not. Bounded: strings up to maxCachedString
+// bytes, maxCachedStrings of them, the first ones seen. Strings are
+// immutable, so sharing them between results is safe. One runtime's
+// calls use it, one at a time.
+type stringCache struct{ m map[string]any }
+
+const (
+	maxCachedString  = 128
+	maxCachedStrings = 512
+)
+
+// box returns s as an any, from the cache when it can.
+func (c *stringCache) box(s string) any {
+	if c == nil || len(s) > maxCachedString {
+		return s
+	}
+	if v, ok := c.m[s]; ok {
+		return v
+	}
+	v := any(s)
+	if len(c.m) < maxCachedStrings {
+		if c.m == nil {
+			c.m = make(map[string]any)
+		}
+		c.m[s] = v
+	}
+	return v
 }
 
 type pathSeg struct {
@@ -202,7 +237,7 @@ func (x *exporter) primitive(v goja.Value) (any, bool, error) {
 			return nil, false, err
 		}
 		str := s.String()
-		return str, true, x.spend(0, len(str)-s.Length())
+		return x.strs.box(str), true, x.spend(0, len(str)-s.Length())
 	}
 	if err := x.spend(1, 0); err != nil {
 		return nil, false, err

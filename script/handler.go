@@ -202,6 +202,7 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	// is undefined are left out, as JSON.stringify would.
 	keys := obj.GetOwnPropertyNames()
 	x := newExporter()
+	x.strs = &vm.strs
 	if len(keys) > x.values {
 		return nil, x.fail("values", MaxExportValues)
 	}

@@ -318,8 +318,13 @@ func TestStatsShape(t *testing.T) {
 	if _, err := run(t, h, call(nil)); err != nil {
 		t.Fatal(err)
 	}
-	if st := p.Stats(); st.Idle < 1 || st.InUse != 0 {
+	st = p.Stats()
+	if st.Idle < 1 || st.InUse != 0 {
 		t.Fatalf("%+v", st)
+	}
+	// The runtime the call ran on was made, and that took time.
+	if st.Created < 1 || st.CreateTime <= 0 {
+		t.Fatalf("created %d in %v", st.Created, st.CreateTime)
 	}
 	_ = strings.TrimSpace
 }

@@ -131,6 +131,9 @@ type Pool struct {
 	watchers sync.WaitGroup
 	closing  chan struct{} // closed by Close: the watchdog stops at once
 	vms      map[*goja.Runtime]*VM
+	// created and createTime count the runtimes made (PoolStats).
+	created    int
+	createTime time.Duration
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
 	slots   chan struct{}
@@ -340,6 +343,14 @@ func (p *Pool) release(vm *VM) {
 }
 
 func (p *Pool) newVM() *VM {
+	start := time.Now()
+	defer func() {
+		took := time.Since(start)
+		p.mu.Lock()
+		p.created++
+		p.createTime += took
+		p.mu.Unlock()
+	}()
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
 	rt.SetMaxCallStackSize(p.stackLimit)

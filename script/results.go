@@ -48,6 +48,7 @@ func (vm *VM) pendingResult() (engine.Result, error) {
 	names := vm.pool.code.keyNames()
 	var res engine.Result
 	x := newExporter()
+	x.strs = &vm.strs
 	for i, k := range vm.pendKeys {
 		v := vm.pendVals[i]
 		if k < 0 || k >= len(names) {

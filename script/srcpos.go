@@ -1,10 +1,11 @@
 package script
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,14 @@ type pos struct {
 }
 
 func (a pos) before(b pos) bool { return a.line < b.line || a.line == b.line && a.col < b.col }
+
+// compare orders positions, as cmp.Compare does.
+func (a pos) compare(b pos) int {
+	if c := cmp.Compare(a.line, b.line); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.col, b.col)
+}
 
 // span is a range of an author's file, [start, end).
 type span struct {
@@ -242,7 +251,7 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 	}
 	for name, l := range loops {
 		l = append(c.pos.loops[name], l...)
-		sort.SliceStable(l, func(i, j int) bool { return l[i].start.before(l[j].start) })
+		slices.SortStableFunc(l, func(a, b loopSpan) int { return a.start.compare(b.start) })
 		c.pos.loops[name] = l
 	}
 	for name, l := range funcs {
@@ -252,7 +261,7 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 }
 
 func sortSpans(s []span) []span {
-	sort.SliceStable(s, func(i, j int) bool { return s[i].start.before(s[j].start) })
+	slices.SortStableFunc(s, func(a, b span) int { return a.start.compare(b.start) })
 	return s
 }
 

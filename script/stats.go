@@ -14,6 +14,11 @@ type PoolStats struct {
 	// OldestCall is how long the longest-running current call has been
 	// running (0 when none is).
 	OldestCall time.Duration
+	// Created is how many runtimes the pool has made, and CreateTime the
+	// time making them took (goja's setup, the standard library, the
+	// lockdown): what a cold process pays before its first script hook.
+	Created    int
+	CreateTime time.Duration
 }
 
 // Stats returns the pool's current usage.
@@ -21,7 +26,7 @@ func (p *Pool) Stats() PoolStats {
 	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	st := PoolStats{Size: p.size, InUse: len(p.slots), Idle: len(p.idle)}
+	st := PoolStats{Size: p.size, InUse: len(p.slots), Idle: len(p.idle), Created: p.created, CreateTime: p.createTime}
 	for _, vm := range p.vms {
 		if !vm.since.IsZero() {
 			st.OldestCall = max(st.OldestCall, now.Sub(vm.since))

@@ -29,6 +29,11 @@ type VM struct {
 	stateObj *goja.Object
 	logObj   *goja.Object
 
+	// strs shares the boxed strings of results (stringCache).
+	strs stringCache
+	// entry is the runtime's entry for the fire that entered it, if any.
+	entry entry
+
 	// The call in progress.
 	// The payload wrapper of the last call, reused while the next hooks
 	// of a fire get the same payload (it is read-only, so sharing is safe).

@@ -1,18 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/claude"
-	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/stdlib/kv"
 )
 
 // onUntrustedEnv chooses what hookctl claude answers when the
@@ -32,7 +25,12 @@ Code reads nothing but the exit status: TaskCompleted, TeammateIdle).
 
 The Stop loop guard and hookctl/kv keep their state in a file
 (settings.state_file, else $HOOKCTL_STATE_DIR/kv.json, else
-~/.local/state/hookctl/kv.json), so they work across invocations.
+~/.local/state/hookctl/kv.json), so they work across invocations. A
+configuration with settings.state = "nats://..." keeps it, and the audit
+log, in NATS JetStream instead, shared with every hookctl serve of the
+fleet; connecting is bounded (2s), and NATS that cannot be reached fails
+the kv calls (the hook's on_error decides) and the loop guard's count (a
+block stands), never silently.
 
 It runs only a configuration trusted with "hookctl trust" and unchanged since.
 Otherwise it runs no hook and, because a guard that cannot run must not let the
@@ -69,86 +67,3 @@ func (a *app) writeReply(reply claude.Reply) error {
 	}
 	return nil
 }
-
-// lazyFileStore is the file-backed kv store of one-shot processes, opened
-// on first use (most events never touch it) at the configured path.
-type lazyFileStore struct {
-	path string
-	once sync.Once
-	s    kv.Store
-	err  error
-}
-
-func (l *lazyFileStore) store() (kv.Store, error) {
-	l.once.Do(func() {
-		p := l.path
-		if p == "" {
-			p, l.err = kv.DefaultPath()
-			if l.err != nil {
-				return
-			}
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			l.err = err
-			return
-		}
-		l.s, l.err = kv.OpenFile(p)
-	})
-	if l.err != nil {
-		return nil, fmt.Errorf("state store: %w", l.err)
-	}
-	return l.s, nil
-}
-
-func (l *lazyFileStore) Get(ctx context.Context, key string) (any, bool, error) {
-	s, err := l.store()
-	if err != nil {
-		return nil, false, err
-	}
-	return s.Get(ctx, key)
-}
-
-func (l *lazyFileStore) Set(ctx context.Context, key string, v any, ttl time.Duration) error {
-	s, err := l.store()
-	if err != nil {
-		return err
-	}
-	return s.Set(ctx, key, v, ttl)
-}
-
-func (l *lazyFileStore) Delete(ctx context.Context, key string) error {
-	s, err := l.store()
-	if err != nil {
-		return err
-	}
-	return s.Delete(ctx, key)
-}
-
-func (l *lazyFileStore) Incr(ctx context.Context, key string, d int64, ttl time.Duration) (int64, error) {
-	s, err := l.store()
-	if err != nil {
-		return 0, err
-	}
-	return s.Incr(ctx, key, d, ttl)
-}
-
-func (l *lazyFileStore) CompareAndSwap(ctx context.Context, key string, old, new any, ttl time.Duration) (bool, error) {
-	s, err := l.store()
-	if err != nil {
-		return false, err
-	}
-	return s.CompareAndSwap(ctx, key, old, new, ttl)
-}
-
-func (l *lazyFileStore) Keys(ctx context.Context, prefix string) ([]string, error) {
-	s, err := l.store()
-	if err != nil {
-		return nil, err
-	}
-	return s.Keys(ctx, prefix)
-}
-
-var _ kv.Store = (*lazyFileStore)(nil)
-
-// engineLoopStore keeps the Stop loop guard in a kv store.
-func engineLoopStore(s kv.Store) engine.Option { return engine.WithLoopStore(kv.LoopStore(s)) }

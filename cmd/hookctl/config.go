@@ -75,7 +75,8 @@ func (a *app) assemblePath(path string, warnings bool, engOpts []engine.Option, 
 	if err != nil {
 		return nil, nil, err
 	}
-	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir())}, opts...)
+	a.timings.mark("engine")
+	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.phase())}, opts...)
 	cfg, err := assemble.Load(path, opts...)
 	if err != nil {
 		eng.Close(context.Background())
@@ -100,6 +101,7 @@ func (a *app) loadInto(eng *engine.Engine, cfg *assemble.Config) (*engine.Engine
 		cfg.Close()
 		return nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
 	}
+	a.timings.mark("load")
 	return eng, cfg, nil
 }
 

@@ -45,6 +45,7 @@ func (c *engineCache) transformCache() *script.TransformCache {
 type cachedEngine struct {
 	eng    *engine.Engine
 	cfg    *assemble.Config
+	state  *sharedState // the engine's kv store, loop guard and audit
 	stamps map[string]fileStamp
 	refs   int
 	stale  bool
@@ -94,10 +95,10 @@ func (c *engineCache) get(path string) *cachedEngine {
 }
 
 // put stores a freshly loaded engine (held once, for its first caller).
-func (c *engineCache) put(path string, eng *engine.Engine, cfg *assemble.Config) *cachedEngine {
+func (c *engineCache) put(path string, eng *engine.Engine, cfg *assemble.Config, state *sharedState) *cachedEngine {
 	files := append([]string{path}, cfg.Files...)
 	files = append(files, cfg.Refs()...)
-	ce := &cachedEngine{eng: eng, cfg: cfg, stamps: stampsOf(files), refs: 1}
+	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: stampsOf(files), refs: 1}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -144,12 +145,16 @@ func closeEngine(ce *cachedEngine) {
 	defer cancel()
 	ce.eng.Close(ctx)
 	ce.cfg.Close()
+	ce.state.Close()
 }
 
 // hookEngine loads the engine of one hook call: a fresh one, closed by
 // release, or in a daemon the cached one for path while its files are
-// unchanged.
-func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileStore, aopts []assemble.Option) (*engine.Engine, func(), error) {
+// unchanged. store, which the engine and aopts were given, is configured
+// from the loaded configuration (settings.state, else state_file); on
+// NATS it takes the audit log too. A cached engine keeps its own store,
+// and its NATS connection, for the calls it serves.
+func (a *app) hookEngine(path string, engOpts []engine.Option, store *sharedState, aopts []assemble.Option) (*engine.Engine, func(), error) {
 	if a.engines != nil {
 		if abs, err := filepath.Abs(path); err == nil {
 			if ce := a.engines.get(abs); ce != nil {
@@ -160,8 +165,8 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileSt
 			if err != nil {
 				return nil, nil, err
 			}
-			store.path = cfg.Settings.StateFile
-			ce := a.engines.put(abs, eng, cfg)
+			useState(eng, cfg, store)
+			ce := a.engines.put(abs, eng, cfg, store)
 			return eng, func() { a.engines.release(ce) }, nil
 		}
 	}
@@ -169,15 +174,28 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *lazyFileSt
 	if err != nil {
 		return nil, nil, err
 	}
-	store.path = cfg.Settings.StateFile
+	useState(eng, cfg, store)
 	return eng, func() {
 		closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := eng.Close(closeCtx); err != nil {
 			fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 		}
+		if st := cfg.ScriptStats(); st.Created > 0 {
+			a.timings.add("runtime", st.CreateTime)
+		}
 		cfg.Close()
+		store.Close()
 	}, nil
+}
+
+// useState points store at the state cfg asks for and, on NATS, sends
+// the engine's audit records to its audit stream.
+func useState(eng *engine.Engine, cfg *assemble.Config, store *sharedState) {
+	store.configure(backendOf(cfg))
+	if store.onNATS() {
+		eng.SetAuditLog(store.auditLog())
+	}
 }
 
 func newDaemonCmd(a *app) *cobra.Command {

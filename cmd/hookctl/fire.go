@@ -53,7 +53,9 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 			if err != nil {
 				return err
 			}
-			eng, cfg, err := a.load()
+			ctx, traced, flush := a.oneShotTracing(context.Background())
+			defer flush()
+			eng, cfg, err := a.load(traced...)
 			if err != nil {
 				return err
 			}
@@ -72,7 +74,7 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 				payload["hook_event_name"] = spec.Name
 			}
 			start := time.Now()
-			out, ferr := eng.Fire(context.Background(), engine.Event{Name: name, Payload: payload})
+			out, ferr := eng.Fire(ctx, engine.Event{Name: name, Payload: payload})
 			took := time.Since(start)
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

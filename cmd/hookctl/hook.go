@@ -14,7 +14,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -111,6 +111,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	cannotRead := func(h *host.Host, err error) error {
 		return a.writeReply(h.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err)))
 	}
+	a.timings = newTimings(cmd.Context())
+	defer a.timings.write(a.stderr)
+	a.timings.mark("command")
 	raw, err := claude.DecodeObject(a.stdin)
 	if err != nil {
 		if h == nil {
@@ -127,6 +130,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	if err != nil {
 		return cannotRead(h, err)
 	}
+	a.timings.mark("decode")
 	path, err := a.discover()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
@@ -139,7 +143,10 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 			return a.writeReply(guardAnswer(h, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), untrustedMode == "warn"))
 		}
 	}
-	store := &lazyFileStore{}
+	a.timings.mark("trust")
+	// The state (settings.state or state_file) is known once the
+	// configuration is loaded; it opens on first use.
+	store := newSharedState("hookctl "+cmd.Name(), oneShotNATSTimeout, natsstate.DefaultTimeout)
 	aopts := []assemble.Option{assemble.WithStore(store)}
 	if a.engines == nil {
 		// One event fires: no script runtime is made for events that
@@ -162,10 +169,21 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	}
 	// The diagnostics go to stderr as for every command, and into the
 	// reply, because hosts show a hook's stderr in their debug logs only.
+	engOpts := []engine.Option{store.loops()}
+	ctx := cmd.Context()
+	if a.engines == nil {
+		// A daemon's engines outlive the call: only a process of its own
+		// traces its fire.
+		var traced []engine.Option
+		var flush func()
+		ctx, traced, flush = a.oneShotTracing(ctx)
+		engOpts = append(engOpts, traced...)
+		defer flush() // after the reply is written
+	}
 	var diag bytes.Buffer
 	stderr := a.stderr
 	a.stderr = io.MultiWriter(stderr, &diag)
-	eng, release, err := a.hookEngine(path, []engine.Option{engine.WithLoopStore(kv.LoopStore(store))}, store, aopts)
+	eng, release, err := a.hookEngine(path, engOpts, store, aopts)
 	a.stderr = stderr
 	if err != nil {
 		var ee *exitError
@@ -175,8 +193,10 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		}
 		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
 	}
-	reply, ferr := host.Handle(cmd.Context(), eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
+	reply, ferr := host.Handle(ctx, eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
+	a.timings.mark("fire")
 	release()
+	a.timings.mark("close")
 	if ferr != nil {
 		return a.writeReply(h.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr)))
 	}

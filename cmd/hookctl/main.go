@@ -6,14 +6,17 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 func main() {
+	start := time.Now()
 	tuneGC(os.Args[1:])
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runContext(withMainStart(context.Background(), start), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // tuneGC sets the garbage collector for the command, unless GOGC or

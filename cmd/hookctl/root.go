@@ -44,6 +44,9 @@ type app struct {
 	logLevel       string
 	// engines, in a daemon, keeps loaded engines across calls.
 	engines *engineCache
+	// timings, when HOOKCTL_TIMINGS=1, records where a one-shot host
+	// command's time goes.
+	timings *timings
 }
 
 func (a *app) logger() *slog.Logger {

@@ -24,18 +24,20 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/metrics"
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )
 
 func newServeCmd(a *app) *cobra.Command {
-	var listen string
+	var listen, natsURLs string
 	var allowRemote, allowUntrustedFlag bool
-	var interval, grace, drainDelay time.Duration
+	var interval, grace, natsTimeout, drainDelay time.Duration
+	var natsReplicas int
+	var tracePayloads bool
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
-		Use:   "serve [--config PATH] [--listen ADDR]",
+		Use:   "serve [--config PATH] [--listen ADDR] [--nats URLS]",
 		Short: "Serve hooks over HTTP: Claude Code http hooks and POST /v1/fire/{event}",
 		Long: `serve runs one engine for every event, with no process start per event:
 
@@ -88,7 +90,36 @@ answers throughout (it takes no request slot):
                      done, --idle-timeout between kept-alive requests
 
 /healthz reports the load and is 503 "wedged" when every script runtime has
-been busy with one call for longer than --wedged-after.`,
+been busy with one call for longer than --wedged-after.
+
+Shared state. By default the hookctl/kv module and the Stop loop guard keep
+their state in a file (settings.state_file, else $HOOKCTL_STATE_DIR/kv.json),
+which replicas on other machines do not see. --nats URLS (nats:// or tls://
+URLs, comma-separated), or settings { state = "nats://..." } in the
+configuration, keeps it in NATS JetStream instead, shared by every replica
+behind a load balancer: the kv store (all scopes), the loop guard's count of
+consecutive Stop blocks (a session's blocks are counted once across
+replicas) and the audit log (one record per fire in the stream HOOKCTL_AUDIT,
+subject hookctl.audit.EVENT, besides any audit_log file). --nats wins over
+settings.state and state_file. The first replica to connect creates the kv
+bucket "hookctl" and the audit stream, kept by --nats-replicas servers.
+
+Connecting is bounded by --nats-timeout, which bounds every operation too:
+NATS that cannot be reached at start is exit 1. If it goes away later, the
+client reconnects on its own; meanwhile a kv call throws into its hook (the
+hook's on_error decides, and the trace shows the error), the loop guard
+cannot count (stop_guard.error says so and a block stands: the guard never
+lets the agent stop on its own account), and an audit record that cannot be
+published is logged on stderr with the count lost so far. /healthz reports
+where the state is and whether it is connected. settings.state is read at
+start: a reload that changes it is reported, and applies at the next start.
+
+Tracing. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+or OTEL_TRACES_EXPORTER=otlp|console) set, every fire is an OpenTelemetry span
+with a child span per hook that ran, exported over OTLP (http/protobuf, or grpc
+with OTEL_EXPORTER_OTLP_PROTOCOL=grpc) as service OTEL_SERVICE_NAME (default
+hookctl). A request's traceparent header makes its fire part of the caller's
+trace. Spans carry no payload contents unless --trace-payloads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim.Input.MaxBytes, lim.MaxMemory = int64(maxBody), int64(maxMemory)
@@ -109,17 +140,42 @@ been busy with one call for longer than --wedged-after.`,
 			if ip := net.ParseIP(host); !allowRemote && (ip == nil && host != "localhost" || ip != nil && !ip.IsLoopback()) {
 				return usageError("--listen %s is not a loopback address; pass --allow-remote to serve other hosts", listen)
 			}
-			store, err := openStore()
+			natsList, err := natsFlag(natsURLs)
+			if err != nil {
+				return err
+			}
+			if natsTimeout <= 0 {
+				return usageError("--nats-timeout must be positive")
+			}
+			if natsReplicas < 1 || natsReplicas > 5 {
+				return usageError("--nats-replicas must be 1 to 5")
+			}
+			// The state's backend: --nats, else what the configuration
+			// says once loaded. It is opened before serving, so that
+			// NATS that cannot be reached is an error at start.
+			store := newSharedState("hookctl serve", natsTimeout, natsTimeout)
+			store.replicas = natsReplicas
+			defer store.Close()
+			if natsList != "" {
+				store.configure(stateBackend{NATS: natsList, Source: "--nats"})
+				if _, err := store.open(cmd.Context()); err != nil {
+					return &exitError{code: exitFailure, err: err}
+				}
+			}
+			// Traces go where the OTEL_* environment says; a setting
+			// that cannot be honoured stops serve from starting.
+			tr, err := a.startTracing(cmd.Context(), tracePayloads)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
+			defer tr.shutdown(serveTraceFlush, a.stderr) // after the engine drained: background hooks' spans too
 			// Metrics on a registry of their own: no global state.
 			reg := metrics.NewRegistry()
 			mets, err := metrics.New(reg)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			eng, err := a.newEngine(engineLoopStore(store), engine.WithHookObserver(mets))
+			eng, err := a.newEngine(append([]engine.Option{store.loops(), engine.WithObserver(mets)}, tr.engineOptions()...)...)
 			if err != nil {
 				return err
 			}
@@ -183,6 +239,15 @@ been busy with one call for longer than --wedged-after.`,
 				h := configHash(cfg)
 				hash.Store(&h)
 				mets.ObserveReload(h, nil)
+				if natsList == "" {
+					if want, have := backendOf(cfg), store.backendInUse(); !want.same(have) {
+						msg := fmt.Sprintf("the configuration now asks for the state on %s; it stays on %s until hookctl serve restarts", want, have)
+						status["state_pending"] = msg
+						fmt.Fprintf(a.stderr, "hookctl: %s\n", msg)
+					} else {
+						delete(status, "state_pending")
+					}
+				}
 			}))
 			w, err := assemble.Watch(eng, path, opts...)
 			if err != nil {
@@ -197,6 +262,20 @@ been busy with one call for longer than --wedged-after.`,
 					return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, trust.AllowUntrustedEnv)}
 				}
 				return &exitError{code: exitFailure, err: err}
+			}
+			if cfg := w.Config(); natsList == "" {
+				store.configure(backendOf(cfg))
+				if _, err := store.open(cmd.Context()); err != nil {
+					w.Close()
+					eng.Close(context.Background())
+					w.Config().Close()
+					return &exitError{code: exitFailure, err: err}
+				}
+			} else if b := backendOf(cfg); b.NATS != "" || b.File != "" {
+				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
+			}
+			if store.onNATS() {
+				eng.SetAuditLog(store.auditLog())
 			}
 			mu.Lock()
 			started = true
@@ -221,10 +300,11 @@ been busy with one call for longer than --wedged-after.`,
 			handler := claude.NewServer(eng, func() map[string]any {
 				mu.Lock()
 				defer mu.Unlock()
-				out := make(map[string]any, len(status))
+				out := make(map[string]any, len(status)+1)
 				for k, v := range status {
 					out[k] = v
 				}
+				out["state"] = store.status()
 				return out
 			}, claude.WithLimits(lim), claude.WithPoolStats(func() claude.PoolStats {
 				st := scripts()
@@ -236,18 +316,31 @@ been busy with one call for longer than --wedged-after.`,
 						return errors.New("no configuration loaded")
 					}
 					return nil
-				}))
+				}),
+				// The shared state reachable (NATS connected); no I/O.
+				claude.WithReadiness("state", func(context.Context) error { return store.Ready() }))
 			srv := handler.HTTPServer()
+			if tr != nil {
+				// Fires continue the trace of the request's traceparent.
+				srv.Handler = telemetry.Handler(srv.Handler)
+			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				w.Close()
 				eng.Close(context.Background())
 				return &exitError{code: exitFailure, err: err}
 			}
+			stateNote := ""
+			if store.onNATS() {
+				stateNote = ", state on " + store.backendInUse().String()
+			}
 			if untrusted {
-				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)\n", path, ln.Addr())
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)%s\n", path, ln.Addr(), stateNote)
 			} else {
-				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s\n", path, ln.Addr())
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s%s\n", path, ln.Addr(), stateNote)
+			}
+			if tr != nil {
+				fmt.Fprintln(a.stderr, "hookctl: exporting traces as the OTEL_* environment says")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -296,6 +389,10 @@ been busy with one call for longer than --wedged-after.`,
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
 	cmd.Flags().DurationVar(&drainDelay, "drain-delay", 0, "on SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before the listener closes")
+	cmd.Flags().StringVar(&natsURLs, "nats", "", "keep the shared state (kv, Stop loop guard, audit log) in NATS JetStream at these nats:// or tls:// URLs, comma-separated; wins over settings.state")
+	cmd.Flags().DurationVar(&natsTimeout, "nats-timeout", defaultNATSTimeout, "bound on connecting to NATS at start, and on each NATS operation")
+	cmd.Flags().IntVar(&natsReplicas, "nats-replicas", 1, "how many NATS servers keep the kv bucket and the audit stream, when serve creates them (3 on a 3-node cluster)")
+	cmd.Flags().BoolVar(&tracePayloads, "trace-payloads", false, "put payloads and reasons (credentials redacted) on trace spans (or HOOKCTL_TRACE_PAYLOADS=1)")
 	f := cmd.Flags()
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
@@ -381,13 +478,3 @@ func (b *byteSize) Set(s string) error {
 }
 
 func (b *byteSize) Type() string { return "size" }
-
-// openStore opens the file-backed kv store of long-running and one-shot
-// processes alike.
-func openStore() (kv.Store, error) {
-	p, err := kv.DefaultPath()
-	if err != nil {
-		return nil, err
-	}
-	return kv.OpenFile(p)
-}

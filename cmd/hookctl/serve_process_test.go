@@ -133,7 +133,7 @@ func request(method, url, body string) httpReply {
 	return r
 }
 
-func writeConfig(t *testing.T, path, content string) {
+func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func writeConfig(t *testing.T, path, content string) {
 func TestServeProcessGracefulDrain(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
-	writeConfig(t, cfg, `
+	writeFile(t, cfg, `
 hook "slow" {
   event   = "PreToolUse"
   command = "sleep 2"
@@ -240,7 +240,7 @@ hook "audit" {
 func TestServeProcessMetrics(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
-	writeConfig(t, cfg, serveHooks+`
+	writeFile(t, cfg, serveHooks+`
 hook "spin" {
   event   = "Stop"
   timeout = "50ms"
@@ -308,7 +308,7 @@ hook "spin" {
 func TestServeProcessConfigHash(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
-	writeConfig(t, cfg, serveHooks)
+	writeFile(t, cfg, serveHooks)
 	expect := func() string {
 		t.Helper()
 		c, err := assemble.Load(cfg)
@@ -354,7 +354,7 @@ func TestServeProcessConfigHash(t *testing.T) {
 	same("replica a", hashes(a), h1)
 	same("replica b", hashes(b), h1)
 
-	writeConfig(t, cfg, strings.Replace(serveHooks, "rm -rf is not allowed", "rm -rf is never allowed", 1))
+	writeFile(t, cfg, strings.Replace(serveHooks, "rm -rf is not allowed", "rm -rf is never allowed", 1))
 	h2 := expect()
 	if h2 == h1 {
 		t.Fatal("a changed file kept its hash")
@@ -366,7 +366,7 @@ func TestServeProcessConfigHash(t *testing.T) {
 		same("reloaded", hashes(p), h2)
 	}
 
-	writeConfig(t, cfg, "hook \"broken\" {\n")
+	writeFile(t, cfg, "hook \"broken\" {\n")
 	var f metricstest.Families
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var err error

@@ -56,6 +56,18 @@ func startServe(t *testing.T, args ...string) string {
 // startServeWith is startServe with the configuration hooks.
 func startServeWith(t *testing.T, hooks string, args ...string) string {
 	t.Helper()
+	return startServeOut(t, hooks, &syncBuffer{}, args...)
+}
+
+// startServeLogging is startServe with an empty configuration (args give
+// another with --config) and its stderr written to stderr.
+func startServeLogging(t *testing.T, stderr *syncBuffer, args ...string) string {
+	t.Helper()
+	return startServeOut(t, "", stderr, args...)
+}
+
+func startServeOut(t *testing.T, hooks string, stderr *syncBuffer, args ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
 	if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
@@ -65,7 +77,6 @@ func startServeWith(t *testing.T, hooks string, args ...string) string {
 	t.Setenv("HOOKCTL_STATE_DIR", filepath.Join(dir, "state"))
 	t.Setenv("HOOKCTL_TRUST_FILE", filepath.Join(dir, "trusted.json"))
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &syncBuffer{}
 	code := make(chan int, 1)
 	go func() {
 		code <- runContext(ctx, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...),

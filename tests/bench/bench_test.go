@@ -24,7 +24,7 @@ import (
 // The process benchmarks (bash, python3, hookctl claude) spawn processes
 // and are slow; select the in-process ones with -bench 'InProcess'.
 
-func loadEngine(b *testing.B, config string) (*engine.Engine, engine.EventID) {
+func loadEngine(b testing.TB, config string) (*engine.Engine, engine.EventID) {
 	b.Helper()
 	e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", config))
 	if err != nil {
@@ -41,7 +41,7 @@ func loadEngine(b *testing.B, config string) (*engine.Engine, engine.EventID) {
 	return e, id
 }
 
-func payload(b *testing.B) map[string]any {
+func payload(b testing.TB) map[string]any {
 	b.Helper()
 	p, err := ReadPayload(filepath.Join("testdata", "peers", "payload.json"))
 	if err != nil {

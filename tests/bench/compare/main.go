@@ -149,12 +149,19 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		return err
 	}
 	report(claudePeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
+	cold, coldErr := coldBreakdown(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns)
 	report(clientPeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
 	report(servePeer(bin, hooksHCL, payloadJSON, n.serveReqs))
 
 	fmt.Fprintln(w)
 	printTable(w, rows, js, markdown)
 	fmt.Fprintln(w)
+	if coldErr != nil {
+		fmt.Fprintf(w, "cold path: %v\n\n", coldErr)
+	} else {
+		cold.print(w)
+		fmt.Fprintln(w)
+	}
 	printTargets(w, targets{js: js, jsGC: jsGC, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
 	loadAfter, stealAfter := machineLoad()
 	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
@@ -608,6 +615,16 @@ func printTargets(w io.Writer, t targets) {
 			fmt.Fprintf(w, "  hookctl-client and a warm daemon, 10 hooks, vs one bash hook process: %.2f× (≤ 1.0×): %s\n", x, check(x <= 1.0))
 		}
 	}
+	if c, ok := find("hookctl claude"); ok {
+		if b, ok := find("bash, the checks in 1 process"); ok && b.p50 > 0 {
+			x := float64(c.p50) / float64(b.p50)
+			fmt.Fprintf(w, "  hookctl claude cold (no daemon), 10 hooks, vs one bash hook process: %.2f× (≤ 3×): %s\n", x, check(x <= 3))
+		}
+	}
+	if node, ok := find("Node.js"); ok && node.p50 > 0 {
+		x := float64(t.js.p50) / float64(node.p50)
+		fmt.Fprintf(w, "  10 JS hooks vs Node's p50: %.1f× (≤ 4×): %s; %.0f allocs per fire (≤ 40): %s\n", x, check(x <= 4), t.js.allocs, check(t.js.allocs <= 40))
+	}
 }
 
 func human(d time.Duration) string {
@@ -620,4 +637,128 @@ func human(d time.Duration) string {
 		return fmt.Sprintf("%.2f ms", float64(d.Nanoseconds())/1e6)
 	}
 	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+// coldPhases are the phases hookctl prints with HOOKCTL_TIMINGS=1, in
+// order.
+var coldPhases = []string{"command", "decode", "trust", "engine", "parse", "build", "load", "fire", "close"}
+
+// cold is where a cold `hookctl claude` spends its time, medians over
+// runs: before main (process start, the Go runtime, package
+// initialisation), each phase of the command, the script runtime made in
+// the background, and the exit.
+type cold struct {
+	runs                    int
+	beforeMain, inits, exit time.Duration
+	total, runtime          time.Duration
+	phases                  map[string]time.Duration
+}
+
+// coldBreakdown runs `hookctl claude` runs times with HOOKCTL_TIMINGS=1
+// and `hookctl --version` with GODEBUG=inittrace=1, and takes medians.
+func coldBreakdown(bin, config string, payload []byte, tmp string, runs int) (cold, error) {
+	c := cold{runs: runs, phases: map[string]time.Duration{}}
+	env, err := bench.TrustEnv(bin, config, tmp)
+	if err != nil {
+		return c, err
+	}
+	env = append(env, "HOOKCTL_STATE_DIR="+filepath.Join(tmp, "state"), "HOOKCTL_TIMINGS=1")
+	samples := map[string][]time.Duration{}
+	for range runs {
+		cmd := exec.Command(bin, "claude", "--config", config)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		t0 := time.Now()
+		err := cmd.Run()
+		wall := time.Since(t0)
+		if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 2) {
+			return c, fmt.Errorf("hookctl claude: %v: %s", err, stderr.Bytes())
+		}
+		got, ok := parseTimings(stderr.String())
+		if !ok {
+			return c, fmt.Errorf("hookctl claude printed no timings: %s", stderr.Bytes())
+		}
+		before := time.Unix(0, int64(got["main_unix_ns"])).Sub(t0)
+		samples["before"] = append(samples["before"], before)
+		samples["exit"] = append(samples["exit"], wall-before-got["total"])
+		samples["wall"] = append(samples["wall"], wall)
+		for k, v := range got {
+			samples[k] = append(samples[k], v)
+		}
+	}
+	for range runs {
+		cmd := exec.Command(bin, "--version")
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return c, fmt.Errorf("hookctl --version: %v: %s", err, out)
+		}
+		samples["inits"] = append(samples["inits"], initTime(string(out)))
+	}
+	med := func(k string) time.Duration {
+		if len(samples[k]) == 0 {
+			return 0
+		}
+		p50, _ := percentiles(samples[k])
+		return p50
+	}
+	c.beforeMain, c.inits, c.exit, c.total, c.runtime = med("before"), med("inits"), med("exit"), med("wall"), med("runtime")
+	for _, p := range coldPhases {
+		c.phases[p] = med(p)
+	}
+	return c, nil
+}
+
+// parseTimings reads the "hookctl: timings:" line: main_unix_ns as a
+// count of nanoseconds, the rest as milliseconds.
+func parseTimings(stderr string) (map[string]time.Duration, bool) {
+	for _, line := range strings.Split(stderr, "\n") {
+		rest, ok := strings.CutPrefix(line, "hookctl: timings: ")
+		if !ok {
+			continue
+		}
+		out := map[string]time.Duration{}
+		for _, f := range strings.Fields(rest) {
+			k, v, _ := strings.Cut(f, "=")
+			if k == "main_unix_ns" {
+				var ns int64
+				fmt.Sscan(v, &ns)
+				out[k] = time.Duration(ns)
+				continue
+			}
+			var ms float64
+			fmt.Sscan(strings.TrimSuffix(v, "ms"), &ms)
+			out[k] = time.Duration(ms * 1e6)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// initTime sums the clock time of every package's initialisation in a
+// GODEBUG=inittrace=1 trace ("init PKG @T ms, C ms clock, ...").
+func initTime(trace string) time.Duration {
+	var total float64
+	for _, line := range strings.Split(trace, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 7 && f[0] == "init" && f[6] == "clock," {
+			var ms float64
+			fmt.Sscan(f[4], &ms)
+			total += ms
+		}
+	}
+	return time.Duration(total * 1e6)
+}
+
+func (c cold) print(w io.Writer) {
+	fmt.Fprintf(w, "cold path of hookctl claude, 10 JS hooks (medians of %d runs; HOOKCTL_TIMINGS=1):\n", c.runs)
+	fmt.Fprintf(w, "  %-44s %s (package initialisation alone: %s)\n", "before main: process start, Go runtime, inits", human(c.beforeMain), human(c.inits))
+	for _, p := range coldPhases {
+		fmt.Fprintf(w, "  %-44s %s\n", p, human(c.phases[p]))
+	}
+	fmt.Fprintf(w, "  %-44s %s\n", "exit", human(c.exit))
+	fmt.Fprintf(w, "  %-44s %s\n", "total, as the host sees it", human(c.total))
+	fmt.Fprintf(w, "  script runtime (goja, standard library, lockdown), made in the background from build on: %s\n", human(c.runtime))
 }

@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/hookctl/hookctl/natsstate"
+)
+
+// natsServer is an in-process nats-server with JetStream on 127.0.0.1,
+// its store in a temporary directory. It can be stopped and started
+// again on the same port, with the same store.
+type natsServer struct {
+	t    *testing.T
+	opts server.Options
+	mu   sync.Mutex
+	srv  *server.Server
+}
+
+func startNATS(t *testing.T) *natsServer {
+	t.Helper()
+	ns := &natsServer{t: t, opts: server.Options{
+		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
+		NoLog: true, NoSigs: true,
+		JetStreamMaxMemory: 64 << 20, JetStreamMaxStore: 256 << 20,
+	}}
+	ns.start()
+	t.Cleanup(ns.stop)
+	return ns
+}
+
+func (ns *natsServer) start() {
+	ns.t.Helper()
+	opts := ns.opts
+	srv, err := server.NewServer(&opts)
+	if err != nil {
+		ns.t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(20 * time.Second) {
+		srv.Shutdown()
+		ns.t.Fatal("nats-server did not start")
+	}
+	ns.opts.Port = srv.Addr().(*net.TCPAddr).Port // a restart takes the same port
+	ns.mu.Lock()
+	ns.srv = srv
+	ns.mu.Unlock()
+}
+
+func (ns *natsServer) stop() {
+	ns.mu.Lock()
+	srv := ns.srv
+	ns.srv = nil
+	ns.mu.Unlock()
+	if srv != nil {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}
+}
+
+func (ns *natsServer) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", ns.opts.Port) }
+
+// replica is a `hookctl serve` running as a process of its own: the test
+// binary, installed as "hookctl" on $PATH by testscript.Main.
+type replica struct {
+	base   string
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	done   chan error
+}
+
+// startReplica starts `hookctl serve --config cfg` with args, its own
+// state directory (as on a machine of its own) and a free loopback port,
+// and waits until it serves. It is stopped with SIGTERM at cleanup, which
+// must end it with status 0.
+func startReplica(t *testing.T, cfg string, args ...string) *replica {
+	t.Helper()
+	bin, err := exec.LookPath("hookctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := &replica{stderr: &syncBuffer{}, done: make(chan error, 1)}
+	r.cmd = exec.Command(bin, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...)...)
+	r.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "GOMAXPROCS=2")
+	r.cmd.Stderr = r.stderr
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.done <- r.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-r.done:
+			if err != nil {
+				t.Errorf("replica %s: %v\n%s", r.base, err, r.stderr)
+			}
+		case <-time.After(30 * time.Second):
+			_ = r.cmd.Process.Kill()
+			t.Errorf("replica %s did not stop:\n%s", r.base, r.stderr)
+		}
+	})
+	re := regexp.MustCompile(`on http://(127\.0\.0\.1:\d+)`)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if m := re.FindStringSubmatch(r.stderr.String()); m != nil {
+			r.base = "http://" + m[1]
+			return r
+		}
+		select {
+		case err := <-r.done:
+			t.Fatalf("replica exited (%v):\n%s", err, r.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica did not start:\n%s", r.stderr)
+		}
+	}
+}
+
+// outcome is the part of an outcome JSON the fleet test reads.
+type outcome struct {
+	Decision          string `json:"decision"`
+	Blocked           bool   `json:"blocked"`
+	Reason            string `json:"reason"`
+	AdditionalContext string `json:"additional_context"`
+	StopGuard         *struct {
+		LoopCount int    `json:"loop_count"`
+		Released  bool   `json:"released"`
+		Error     string `json:"error"`
+	} `json:"stop_guard"`
+	Hooks []struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+		Error  string `json:"error"`
+	} `json:"hooks"`
+}
+
+// fireOn posts payload to a replica's /v1/fire/EVENT and decodes the
+// outcome.
+func fireOn(c *http.Client, base, event, payload string) (outcome, error) {
+	resp, err := c.Post(base+"/v1/fire/"+event, "application/json", strings.NewReader(payload))
+	if err != nil {
+		return outcome{}, err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return outcome{}, fmt.Errorf("status %d: %s", resp.StatusCode, body)
+	}
+	var out outcome
+	if err := json.Unmarshal(body, &out); err != nil {
+		return outcome{}, fmt.Errorf("%v: %s", err, body)
+	}
+	return out, nil
+}
+
+const fleetHooks = `
+settings {
+  stop_block_cap = 3
+}
+
+hook "tests-first" {
+  event    = "Stop"
+  decision = "block"
+  reason   = "the tests are failing"
+}
+
+hook "count-bash" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  on_error = "block"
+  js       = <<-JS
+    const n = require("hookctl/kv").incr("bash.calls", { scope: "global" });
+    return { additional_context: "call " + n };
+  JS
+}
+`
+
+// TestFleetSharesStateOnNATS is the fleet's acceptance test: one
+// nats-server with JetStream and two `hookctl serve --nats` replicas, each
+// a process of its own with its own state directory, as on two machines.
+//
+//   - a session's Stop blocks are counted once across the replicas: with a
+//     Stop hook that always blocks and stop_block_cap 3, Stop requests
+//     alternating between the replicas are blocked 3 times in all, then
+//     the guard lets the agent stop;
+//   - a hookctl/kv incr from 2 replicas × 1,000 concurrent fires ends at
+//     exactly 2,000, every fire seeing a value of its own;
+//   - the audit stream holds every fire's record exactly once;
+//   - when NATS goes away, a kv call throws into its hook (on_error =
+//     "block" blocks, the trace has the hook's error), the guard says it
+//     cannot count and the block stands, the audit records that could not
+//     be published are logged with the count lost, /healthz says the state
+//     is not ready; when NATS is back, so is everything;
+//   - `hookctl claude` with settings.state on the same NATS continues the
+//     session's streak where the replicas left it.
+func TestFleetSharesStateOnNATS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes and a nats-server")
+	}
+	start := time.Now()
+	ns := startNATS(t)
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	if err := os.WriteFile(cfg, []byte(fleetHooks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--nats", ns.url(), "--max-inflight", "16", "--max-queue", "1200", "--max-conns", "1300", "--queue-timeout", "60s", "--nats-timeout", "3s"}
+	reps := []*replica{startReplica(t, cfg, flags...), startReplica(t, cfg, flags...)}
+	t.Logf("NATS and 2 replicas up in %v", time.Since(start))
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 1000}}
+	defer client.CloseIdleConnections()
+
+	// (a) The Stop loop guard counts a session's blocks once, whichever
+	// replica fired them.
+	stop := `{"session_id":"fleet-a","hook_event_name":"Stop","stop_hook_active":false}`
+	for i, want := range []struct {
+		decision string
+		count    int
+		released bool
+	}{{"block", 0, false}, {"block", 1, false}, {"block", 2, false}, {"", 3, true}, {"block", 0, false}} {
+		out, err := fireOn(client, reps[i%2].base, "Stop", stop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Decision != want.decision || out.StopGuard == nil || out.StopGuard.LoopCount != want.count || out.StopGuard.Released != want.released || out.StopGuard.Error != "" {
+			t.Fatalf("Stop %d on replica %d: decision %q guard %+v; want %+v", i+1, i%2, out.Decision, out.StopGuard, want)
+		}
+	}
+
+	// (b) 2 replicas × 1,000 concurrent kv increments of one key.
+	const perReplica = 1000
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	values := make(chan string, 2*perReplica)
+	errs := make(chan error, 2*perReplica)
+	for r := range 2 {
+		for i := range perReplica {
+			wg.Go(func() {
+				out, err := fireOn(client, reps[r].base, "PreToolUse", fmt.Sprintf(`{"session_id":"s%d-%d","tool_name":"Bash","tool_input":{"command":"echo %d"}}`, r, i, i))
+				switch {
+				case err != nil:
+					errs <- err
+				case out.Blocked || !strings.HasPrefix(out.AdditionalContext, "call "):
+					errs <- fmt.Errorf("replica %d fire %d: %+v", r, i, out)
+				default:
+					values <- out.AdditionalContext
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(values)
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for v := range values {
+		if seen[v] {
+			t.Fatalf("two fires saw %q", v)
+		}
+		seen[v] = true
+	}
+	for n := 1; n <= 2*perReplica; n++ {
+		if !seen[fmt.Sprintf("call %d", n)] {
+			t.Fatalf("no fire saw call %d", n)
+		}
+	}
+	t.Logf("2×%d concurrent increments in %v", perReplica, time.Since(t0))
+	ctx := context.Background()
+	octx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := natsstate.Open(octx, ns.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if v, ok, err := st.KV().Get(ctx, "global/bash.calls"); err != nil || !ok || v != int64(2*perReplica) {
+		t.Fatalf("global/bash.calls = %v (%v, %v), want %d", v, ok, err, 2*perReplica)
+	}
+
+	// (c) The audit stream: one record per fire, none twice.
+	stops, calls := auditRecords(t, ns.url())
+	if len(stops) != 5 {
+		t.Fatalf("%d Stop records, want 5", len(stops))
+	}
+	for i, c := range []int{0, 1, 2, 3, 0} {
+		if stops[i].StopGuard == nil || stops[i].StopGuard.LoopCount != c {
+			t.Fatalf("Stop record %d: %+v", i, stops[i].StopGuard)
+		}
+	}
+	counted := map[string]int{}
+	for _, rec := range calls {
+		counted[rec.AdditionalContext]++
+	}
+	if len(calls) != 2*perReplica || len(counted) != 2*perReplica {
+		t.Fatalf("%d PreToolUse records, %d distinct; want %d of each", len(calls), len(counted), 2*perReplica)
+	}
+	for v := range seen {
+		if counted[v] != 1 {
+			t.Fatalf("fire %q has %d audit records", v, counted[v])
+		}
+	}
+
+	// NATS goes away under the replicas.
+	ns.stop()
+	waitHealth(t, reps[0].base, false)
+	out, err := fireOn(client, reps[0].base, "PreToolUse", `{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Blocked || len(out.Hooks) != 1 || out.Hooks[0].Status != "error" || !strings.Contains(out.Hooks[0].Error, "kv.incr") || !strings.Contains(out.Hooks[0].Error, "NATS unavailable") {
+		t.Fatalf("a kv call with NATS down: %+v", out)
+	}
+	out, err = fireOn(client, reps[1].base, "Stop", stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Decision != "block" || out.StopGuard == nil || out.StopGuard.Released || !strings.Contains(out.StopGuard.Error, "NATS unavailable") {
+		t.Fatalf("Stop with NATS down: %+v %+v", out, out.StopGuard)
+	}
+	for _, r := range reps {
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(r.stderr.String(), "audit record lost since start"); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the lost audit record is not logged:\n%s", r.stderr)
+			}
+		}
+	}
+
+	// NATS is back: the clients reconnect on their own.
+	ns.start()
+	waitHealth(t, reps[0].base, true)
+	waitHealth(t, reps[1].base, true)
+	out, err = fireOn(client, reps[1].base, "PreToolUse", `{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	if err != nil || out.Blocked || out.AdditionalContext != fmt.Sprintf("call %d", 2*perReplica+1) {
+		t.Fatalf("after NATS came back: %+v %v", out, err)
+	}
+
+	// hookctl claude on the same NATS (settings.state) continues the
+	// session's streak the replicas counted: 1 block since the release.
+	claudeCfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	if err := os.WriteFile(claudeCfg, []byte(strings.Replace(fleetHooks, "settings {", fmt.Sprintf("settings {\n  state = %q", ns.url()), 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{`{"decision":"block","reason":"the tests are failing"}`, `{"decision":"block","reason":"the tests are failing"}`, `{"systemMessage":"stop hook block cap reached (3 consecutive blocks): letting the agent stop"}`} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"claude", "--config", claudeCfg, "--allow-untrusted"}, strings.NewReader(stop), &stdout, &stderr)
+		if code != 0 || strings.TrimSpace(stdout.String()) != want {
+			t.Fatalf("hookctl claude %d: exit %d, %s\n%s; want %s", i+1, code, stdout.String(), stderr.String(), want)
+		}
+	}
+	t.Logf("the whole test took %v", time.Since(start))
+}
+
+// waitHealth waits until a replica's /healthz says its state is ready
+// (or not).
+func waitHealth(t *testing.T, base string, ready bool) {
+	t.Helper()
+	var h map[string]any
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		_, h = get(t, base+"/healthz")
+		if st, _ := h["state"].(map[string]any); st != nil && st["backend"] == "nats" && st["ready"] == ready {
+			return
+		}
+	}
+	t.Fatalf("%s/healthz: %v; want the state ready=%v", base, h["state"], ready)
+}
+
+// auditRecords reads the whole audit stream and returns its Stop and
+// PreToolUse records, in order.
+func auditRecords(t *testing.T, url string) (stops, calls []outcome) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	stream, err := js.Stream(ctx, natsstate.DefaultAuditStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := stream.CachedInfo().State.Msgs
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got uint64
+	for got < total {
+		batch, err := cons.Fetch(500, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			var rec outcome
+			if err := json.Unmarshal(m.Data(), &rec); err != nil {
+				t.Fatalf("%s: %v", m.Data(), err)
+			}
+			switch m.Subject() {
+			case natsstate.DefaultAuditSubject + ".Stop":
+				stops = append(stops, rec)
+			case natsstate.DefaultAuditSubject + ".PreToolUse":
+				calls = append(calls, rec)
+			default:
+				t.Fatalf("a record on %s", m.Subject())
+			}
+		}
+		if batch.Error() != nil {
+			t.Fatal(batch.Error())
+		}
+		if n == 0 {
+			t.Fatalf("the stream holds %d records, %d read", total, got)
+		}
+		got += uint64(n)
+	}
+	if uint64(len(stops)+len(calls)) != total || !slices.ContainsFunc(calls, func(o outcome) bool { return o.AdditionalContext == "call 1" }) {
+		t.Fatalf("%d + %d records of %d", len(stops), len(calls), total)
+	}
+	return stops, calls
+}

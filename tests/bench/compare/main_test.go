@@ -1,0 +1,32 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseTimings(t *testing.T) {
+	got, ok := parseTimings("hookctl: host claude\nhookctl: timings: main_unix_ns=1795587556768293753 command=0.001ms parse=0.496ms runtime=2.5ms total=7.053ms\n")
+	if !ok {
+		t.Fatal("no timings found")
+	}
+	want := map[string]time.Duration{"main_unix_ns": 1795587556768293753, "command": time.Microsecond,
+		"parse": 496 * time.Microsecond, "runtime": 2500 * time.Microsecond, "total": 7053 * time.Microsecond}
+	for k, v := range want {
+		if d := got[k] - v; d < -time.Nanosecond || d > time.Nanosecond {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if _, ok := parseTimings("hookctl: host claude\n"); ok {
+		t.Error("found timings in a stderr without them")
+	}
+}
+
+func TestInitTime(t *testing.T) {
+	trace := "init internal/bytealg @0 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
+		"init github.com/google/pprof/profile @2.4 ms, 0.24 ms clock, 153960 bytes, 1167 allocs\n" +
+		"init main @6.8 ms, 0.005 ms clock, 336 bytes, 2 allocs\nhookctl version dev\n"
+	if got, want := initTime(trace), 245*time.Microsecond; got != want {
+		t.Fatalf("initTime = %v, want %v", got, want)
+	}
+}
