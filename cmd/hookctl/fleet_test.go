@@ -372,13 +372,19 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 }
 
 // waitHealth waits until a replica's /healthz says its state is ready
-// (or not).
+// (or not), and checks that /readyz agrees: 200, or 503 naming the
+// "state" check.
 func waitHealth(t *testing.T, base string, ready bool) {
 	t.Helper()
 	var h map[string]any
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		_, h = get(t, base+"/healthz")
 		if st, _ := h["state"].(map[string]any); st != nil && st["backend"] == "nats" && st["ready"] == ready {
+			code, r := get(t, base+"/readyz")
+			failing := fmt.Sprint(r["failing"])
+			if ready && code != http.StatusOK || !ready && (code != http.StatusServiceUnavailable || failing != "[state]") {
+				t.Fatalf("%s/readyz with the state ready=%v: %d %v", base, ready, code, r)
+			}
 			return
 		}
 	}
