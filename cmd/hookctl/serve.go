@@ -46,7 +46,8 @@ func newServeCmd(a *app) *cobra.Command {
   GET  /healthz             status, load, config_hash
   GET  /livez               liveness: 200 unless wedged (see below)
   GET  /readyz              readiness: 200 while serving a configuration, not
-                            draining and not wedged; else 503 naming the check
+                            draining, not wedged and with the shared state
+                            reachable; else 503 naming the failing checks
   GET  /metrics             Prometheus metrics (hookctl_*, go_*, process_*)
 
 Fire replies carry a Hookctl-Config-Hash header: the SHA-256 of the
