@@ -75,33 +75,26 @@ func TestServerMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []struct {
-		v      float64
-		name   string
-		labels []string
-	}{
-		{4, "hookctl_fires_total", []string{"event", "PreToolUse", "decision", "deny"}},
-		{1, "hookctl_fires_total", []string{"event", "Stop", "decision", "none"}},
-		{4, "hookctl_hook_status_total", []string{"event", "PreToolUse", "hook", "gate", "status", "decided"}},
-		{4, "hookctl_hook_status_total", []string{"event", "PreToolUse", "hook", "log", "status", "ran"}},
-		{1, "hookctl_hook_status_total", []string{"event", "Stop", "hook", "slow", "status", "timeout"}},
-		{1, "hookctl_hook_errors_total", []string{"event", "Stop", "hook", "slow", "kind", "timeout"}},
-		{4, "hookctl_hook_duration_seconds_count", []string{"event", "PreToolUse", "hook", "log", "handler", "go"}},
-		{4, "hookctl_http_requests_total", []string{"route", "/v1/fire/{event}", "code", "200"}},
-		{1, "hookctl_http_requests_total", []string{"route", "/v1/fire/{event}", "code", "404"}},
-		{1, "hookctl_http_requests_total", []string{"route", "/v1/fire/{event}", "code", "413"}},
-		{1, "hookctl_http_requests_total", []string{"route", "/claude", "code", "200"}},
-		{1, "hookctl_http_requests_total", []string{"route", "other", "code", "404"}},
-		{1, "hookctl_http_requests_rejected_total", []string{"limit", "max-body"}},
-		{0, "hookctl_http_requests_rejected_total", []string{"limit", "max-queue"}},
-		{0, "hookctl_http_requests_in_flight", nil},
-		{64, "hookctl_http_requests_in_flight_limit", nil},
-		{0, "hookctl_http_draining", nil},
-	} {
-		got, ok := f.Value(w.name, w.labels...)
-		if !ok || got != w.v {
-			t.Errorf("%s%v = %v (found %v), want %v", w.name, w.labels, got, ok, w.v)
-		}
+	for _, msg := range f.Check([]metricstest.Want{
+		{Value: 4, Name: "hookctl_fires_total", Labels: []string{"event", "PreToolUse", "decision", "deny"}},
+		{Value: 1, Name: "hookctl_fires_total", Labels: []string{"event", "Stop", "decision", "none"}},
+		{Value: 4, Name: "hookctl_hook_status_total", Labels: []string{"event", "PreToolUse", "hook", "gate", "status", "decided"}},
+		{Value: 4, Name: "hookctl_hook_status_total", Labels: []string{"event", "PreToolUse", "hook", "log", "status", "ran"}},
+		{Value: 1, Name: "hookctl_hook_status_total", Labels: []string{"event", "Stop", "hook", "slow", "status", "timeout"}},
+		{Value: 1, Name: "hookctl_hook_errors_total", Labels: []string{"event", "Stop", "hook", "slow", "kind", "timeout"}},
+		{Value: 4, Name: "hookctl_hook_duration_seconds_count", Labels: []string{"event", "PreToolUse", "hook", "log", "handler", "go"}},
+		{Value: 4, Name: "hookctl_http_requests_total", Labels: []string{"route", "/v1/fire/{event}", "code", "200"}},
+		{Value: 1, Name: "hookctl_http_requests_total", Labels: []string{"route", "/v1/fire/{event}", "code", "404"}},
+		{Value: 1, Name: "hookctl_http_requests_total", Labels: []string{"route", "/v1/fire/{event}", "code", "413"}},
+		{Value: 1, Name: "hookctl_http_requests_total", Labels: []string{"route", "/claude", "code", "200"}},
+		{Value: 1, Name: "hookctl_http_requests_total", Labels: []string{"route", "other", "code", "404"}},
+		{Value: 1, Name: "hookctl_http_requests_rejected_total", Labels: []string{"limit", "max-body"}},
+		{Value: 0, Name: "hookctl_http_requests_rejected_total", Labels: []string{"limit", "max-queue"}},
+		{Value: 0, Name: "hookctl_http_requests_in_flight"},
+		{Value: 64, Name: "hookctl_http_requests_in_flight_limit"},
+		{Value: 0, Name: "hookctl_http_draining"},
+	}...) {
+		t.Error(msg)
 	}
 	if ev := f.LabelValues("hookctl_fires_total", "event"); slices.Contains(ev, "NoSuchEvent") {
 		t.Errorf("an unknown event became a label: %v", ev)

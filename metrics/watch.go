@@ -58,6 +58,14 @@ func desc(name, help string, labels ...string) *prometheus.Desc {
 	return prometheus.NewDesc(prometheus.BuildFQName(Namespace, "", name), help, labels, nil)
 }
 
+func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v)
+}
+
+func counter(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
+}
+
 func (m *Metrics) register(what string, c prometheus.Collector) error {
 	if err := m.reg.Register(c); err != nil {
 		var are prometheus.AlreadyRegisteredError
@@ -88,12 +96,12 @@ func (m *Metrics) WatchEngine(stats func() engine.Stats) error {
 		descs: []*prometheus.Desc{queued, done, dropped, depth, capacity, active},
 		collect: func(ch chan<- prometheus.Metric) {
 			st := stats()
-			ch <- prometheus.MustNewConstMetric(queued, prometheus.CounterValue, float64(st.BackgroundQueued))
-			ch <- prometheus.MustNewConstMetric(done, prometheus.CounterValue, float64(st.BackgroundDone))
-			ch <- prometheus.MustNewConstMetric(dropped, prometheus.CounterValue, float64(st.BackgroundDropped))
-			ch <- prometheus.MustNewConstMetric(depth, prometheus.GaugeValue, float64(st.BackgroundPending))
-			ch <- prometheus.MustNewConstMetric(capacity, prometheus.GaugeValue, float64(st.BackgroundCapacity))
-			ch <- prometheus.MustNewConstMetric(active, prometheus.GaugeValue, float64(st.ActiveFires))
+			counter(ch, queued, float64(st.BackgroundQueued))
+			counter(ch, done, float64(st.BackgroundDone))
+			counter(ch, dropped, float64(st.BackgroundDropped))
+			gauge(ch, depth, float64(st.BackgroundPending))
+			gauge(ch, capacity, float64(st.BackgroundCapacity))
+			gauge(ch, active, float64(st.ActiveFires))
 		},
 	})
 }
@@ -115,10 +123,10 @@ func (m *Metrics) WatchScripts(stats func() ScriptStats) error {
 		descs: []*prometheus.Desc{size, inUse, idle, oldest},
 		collect: func(ch chan<- prometheus.Metric) {
 			st := stats()
-			ch <- prometheus.MustNewConstMetric(size, prometheus.GaugeValue, float64(st.Size))
-			ch <- prometheus.MustNewConstMetric(inUse, prometheus.GaugeValue, float64(st.InUse))
-			ch <- prometheus.MustNewConstMetric(idle, prometheus.GaugeValue, float64(st.Idle))
-			ch <- prometheus.MustNewConstMetric(oldest, prometheus.GaugeValue, st.OldestCall.Seconds())
+			gauge(ch, size, float64(st.Size))
+			gauge(ch, inUse, float64(st.InUse))
+			gauge(ch, idle, float64(st.Idle))
+			gauge(ch, oldest, st.OldestCall.Seconds())
 		},
 	})
 }
@@ -146,16 +154,15 @@ func (m *Metrics) WatchServer(stats func() ServerStats) error {
 		descs: []*prometheus.Desc{inFlight, maxInFlight, queued, maxQueue, memory, maxMemory, conns, maxConns, closed, rejected, draining},
 		collect: func(ch chan<- prometheus.Metric) {
 			st := stats()
-			g := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
-			g(inFlight, float64(st.InFlight))
-			g(maxInFlight, float64(st.MaxInFlight))
-			g(queued, float64(st.Queued))
-			g(maxQueue, float64(st.MaxQueue))
-			g(memory, float64(st.InputMemory))
-			g(maxMemory, float64(st.MaxInputMemory))
-			g(conns, float64(st.Connections))
-			g(maxConns, float64(st.MaxConnections))
-			ch <- prometheus.MustNewConstMetric(closed, prometheus.CounterValue, float64(st.ConnectionsClosed))
+			gauge(ch, inFlight, float64(st.InFlight))
+			gauge(ch, maxInFlight, float64(st.MaxInFlight))
+			gauge(ch, queued, float64(st.Queued))
+			gauge(ch, maxQueue, float64(st.MaxQueue))
+			gauge(ch, memory, float64(st.InputMemory))
+			gauge(ch, maxMemory, float64(st.MaxInputMemory))
+			gauge(ch, conns, float64(st.Connections))
+			gauge(ch, maxConns, float64(st.MaxConnections))
+			counter(ch, closed, float64(st.ConnectionsClosed))
 			for limit, n := range st.Rejected {
 				ch <- prometheus.MustNewConstMetric(rejected, prometheus.CounterValue, float64(n), limit)
 			}
@@ -163,7 +170,7 @@ func (m *Metrics) WatchServer(stats func() ServerStats) error {
 			if st.Draining {
 				d = 1
 			}
-			g(draining, d)
+			gauge(ch, draining, d)
 		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -85,13 +86,14 @@ type replica struct {
 	base   string
 	cmd    *exec.Cmd
 	stderr *syncBuffer
-	done   chan error
+	exited chan struct{}
+	err    error // Wait's, once exited is closed
 }
 
 // startReplica starts `hookctl serve --config cfg` with args, its own
 // state directory (as on a machine of its own) and a free loopback port,
-// and waits until it serves. It is stopped with SIGTERM at cleanup, which
-// must end it with status 0.
+// and waits until it serves. One still running at cleanup is stopped with
+// SIGTERM; either way it must have ended with status 0.
 func startReplica(t *testing.T, cfg string, args ...string) *replica {
 	t.Helper()
 	bin, err := exec.LookPath("hookctl")
@@ -99,20 +101,23 @@ func startReplica(t *testing.T, cfg string, args ...string) *replica {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	r := &replica{stderr: &syncBuffer{}, done: make(chan error, 1)}
+	r := &replica{stderr: &syncBuffer{}, exited: make(chan struct{})}
 	r.cmd = exec.Command(bin, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...)...)
 	r.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "GOMAXPROCS=2")
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { r.done <- r.cmd.Wait() }()
+	go func() {
+		r.err = r.cmd.Wait()
+		close(r.exited)
+	}()
 	t.Cleanup(func() {
 		_ = r.cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case err := <-r.done:
-			if err != nil {
-				t.Errorf("replica %s: %v\n%s", r.base, err, r.stderr)
+		case <-r.exited:
+			if r.err != nil {
+				t.Errorf("replica %s: %v\n%s", r.base, r.err, r.stderr)
 			}
 		case <-time.After(30 * time.Second):
 			_ = r.cmd.Process.Kill()
@@ -126,14 +131,31 @@ func startReplica(t *testing.T, cfg string, args ...string) *replica {
 			return r
 		}
 		select {
-		case err := <-r.done:
-			t.Fatalf("replica exited (%v):\n%s", err, r.stderr)
+		case <-r.exited:
+			t.Fatalf("replica exited (%v):\n%s", r.err, r.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("replica did not start:\n%s", r.stderr)
 		}
 	}
+}
+
+// wait waits for the replica to exit and returns its exit status.
+func (r *replica) wait(t *testing.T, within time.Duration) int {
+	t.Helper()
+	select {
+	case <-r.exited:
+	case <-time.After(within):
+		t.Fatalf("replica %s still running after %s:\n%s", r.base, within, r.stderr)
+	}
+	if ee, ok := errors.AsType[*exec.ExitError](r.err); ok {
+		return ee.ExitCode()
+	}
+	if r.err != nil {
+		t.Fatalf("replica %s: %v", r.base, r.err)
+	}
+	return 0
 }
 
 // outcome is the part of an outcome JSON the fleet test reads.

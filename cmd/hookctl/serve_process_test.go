@@ -3,14 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,91 +16,6 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/metrics/metricstest"
 )
-
-// serveProc is `hookctl serve` running as a process of its own (the test
-// binary as hookctl, which TestMain puts on $PATH).
-type serveProc struct {
-	cmd    *exec.Cmd
-	url    string
-	stderr *syncBuffer
-	exited chan struct{}
-	err    error // Wait's, once exited is closed
-}
-
-// startServeProcess starts hookctl serve on the configuration at cfg, on
-// a free loopback port, and waits until it listens. At cleanup a process
-// still running is interrupted and waited for.
-func startServeProcess(t *testing.T, cfg string, args ...string) *serveProc {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("signals")
-	}
-	bin, err := exec.LookPath("hookctl")
-	if err != nil {
-		t.Fatalf("hookctl not on PATH (TestMain puts it there): %v", err)
-	}
-	dir := t.TempDir()
-	p := &serveProc{stderr: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(bin, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...)...)
-	p.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"),
-		"HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "HOOKCTL_ALLOW_UNTRUSTED=")
-	p.cmd.Dir = filepath.Dir(cfg)
-	p.cmd.Stderr = p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.exited:
-			return
-		default:
-		}
-		_ = p.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-p.exited:
-		case <-time.After(30 * time.Second):
-			_ = p.cmd.Process.Kill()
-			t.Errorf("serve did not stop: %s", p.stderr)
-		}
-	})
-	re := regexp.MustCompile(`on http://(127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(p.stderr.String()); m != nil {
-			p.url = "http://" + m[1]
-			return p
-		}
-		select {
-		case <-p.exited:
-			t.Fatalf("serve exited: %v: %s", p.err, p.stderr)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start: %s", p.stderr)
-		}
-	}
-}
-
-// wait waits for the process to exit and returns its exit status.
-func (p *serveProc) wait(t *testing.T, within time.Duration) int {
-	t.Helper()
-	select {
-	case <-p.exited:
-	case <-time.After(within):
-		t.Fatalf("serve still running after %s: %s", within, p.stderr)
-	}
-	var ee *exec.ExitError
-	if errors.As(p.err, &ee) {
-		return ee.ExitCode()
-	}
-	if p.err != nil {
-		t.Fatalf("serve: %v", p.err)
-	}
-	return 0
-}
 
 type httpReply struct {
 	code   int
@@ -162,21 +73,21 @@ hook "audit" {
   timeout    = "10s"
 }
 `)
-	p := startServeProcess(t, cfg, "--drain-delay", "1s")
-	if r := request("GET", p.url+"/readyz", ""); r.code != 200 || r.body["status"] != "ready" {
+	p := startReplica(t, cfg, "--drain-delay", "1s")
+	if r := request("GET", p.base+"/readyz", ""); r.code != 200 || r.body["status"] != "ready" {
 		t.Fatalf("/readyz before: %d %s %v", r.code, r.raw, r.err)
 	}
-	if r := request("POST", p.url+"/v1/fire/PostToolUse", `{"tool_name":"Bash"}`); r.code != 200 || !strings.Contains(r.raw, `"status":"queued"`) {
+	if r := request("POST", p.base+"/v1/fire/PostToolUse", `{"tool_name":"Bash"}`); r.code != 200 || !strings.Contains(r.raw, `"status":"queued"`) {
 		t.Fatalf("background fire: %d %s %v", r.code, r.raw, r.err)
 	}
 	slow := make(chan httpReply, 1)
 	start := time.Now()
 	go func() {
-		slow <- request("POST", p.url+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+		slow <- request("POST", p.base+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
 	}()
 	// The slow request is in flight (it holds a request slot).
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		r := request("GET", p.url+"/healthz", "")
+		r := request("GET", p.base+"/healthz", "")
 		if load, _ := r.body["load"].(map[string]any); load != nil && load["in_flight"] == 1.0 {
 			break
 		}
@@ -190,7 +101,7 @@ hook "audit" {
 	signalled := time.Now()
 	var ready httpReply
 	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if ready = request("GET", p.url+"/readyz", ""); ready.code == 503 {
+		if ready = request("GET", p.base+"/readyz", ""); ready.code == 503 {
 			break
 		}
 	}
@@ -201,10 +112,10 @@ hook "audit" {
 		t.Fatalf("/readyz went 503 after %s, not at once", d)
 	}
 	// Still serving during the drain delay: liveness and new requests.
-	if r := request("GET", p.url+"/livez", ""); r.code != 200 {
+	if r := request("GET", p.base+"/livez", ""); r.code != 200 {
 		t.Fatalf("/livez while draining: %d %s %v", r.code, r.raw, r.err)
 	}
-	if r := request("POST", p.url+"/v1/fire/SessionStart", `{}`); r.code != 200 {
+	if r := request("POST", p.base+"/v1/fire/SessionStart", `{}`); r.code != 200 {
 		t.Fatalf("a request while draining: %d %s %v", r.code, r.raw, r.err)
 	}
 
@@ -247,43 +158,36 @@ hook "spin" {
   js      = "while (true) {}"
 }
 `)
-	p := startServeProcess(t, cfg)
+	p := startReplica(t, cfg)
 	for range 3 {
-		if r := request("POST", p.url+"/v1/fire/PreToolUse", rmPayload); r.code != 200 || r.body["decision"] != "deny" {
+		if r := request("POST", p.base+"/v1/fire/PreToolUse", rmPayload); r.code != 200 || r.body["decision"] != "deny" {
 			t.Fatalf("%d %s %v", r.code, r.raw, r.err)
 		}
 	}
-	if r := request("POST", p.url+"/v1/fire/Stop", `{}`); r.code != 200 || !strings.Contains(r.raw, `"status":"timeout"`) {
+	if r := request("POST", p.base+"/v1/fire/Stop", `{}`); r.code != 200 || !strings.Contains(r.raw, `"status":"timeout"`) {
 		t.Fatalf("Stop: %d %s %v", r.code, r.raw, r.err)
 	}
-	if r := request("POST", p.url+"/v1/fire/NoSuchEvent", `{}`); r.code != 404 {
+	if r := request("POST", p.base+"/v1/fire/NoSuchEvent", `{}`); r.code != 404 {
 		t.Fatalf("unknown event: %d %s %v", r.code, r.raw, r.err)
 	}
-	f, err := metricstest.Scrape(context.Background(), p.url+"/metrics")
+	f, err := metricstest.Scrape(context.Background(), p.base+"/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []struct {
-		v      float64
-		name   string
-		labels []string
-	}{
-		{3, "hookctl_fires_total", []string{"event", "PreToolUse", "decision", "deny"}},
-		{1, "hookctl_fires_total", []string{"event", "Stop", "decision", "none"}},
-		{3, "hookctl_hook_status_total", []string{"event", "PreToolUse", "hook", "no-rm-rf", "status", "decided"}},
-		{1, "hookctl_hook_errors_total", []string{"event", "Stop", "hook", "spin", "kind", "timeout"}},
-		{1, "hookctl_hook_duration_seconds_count", []string{"event", "Stop", "hook", "spin", "handler", "js"}},
-		{4, "hookctl_http_requests_total", []string{"route", "/v1/fire/{event}", "code", "200"}},
-		{1, "hookctl_config_info", nil},
-		{1, "hookctl_config_last_reload_successful", nil},
-		{0, "hookctl_config_reloads_total", []string{"result", "failure"}},
-		{0, "hookctl_background_queue_depth", nil},
-		{0, "hookctl_script_runtimes_in_use", nil},
-	} {
-		got, ok := f.Value(w.name, w.labels...)
-		if !ok || got != w.v {
-			t.Errorf("%s%v = %v (found %v), want %v", w.name, w.labels, got, ok, w.v)
-		}
+	for _, msg := range f.Check([]metricstest.Want{
+		{Value: 3, Name: "hookctl_fires_total", Labels: []string{"event", "PreToolUse", "decision", "deny"}},
+		{Value: 1, Name: "hookctl_fires_total", Labels: []string{"event", "Stop", "decision", "none"}},
+		{Value: 3, Name: "hookctl_hook_status_total", Labels: []string{"event", "PreToolUse", "hook", "no-rm-rf", "status", "decided"}},
+		{Value: 1, Name: "hookctl_hook_errors_total", Labels: []string{"event", "Stop", "hook", "spin", "kind", "timeout"}},
+		{Value: 1, Name: "hookctl_hook_duration_seconds_count", Labels: []string{"event", "Stop", "hook", "spin", "handler", "js"}},
+		{Value: 4, Name: "hookctl_http_requests_total", Labels: []string{"route", "/v1/fire/{event}", "code", "200"}},
+		{Value: 1, Name: "hookctl_config_info"},
+		{Value: 1, Name: "hookctl_config_last_reload_successful"},
+		{Value: 0, Name: "hookctl_config_reloads_total", Labels: []string{"result", "failure"}},
+		{Value: 0, Name: "hookctl_background_queue_depth"},
+		{Value: 0, Name: "hookctl_script_runtimes_in_use"},
+	}...) {
+		t.Error(msg)
 	}
 	if n, _ := f.Value("hookctl_script_runtimes"); n < 1 {
 		t.Errorf("hookctl_script_runtimes = %v", n)
@@ -323,12 +227,12 @@ func TestServeProcessConfigHash(t *testing.T) {
 		return h
 	}
 	// hashes reads what a replica reports in each place.
-	hashes := func(p *serveProc) []string {
+	hashes := func(p *replica) []string {
 		t.Helper()
-		health := request("GET", p.url+"/healthz", "")
-		ready := request("GET", p.url+"/readyz", "")
-		fire := request("POST", p.url+"/v1/fire/PreToolUse", rmPayload)
-		f, err := metricstest.Scrape(context.Background(), p.url+"/metrics")
+		health := request("GET", p.base+"/healthz", "")
+		ready := request("GET", p.base+"/readyz", "")
+		fire := request("POST", p.base+"/v1/fire/PreToolUse", rmPayload)
+		f, err := metricstest.Scrape(context.Background(), p.base+"/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,8 +253,8 @@ func TestServeProcessConfigHash(t *testing.T) {
 		}
 	}
 	h1 := expect()
-	a := startServeProcess(t, cfg, "--reload-interval", "20ms")
-	b := startServeProcess(t, cfg, "--reload-interval", "20ms")
+	a := startReplica(t, cfg, "--reload-interval", "20ms")
+	b := startReplica(t, cfg, "--reload-interval", "20ms")
 	same("replica a", hashes(a), h1)
 	same("replica b", hashes(b), h1)
 
@@ -359,8 +263,8 @@ func TestServeProcessConfigHash(t *testing.T) {
 	if h2 == h1 {
 		t.Fatal("a changed file kept its hash")
 	}
-	for _, p := range []*serveProc{a, b} {
-		if r := waitReply(t, p.url+"/healthz", func(r httpReply) bool { return r.body["config_hash"] == h2 }); r.body["config_hash"] != h2 {
+	for _, p := range []*replica{a, b} {
+		if r := waitReply(t, p.base+"/healthz", func(r httpReply) bool { return r.body["config_hash"] == h2 }); r.body["config_hash"] != h2 {
 			t.Fatalf("after the reload: %s", r.raw)
 		}
 		same("reloaded", hashes(p), h2)
@@ -370,7 +274,7 @@ func TestServeProcessConfigHash(t *testing.T) {
 	var f metricstest.Families
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var err error
-		if f, err = metricstest.Scrape(context.Background(), a.url+"/metrics"); err != nil {
+		if f, err = metricstest.Scrape(context.Background(), a.base+"/metrics"); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := f.Value("hookctl_config_reloads_total", "result", "failure"); n >= 1 {
@@ -387,7 +291,7 @@ func TestServeProcessConfigHash(t *testing.T) {
 		t.Errorf("last_reload_successful %v after a failure", ok)
 	}
 	same("after a failed reload", hashes(a), h2)
-	if r := request("GET", a.url+"/readyz", ""); r.code != 200 {
+	if r := request("GET", a.base+"/readyz", ""); r.code != 200 {
 		t.Errorf("a failed reload made the replica unready: %d %s", r.code, r.raw)
 	}
 }

@@ -121,3 +121,27 @@ func hasLabels(m *dto.Metric, labels []string) bool {
 	}
 	return true
 }
+
+// Want is the value a series should have: the series of Name whose
+// labels include Labels (name, value pairs), as Value looks it up.
+type Want struct {
+	Value  float64
+	Name   string
+	Labels []string
+}
+
+// Check returns a line for each want whose series is missing or has
+// another value (none when all hold).
+func (f Families) Check(wants ...Want) []string {
+	var out []string
+	for _, w := range wants {
+		got, ok := f.Value(w.Name, w.Labels...)
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s%v: no such series", w.Name, w.Labels))
+		case got != w.Value:
+			out = append(out, fmt.Sprintf("%s%v = %v, want %v", w.Name, w.Labels, got, w.Value))
+		}
+	}
+	return out
+}
