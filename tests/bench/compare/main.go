@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -623,7 +624,7 @@ func printTargets(w io.Writer, t targets) {
 	}
 	if node, ok := find("Node.js"); ok && node.p50 > 0 {
 		x := float64(t.js.p50) / float64(node.p50)
-		fmt.Fprintf(w, "  10 JS hooks vs Node's p50: %.1f× (≤ 4×): %s; %.0f allocs per fire (≤ 40): %s\n", x, check(x <= 4), t.js.allocs, check(t.js.allocs <= 40))
+		fmt.Fprintf(w, "  10 JS hooks vs Node's p50: %.1f× (≤ 4×): %s; %.0f allocs per fire (≤ 40): %s\n", x, check(x <= 4), t.js.allocs, check(math.Round(t.js.allocs) <= 40))
 	}
 }
 
