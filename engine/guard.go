@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 )
 
 // LoopStore keeps the Stop loop guard's count of consecutive blocks per
@@ -16,6 +18,24 @@ type LoopStore interface {
 	LoopCount(ctx context.Context, key string) (int, error)
 	SetLoopCount(ctx context.Context, key string, n int) error
 }
+
+// LoopSwapper is implemented by loop stores that can change a count only
+// if it still holds what the guard read, as a store shared by several
+// engines (replicas behind a load balancer) must: two Stop fires of one
+// session counted at once on two replicas then count two blocks, not one.
+// SwapLoopCount sets key's count to new if it is old (0 = no count) and
+// reports whether it did. Without it the guard reads, then writes.
+type LoopSwapper interface {
+	SwapLoopCount(ctx context.Context, key string, old, new int) (bool, error)
+}
+
+// maxLoopSwaps bounds the guard's attempts to count against other
+// engines counting the same streak at the same moment; between attempts
+// it waits a random pause that grows with them (loopSwapPause each).
+const (
+	maxLoopSwaps  = 32
+	loopSwapPause = 100 * time.Microsecond
+)
 
 // NewMemoryLoopStore returns an in-memory LoopStore. It keeps only sessions
 // whose count is not zero, and at most MaxLoopSessions of them: past that,
@@ -43,12 +63,28 @@ func (s *memLoopStore) LoopCount(_ context.Context, key string) (int, error) {
 	return s.m[key].n, nil
 }
 
+func (s *memLoopStore) SwapLoopCount(_ context.Context, key string, old, new int) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m[key].n != old {
+		return false, nil
+	}
+	s.set(key, new)
+	return true, nil
+}
+
 func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.set(key, n)
+	return nil
+}
+
+// set sets key's count; s.mu is held.
+func (s *memLoopStore) set(key string, n int) {
 	if n == 0 {
 		delete(s.m, key)
-		return nil
+		return
 	}
 	s.seq++
 	s.m[key] = loopEntry{n: n, seq: s.seq}
@@ -67,7 +103,6 @@ func (s *memLoopStore) SetLoopCount(_ context.Context, key string, n int) error 
 			}
 		}
 	}
-	return nil
 }
 
 type guardState struct {
@@ -120,27 +155,67 @@ func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *
 		out.StopGuard.Error = "reading the loop count: " + g.err.Error()
 		return
 	}
-	next := 0
-	if out.Decision == "block" && out.Continue {
-		next = g.count + 1
-		if next > limit {
-			next = 0
-			msg := fmt.Sprintf("stop hook block cap reached (%d consecutive blocks): letting the agent stop", limit)
-			out.StopGuard.Released = true
-			out.Decision = ""
-			out.Reason = msg
-			out.Blocked = false
-			o := maps.Clone(out.Output)
-			delete(o, fieldDecision)
-			o[fieldReason] = msg
-			out.Output = o
+	blocked := out.Decision == "block" && out.Continue
+	// next is the count after this fire, given the count before it.
+	next := func(count int) (int, bool) {
+		if !blocked {
+			return 0, false
+		}
+		if count+1 > limit {
+			return 0, true
+		}
+		return count + 1, false
+	}
+	count := g.count
+	n, release := next(count)
+	if sw, ok := e.loops.(LoopSwapper); ok && n != count {
+		// Count only against the count read: another engine sharing the
+		// store may have counted this streak since; then read it again.
+		for attempt := 1; ; attempt++ {
+			swapped, err := sw.SwapLoopCount(ctx, g.key, count, n)
+			if err != nil {
+				e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", n, "error", err)
+				out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", n, err)
+				return
+			}
+			if swapped {
+				break
+			}
+			if attempt == maxLoopSwaps {
+				e.log.Warn("stop guard: the loop count kept changing; a block stands and is not counted", "key", g.key)
+				out.StopGuard.Error = fmt.Sprintf("writing the loop count: it changed under %d attempts", maxLoopSwaps)
+				return
+			}
+			if !sleepCtx(ctx, rand.N(time.Duration(attempt)*loopSwapPause)) {
+				out.StopGuard.Error = "writing the loop count: " + ctx.Err().Error()
+				return
+			}
+			if count, err = e.loops.LoopCount(ctx, g.key); err != nil {
+				e.log.Warn("stop guard: cannot read the loop count; a block stands and is not counted", "key", g.key, "error", err)
+				out.StopGuard.Error = "reading the loop count: " + err.Error()
+				return
+			}
+			out.StopGuard.LoopCount = count
+			if n, release = next(count); n == count {
+				break
+			}
+		}
+	} else if n != count {
+		if err := e.loops.SetLoopCount(ctx, g.key, n); err != nil {
+			e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", n, "error", err)
+			out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", n, err)
+			return
 		}
 	}
-	if next == g.count {
-		return
-	}
-	if err := e.loops.SetLoopCount(ctx, g.key, next); err != nil {
-		e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", next, "error", err)
-		out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", next, err)
+	if release {
+		msg := fmt.Sprintf("stop hook block cap reached (%d consecutive blocks): letting the agent stop", limit)
+		out.StopGuard.Released = true
+		out.Decision = ""
+		out.Reason = msg
+		out.Blocked = false
+		o := maps.Clone(out.Output)
+		delete(o, fieldDecision)
+		o[fieldReason] = msg
+		out.Output = o
 	}
 }

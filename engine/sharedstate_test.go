@@ -151,3 +151,78 @@ func TestAuditLogBesideAuditFile(t *testing.T) {
 		t.Fatalf("file %d records, WithAuditLog %d, SetAuditLog %d; want 3, 1, 2", n, w.lines(), w2.lines())
 	}
 }
+
+// racingLoops is a LoopSwapper whose count another engine changes between
+// the guard's read and its swap, times times.
+type racingLoops struct {
+	engine.LoopStore
+	times int
+}
+
+func (r *racingLoops) SwapLoopCount(ctx context.Context, key string, old, new int) (bool, error) {
+	if r.times > 0 {
+		r.times--
+		n, _ := r.LoopCount(ctx, key)
+		r.SetLoopCount(ctx, key, n+1) // another replica counted a block
+	}
+	return r.LoopStore.(engine.LoopSwapper).SwapLoopCount(ctx, key, old, new)
+}
+
+// TestStopLoopGuardCountsAgainstOtherEngines: a block counted by another
+// engine between this fire's read and its write is not overwritten; the
+// guard counts on top of it, and releases when that reaches the cap.
+func TestStopLoopGuardCountsAgainstOtherEngines(t *testing.T) {
+	loops := &racingLoops{LoopStore: engine.NewMemoryLoopStore()}
+	e := newEngine(t, engine.WithStopBlockCap(3), engine.WithLoopStore(loops))
+	register(t, e, static("keep-going", "Stop", engine.Block("tests are failing")))
+	stop := func() engine.Outcome { return fire(t, e, "Stop", map[string]any{"session_id": "s1"}) }
+
+	loops.times = 1
+	out := stop() // read 0; another engine makes it 1; this block makes 2
+	if out.Decision != "block" || out.StopGuard.LoopCount != 1 || out.StopGuard.Error != "" {
+		t.Fatalf("first: %+v", out.StopGuard)
+	}
+	if n, _ := loops.LoopCount(context.Background(), "Stop/s1"); n != 2 {
+		t.Fatalf("count %d, want 2: a block counted elsewhere was lost", n)
+	}
+	loops.times = 1
+	out = stop() // read 2; another makes it 3; this one is the 4th: released
+	if !out.StopGuard.Released || out.Blocked {
+		t.Fatalf("the cap reached with another engine's block did not release: %+v", out.StopGuard)
+	}
+	// A count that keeps changing: the block stands, uncounted, and says so.
+	loops.times = 100
+	out = stop()
+	if out.Decision != "block" || !strings.Contains(out.StopGuard.Error, "changed under") {
+		t.Fatalf("contended: %+v", out.StopGuard)
+	}
+}
+
+// TestStopLoopGuardSharedStoreConcurrent: two engines on one store, each
+// firing Stop for one session from many goroutines at once, count every
+// block.
+func TestStopLoopGuardSharedStoreConcurrent(t *testing.T) {
+	loops := engine.NewMemoryLoopStore()
+	const perEngine = 25
+	var engines []*engine.Engine
+	for range 2 {
+		e := newEngine(t, engine.WithStopBlockCap(1000), engine.WithLoopStore(loops))
+		register(t, e, static("keep-going", "Stop", engine.Block("tests are failing")))
+		engines = append(engines, e)
+	}
+	var wg sync.WaitGroup
+	for _, e := range engines {
+		for range perEngine {
+			wg.Go(func() {
+				out, err := e.Fire(context.Background(), engine.Event{Name: "Stop", Payload: map[string]any{"session_id": "s1"}})
+				if err != nil || out.StopGuard == nil || out.StopGuard.Error != "" {
+					t.Errorf("fire: %v %+v", err, out.StopGuard)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if n, _ := loops.LoopCount(context.Background(), "Stop/s1"); n != 2*perEngine {
+		t.Fatalf("count %d after %d blocks", n, 2*perEngine)
+	}
+}

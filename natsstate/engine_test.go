@@ -3,7 +3,10 @@ package natsstate_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/natsstate"
@@ -61,5 +64,37 @@ func TestEngineReplicas(t *testing.T) {
 		if rec.Event != "Stop" || rec.Time == "" || r.subject != "audit."+bucketName(t)+".Stop" || rec.StopGuard.LoopCount != want[i].count {
 			t.Errorf("record %d on %s: %s", i, r.subject, r.data)
 		}
+	}
+}
+
+// TestEngineReplicasConcurrentStops: two engines on one server counting
+// one session's Stop blocks at the same moment count every one of them
+// (the guard swaps the count against what it read).
+func TestEngineReplicasConcurrentStops(t *testing.T) {
+	sts := replicas(t, sharedServer(t).url(), 2)
+	const perReplica = 10
+	session := fmt.Sprintf("concurrent-%d", time.Now().UnixNano()) // the server outlives a test run
+	var wg sync.WaitGroup
+	for _, st := range sts {
+		eng, err := engine.New(engine.WithStopBlockCap(1000), engine.WithLoopStore(st.Loops()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { eng.Close(context.Background()) })
+		if err := eng.Register(engine.Hook{ID: "tests-first", Event: "Stop", Handler: engine.Static(engine.Block("run the tests"))}); err != nil {
+			t.Fatal(err)
+		}
+		for range perReplica {
+			wg.Go(func() {
+				out, err := eng.Fire(context.Background(), engine.Event{Name: "Stop", Payload: map[string]any{"session_id": session}})
+				if err != nil || out.StopGuard == nil || out.StopGuard.Error != "" {
+					t.Errorf("fire: %v %+v", err, out.StopGuard)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if n, err := sts[0].Loops().LoopCount(context.Background(), "Stop/"+session); err != nil || n != 2*perReplica {
+		t.Fatalf("count %d, %v after %d blocks", n, err, 2*perReplica)
 	}
 }

@@ -374,6 +374,9 @@ func (s *State) KV() *Store { return s.store }
 type LoopStore interface {
 	LoopCount(ctx context.Context, key string) (int, error)
 	SetLoopCount(ctx context.Context, key string, n int) error
+	// SwapLoopCount sets key's count to new if it is old (0: no count),
+	// and reports whether it did (the engine's LoopSwapper).
+	SwapLoopCount(ctx context.Context, key string, old, new int) (bool, error)
 }
 
 // Loops returns the Stop loop guard's store: kv.LoopStore over the kv

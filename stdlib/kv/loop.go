@@ -18,9 +18,15 @@ const (
 // across hookctl processes when s is a File. A count is kept under
 // "stopguard/<key>" for 24 hours after it was last set; setting 0
 // deletes it.
+//
+// It also implements the engine's LoopSwapper with CompareAndSwap, so that
+// engines sharing s (serve replicas on one NATS) count every block of a
+// streak even when two count at once; a count swapped to 0 is kept as 0
+// until it expires, and reads as no count.
 func LoopStore(s Store) interface {
 	LoopCount(context.Context, string) (int, error)
 	SetLoopCount(context.Context, string, int) error
+	SwapLoopCount(context.Context, string, int, int) (bool, error)
 } {
 	return loopStore{s: s}
 }
@@ -47,4 +53,17 @@ func (l loopStore) SetLoopCount(ctx context.Context, key string, n int) error {
 		return fmt.Errorf("kv: loop count %q: negative count %d", key, n)
 	}
 	return l.s.Set(ctx, loopPrefix+key, n, loopTTL)
+}
+
+func (l loopStore) SwapLoopCount(ctx context.Context, key string, old, new int) (bool, error) {
+	if old < 0 || new < 0 {
+		return false, fmt.Errorf("kv: loop count %q: negative count", key)
+	}
+	if old == 0 {
+		// No count: the key is absent, or holds 0 after a swap.
+		if ok, err := l.s.CompareAndSwap(ctx, loopPrefix+key, nil, new, loopTTL); ok || err != nil {
+			return ok, err
+		}
+	}
+	return l.s.CompareAndSwap(ctx, loopPrefix+key, old, new, loopTTL)
 }

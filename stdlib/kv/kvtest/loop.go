@@ -14,6 +14,9 @@ import (
 type LoopStore interface {
 	LoopCount(ctx context.Context, key string) (int, error)
 	SetLoopCount(ctx context.Context, key string, n int) error
+	// SwapLoopCount sets key's count to new if it is old (0: no count),
+	// and reports whether it did (the engine's LoopSwapper).
+	SwapLoopCount(ctx context.Context, key string, old, new int) (bool, error)
 }
 
 // OpenLoops returns a fresh loop store that reads the time from clock
@@ -55,6 +58,31 @@ func RunLoopStore(t *testing.T, open OpenLoops) {
 	}
 	if err := ls.SetLoopCount(ctx, key, -1); err == nil {
 		t.Error("negative count accepted")
+	}
+
+	// SwapLoopCount changes a count only if it holds what the caller
+	// read; no count and a count swapped to 0 are both 0.
+	const sk = "Stop/swap"
+	swap := func(old, new int, want bool) {
+		t.Helper()
+		if ok, err := ls.SwapLoopCount(ctx, sk, old, new); err != nil || ok != want {
+			t.Fatalf("SwapLoopCount(%d, %d) = %v, %v; want %v", old, new, ok, err, want)
+		}
+	}
+	swap(0, 1, true)
+	count(sk, 1)
+	swap(0, 2, false)
+	swap(2, 3, false)
+	count(sk, 1)
+	swap(1, 2, true)
+	swap(2, 0, true)
+	count(sk, 0)
+	swap(1, 2, false)
+	swap(0, 1, true)
+	count(sk, 1)
+	ls.SetLoopCount(ctx, sk, 0)
+	if _, err := ls.SwapLoopCount(ctx, sk, 0, -1); err == nil {
+		t.Error("negative count swapped in")
 	}
 
 	// A count lives 24h after it was last set.
