@@ -50,13 +50,15 @@ func fields(kv ...any) map[string]FieldRule {
 
 // toolPreMerge is PreToolUse's table: Claude Code's fields plus the
 // OpenClaw before_tool_call vocabulary that fires the same point.
-var toolPreMerge = fields(
-	"additional_context", concat,
-	"block", stop,
-	"block_reason", last,
-	"params", FieldRule{Rule: MergeChain, Target: "params", FreezeAfter: "require_approval", Input: true},
-	"require_approval", FieldRule{Rule: MergeFirst, Ask: true},
-)
+func toolPreMerge() map[string]FieldRule {
+	return fields(
+		"additional_context", concat,
+		"block", stop,
+		"block_reason", last,
+		"params", FieldRule{Rule: MergeChain, Target: "params", FreezeAfter: "require_approval", Input: true},
+		"require_approval", FieldRule{Rule: MergeFirst, Ask: true},
+	)
+}
 
 // ignore drops a field the event does not honour.
 var ignore = FieldRule{Rule: MergeIgnore}
@@ -92,7 +94,7 @@ func BuiltinEvents() []EventSpec {
 		{Name: "PreToolUse", Source: SourceClaudeCode, Strategy: Modifying, MatcherField: "tool_name",
 			Aliases:     []string{"before_tool_call", "tool.pre", "tool:pre", "BeforeTool", "preToolUse"},
 			Decisions:   []string{"deny", "defer", "ask", "allow"},
-			Merge:       toolPreMerge,
+			Merge:       toolPreMerge(),
 			Description: "a tool call is about to run"},
 		{Name: "PermissionRequest", Source: SourceClaudeCode, Strategy: Modifying, MatcherField: "tool_name",
 			Decisions:   []string{"deny", "allow"},

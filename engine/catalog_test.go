@@ -141,3 +141,32 @@ func TestEventSpecValidation(t *testing.T) {
 		t.Error("unknown rule accepted")
 	}
 }
+
+// TestBuiltinEventsValidate: every built-in event is valid (New registers
+// them without validating), and BuiltinEvents shares nothing between
+// calls (New registers them without copying).
+func TestBuiltinEventsValidate(t *testing.T) {
+	a, b := engine.BuiltinEvents(), engine.BuiltinEvents()
+	for i := range a {
+		if err := a[i].Validate(); err != nil {
+			t.Error(err)
+		}
+		for k := range a[i].Merge {
+			delete(a[i].Merge, k)
+		}
+		if len(a[i].Aliases) > 0 {
+			a[i].Aliases[0] = "changed"
+		}
+		if len(a[i].Decisions) > 0 {
+			a[i].Decisions[0] = "changed"
+		}
+	}
+	for i := range b {
+		if len(b[i].Aliases) > 0 && b[i].Aliases[0] == "changed" || len(b[i].Decisions) > 0 && b[i].Decisions[0] == "changed" {
+			t.Fatalf("%s: a slice is shared between calls", b[i].Name)
+		}
+	}
+	if pre := b[slices.IndexFunc(b, func(s engine.EventSpec) bool { return s.Name == "PreToolUse" })]; len(pre.Merge) == 0 {
+		t.Fatal("PreToolUse's merge table is shared between calls")
+	}
+}
