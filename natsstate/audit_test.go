@@ -84,7 +84,7 @@ func TestAuditRecordsOnce(t *testing.T) {
 		t.Errorf("Stats = %+v", got)
 	}
 	seen := map[string]int{}
-	for _, r := range readStream(t, ts.url(), "A"+name) {
+	for _, r := range readStream(t, ts.URL(), "A"+name) {
 		var rec struct {
 			Event string `json:"event"`
 			ID    string `json:"id"`
@@ -122,7 +122,7 @@ func TestAuditWriteSeveralRecords(t *testing.T) {
 		t.Fatalf("Write = %d, %v", n, err)
 	}
 	var got []string
-	for _, r := range readStream(t, sharedServer(t).url(), "A"+bucketName(t)) {
+	for _, r := range readStream(t, sharedServer(t).URL(), "A"+bucketName(t)) {
 		got = append(got, strings.TrimPrefix(r.subject, "audit."+bucketName(t)+".")+" "+string(r.data))
 	}
 	want := []string{`A {"event":"A"}`, `B {"event":"B"}`, `= not json`}
@@ -136,13 +136,13 @@ func TestAuditWriteSeveralRecords(t *testing.T) {
 func TestAuditStreamTaken(t *testing.T) {
 	ts := sharedServer(t)
 	name := bucketName(t)
-	js, done := plainJS(t, ts.url())
+	js, done := plainJS(t, ts.URL())
 	defer done()
 	ctx := context.Background()
 	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "OTHER_" + name, Subjects: []string{"taken." + name + ".>"}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := natsstate.Open(ctx, ts.url(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "taken."+name))
+	_, err := natsstate.Open(ctx, ts.URL(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "taken."+name))
 	if err == nil || errors.Is(err, natsstate.ErrUnavailable) {
 		t.Fatalf("Open = %v, want a refusal", err)
 	}

@@ -14,7 +14,7 @@ import (
 
 func benchState(b *testing.B, opts ...natsstate.Option) *natsstate.State {
 	b.Helper()
-	return open(b, startServer(b).url(), opts...)
+	return open(b, startServer(b).URL(), opts...)
 }
 
 func opsPerSec(b *testing.B) {
@@ -76,7 +76,7 @@ func BenchmarkIncrParallelOneKey(b *testing.B) {
 // every increment still lands exactly once.
 func BenchmarkIncrTwoClientsOneKey(b *testing.B) {
 	ctx := context.Background()
-	url := startServer(b).url()
+	url := startServer(b).URL()
 	clients := []*natsstate.State{open(b, url), open(b, url)}
 	var next atomic.Int64
 	var done atomic.Int64

@@ -44,8 +44,8 @@ func TestClusterR3(t *testing.T) {
 	name := bucketName(t)
 	opts := []natsstate.Option{natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "audit."+name), natsstate.WithReplicas(3), natsstate.WithTimeout(time.Minute)}
 	// Each replica connects to a node of its own first.
-	a := open(t, nodes[0].url()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)
-	b := open(t, nodes[1].url()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)
+	a := open(t, nodes[0].URL()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)
+	b := open(t, nodes[1].URL()+","+url, append(opts, natsstate.WithNATSOptions(nats.DontRandomize()))...)
 	for _, s := range []string{"KV_" + name, "A" + name} {
 		if info := streamInfo(t, url, s); info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
 			t.Fatalf("stream %s: %d replicas configured, cluster %+v", s, info.Config.Replicas, info.Cluster)
@@ -60,7 +60,7 @@ func TestClusterR3(t *testing.T) {
 		leader := streamInfo(t, url, "KV_"+name).Cluster.Leader
 		var victim *testServer
 		for _, n := range nodes {
-			if n.opts.ServerName == leader {
+			if n.Name() == leader {
 				victim = n
 			}
 		}
@@ -124,7 +124,7 @@ func TestClusterR3(t *testing.T) {
 			case <-time.After(5 * time.Millisecond):
 			}
 		}
-		victim.stop()
+		victim.Stop()
 		killed.Store(true)
 		<-done
 		t.Logf("killed %s; %d increments acknowledged (%d after the kill), %d unknown, %d refused and retried",

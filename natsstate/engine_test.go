@@ -19,7 +19,7 @@ var _ engine.LoopStore = (natsstate.LoopStore)(nil)
 // one server: the Stop loop guard's streak continues across them, and the
 // audit stream holds one record per fire, whichever replica fired.
 func TestEngineReplicas(t *testing.T) {
-	sts := replicas(t, sharedServer(t).url(), 2)
+	sts := replicas(t, sharedServer(t).URL(), 2)
 	var engs []*engine.Engine
 	for _, st := range sts {
 		eng, err := engine.New(engine.WithStopBlockCap(2), engine.WithLoopStore(st.Loops()), engine.WithAuditLog(st.Audit()))
@@ -46,7 +46,7 @@ func TestEngineReplicas(t *testing.T) {
 			t.Fatalf("fire %d on replica %d: decision %q guard %+v; want %+v", i, i%2, out.Decision, out.StopGuard, w)
 		}
 	}
-	recs := readStream(t, sharedServer(t).url(), "A"+bucketName(t))
+	recs := readStream(t, sharedServer(t).URL(), "A"+bucketName(t))
 	if len(recs) != len(want) {
 		t.Fatalf("%d audit records, want %d", len(recs), len(want))
 	}
@@ -71,7 +71,7 @@ func TestEngineReplicas(t *testing.T) {
 // one session's Stop blocks at the same moment count every one of them
 // (the guard swaps the count against what it read).
 func TestEngineReplicasConcurrentStops(t *testing.T) {
-	sts := replicas(t, sharedServer(t).url(), 2)
+	sts := replicas(t, sharedServer(t).URL(), 2)
 	const perReplica = 10
 	session := fmt.Sprintf("concurrent-%d", time.Now().UnixNano()) // the server outlives a test run
 	var wg sync.WaitGroup

@@ -40,7 +40,7 @@ func rawLast(t *testing.T, url, bucket, subject string) *jetstream.RawStreamMsg 
 func TestStoredForm(t *testing.T) {
 	c := kvtest.NewClock()
 	st := openShared(t, natsstate.WithClock(c.Now))
-	url, bucket := sharedServer(t).url(), bucketName(t)
+	url, bucket := sharedServer(t).URL(), bucketName(t)
 	ctx := context.Background()
 	if err := st.KV().Set(ctx, "session/s.1/seen", map[string]any{"n": 1}, 90*time.Second); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestStoredForm(t *testing.T) {
 // by the server once the grace after its expiry has passed.
 func TestServerRemovesExpired(t *testing.T) {
 	st := openShared(t, natsstate.WithGCGrace(0))
-	url, bucket := sharedServer(t).url(), bucketName(t)
+	url, bucket := sharedServer(t).URL(), bucketName(t)
 	ctx := context.Background()
 	st.KV().Set(ctx, "short", 1, time.Second)
 	st.KV().Set(ctx, "long", 1, time.Hour)

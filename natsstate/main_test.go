@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	shared.dir = dir
 	code := m.Run()
 	if shared.ts != nil {
-		shared.ts.stop()
+		shared.ts.Stop()
 	}
 	os.RemoveAll(dir)
 	if code == 0 {

@@ -12,14 +12,14 @@ import (
 func TestAuditMaxAgeSetsTheStreamLimit(t *testing.T) {
 	ts := sharedServer(t)
 	name := bucketName(t)
-	open(t, ts.url(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "audit."+name),
+	open(t, ts.URL(), natsstate.WithBucket(name), natsstate.WithAuditStream("A"+name, "audit."+name),
 		natsstate.WithAuditMaxAge(90*time.Minute))
-	if got := streamInfo(t, ts.url(), "A"+name).Config.MaxAge; got != 90*time.Minute {
+	if got := streamInfo(t, ts.URL(), "A"+name).Config.MaxAge; got != 90*time.Minute {
 		t.Fatalf("audit stream MaxAge = %v, want 1h30m", got)
 	}
 	other := name + "b"
-	open(t, ts.url(), natsstate.WithBucket(other), natsstate.WithAuditStream("A"+other, "audit."+other))
-	if got := streamInfo(t, ts.url(), "A"+other).Config.MaxAge; got != 0 {
+	open(t, ts.URL(), natsstate.WithBucket(other), natsstate.WithAuditStream("A"+other, "audit."+other))
+	if got := streamInfo(t, ts.URL(), "A"+other).Config.MaxAge; got != 0 {
 		t.Fatalf("audit stream MaxAge without the option = %v, want 0", got)
 	}
 }

@@ -36,7 +36,7 @@ func ops(st *natsstate.State) map[string]func(ctx context.Context) error {
 // is back every operation succeeds again and the data is still there.
 func TestServerOutage(t *testing.T) {
 	ts := startServer(t)
-	st := open(t, ts.url(), natsstate.WithTimeout(time.Minute))
+	st := open(t, ts.URL(), natsstate.WithTimeout(time.Minute))
 	if err := st.Ready(); err != nil {
 		t.Fatalf("Ready, connected: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestServerOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ts.stop()
+	ts.Stop()
 	// The client notices the drop (the socket closes) at once.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -82,7 +82,7 @@ func TestServerOutage(t *testing.T) {
 		t.Errorf("audit failures counted: %d, want 1", got)
 	}
 
-	ts.start()
+	ts.Start()
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		_, _, err := s.Get(ctx, "k")
@@ -115,7 +115,7 @@ func TestServerOutage(t *testing.T) {
 // is an *Error matching ErrUnavailable.
 func TestOutageInFlight(t *testing.T) {
 	ts := startServer(t)
-	st := open(t, ts.url(), natsstate.WithTimeout(time.Minute))
+	st := open(t, ts.URL(), natsstate.WithTimeout(time.Minute))
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	started := make(chan struct{}, 16)
@@ -138,7 +138,7 @@ func TestOutageInFlight(t *testing.T) {
 		<-started
 	}
 	stopped := time.Now()
-	ts.stop()
+	ts.Stop()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {

@@ -82,7 +82,7 @@ func checkCounts(t *testing.T, values []int64, n int) {
 func TestReplicasIncr(t *testing.T) {
 	// 32 writers on one key, on a loaded machine: an unlucky one may lose
 	// many rounds in a row, so give each Incr as long as its context.
-	sts := replicas(t, sharedServer(t).url(), 2, natsstate.WithTimeout(2*time.Minute))
+	sts := replicas(t, sharedServer(t).URL(), 2, natsstate.WithTimeout(2*time.Minute))
 	values := incrAll(t, sts, "global/fires", 1000, 16)
 	checkCounts(t, values, 2000)
 	for i, st := range sts {
@@ -96,7 +96,7 @@ func TestReplicasIncr(t *testing.T) {
 // two replicas try to create the key at once; exactly one wins. Then a
 // counter kept with a CAS retry loop from both replicas ends exact.
 func TestReplicasCompareAndSwap(t *testing.T) {
-	sts := replicas(t, sharedServer(t).url(), 2)
+	sts := replicas(t, sharedServer(t).URL(), 2)
 	ctx := context.Background()
 	const keys, perReplica = 50, 4
 	for k := range keys {
@@ -168,7 +168,7 @@ func TestReplicasCompareAndSwap(t *testing.T) {
 // TestReplicasLoopStore: the Stop loop guard's streak is one streak
 // whichever replica the load balancer sends each Stop event to.
 func TestReplicasLoopStore(t *testing.T) {
-	sts := replicas(t, sharedServer(t).url(), 2)
+	sts := replicas(t, sharedServer(t).URL(), 2)
 	ctx := context.Background()
 	a, b := sts[0].Loops(), sts[1].Loops()
 	for n := 1; n <= 4; n++ {

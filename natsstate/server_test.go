@@ -16,82 +16,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/natsstate/natstest"
 )
 
-// testServer is an in-process nats-server with JetStream, listening on
-// 127.0.0.1 only, its store in a temporary directory. It can be stopped
-// and started again on the same port with the same store.
-type testServer struct {
-	t    testing.TB
-	opts server.Options
-	mu   sync.Mutex
-	srv  *server.Server
-}
-
-func serverOptions(name, dir string) server.Options {
-	return server.Options{
-		ServerName: name,
-		Host:       "127.0.0.1",
-		Port:       -1,
-		JetStream:  true,
-		StoreDir:   dir,
-		NoLog:      true,
-		NoSigs:     true,
-		// The in-process servers of a test share the machine: keep their
-		// JetStream limits small.
-		JetStreamMaxMemory: 64 << 20,
-		JetStreamMaxStore:  256 << 20,
-	}
-}
+// testServer is an in-process nats-server with JetStream (natstest).
+type testServer = natstest.Server
 
 // startServer starts a single server.
-func startServer(t testing.TB) *testServer {
-	t.Helper()
-	ts := &testServer{t: t, opts: serverOptions("single", t.TempDir())}
-	ts.start()
-	t.Cleanup(ts.stop)
-	return ts
-}
-
-func (ts *testServer) start() {
-	ts.t.Helper()
-	opts := ts.opts
-	srv, err := server.NewServer(&opts)
-	if err != nil {
-		ts.t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(20 * time.Second) {
-		srv.Shutdown()
-		ts.t.Fatalf("server %s did not start", ts.opts.ServerName)
-	}
-	// Restart on the same port.
-	ts.opts.Port = srv.Addr().(*net.TCPAddr).Port
-	ts.mu.Lock()
-	ts.srv = srv
-	ts.mu.Unlock()
-}
-
-func (ts *testServer) stop() {
-	ts.mu.Lock()
-	srv := ts.srv
-	ts.srv = nil
-	ts.mu.Unlock()
-	if srv != nil {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	}
-}
-
-func (ts *testServer) url() string {
-	return fmt.Sprintf("nats://127.0.0.1:%d", ts.opts.Port)
-}
-
-func (ts *testServer) server() *server.Server {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.srv
-}
+func startServer(t testing.TB) *testServer { return natstest.Start(t) }
 
 // freePorts reserves n loopback ports for cluster routes, which must be
 // known before the servers start.
@@ -125,12 +57,12 @@ func startCluster(t testing.TB, n int) []*testServer {
 	nodes := make([]*testServer, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		opts := serverOptions(fmt.Sprintf("n%d", i), t.TempDir())
+		opts := natstest.Options(fmt.Sprintf("n%d", i), t.TempDir())
 		opts.Cluster = server.ClusterOpts{Name: "hookctl-test", Host: "127.0.0.1", Port: ports[i]}
 		opts.Routes = routes
-		nodes[i] = &testServer{t: t, opts: opts}
-		t.Cleanup(nodes[i].stop)
-		wg.Go(nodes[i].start)
+		nodes[i] = natstest.New(t, opts)
+		t.Cleanup(nodes[i].Stop)
+		wg.Go(nodes[i].Start)
 	}
 	wg.Wait()
 	waitJetStream(t, clusterURL(nodes))
@@ -140,8 +72,8 @@ func startCluster(t testing.TB, n int) []*testServer {
 func clusterURL(nodes []*testServer) string {
 	var urls []string
 	for _, n := range nodes {
-		if n.server() != nil {
-			urls = append(urls, n.url())
+		if n.Running() != nil {
+			urls = append(urls, n.URL())
 		}
 	}
 	return strings.Join(urls, ",")
@@ -211,8 +143,8 @@ var shared struct {
 func sharedServer(t testing.TB) *testServer {
 	t.Helper()
 	shared.once.Do(func() {
-		ts := &testServer{t: t, opts: serverOptions("shared", shared.dir)}
-		ts.start()
+		ts := natstest.New(t, natstest.Options("shared", shared.dir))
+		ts.Start()
 		shared.ts = ts
 	})
 	if shared.ts == nil {
@@ -241,5 +173,5 @@ func openShared(t testing.TB, opts ...natsstate.Option) *natsstate.State {
 		natsstate.WithBucket(name),
 		natsstate.WithAuditStream("A"+name, "audit."+name),
 	}, opts...)
-	return open(t, sharedServer(t).url(), opts...)
+	return open(t, sharedServer(t).URL(), opts...)
 }

@@ -14,7 +14,7 @@ import (
 // it is, and can be overwritten or deleted.
 func TestForeignValue(t *testing.T) {
 	st := openShared(t)
-	url, bucket := sharedServer(t).url(), bucketName(t)
+	url, bucket := sharedServer(t).URL(), bucketName(t)
 	js, done := plainJS(t, url)
 	defer done()
 	ctx := context.Background()

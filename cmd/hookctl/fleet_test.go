@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,65 +19,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/natsstate/natstest"
 )
-
-// natsServer is an in-process nats-server with JetStream on 127.0.0.1,
-// its store in a temporary directory. It can be stopped and started
-// again on the same port, with the same store.
-type natsServer struct {
-	t    *testing.T
-	opts server.Options
-	mu   sync.Mutex
-	srv  *server.Server
-}
-
-func startNATS(t *testing.T) *natsServer {
-	t.Helper()
-	ns := &natsServer{t: t, opts: server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
-		NoLog: true, NoSigs: true,
-		JetStreamMaxMemory: 64 << 20, JetStreamMaxStore: 256 << 20,
-	}}
-	ns.start()
-	t.Cleanup(ns.stop)
-	return ns
-}
-
-func (ns *natsServer) start() {
-	ns.t.Helper()
-	opts := ns.opts
-	srv, err := server.NewServer(&opts)
-	if err != nil {
-		ns.t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(20 * time.Second) {
-		srv.Shutdown()
-		ns.t.Fatal("nats-server did not start")
-	}
-	ns.opts.Port = srv.Addr().(*net.TCPAddr).Port // a restart takes the same port
-	ns.mu.Lock()
-	ns.srv = srv
-	ns.mu.Unlock()
-}
-
-func (ns *natsServer) stop() {
-	ns.mu.Lock()
-	srv := ns.srv
-	ns.srv = nil
-	ns.mu.Unlock()
-	if srv != nil {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	}
-}
-
-func (ns *natsServer) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", ns.opts.Port) }
 
 // replica is a `hookctl serve` running as a process of its own: the test
 // binary, installed as "hookctl" on $PATH by testscript.Main.
@@ -240,12 +186,12 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 		t.Skip("starts processes and a nats-server")
 	}
 	start := time.Now()
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
 	if err := os.WriteFile(cfg, []byte(fleetHooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	flags := []string{"--nats", ns.url(), "--max-inflight", "16", "--max-queue", "1200", "--max-conns", "1300", "--queue-timeout", "60s", "--nats-timeout", "3s"}
+	flags := []string{"--nats", ns.URL(), "--max-inflight", "16", "--max-queue", "1200", "--max-conns", "1300", "--queue-timeout", "60s", "--nats-timeout", "3s"}
 	reps := []*replica{startReplica(t, cfg, flags...), startReplica(t, cfg, flags...)}
 	t.Logf("NATS and 2 replicas up in %v", time.Since(start))
 	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 1000}}
@@ -311,7 +257,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	ctx := context.Background()
 	octx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	st, err := natsstate.Open(octx, ns.url())
+	st, err := natsstate.Open(octx, ns.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +267,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	}
 
 	// (c) The audit stream: one record per fire, none twice.
-	stops, calls := auditRecords(t, ns.url())
+	stops, calls := auditRecords(t, ns.URL())
 	if len(stops) != 5 {
 		t.Fatalf("%d Stop records, want 5", len(stops))
 	}
@@ -344,7 +290,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	}
 
 	// NATS goes away under the replicas.
-	ns.stop()
+	ns.Stop()
 	waitHealth(t, reps[0].base, false)
 	out, err := fireOn(client, reps[0].base, "PreToolUse", `{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`)
 	if err != nil {
@@ -369,7 +315,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	}
 
 	// NATS is back: the clients reconnect on their own.
-	ns.start()
+	ns.Start()
 	waitHealth(t, reps[0].base, true)
 	waitHealth(t, reps[1].base, true)
 	out, err = fireOn(client, reps[1].base, "PreToolUse", `{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`)
@@ -380,7 +326,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	// hookctl claude on the same NATS (settings.state) continues the
 	// session's streak the replicas counted: 1 block since the release.
 	claudeCfg := filepath.Join(t.TempDir(), "hooks.hcl")
-	if err := os.WriteFile(claudeCfg, []byte(strings.Replace(fleetHooks, "settings {", fmt.Sprintf("settings {\n  state = %q", ns.url()), 1)), 0o600); err != nil {
+	if err := os.WriteFile(claudeCfg, []byte(strings.Replace(fleetHooks, "settings {", fmt.Sprintf("settings {\n  state = %q", ns.URL()), 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{`{"decision":"block","reason":"the tests are failing"}`, `{"decision":"block","reason":"the tests are failing"}`, `{"systemMessage":"stop hook block cap reached (3 consecutive blocks): letting the agent stop"}`} {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/natsstate/natstest"
 )
 
 // silentServer accepts TCP connections on 127.0.0.1 and never says a
@@ -76,7 +78,7 @@ func TestServeNATSAtStart(t *testing.T) {
 	cfg := writeConfig(t, serveHooks)
 	stateCfg := writeConfig(t, "settings {\n  state = \""+freeURL(t)+"\"\n}\n"+serveHooks)
 	silent := silentServer(t)
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -90,7 +92,7 @@ func TestServeNATSAtStart(t *testing.T) {
 		{"bad scheme", []string{"--config", cfg, "--nats", "nats://a:4222,http://b"}, `--nats: "http://b": scheme "http": want nats:// or tls://`, time.Second},
 		{"bad timeout", []string{"--config", cfg, "--nats", "nats://a:4222", "--nats-timeout", "0s"}, `--nats-timeout must be positive`, time.Second},
 		{"bad replicas", []string{"--config", cfg, "--nats", "nats://a:4222", "--nats-replicas", "0"}, `--nats-replicas must be 1 to 5`, time.Second},
-		{"more replicas than servers", []string{"--config", cfg, "--nats", ns.url(), "--nats-replicas", "3"}, `natsstate: open: bucket hookctl: .*replicas`, 5 * time.Second},
+		{"more replicas than servers", []string{"--config", cfg, "--nats", ns.URL(), "--nats-replicas", "3"}, `natsstate: open: bucket hookctl: .*replicas`, 5 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -114,8 +116,8 @@ func TestServeNATSAtStart(t *testing.T) {
 // changes it is reported (stderr, /healthz) and leaves the state where it
 // is. /healthz says where the state is and that it is ready.
 func TestServeStateSetting(t *testing.T) {
-	ns := startNATS(t)
-	hooks := "settings {\n  state = \"" + ns.url() + "\"\n}\n" + serveHooks
+	ns := natstest.Start(t)
+	hooks := "settings {\n  state = \"" + ns.URL() + "\"\n}\n" + serveHooks
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
 	if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
@@ -125,7 +127,7 @@ func TestServeStateSetting(t *testing.T) {
 	base := startServeLogging(t, &stderr, "--config", cfg, "--reload-interval", "50ms")
 	_, h := get(t, base+"/healthz")
 	st, _ := h["state"].(map[string]any)
-	if st["backend"] != "nats" || st["ready"] != true || st["servers"] != ns.url() || !strings.Contains(fmt.Sprint(st["source"]), "hooks.hcl:2:11") {
+	if st["backend"] != "nats" || st["ready"] != true || st["servers"] != ns.URL() || !strings.Contains(fmt.Sprint(st["source"]), "hooks.hcl:2:11") {
 		t.Fatalf("/healthz state %v", h["state"])
 	}
 	// A reload that only moves settings.state within its file (and adds a
@@ -245,16 +247,16 @@ hook "rate" {
 // TestServeNATSFlagOverridesSetting: --nats wins over settings.state (here
 // an address where nothing listens), and serve says so on stderr.
 func TestServeNATSFlagOverridesSetting(t *testing.T) {
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")
 	if err := os.WriteFile(cfg, []byte("settings {\n  state = \""+freeURL(t)+"\"\n}\n"+serveHooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var stderr syncBuffer
-	base := startServeLogging(t, &stderr, "--config", cfg, "--nats", ns.url())
+	base := startServeLogging(t, &stderr, "--config", cfg, "--nats", ns.URL())
 	_, h := get(t, base+"/healthz")
-	if st, _ := h["state"].(map[string]any); st["servers"] != ns.url() || st["source"] != "--nats" || st["ready"] != true {
+	if st, _ := h["state"].(map[string]any); st["servers"] != ns.URL() || st["source"] != "--nats" || st["ready"] != true {
 		t.Fatalf("/healthz state %v", h["state"])
 	}
 	if !regexp.MustCompile(`--nats overrides the configuration's NATS nats://127.0.0.1:\d+ \(settings.state at .*hooks.hcl:2:11\)`).MatchString(stderr.String()) {
@@ -266,8 +268,8 @@ func TestServeNATSFlagOverridesSetting(t *testing.T) {
 // NATS across calls (one connection, the loop guard counting across
 // them) and closes it when the engine is retired.
 func TestDaemonKeepsNATSState(t *testing.T) {
-	ns := startNATS(t)
-	cfg := writeConfig(t, "settings {\n  state = \""+ns.url()+"\"\n  stop_block_cap = 1\n}\n"+`
+	ns := natstest.Start(t)
+	cfg := writeConfig(t, "settings {\n  state = \""+ns.URL()+"\"\n  stop_block_cap = 1\n}\n"+`
 hook "tests-first" {
   event    = "Stop"
   decision = "block"
@@ -294,12 +296,12 @@ hook "tests-first" {
 	if ce == nil || ce.state.Ready() != nil || !ce.state.onNATS() {
 		t.Fatal("the cached engine's state is not on NATS")
 	}
-	if n := ns.srv.NumClients(); n != 1 {
+	if n := ns.Running().NumClients(); n != 1 {
 		t.Fatalf("%d clients connected, want the cached engine's 1", n)
 	}
 	cache.release(ce)
 	cache.closeAll()
-	for deadline := time.Now().Add(5 * time.Second); ce.state.Ready() == nil || ns.srv.NumClients() != 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); ce.state.Ready() == nil || ns.Running().NumClients() != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the retired engine's NATS connection is still open")
 		}
