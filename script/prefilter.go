@@ -123,6 +123,7 @@ func (vm *VM) installRegexpHelper() {
 	orig, _ := goja.AssertFunction(proto.Get("test"))
 	freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
 	cache := map[int]*goja.Object{}
+	answer := [2]goja.Value{rt.ToValue(false), rt.ToValue(true)}
 	helper := func(c goja.FunctionCall) goja.Value {
 		idx := int(c.Argument(0).ToInteger())
 		if re, ok := cache[idx]; ok {
@@ -139,7 +140,10 @@ func (vm *VM) installRegexpHelper() {
 		test := func(c goja.FunctionCall) goja.Value {
 			if this, ok := c.This.(*goja.Object); ok && this == re && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
 				if match, decided := plan.test(c.Arguments[0].String()); decided {
-					return rt.ToValue(match)
+					if match {
+						return answer[1]
+					}
+					return answer[0]
 				}
 			}
 			v, err := orig(c.This, c.Arguments...)

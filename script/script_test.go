@@ -243,6 +243,56 @@ func TestTimeoutInterruptsThenPoolServes(t *testing.T) {
 	}
 }
 
+// runStopped runs h with timeout, stopping it after 5 s through its
+// context if the deadline did not, and returns the error and the time it
+// took.
+func runStopped(t *testing.T, h engine.Handler, timeout time.Duration) (error, time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := time.AfterFunc(5*time.Second, cancel)
+	defer stop.Stop()
+	c := call(nil)
+	start := time.Now()
+	c.Timeout, c.Deadline = timeout, start.Add(timeout)
+	_, err := h.Handle(ctx, c)
+	return err, time.Since(start)
+}
+
+// The deadline timer stays set between calls: a call with a later
+// deadline than it is set for is still interrupted at its own deadline,
+// not at the earlier one and not never.
+func TestTimeoutAfterACallWithAnEarlierDeadline(t *testing.T) {
+	p := newPool(t, script.WithSize(1))
+	ok := inline(t, p, `return { fine: true };`)
+	loop := inline(t, p, `for (;;) {}`)
+	if err, _ := runStopped(t, ok, 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	err, took := runStopped(t, loop, 300*time.Millisecond)
+	if !errors.Is(err, script.ErrTimeout) {
+		t.Fatalf("the loop was not stopped at its deadline: %v after %s", err, took)
+	}
+	if took < 250*time.Millisecond || took > 3*time.Second {
+		t.Fatalf("the loop with a 300ms timeout was stopped after %s", took)
+	}
+}
+
+// ... and a call whose deadline is earlier than the one the timer is set
+// for moves it.
+func TestTimeoutAfterACallWithALaterDeadline(t *testing.T) {
+	p := newPool(t, script.WithSize(1))
+	ok := inline(t, p, `return { fine: true };`)
+	loop := inline(t, p, `for (;;) {}`)
+	if err, _ := runStopped(t, ok, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	err, took := runStopped(t, loop, 50*time.Millisecond)
+	if !errors.Is(err, script.ErrTimeout) || took > 3*time.Second {
+		t.Fatalf("the loop was not stopped at its deadline: %v after %s", err, took)
+	}
+}
+
 func TestCancelledContextInterrupts(t *testing.T) {
 	p := newPool(t)
 	loop := inline(t, p, `for (;;) {}`)

@@ -59,9 +59,15 @@ type VM struct {
 	// seq numbers the calls, and timerAt is when the call in progress
 	// times out: a context callback or a timer firing of an earlier call
 	// that runs late, after the next call began, must not interrupt it.
-	seq       uint64
-	timerAt   time.Time
+	seq     uint64
+	timerAt time.Time
+	// The timer is armed lazily: it stays set when a call ends, and a
+	// call whose deadline is not earlier than when it will go off leaves
+	// it be (the calls of one fire all have about the same deadline);
+	// going off early, it sets itself again for the call in progress.
+	// timerSet is when it will go off (zero: not set), under mu.
 	timer     *time.Timer
+	timerSet  time.Time
 	stopWatch func() bool
 
 	// Rewritten returns (results.go): the marker object and the values
@@ -120,7 +126,10 @@ func (vm *VM) setup() {
 }
 
 func (vm *VM) dispose() {
+	vm.mu.Lock()
 	vm.timer.Stop()
+	vm.timerSet = time.Time{}
+	vm.mu.Unlock()
 	vm.pool.mu.Lock()
 	delete(vm.pool.vms, vm.rt)
 	vm.pool.mu.Unlock()
@@ -201,11 +210,12 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 	vm.seq++
 	seq := vm.seq
 	vm.timerAt = deadline
-	vm.mu.Unlock()
-	vm.pool.scriptStarted()
-	if !deadline.IsZero() {
+	if !deadline.IsZero() && (vm.timerSet.IsZero() || deadline.Before(vm.timerSet)) {
+		vm.timerSet = deadline
 		vm.timer.Reset(max(left, 0))
 	}
+	vm.mu.Unlock()
+	vm.pool.scriptStarted()
 	if ctx.Done() != nil {
 		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interruptCall(seq, ctx.Err()) })
 	}
@@ -214,7 +224,6 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 // end disarms the call's interrupts and clears any that fired, so the
 // next call starts clean.
 func (vm *VM) end() {
-	vm.timer.Stop()
 	if vm.stopWatch != nil {
 		vm.stopWatch()
 		vm.stopWatch = nil
@@ -246,15 +255,31 @@ func (vm *VM) expired() bool {
 	return !vm.deadline.IsZero() && !time.Now().Before(vm.deadline)
 }
 
-// onTimer interrupts the call in progress if its deadline has come (a
-// firing meant for an earlier call finds it has not).
+// onTimer interrupts the call in progress if its deadline has come. A
+// firing meant for an earlier call finds it has not, and sets the timer
+// again for the call in progress.
 func (vm *VM) onTimer() {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	if vm.armed && !vm.timerAt.IsZero() && !time.Now().Before(vm.timerAt) {
+	now := time.Now()
+	if vm.timerSet.After(now) {
+		// A late firing of a setting begin has since replaced: setting it
+		// again to the same time moves nothing. (Were it ever a firing that
+		// came early, it is not lost either.)
+		vm.timer.Reset(vm.timerSet.Sub(now))
+		return
+	}
+	vm.timerSet = time.Time{}
+	if !vm.armed || vm.timerAt.IsZero() {
+		return
+	}
+	if !now.Before(vm.timerAt) {
 		vm.interrupted = true
 		vm.rt.Interrupt(ErrTimeout)
+		return
 	}
+	vm.timerSet = vm.timerAt
+	vm.timer.Reset(vm.timerAt.Sub(now))
 }
 
 // interruptCall interrupts call seq if it is still in progress.
