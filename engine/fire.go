@@ -61,6 +61,8 @@ type firing struct {
 	pos     int
 	tried   bool
 	resumed bool
+	// base is when the fire began running hooks (Call.base).
+	base time.Time
 }
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
@@ -100,7 +102,10 @@ func (fi *firing) resume(ctx context.Context) {
 
 // call returns the Call of hook h with the payload it sees.
 func (fi *firing) call(h *compiledHook, payload map[string]any, state *State) Call {
-	return Call{Event: fi.spec.Name, Fire: fi.id, Hook: h.ID, Payload: payload, State: state, Outcome: fi.obs, Logger: fi.e.log}
+	if fi.base.IsZero() {
+		fi.base = time.Now()
+	}
+	return Call{Event: fi.spec.Name, Fire: fi.id, Hook: h.ID, Payload: payload, State: state, Outcome: fi.obs, Logger: fi.e.log, base: fi.base}
 }
 
 // task is one hook handed to the worker pool.
@@ -430,7 +435,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	if h.OnError.Policy == ErrorRetry && h.OnError.Attempts > 1 {
 		attempts = h.OnError.Attempts
 	}
-	start := time.Now()
+	start := call.now()
 	var res Result
 	var err error
 	for a := 1; ; a++ {

@@ -71,6 +71,19 @@ type Call struct {
 	Deadline time.Time
 	// Logger is the engine's logger.
 	Logger *slog.Logger
+
+	// base is when the fire began running hooks: the engine times a hook
+	// as base plus the monotonic time since, one clock read instead of the
+	// two of time.Now.
+	base time.Time
+}
+
+// now is the current time, read from base when the fire set one.
+func (c *Call) now() time.Time {
+	if c.base.IsZero() {
+		return time.Now()
+	}
+	return c.base.Add(time.Since(c.base))
 }
 
 // Handler runs one hook. Implementations must be safe for concurrent use:

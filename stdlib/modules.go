@@ -3,9 +3,11 @@ package stdlib
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -103,9 +105,35 @@ func Modules(o Options) ([]script.Option, error) {
 	return opts, nil
 }
 
-// jsModule compiles an embedded CommonJS module once; each runtime runs
-// the compiled program to get its own exports.
+// jsModule is an embedded CommonJS module, compiled when a runtime first
+// requires it (once for all runtimes): a configuration whose hooks do not
+// use it does not pay for compiling it. Each runtime runs the compiled
+// program to get its own exports.
 func jsModule(name string) (script.Module, error) {
+	if _, err := fs.Stat(jsSources, name); err != nil {
+		return nil, err
+	}
+	compiled := sync.OnceValues(func() (*goja.Program, error) { return compileJSModule(name) })
+	return func(vm *script.VM, module *goja.Object) {
+		rt := vm.Runtime()
+		prog, err := compiled()
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		v, err := rt.RunProgram(prog)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		fn, _ := goja.AssertFunction(v)
+		if _, err := fn(goja.Undefined(), module, module.Get("exports")); err != nil {
+			panic(err)
+		}
+	}, nil
+}
+
+// compileJSModule compiles the embedded module name as a function of
+// module and exports.
+func compileJSModule(name string) (*goja.Program, error) {
 	src, err := jsSources.ReadFile(name)
 	if err != nil {
 		return nil, err
@@ -119,17 +147,7 @@ func jsModule(name string) (script.Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stdlib %s: %w", name, err)
 	}
-	return func(vm *script.VM, module *goja.Object) {
-		rt := vm.Runtime()
-		v, err := rt.RunProgram(prog)
-		if err != nil {
-			panic(rt.NewGoError(err))
-		}
-		fn, _ := goja.AssertFunction(v)
-		if _, err := fn(goja.Undefined(), module, module.Get("exports")); err != nil {
-			panic(err)
-		}
-	}, nil
+	return prog, nil
 }
 
 // fn is a native function.
