@@ -250,19 +250,29 @@ func (c *programs) analyze(prg *ast.Program, topLevel func(*ast.FunctionLiteral)
 		c.pos.loops, c.pos.funcs = map[string][]loopSpan{}, map[string][]span{}
 	}
 	for name, l := range loops {
-		l = append(c.pos.loops[name], l...)
-		slices.SortStableFunc(l, func(a, b loopSpan) int { return a.start.compare(b.start) })
-		c.pos.loops[name] = l
+		c.pos.loops[name] = addSorted(c.pos.loops[name], l, func(a, b loopSpan) int { return a.start.compare(b.start) })
 	}
 	for name, l := range funcs {
-		c.pos.funcs[name] = sortSpans(append(c.pos.funcs[name], l...))
+		c.pos.funcs[name] = addSorted(c.pos.funcs[name], l, func(a, b span) int { return a.start.compare(b.start) })
 	}
 	return info
 }
 
-func sortSpans(s []span) []span {
-	slices.SortStableFunc(s, func(a, b span) int { return a.start.compare(b.start) })
-	return s
+// addSorted adds more to sorted, keeping it sorted by cmp (stable). The
+// hooks of a file are compiled in the order they appear, so what a
+// program adds usually comes after everything before it: then it is only
+// appended, and compiling a file's n hooks does not sort n times.
+func addSorted[S ~[]E, E any](sorted, more S, cmp func(a, b E) int) S {
+	slices.SortStableFunc(more, cmp)
+	if len(more) == 0 {
+		return sorted
+	}
+	n := len(sorted)
+	sorted = append(sorted, more...)
+	if n > 0 && cmp(sorted[n-1], sorted[n]) > 0 {
+		slices.SortStableFunc(sorted, cmp)
+	}
+	return sorted
 }
 
 // literalOf describes a returned literal that is not an object.

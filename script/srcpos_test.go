@@ -1,6 +1,7 @@
 package script
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,4 +67,18 @@ func TestOriginal(t *testing.T) {
 
 func jsrewriteMap(file string, line, shift int) jsrewrite.Map {
 	return jsrewrite.Map{File: file, Line: line, Shift: shift}
+}
+
+// addSorted appends what comes after, and sorts (stably) what does not.
+func TestAddSorted(t *testing.T) {
+	type kv struct{ k, id int }
+	cmp := func(a, b kv) int { return a.k - b.k }
+	got := addSorted(nil, []kv{{5, 0}, {1, 1}}, cmp)
+	got = addSorted(got, []kv{{7, 2}, {6, 3}}, cmp)              // after: appended
+	got = addSorted(got, []kv{{3, 4}, {5, 5}}, cmp)              // among: sorted in
+	got = addSorted(got, nil, cmp)                               // nothing
+	want := []kv{{1, 1}, {3, 4}, {5, 0}, {5, 5}, {6, 3}, {7, 2}} // equal keys keep their order
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
 }
