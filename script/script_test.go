@@ -244,9 +244,9 @@ func TestTimeoutInterruptsThenPoolServes(t *testing.T) {
 }
 
 // runStopped runs h with timeout, stopping it after 5 s through its
-// context if the deadline did not, and returns the error and the time it
-// took.
-func runStopped(t *testing.T, h engine.Handler, timeout time.Duration) (error, time.Duration) {
+// context if the deadline did not, and returns the time it took and the
+// error.
+func runStopped(t *testing.T, h engine.Handler, timeout time.Duration) (time.Duration, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -256,7 +256,7 @@ func runStopped(t *testing.T, h engine.Handler, timeout time.Duration) (error, t
 	start := time.Now()
 	c.Timeout, c.Deadline = timeout, start.Add(timeout)
 	_, err := h.Handle(ctx, c)
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 // The deadline timer stays set between calls: a call with a later
@@ -269,10 +269,10 @@ func TestTimeoutAfterACallWithAnEarlierDeadline(t *testing.T) {
 	if _, err := run(t, ok, call(nil)); err != nil { // the runtime made
 		t.Fatal(err)
 	}
-	if err, _ := runStopped(t, ok, 200*time.Millisecond); err != nil {
+	if _, err := runStopped(t, ok, 200*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	err, took := runStopped(t, loop, time.Second)
+	took, err := runStopped(t, loop, time.Second)
 	if !errors.Is(err, script.ErrTimeout) {
 		t.Fatalf("the loop was not stopped at its deadline: %v after %s", err, took)
 	}
@@ -287,10 +287,10 @@ func TestTimeoutAfterACallWithALaterDeadline(t *testing.T) {
 	p := newPool(t, script.WithSize(1))
 	ok := inline(t, p, `return { fine: true };`)
 	loop := inline(t, p, `for (;;) {}`)
-	if err, _ := runStopped(t, ok, time.Hour); err != nil {
+	if _, err := runStopped(t, ok, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	err, took := runStopped(t, loop, 50*time.Millisecond)
+	took, err := runStopped(t, loop, 50*time.Millisecond)
 	if !errors.Is(err, script.ErrTimeout) || took > 3*time.Second {
 		t.Fatalf("the loop was not stopped at its deadline: %v after %s", err, took)
 	}
