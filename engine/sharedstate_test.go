@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/syncbuf"
 )
 
 // flakyLoops is a LoopStore whose reads or writes fail while told to, as
@@ -101,30 +102,12 @@ func TestStopLoopGuardStoreFailure(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer for one writer and a later reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) lines() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Count(l.b.String(), "\n")
-}
-
 // TestAuditLogBesideAuditFile: the WithAuditLog writer (a shared audit
 // stream) keeps its records when a configuration sets audit_log too:
 // every fire goes to both. SetAuditLog replaces the writer and nil
 // removes it, leaving the file alone.
 func TestAuditLogBesideAuditFile(t *testing.T) {
-	w := &lockedBuffer{}
+	w := &syncbuf.Buffer{}
 	e := newEngine(t, engine.WithAuditLog(w))
 	file := filepath.Join(t.TempDir(), "audit.jsonl")
 	hook := static("deny", "PreToolUse", engine.Deny("no"))
@@ -132,7 +115,7 @@ func TestAuditLogBesideAuditFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fire(t, e, "PreToolUse", nil)
-	w2 := &lockedBuffer{}
+	w2 := &syncbuf.Buffer{}
 	e.SetAuditLog(w2)
 	fire(t, e, "PreToolUse", nil)
 	e.SetAuditLog(nil)
@@ -147,8 +130,9 @@ func TestAuditLogBesideAuditFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\n"); n != 3 || w.lines() != 1 || w2.lines() != 2 {
-		t.Fatalf("file %d records, WithAuditLog %d, SetAuditLog %d; want 3, 1, 2", n, w.lines(), w2.lines())
+	records := func(s string) int { return strings.Count(s, "\n") }
+	if n, n1, n2 := records(string(b)), records(w.String()), records(w2.String()); n != 3 || n1 != 1 || n2 != 2 {
+		t.Fatalf("file %d records, WithAuditLog %d, SetAuditLog %d; want 3, 1, 2", n, n1, n2)
 	}
 }
 

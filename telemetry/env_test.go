@@ -1,15 +1,14 @@
 package telemetry_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/otlptest"
+	"github.com/hookctl/hookctl/internal/syncbuf"
 	"github.com/hookctl/hookctl/telemetry"
 )
 
@@ -82,24 +81,6 @@ func TestFromEnvRefuses(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the exporter and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // fireOnce fires one PreToolUse with one hook through a traced engine and
 // shuts the provider down (sending what is batched).
 func fireOnce(t *testing.T, opts ...telemetry.EnvOption) {
@@ -124,7 +105,7 @@ func fireOnce(t *testing.T, opts ...telemetry.EnvOption) {
 // the console writer (stderr by default: stdout is a hook's reply).
 func TestFromEnvConsole(t *testing.T) {
 	clearEnv(t)
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	fireOnce(t, telemetry.WithGetenv(env(map[string]string{"OTEL_TRACES_EXPORTER": "console"})), telemetry.WithConsoleWriter(&buf))
 	out := buf.String()
 	for _, w := range []string{`"Name":"fire PreToolUse"`, `"Name":"hook deny"`, `"Value":"hookctl"`} {

@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/hookctl/hookctl/internal/syncbuf"
 	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/natsstate/natstest"
 )
@@ -31,7 +32,7 @@ import (
 type replica struct {
 	base   string
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	exited chan struct{}
 	err    error // Wait's, once exited is closed
 }
@@ -47,7 +48,7 @@ func startReplica(t *testing.T, cfg string, args ...string) *replica {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	r := &replica{stderr: &syncBuffer{}, exited: make(chan struct{})}
+	r := &replica{stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	r.cmd = exec.Command(bin, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...)...)
 	r.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "GOMAXPROCS=2")
 	r.cmd.Stderr = r.stderr

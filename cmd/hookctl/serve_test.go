@@ -14,28 +14,11 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 const serveHooks = `
 hook "no-rm-rf" {
@@ -56,17 +39,17 @@ func startServe(t *testing.T, args ...string) string {
 // startServeWith is startServe with the configuration hooks.
 func startServeWith(t *testing.T, hooks string, args ...string) string {
 	t.Helper()
-	return startServeOut(t, hooks, &syncBuffer{}, args...)
+	return startServeOut(t, hooks, &syncbuf.Buffer{}, args...)
 }
 
 // startServeLogging is startServe with an empty configuration (args give
 // another with --config) and its stderr written to stderr.
-func startServeLogging(t *testing.T, stderr *syncBuffer, args ...string) string {
+func startServeLogging(t *testing.T, stderr *syncbuf.Buffer, args ...string) string {
 	t.Helper()
 	return startServeOut(t, "", stderr, args...)
 }
 
-func startServeOut(t *testing.T, hooks string, stderr *syncBuffer, args ...string) string {
+func startServeOut(t *testing.T, hooks string, stderr *syncbuf.Buffer, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "hooks.hcl")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/syncbuf"
 	"github.com/hookctl/hookctl/natsstate/natstest"
 )
 
@@ -123,7 +124,7 @@ func TestServeStateSetting(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	base := startServeLogging(t, &stderr, "--config", cfg, "--reload-interval", "50ms")
 	_, h := get(t, base+"/healthz")
 	st, _ := h["state"].(map[string]any)
@@ -253,7 +254,7 @@ func TestServeNATSFlagOverridesSetting(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("settings {\n  state = \""+freeURL(t)+"\"\n}\n"+serveHooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	base := startServeLogging(t, &stderr, "--config", cfg, "--nats", ns.URL())
 	_, h := get(t, base+"/healthz")
 	if st, _ := h["state"].(map[string]any); st["servers"] != ns.URL() || st["source"] != "--nats" || st["ready"] != true {

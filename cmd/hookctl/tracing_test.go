@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/otlptest"
+	"github.com/hookctl/hookctl/internal/syncbuf"
 )
 
 const tracedHooks = `
@@ -84,7 +85,7 @@ func TestServeExportsTraces(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.Endpoint,
 		"OTEL_BSP_SCHEDULE_DELAY=600000", // nothing is sent before shutdown
 	}, "serve", "--listen", "127.0.0.1:0")
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package builtin_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"os"
@@ -9,11 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/syncbuf"
 	"github.com/hookctl/hookctl/stdlib/builtin"
 )
 
@@ -185,27 +184,9 @@ func TestToolLogWithoutOutput(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestNotificationRouter(t *testing.T) {
 	dir := t.TempDir()
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
 	sink := filepath.Join(dir, "command-stdin.json")
 	hooks, err := builtin.New("notification-router", builtin.Config{Dir: dir, Logger: logger, Options: map[string]any{
@@ -262,7 +243,7 @@ func TestNotificationRouter(t *testing.T) {
 
 func TestNotificationRouterFailingCommand(t *testing.T) {
 	dir := t.TempDir()
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	hooks, err := builtin.New("notification-router", builtin.Config{
 		Dir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Options: map[string]any{"command": []any{"sh", "-c", "echo broken >&2; exit 3"}, "log": false},
