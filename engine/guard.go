@@ -166,46 +166,10 @@ func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *
 		}
 		return count + 1, false
 	}
-	count := g.count
-	n, release := next(count)
-	if sw, ok := e.loops.(LoopSwapper); ok && n != count {
-		// Count only against the count read: another engine sharing the
-		// store may have counted this streak since; then read it again.
-		for attempt := 1; ; attempt++ {
-			swapped, err := sw.SwapLoopCount(ctx, g.key, count, n)
-			if err != nil {
-				e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", n, "error", err)
-				out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", n, err)
-				return
-			}
-			if swapped {
-				break
-			}
-			if attempt == maxLoopSwaps {
-				e.log.Warn("stop guard: the loop count kept changing; a block stands and is not counted", "key", g.key)
-				out.StopGuard.Error = fmt.Sprintf("writing the loop count: it changed under %d attempts", maxLoopSwaps)
-				return
-			}
-			if !sleepCtx(ctx, rand.N(time.Duration(attempt)*loopSwapPause)) {
-				out.StopGuard.Error = "writing the loop count: " + ctx.Err().Error()
-				return
-			}
-			if count, err = e.loops.LoopCount(ctx, g.key); err != nil {
-				e.log.Warn("stop guard: cannot read the loop count; a block stands and is not counted", "key", g.key, "error", err)
-				out.StopGuard.Error = "reading the loop count: " + err.Error()
-				return
-			}
-			out.StopGuard.LoopCount = count
-			if n, release = next(count); n == count {
-				break
-			}
-		}
-	} else if n != count {
-		if err := e.loops.SetLoopCount(ctx, g.key, n); err != nil {
-			e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", n, "error", err)
-			out.StopGuard.Error = fmt.Sprintf("writing the loop count %d: %v", n, err)
-			return
-		}
+	release, failed := e.countLoop(ctx, g, out.StopGuard, next)
+	if failed != "" {
+		out.StopGuard.Error = failed
+		return
 	}
 	if release {
 		msg := fmt.Sprintf("stop hook block cap reached (%d consecutive blocks): letting the agent stop", limit)
@@ -218,4 +182,55 @@ func (e *Engine) guardAfter(ctx context.Context, g *guardState, limit int, out *
 		o[fieldReason] = msg
 		out.Output = o
 	}
+}
+
+// countLoop stores the count after this fire (next of the count before
+// it) and reports whether the streak reached the cap, or why it could
+// not count (then the caller lets the hooks' decision stand). On a
+// LoopSwapper it counts only against the count read: another engine
+// sharing the store may have counted this streak since, and then it reads
+// it again (sg.LoopCount follows).
+func (e *Engine) countLoop(ctx context.Context, g *guardState, sg *StopGuard, next func(int) (int, bool)) (release bool, failed string) {
+	count := g.count
+	n, release := next(count)
+	if n == count {
+		return release, ""
+	}
+	sw, ok := e.loops.(LoopSwapper)
+	if !ok {
+		if err := e.loops.SetLoopCount(ctx, g.key, n); err != nil {
+			return false, e.loopWriteFailed(g, n, err)
+		}
+		return release, ""
+	}
+	for attempt := 1; ; attempt++ {
+		swapped, err := sw.SwapLoopCount(ctx, g.key, count, n)
+		switch {
+		case err != nil:
+			return false, e.loopWriteFailed(g, n, err)
+		case swapped:
+			return release, ""
+		case attempt == maxLoopSwaps:
+			e.log.Warn("stop guard: the loop count kept changing; a block stands and is not counted", "key", g.key)
+			return false, fmt.Sprintf("writing the loop count: it changed under %d attempts", maxLoopSwaps)
+		}
+		if !sleepCtx(ctx, rand.N(time.Duration(attempt)*loopSwapPause)) {
+			return false, "writing the loop count: " + ctx.Err().Error()
+		}
+		if count, err = e.loops.LoopCount(ctx, g.key); err != nil {
+			e.log.Warn("stop guard: cannot read the loop count; a block stands and is not counted", "key", g.key, "error", err)
+			return false, "reading the loop count: " + err.Error()
+		}
+		sg.LoopCount = count
+		if n, release = next(count); n == count {
+			return release, ""
+		}
+	}
+}
+
+// loopWriteFailed logs that the count n could not be written and returns
+// what the outcome's StopGuard.Error says.
+func (e *Engine) loopWriteFailed(g *guardState, n int, err error) string {
+	e.log.Warn("stop guard: cannot write the loop count", "key", g.key, "count", n, "error", err)
+	return fmt.Sprintf("writing the loop count %d: %v", n, err)
 }
