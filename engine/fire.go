@@ -201,7 +201,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	id := e.fireSeq.Add(1)
 	obs := e.obs
 	if obs != nil {
-		ctx = obs.FireStarted(ctx, FireInfo{Event: spec.Name, ID: id, Payload: payload})
+		ctx = obs.FireStarted(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload})
 	}
 	var guard *guardState
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
