@@ -306,7 +306,11 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		s.writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use POST", r.Method, p))
 	default:
-		s.writeError(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz, GET /livez, GET /readyz%s)", r.Method, p, map[bool]string{true: ", GET /metrics"}[s.metricsH != nil]))
+		endpoints := "POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz, GET /livez, GET /readyz"
+		if s.metricsH != nil {
+			endpoints += ", GET /metrics"
+		}
+		s.writeError(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (%s)", r.Method, p, endpoints))
 	}
 }
 
