@@ -264,13 +264,17 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				}
 				return &exitError{code: exitFailure, err: err}
 			}
+			// abort stops what started before serving could begin.
+			abort := func(err error) error {
+				w.Close()
+				eng.Close(context.Background())
+				w.Config().Close()
+				return &exitError{code: exitFailure, err: err}
+			}
 			if cfg := w.Config(); natsList == "" {
 				store.configure(backendOf(cfg))
 				if _, err := store.open(cmd.Context()); err != nil {
-					w.Close()
-					eng.Close(context.Background())
-					w.Config().Close()
-					return &exitError{code: exitFailure, err: err}
+					return abort(err)
 				}
 			} else if b := backendOf(cfg); b.NATS != "" || b.File != "" {
 				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
@@ -294,9 +298,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				st := scripts()
 				return metrics.ScriptStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			})); err != nil {
-				w.Close()
-				eng.Close(context.Background())
-				return &exitError{code: exitFailure, err: err}
+				return abort(err)
 			}
 			handler := claude.NewServer(eng, func() map[string]any {
 				mu.Lock()
@@ -327,9 +329,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
-				w.Close()
-				eng.Close(context.Background())
-				return &exitError{code: exitFailure, err: err}
+				return abort(err)
 			}
 			stateNote := ""
 			if store.onNATS() {
