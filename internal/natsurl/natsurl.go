@@ -13,11 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
-
-// Schemes are the URL schemes a server list may use.
-var Schemes = []string{"nats", "tls"}
 
 // Parse checks a server list and returns its URLs, trimmed of spaces.
 // The error says which URL is wrong and why.
@@ -60,14 +58,8 @@ func check(s string) error {
 		return errors.New("a NATS URL has no path, query or fragment")
 	}
 	if p := u.Port(); p != "" {
-		n := 0
-		for _, c := range p {
-			n = n*10 + int(c-'0')
-			if n > 65535 {
-				break
-			}
-		}
-		if n < 1 || n > 65535 {
+		// url.Parse lets only digits through.
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
 			return fmt.Errorf("port %s out of range", p)
 		}
 	}
