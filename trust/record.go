@@ -1,8 +1,6 @@
 package trust
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -463,8 +461,7 @@ func (v *Verifier) Check(file string, content []byte) error {
 	if !ok || want == Absent {
 		return &UntrustedFileError{Config: v.key, File: file}
 	}
-	sum := sha256.Sum256(content)
-	if hex.EncodeToString(sum[:]) != want {
+	if ContentHash(content) != want {
 		return &UntrustedFileError{Config: v.key, File: file, Changed: true}
 	}
 	return nil
