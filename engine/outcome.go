@@ -121,7 +121,10 @@ type HookTrace struct {
 	Priority int `json:"priority"`
 	// Attempts counts tries when the hook was retried.
 	Attempts int `json:"attempts,omitempty"`
-	// Output is the result the hook returned, as returned.
+	// Output is the result the hook returned, as returned. It is
+	// read-only: a hook may return the same Result every time (declarative
+	// hooks do, and so does a script's return of a literal made of
+	// literals), so it may be the same map in many outcomes.
 	Output Result `json:"output,omitempty"`
 	// Note explains a result the engine ignored or adjusted.
 	Note string `json:"note,omitempty"`

@@ -26,7 +26,11 @@
 // Each call checks a runtime out of the pool, passes the event payload as a
 // read-only object (no JSON on the way in) and a ctx object (state, hook,
 // event, log, deadline, allow), reads the returned object by its keys, and
-// puts the runtime back. Pool.Stats reports how many runtimes are in use and
+// puts the runtime back. A `return { ... }` of an inline body hands its
+// values over without an object being built (package internal/jsrewrite);
+// one whose values are all literals (`{ decision: "deny", reason: "sudo" }`)
+// returns a result built once, when it compiled: read-only, as every
+// engine.Result is once returned. Pool.Stats reports how many runtimes are in use and
 // the age of the oldest call, for health checks.
 //
 // Everything a call takes counts against the hook's deadline (Call.Deadline,

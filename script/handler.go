@@ -166,6 +166,9 @@ func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
 	if v == vm.marker && vm.pending && vm.pendingPrimitive() {
 		return vm.pendingResult() // nothing to read can run script code
 	}
+	if res, ok := vm.constant(v); ok {
+		return res, nil
+	}
 	vm.queued = true
 	if ex := vm.rt.Try(func() { res, err = vm.result(v) }); ex != nil {
 		return nil, vm.convertError(ex)
@@ -185,6 +188,9 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	}
 	if obj == vm.marker && vm.pending {
 		return vm.pendingResult()
+	}
+	if res, ok := vm.constant(obj); ok {
+		return res, nil
 	}
 	if obj.ExportType() == promiseType {
 		p, _ := obj.Export().(*goja.Promise)

@@ -143,3 +143,39 @@ func TestGoErrorsAreFrozenAndOverridable(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantReturnsCannotBeForged: a constant return's result is fixed
+// when it compiles. A script cannot replace the helper that a later hook's
+// program calls when it loads into the same runtime, and a script calling
+// the helper itself gets the token of a result it could have written, never
+// a way to change what another hook returns.
+func TestConstantReturnsCannotBeForged(t *testing.T) {
+	p := newPool(t, script.WithSize(1)) // one runtime: every call shares it
+	for _, mode := range []string{"", `"use strict";`} {
+		tamper := inline(t, p, mode+`
+			try { __hookctl_const = () => ({}); } catch (e) {}
+			try { Object.defineProperty(globalThis, "__hookctl_const", { value: () => ({}) }); } catch (e) {}
+			try { delete globalThis.__hookctl_const; } catch (e) {}
+			return { tampered: true };`)
+		if res, err := run(t, tamper, call(nil)); err != nil || res["tampered"] != true {
+			t.Fatalf("%q: %v %v", mode, res, err)
+		}
+	}
+	// Loaded into the runtime after the tampering ran.
+	deny := inline(t, p, `return { decision: "deny", reason: "constant" };`)
+	for range 2 {
+		res, err := run(t, deny, call(nil))
+		if err != nil || res["decision"] != "deny" || res["reason"] != "constant" || len(res) != 2 {
+			t.Fatalf("after tampering: %v %v", res, err)
+		}
+	}
+	// The first constant registered is the first tampering hook's.
+	own := inline(t, p, `return __hookctl_const(0);`)
+	if res, err := run(t, own, call(nil)); err != nil || res["tampered"] != true || len(res) != 1 {
+		t.Fatalf("__hookctl_const(0): %v %v", res, err)
+	}
+	unknown := inline(t, p, `return __hookctl_const(1e6);`)
+	if res, err := run(t, unknown, call(nil)); err == nil || !strings.Contains(err.Error(), "no constant result") {
+		t.Fatalf("an unknown index: %v %v, want an error", res, err)
+	}
+}

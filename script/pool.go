@@ -369,6 +369,7 @@ func (p *Pool) newVM() *VM {
 	}
 	vm.installRegexpHelper()
 	vm.installResultHelper()
+	vm.installConstHelper()
 	vm.setup()
 	if err := vm.lockdown(); err != nil {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)

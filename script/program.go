@@ -77,7 +77,8 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 // rewriteOptions are the rewrites of this pool's programs: prefilters and
 // result keys registered with the pool.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	return jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper, Key: p.code.addKey, ResultHelper: resultHelper}
+	return jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper, Key: p.code.addKey, ResultHelper: resultHelper,
+		Const: p.code.addConst, ConstHelper: constHelper}
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the

@@ -3,6 +3,7 @@ package script
 import (
 	"sync"
 
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
@@ -16,6 +17,7 @@ type programs struct {
 	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
 	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
 	keys    resultKeys
+	consts  []engine.Result // constant returns' results, by index
 	// maps holds, per file and line, the Map of the program whose first
 	// line that is (see shift).
 	maps map[linePos]jsrewrite.Map
@@ -132,6 +134,29 @@ func (c *programs) addKey(name string) int {
 	c.keys.names.Store(&names)
 	c.keys.index[name] = len(names) - 1
 	return len(names) - 1
+}
+
+// addConst registers the result of a constant return (see constHelper)
+// and returns its index, or -1 for a literal too large to build here.
+func (c *programs) addConst(keys []string, vals []any) int {
+	if len(keys) > maxConstKeys {
+		return -1
+	}
+	res := constResult(keys, vals)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.consts = append(c.consts, res)
+	return len(c.consts) - 1
+}
+
+// constResult returns the result of a constant return's index.
+func (c *programs) constResult(idx int) (engine.Result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if idx < 0 || idx >= len(c.consts) {
+		return nil, false
+	}
+	return c.consts[idx], true
 }
 
 // keyNames returns the interned result keys, by index.

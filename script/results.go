@@ -1,6 +1,7 @@
 package script
 
 import (
+	"math"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
@@ -15,6 +16,19 @@ import (
 // marker, the result is built from those values, exactly as it would have
 // been from the object literal.
 const resultHelper = "__hookctl_result"
+
+// constHelper is the read-only global that sets, when a program is loaded,
+// the variable a constant return was rewritten into (see package
+// internal/jsrewrite): __hookctl_const(i) returns this runtime's token for
+// the pool's constant result i. A handler returning the token returns that
+// result, built once at compile time from the literal, as the exporter
+// would have built it from the object. The results are fixed before any
+// script runs, so no script can change what another's token stands for.
+const constHelper = "__hookctl_const"
+
+// maxConstKeys bounds the keys of a constant return: a larger literal goes
+// through the exporter and its limits.
+const maxConstKeys = 1000
 
 // resultKeys is the pool's interned result keys, copied on write so
 // runtimes read it without a lock.
@@ -40,6 +54,58 @@ func (vm *VM) installResultHelper() {
 		return marker
 	}
 	_ = rt.GlobalObject().DefineDataProperty(resultHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+// installConstHelper defines the constant returns' helper in vm's runtime.
+func (vm *VM) installConstHelper() {
+	rt := vm.rt
+	helper := func(c goja.FunctionCall) goja.Value {
+		idx := int(c.Argument(0).ToInteger())
+		if tok, ok := vm.constTok[idx]; ok {
+			return tok
+		}
+		res, ok := vm.pool.code.constResult(idx)
+		if !ok {
+			panic(rt.NewTypeError("hookctl: no constant result %d", idx))
+		}
+		tok := rt.NewObject()
+		_ = tok.SetPrototype(nil)
+		if vm.constTok == nil {
+			vm.constTok = map[int]*goja.Object{}
+			vm.constRes = map[*goja.Object]engine.Result{}
+		}
+		vm.constTok[idx], vm.constRes[tok] = tok, res
+		return tok
+	}
+	_ = rt.GlobalObject().DefineDataProperty(constHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+// constResult builds the result of a constant return as the exporter
+// builds it from the object: the last of a repeated key wins, a number is
+// an int64 when it is a safe integer (an integer literal beyond 2^53 is a
+// double in the runtime, as in JavaScript), NaN and the infinities are
+// null, and an empty literal is no result.
+func constResult(keys []string, vals []any) engine.Result {
+	var res engine.Result
+	for i, k := range keys {
+		v := vals[i]
+		if n, ok := v.(int64); ok && (n > 1<<53 || n < -(1<<53)) {
+			v = float64(n) // the runtime holds it as a double
+		}
+		if f, ok := v.(float64); ok {
+			switch {
+			case math.IsNaN(f) || math.IsInf(f, 0):
+				v = nil
+			case f == math.Trunc(f) && math.Abs(f) < 1<<53:
+				v = int64(f)
+			}
+		}
+		if res == nil {
+			res = make(engine.Result, len(keys))
+		}
+		res[k] = v
+	}
+	return res
 }
 
 // pendingResult builds the result a rewritten return handed over.
@@ -89,4 +155,17 @@ func (vm *VM) pendingPrimitive() bool {
 		}
 	}
 	return true
+}
+
+// constant returns the result a constant return's token stands for.
+func (vm *VM) constant(v goja.Value) (engine.Result, bool) {
+	if vm.constRes == nil {
+		return nil, false
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	res, ok := vm.constRes[obj]
+	return res, ok
 }

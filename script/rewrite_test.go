@@ -70,6 +70,21 @@ var rewriteBodies = []string{
 	`return {ok: 1, x: event.tool_input.command.toUpperCase()};`,
 	`return {a: (() => { return {inner: 1}; })().inner};`,
 	`return {e: eval("({q: 1})").q};`,
+	// Constant returns: built once, the same result as the object's.
+	`return {n: 1.5, i: 3, f: 3.0, big: 9007199254740993, e: 1e21, h: 0x10, d: .5, x: 1e999, s: 'q', t: true, u: false, z: null};`,
+	`return {n: -1, m: 1};`,
+	`return {a: 9007199254740992, b: 9007199254740993, c: 18014398509481984, d: 123456789012345678901234567890};`,
+	`return {s: "a\\nb", t: 1};`,
+	`return {s: "café", t: 1};`,
+	`return {s: "\\u00e9"};`,
+	`return{a:1};`,
+	"return {\n  decision: \"deny\", // why\n  reason: \"r\"\n}; undefined.x;",
+	"if (event.tool_name === \"Read\") return {\n  a: 1,\n  b: 2 }; undefined.y;",
+	`const x = await Promise.resolve(1); return {n: 1, s: "async"};`,
+	`return {a: 1, a: "two", b: null, b: 3};`,
+	`return {a: undefined};`,
+	`return {t: ` + "`tpl`" + `};`,
+	`return {a: 1, __proto__: {b: 2}};`,
 }
 
 // TestRewriteIsInvisible runs every body rewritten and plain, on the same
@@ -95,7 +110,7 @@ func TestRewriteIsInvisible(t *testing.T) {
 			t.Fatalf("%s: %v", body, err)
 		}
 		ref := referenceProgram(t, p, body, 7)
-		if fast.inline != nil && strings.Contains(fmtProgram(p, body), resultHelper) {
+		if src := fmtProgram(p, body); fast.inline != nil && (strings.Contains(src, resultHelper) || strings.Contains(src, constHelper)) {
 			rewritten++
 		}
 		for _, payload := range payloads {
@@ -152,8 +167,11 @@ func TestRewriteShapes(t *testing.T) {
 	}
 	defer p.Close()
 	for _, c := range []struct{ body, want string }{
-		{`return {decision: "deny", reason: "x"};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(0,     "deny", 1,      "x");` + "\n})"},
+		{`return {decision: "deny", reason: "x"};`, `var _$K0=__hookctl_const(0);(function (event, ctx) {return _$K0                           ;` + "\n})"},
+		{`return {decision: "deny", reason: event.r};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(0,     "deny", 1,      event.r);` + "\n})"},
 		{`return {a: (() => { return {b: 1}; })()};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(2,(() => { return {b: 1}; })());` + "\n})"},
+		{"if (x) return {\n  a: 1 };\nreturn{b:2};", "var _$K0=__hookctl_const(1),_$K1=__hookctl_const(2);(function (event, ctx) {if (x) return _$K0\n        ;\nreturn _$K1;\n})"},
+		{`return {s: "a\\n"};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(3,"a\\n");` + "\n})"},
 		{`return {...x};`, "(function (event, ctx) {return {...x};\n})"},
 		{`return {get a() { return 1; }};`, "(function (event, ctx) {return {get a() { return 1; }};\n})"},
 		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_re0=__hookctl_regexp(0),__hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,__hookctl_re0.test(s));` + "\n})"},
@@ -275,4 +293,62 @@ func FuzzRewrite(f *testing.F) {
 			t.Fatalf("body %q\n rewritten: %s %s\n plain:     %s %s", body, gr, ge, wr, we)
 		}
 	})
+}
+
+// TestConstantReturnIsBuiltOnce: a return whose values are all literals
+// gives the same result every call, from every runtime of the pool (built
+// once, when it compiled); one with a value computed per call gives a new
+// one each time.
+func TestConstantReturnIsBuiltOnce(t *testing.T) {
+	p, err := NewPool(t.TempDir(), WithSize(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	constant, err := p.CompileInline("hooks.hcl", `if (event.n) return {decision: "deny", reason: "r", n: 1}; return {x: null};`, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	computed, err := p.CompileInline("hooks.hcl", `return {decision: "deny", reason: "r" + event.n};`, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(r engine.Result) uintptr { return uintptr(reflect.ValueOf(r).UnsafePointer()) }
+	payload := map[string]any{"n": 1}
+	first, err := runOnce(t, p, constant, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With the first runtime checked out, the call takes the second.
+	held, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested, err := runOnce(t, p, constant, payload)
+	p.release(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.Created < 2 {
+		t.Fatalf("%d runtimes made, want 2", st.Created)
+	}
+	again, err := runOnce(t, p, constant, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (engine.Result{"decision": "deny", "reason": "r", "n": int64(1)}); !reflect.DeepEqual(first, want) {
+		t.Fatalf("got %#v, want %#v", first, want)
+	}
+	if id(first) != id(again) || id(first) != id(nested) {
+		t.Error("a constant return built its result more than once")
+	}
+	other, err := runOnce(t, p, constant, map[string]any{})
+	if err != nil || !reflect.DeepEqual(other, engine.Result{"x": nil}) {
+		t.Fatalf("the other return: %#v %v", other, err)
+	}
+	a, err1 := runOnce(t, p, computed, payload)
+	b, err2 := runOnce(t, p, computed, payload)
+	if err1 != nil || err2 != nil || id(a) == id(b) {
+		t.Errorf("a computed return shares its result: %v %v", err1, err2)
+	}
 }

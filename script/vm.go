@@ -76,6 +76,10 @@ type VM struct {
 	pending  bool
 	pendKeys []int
 	pendVals []goja.Value
+	// Constant returns (results.go): this runtime's token per constant
+	// result index, and the result per token.
+	constTok map[int]*goja.Object
+	constRes map[*goja.Object]engine.Result
 
 	// noop is a native function; calling it makes goja run the promise
 	// jobs queued outside a call (see drain). queued says some may be.

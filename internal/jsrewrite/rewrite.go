@@ -31,7 +31,11 @@ import (
 //     literal (no computed keys, spreads, accessors or methods) becomes a
 //     call of a native function that hands the values straight to the
 //     engine (results.go): no object is built only to be taken apart.
-//     Returns inside nested functions are left alone.
+//     Returns inside nested functions are left alone. A returned literal
+//     whose values are all literals too (strings without escapes, numbers,
+//     booleans, null) always gives the same result: it becomes a variable
+//     made once, when the program is loaded, that the engine maps to a
+//     result built once (Const).
 //
 // Edits keep every line where it was and, where the replacement allows,
 // every column, so error positions stay the author's.
@@ -57,6 +61,13 @@ type Options struct {
 	// Rewritten returns call ResultHelper(index, value, ...).
 	Key          func(name string) int
 	ResultHelper string
+	// Const registers a returned object literal whose values are all
+	// literals — keys in source order, values as Go values (string,
+	// int64 or float64, bool, nil) — and returns its index, or -1 to
+	// leave it to Key. Such a return becomes a variable set, when the
+	// program is loaded, to ConstHelper(index). Only with Key.
+	Const       func(keys []string, values []any) int
+	ConstHelper string
 }
 
 type edit struct {
@@ -138,7 +149,19 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	if rw.Key != nil && len(rets) > 0 {
 		alias := prefix + "R"
 		var redits []edit
+		consts := 0
 		for _, obj := range rets {
+			if rw.Const != nil {
+				name := fmt.Sprintf("%sK%d", prefix, consts)
+				if e, keys, vals, ok := constEdit(src, obj, name, from, to); ok {
+					if idx := rw.Const(keys, vals); idx >= 0 {
+						decls = append(decls, fmt.Sprintf("%s=%s(%d)", name, rw.ConstHelper, idx))
+						edits = append(edits, e)
+						consts++
+						continue
+					}
+				}
+			}
 			redits = append(redits, returnEdits(src, obj, alias, rw.Key, from, to)...)
 		}
 		if len(redits) > 0 {
@@ -175,7 +198,7 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 		return nil
 	}
 	call := alias + "("
-	if c := src[open-1]; c == '_' || c == '$' || c == '\\' || c >= 0x80 || ('0' <= c && c <= '9') || ('a' <= c|0x20 && c|0x20 <= 'z') {
+	if identByte(src[open-1]) {
 		call = " " + call // return{...}: keep "return" a keyword
 	}
 	edits := []edit{{open, open + 1, call}}
@@ -240,6 +263,95 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 		last = end
 	}
 	return append(edits, edit{close, close + 1, ")"})
+}
+
+// constEdit turns a returned object literal whose values are all literals
+// into name: `{ decision: "deny" }` becomes `_$K0             `, the rest of
+// the literal blanked and its line breaks kept, so every later line and
+// column stays where it was. It returns the keys and values, and false when
+// the literal is not plain, a value is not a literal, the literal's text is
+// not ASCII (columns count characters) or name does not fit in a literal
+// of one line.
+func constEdit(src string, obj *ast.ObjectLiteral, name string, from, to int) (edit, []string, []any, bool) {
+	open, close := int(obj.LeftBrace)-1, int(obj.RightBrace)-1
+	if open < from || close >= to || close >= len(src) || src[open] != '{' || src[close] != '}' {
+		return edit{}, nil, nil, false
+	}
+	text := src[open : close+1]
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= 0x80 || c == '\r' {
+			return edit{}, nil, nil, false
+		}
+	}
+	keys := make([]string, 0, len(obj.Value))
+	vals := make([]any, 0, len(obj.Value))
+	for _, prop := range obj.Value {
+		p, ok := prop.(*ast.PropertyKeyed)
+		if !ok || p.Computed || p.Kind != ast.PropertyKindValue {
+			return edit{}, nil, nil, false
+		}
+		k, ok := p.Key.(*ast.StringLiteral)
+		if !ok || k.Value.String() == "__proto__" {
+			return edit{}, nil, nil, false
+		}
+		var v any
+		switch lit := p.Value.(type) {
+		case *ast.StringLiteral:
+			// Without escapes the value is the text between the quotes:
+			// no line continuation, no lone surrogate.
+			if strings.ContainsRune(lit.Literal, '\\') {
+				return edit{}, nil, nil, false
+			}
+			v = lit.Value.String()
+		case *ast.NumberLiteral:
+			switch n := lit.Value.(type) {
+			case int64, float64:
+				v = n
+			default:
+				return edit{}, nil, nil, false
+			}
+		case *ast.BooleanLiteral:
+			v = lit.Value
+		case *ast.NullLiteral:
+			v = nil
+		default:
+			return edit{}, nil, nil, false
+		}
+		keys = append(keys, k.Value.String())
+		vals = append(vals, v)
+	}
+	repl := name
+	if identByte(src[open-1]) {
+		repl = " " + repl // return{...}: keep "return" a keyword
+	}
+	// The rest of the literal's first line is the literal's own: when it
+	// goes on to another line, nothing of the author's follows name on
+	// the first, so name may be longer than the text it replaces there.
+	first := strings.IndexByte(text, '\n')
+	if first < 0 && len(repl) > len(text) {
+		return edit{}, nil, nil, false
+	}
+	b := []byte(repl)
+	if first < 0 {
+		first = len(text)
+	}
+	for i := len(repl); i < first; i++ {
+		b = append(b, ' ')
+	}
+	for i := first; i < len(text); i++ {
+		c := byte(' ')
+		if text[i] == '\n' {
+			c = '\n'
+		}
+		b = append(b, c)
+	}
+	return edit{open, close + 1, string(b)}, keys, vals, true
+}
+
+// identByte reports whether c can end an identifier or keyword, so that
+// text put right after it needs a blank in front.
+func identByte(c byte) bool {
+	return c == '_' || c == '$' || c == '\\' || c >= 0x80 || ('0' <= c && c <= '9') || ('a' <= c|0x20 && c|0x20 <= 'z')
 }
 
 // walker walks any goja AST by reflection in source order, calling visit

@@ -15,6 +15,7 @@ func opts() jsrewrite.Options {
 	return jsrewrite.Options{
 		Plan: func(string, string) int { return 0 }, RegexpHelper: "__re",
 		Key: func(string) int { return 0 }, ResultHelper: "__res",
+		Const: func([]string, []any) int { return 0 }, ConstHelper: "__const",
 	}
 }
 
@@ -25,6 +26,7 @@ func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 	rt := goja.New()
 	_ = rt.Set("__re", func(int) goja.Value { v, _ := rt.RunString("/x/"); return v })
 	_ = rt.Set("__res", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	_ = rt.Set("__const", func(goja.FunctionCall) goja.Value { return rt.NewObject() })
 	prog, err := goja.Compile(file, code, false)
 	if err != nil {
 		t.Fatalf("compile: %v\n%s", err, code)
@@ -62,7 +64,9 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 		{"first line", `const m = /a+/.test("aa"); null.x;`, 7},
 		{"later line", "const a = 1;\n  const b = /b/.exec('b');\n  undefined.y;", 12},
 		{"after a hoisted literal", "const r = /c/.test('c'); missing();", 3},
-		{"return rewritten before", "if (false) return { decision: 'deny' };\nnope();", 5},
+		{"return rewritten before", "if (false) return { decision: 'deny', reason: x };\nnope();", 5},
+		{"constant return before", "if (false) return { decision: 'deny' }; nope();", 5},
+		{"constant return over lines before", "if (false) return {\n  decision: 'deny',\n  reason: \"r\" }; nope();", 4},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
