@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,10 @@ type Server struct {
 	configHash func() string
 	checks     []readinessCheck
 	draining   atomic.Bool
+
+	// outs holds Outcomes for FireInto: a request's is back once its
+	// reply is written.
+	outs sync.Pool
 }
 
 // rejectedLimits are the limits a request can be refused by.
@@ -559,9 +564,14 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 	}
 	s.hashHeader(w)
 	start := time.Now()
-	out, err := s.eng.Fire(r.Context(), engine.Event{Name: event, Payload: payload})
+	out, _ := s.outs.Get().(*engine.Outcome)
+	if out == nil {
+		out = new(engine.Outcome)
+	}
+	defer s.outs.Put(out)
+	err := s.eng.FireInto(r.Context(), engine.Event{Name: event, Payload: payload}, out)
 	if s.metrics != nil {
-		s.metrics.ObserveFire(&out, time.Since(start))
+		s.metrics.ObserveFire(out, time.Since(start))
 	}
 	if err != nil {
 		var ue *engine.UnknownEventError

@@ -536,3 +536,58 @@ func TestHealthzReportsWedgedScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestFireRepliesAreTheirOwn: the fire endpoint reuses outcomes from
+// request to request (FireInto); each reply still holds only its own
+// fire's hooks, with many requests at once and one after another.
+func TestFireRepliesAreTheirOwn(t *testing.T) {
+	e := newEngine(t)
+	for _, h := range []engine.Hook{
+		{ID: "a", Event: "PreToolUse", Handler: engine.Static(engine.Context("a"))},
+		{ID: "b", Event: "PreToolUse", Handler: engine.Static(engine.Deny("b"))},
+		{ID: "c", Event: "PostToolUse", Handler: engine.Static(engine.Context("c"))},
+	} {
+		if err := e.Register(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url := serveReal(t, claude.NewServer(e, nil))
+	c := &http.Client{Timeout: 10 * time.Second}
+	check := func(r reply, event string) error {
+		hooks, _ := r.body["hooks"].([]any)
+		var got []string
+		for _, h := range hooks {
+			id, _ := h.(map[string]any)["id"].(string)
+			got = append(got, id)
+		}
+		want := map[string]string{"PreToolUse": "a b", "PostToolUse": "c"}[event]
+		if r.code != 200 || strings.Join(got, " ") != want || r.body["event"] != event {
+			return fmt.Errorf("%s: %d %v, want hooks %s", event, r.code, got, want)
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 200 {
+		event := []string{"PreToolUse", "PostToolUse"}[i%2]
+		wg.Go(func() {
+			r, err := tryDo(c, "POST", url+"/v1/fire/"+event, `{"tool_name":"Bash"}`)
+			if err == nil {
+				err = check(r, event)
+			}
+			if err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, event := range []string{"PreToolUse", "PostToolUse", "PreToolUse"} {
+		if err := check(do(t, c, "POST", url+"/v1/fire/"+event, `{"tool_name":"Bash"}`), event); err != nil {
+			t.Error(err)
+		}
+	}
+}

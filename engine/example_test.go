@@ -145,3 +145,27 @@ func ExampleWithObserver() {
 	//   hook no-rm decided deny
 	// end PreToolUse deny 2 hooks
 }
+
+// A server answering one event per request reuses one Outcome per worker:
+// FireInto writes each fire's traces into the memory of the last one's.
+func ExampleEngine_FireInto() {
+	eng, err := engine.New()
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close(context.Background())
+	_ = eng.Register(engine.Hook{ID: "no-sudo", Event: "PreToolUse", When: `tool_input.command contains "sudo"`,
+		Handler: engine.Static(engine.Deny("no sudo"))})
+
+	var out engine.Outcome // reused: keep nothing of one fire past the next
+	for _, cmd := range []string{"sudo ls", "ls"} {
+		ev := engine.Event{Name: "PreToolUse", Payload: map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": cmd}}}
+		if err := eng.FireInto(context.Background(), ev, &out); err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: decision=%q, hook %s\n", cmd, out.Decision, out.Hooks[0].Status)
+	}
+	// Output:
+	// sudo ls: decision="deny", hook decided
+	// ls: decision="", hook skipped
+}

@@ -133,10 +133,32 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	s := e.snap.Load()
 	ent := s.entry(ev)
 	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
-		return e.fire(ctx, s, ent, ev)
+		return e.fire(ctx, s, ent, ev, nil)
 	}
 	// The fast path: nothing to run.
 	return Outcome{Event: ent.spec.Name, Continue: true}, nil
+}
+
+// FireInto is Fire writing the outcome into *out and reusing the memory
+// of out.Hooks for the traces, as strconv's Append functions reuse a
+// buffer: a caller that fires in a loop and is done with each outcome
+// before the next (a server replying per request, say) allocates no
+// traces. Everything *out held is overwritten, the traces in place, so
+// nothing of an earlier outcome may be kept but what was copied out of it.
+func (e *Engine) FireInto(ctx context.Context, ev Event, out *Outcome) error {
+	buf := out.Hooks[:0]
+	s := e.snap.Load()
+	ent := s.entry(ev)
+	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
+		o, err := e.fire(ctx, s, ent, ev, buf)
+		if o.Hooks == nil {
+			o.Hooks = buf // an error before any trace: keep the memory
+		}
+		*out = o
+		return err
+	}
+	*out = Outcome{Event: ent.spec.Name, Continue: true, Hooks: buf}
+	return nil
 }
 
 // entry finds the event of a fire: by ID when set, else by name. An event
@@ -178,7 +200,10 @@ func (e *Engine) fireError(s *snapshot, ev Event) error {
 
 // fire runs the hooks of ent: the one place a fire is admitted (the engine
 // is not closed) and counted until it ends, for Close to wait on.
-func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Event) (Outcome, error) {
+//
+// The traces go into buf when it has room for every hook of the event
+// (FireInto); otherwise into a new slice.
+func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Event, buf []HookTrace) (Outcome, error) {
 	if !e.drain.enter() {
 		return Outcome{}, ErrClosed
 	}
@@ -191,7 +216,13 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	f := e.firePool.Get().(*fireState)
 	defer e.releaseFire(f)
 
-	out := Outcome{Event: spec.Name, Continue: true, Hooks: make([]HookTrace, 0, len(ent.all))}
+	if n := len(ent.all); cap(buf) < n {
+		buf = make([]HookTrace, 0, n)
+	} else {
+		// Entries past this fire's traces still hold an earlier outcome's.
+		clear(buf[n:cap(buf)])
+	}
+	out := Outcome{Event: spec.Name, Continue: true, Hooks: buf[:0]}
 	if payload == nil {
 		payload = emptyPayload
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,9 @@ func TestFireAllocations(t *testing.T) {
 		{"condition-false", "hooks.hcl", "PreToolUse", "test-session", 2},
 		{"declarative-10", "declarative.hcl", "PreToolUse", "", 6},
 		{"js-10", "hooks.hcl", "PreToolUse", "", 20},
+		// FireInto reuses the outcome's traces: one allocation less.
+		{"declarative-10-into", "declarative.hcl", "PreToolUse", "", 5},
+		{"js-10-into", "hooks.hcl", "PreToolUse", "", 19},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", c.config))
@@ -61,8 +65,15 @@ func TestFireAllocations(t *testing.T) {
 					t.Fatalf("no script runtime made: %+v", cfg.ScriptStats())
 				}
 			}
+			var out engine.Outcome
 			got := testing.AllocsPerRun(2000, func() {
-				if _, err := e.Fire(ctx, ev); err != nil {
+				var err error
+				if strings.HasSuffix(c.name, "-into") {
+					err = e.FireInto(ctx, ev, &out)
+				} else {
+					_, err = e.Fire(ctx, ev)
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
 			})

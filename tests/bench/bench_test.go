@@ -81,7 +81,11 @@ func BenchmarkInProcess(b *testing.B) {
 			}
 		}
 	})
-	for _, c := range []struct{ name, config string }{{"declarative-10", "declarative.hcl"}, {"js-10", "hooks.hcl"}} {
+	// -into: FireInto, the outcome reused from fire to fire.
+	for _, c := range []struct {
+		name, config string
+		into         bool
+	}{{"declarative-10", "declarative.hcl", false}, {"js-10", "hooks.hcl", false}, {"declarative-10-into", "declarative.hcl", true}, {"js-10-into", "hooks.hcl", true}} {
 		b.Run(c.name, func(b *testing.B) {
 			e, id := loadEngine(b, c.config)
 			ev := engine.Event{ID: id, Payload: payload(b)}
@@ -99,7 +103,13 @@ func BenchmarkInProcess(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				t0 := time.Now()
-				if _, err := e.Fire(ctx, ev); err != nil {
+				var err error
+				if c.into {
+					err = e.FireInto(ctx, ev, &out)
+				} else {
+					_, err = e.Fire(ctx, ev)
+				}
+				if err != nil {
 					b.Fatal(err)
 				}
 				if len(lat) < cap(lat) {

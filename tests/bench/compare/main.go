@@ -104,15 +104,20 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	fmt.Fprintln(os.Stderr, "measuring:")
 
 	// hookctl in-process.
-	js, err := inProcess("hookctl, 10 JS hooks, in-process", hooksHCL, payload, n.jsFires)
+	js, err := inProcess("hookctl, 10 JS hooks, in-process", hooksHCL, payload, n.jsFires, false)
 	report(js, err)
 	if err != nil {
 		return err
 	}
-	decl, err := inProcess("hookctl, 10 declarative hooks", declHCL, payload, n.declFires)
+	decl, err := inProcess("hookctl, 10 declarative hooks", declHCL, payload, n.declFires, false)
 	report(decl, err)
+	// FireInto: the outcome reused from fire to fire, as a server that
+	// replies per request can.
+	jsInto, err := inProcess("hookctl, 10 JS hooks, FireInto", hooksHCL, payload, n.jsFires, true)
+	report(jsInto, err)
+	report(inProcess("hookctl, 10 declarative hooks, FireInto", declHCL, payload, n.declFires, true))
 	old := debug.SetGCPercent(400)
-	jsGC, err := inProcess("hookctl, 10 JS hooks, GOGC=400", hooksHCL, payload, n.jsFires)
+	jsGC, err := inProcess("hookctl, 10 JS hooks, GOGC=400", hooksHCL, payload, n.jsFires, false)
 	debug.SetGCPercent(old)
 	report(jsGC, err)
 	eps, err := throughput(hooksHCL, payload, n.throughput)
@@ -163,7 +168,7 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		cold.print(w)
 		fmt.Fprintln(w)
 	}
-	printTargets(w, targets{js: js, jsGC: jsGC, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
+	printTargets(w, targets{js: js, jsGC: jsGC, jsInto: jsInto, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
 	loadAfter, stealAfter := machineLoad()
 	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
 	return nil
@@ -234,8 +239,9 @@ func printMachine(w io.Writer) {
 }
 
 // inProcess fires the config's PreToolUse hooks n times after a warm-up
-// and returns the latency distribution and allocations per fire.
-func inProcess(name, config string, payload map[string]any, n int) (row, error) {
+// and returns the latency distribution and allocations per fire; into
+// fires with FireInto, into one reused Outcome.
+func inProcess(name, config string, payload map[string]any, n int, into bool) (row, error) {
 	r := row{name: name}
 	e, cfg, err := bench.LoadEngine(config)
 	if err != nil {
@@ -262,8 +268,15 @@ func inProcess(name, config string, payload map[string]any, n int) (row, error) 
 	if decided != 10 {
 		return r, fmt.Errorf("%d of the 10 hooks decided", decided)
 	}
+	fire := func() error {
+		if into {
+			return e.FireInto(ctx, ev, &out)
+		}
+		_, err := e.Fire(ctx, ev)
+		return err
+	}
 	for range n / 10 {
-		if _, err := e.Fire(ctx, ev); err != nil {
+		if err := fire(); err != nil {
 			return r, err
 		}
 	}
@@ -274,7 +287,7 @@ func inProcess(name, config string, payload map[string]any, n int) (row, error) 
 	start := time.Now()
 	for i := range n {
 		t0 := time.Now()
-		if _, err := e.Fire(ctx, ev); err != nil {
+		if err := fire(); err != nil {
 			return r, err
 		}
 		lat[i] = time.Since(t0)
@@ -564,12 +577,12 @@ func ratioText(x float64) string {
 }
 
 type targets struct {
-	js, jsGC, decl       row
-	rows                 []row
-	eps                  float64
-	noHook, noHookAllocs float64
-	bash, py             row
-	bashErr, pyErr       error
+	js, jsGC, jsInto, decl row
+	rows                   []row
+	eps                    float64
+	noHook, noHookAllocs   float64
+	bash, py               row
+	bashErr, pyErr         error
 }
 
 func printTargets(w io.Writer, t targets) {
@@ -595,8 +608,9 @@ func printTargets(w io.Writer, t targets) {
 	} else {
 		fmt.Fprintln(w, "  10 declarative hooks vs Node: node not found, not measured")
 	}
-	fmt.Fprintf(w, "  10 JS hooks: p50 %s (≤ 15 µs): %s; p99 %s (≤ 60 µs): %s, with GOGC=400 %s: %s; %.0f allocs (≤ 150): %s\n",
+	fmt.Fprintf(w, "  10 JS hooks: p50 %s (≤ 15 µs): %s; p99 %s (≤ 60 µs): %s, with FireInto %s: %s, with GOGC=400 %s: %s; %.0f allocs (≤ 150): %s\n",
 		human(t.js.p50), check(t.js.p50 <= 15*time.Microsecond), human(t.js.p99), check(t.js.p99 <= 60*time.Microsecond),
+		human(t.jsInto.p99), check(t.jsInto.p99 > 0 && t.jsInto.p99 <= 60*time.Microsecond),
 		human(t.jsGC.p99), check(t.jsGC.p99 <= 60*time.Microsecond), t.js.allocs, check(t.js.allocs <= 150))
 	fmt.Fprintf(w, "  throughput, 10 JS hooks, %d cores: %.0f events/s (≥ 60,000): %s\n", runtime.GOMAXPROCS(0), t.eps, check(t.eps >= 60_000))
 	if t.bashErr == nil {
