@@ -1,6 +1,7 @@
 // Command compare runs hookctl and its peers on the same ten hooks and the
 // same payload, one after the other on this machine, and prints medians,
-// tails and ratios:
+// tails and ratios (the in-process peers in interleaved rounds, each the
+// median of its rounds):
 //
 //   - hookctl in-process: the hooks as JavaScript (testdata/peers/hooks.hcl)
 //     and as declarative hooks (declarative.hcl);
@@ -67,13 +68,14 @@ type row struct {
 
 type sizes struct {
 	jsFires, declFires, nodeFires, bashEvents, pyEvents, claudeRuns, serveReqs int
+	rounds                                                                     int
 	throughput                                                                 time.Duration
 }
 
 func run(dir string, quick, markdown bool, w io.Writer) error {
-	n := sizes{jsFires: 100_000, declFires: 300_000, nodeFires: 200_000, bashEvents: 40, pyEvents: 12, claudeRuns: 40, serveReqs: 3000, throughput: 3 * time.Second}
+	n := sizes{jsFires: 150_000, declFires: 450_000, nodeFires: 250_000, bashEvents: 40, pyEvents: 12, claudeRuns: 40, serveReqs: 3000, rounds: 5, throughput: 3 * time.Second}
 	if quick {
-		n = sizes{jsFires: 10_000, declFires: 30_000, nodeFires: 20_000, bashEvents: 5, pyEvents: 3, claudeRuns: 5, serveReqs: 300, throughput: 500 * time.Millisecond}
+		n = sizes{jsFires: 10_000, declFires: 30_000, nodeFires: 20_000, bashEvents: 5, pyEvents: 3, claudeRuns: 5, serveReqs: 300, rounds: 2, throughput: 500 * time.Millisecond}
 	}
 	payloadPath := filepath.Join(dir, "payload.json")
 	payloadJSON, err := os.ReadFile(payloadPath)
@@ -98,28 +100,65 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		if r.skipped != "" {
 			fmt.Fprintf(os.Stderr, "  %-34s skipped: %s\n", r.name, r.skipped)
 		} else {
-			fmt.Fprintf(os.Stderr, "  %-34s p50 %s\n", r.name, human(r.p50))
+			fmt.Fprintf(os.Stderr, "  %-34s p50 %s (%s)\n", r.name, human(r.p50), r.note)
 		}
 	}
 	fmt.Fprintln(os.Stderr, "measuring:")
 
-	// hookctl in-process.
-	js, err := inProcess("hookctl, 10 JS hooks, in-process", hooksHCL, payload, n.jsFires, false)
-	report(js, err)
-	if err != nil {
-		return err
+	// hookctl and Node in-process, in rounds: each round measures every
+	// one of them afresh (a new engine, a new node process), and a row is
+	// the median of its rounds. On a shared machine one instance can run
+	// at half the speed of the next, for its whole life; rounds spread
+	// that over every peer instead of letting it fall on one.
+	inProc := []struct {
+		name, config string
+		fires        int
+		into         bool
+		gogc         int
+	}{
+		{"hookctl, 10 JS hooks, in-process", hooksHCL, n.jsFires, false, 0},
+		{"hookctl, 10 declarative hooks", declHCL, n.declFires, false, 0},
+		// FireInto: the outcome reused from fire to fire, as a server
+		// that replies per request can.
+		{"hookctl, 10 JS hooks, FireInto", hooksHCL, n.jsFires, true, 0},
+		{"hookctl, 10 declarative hooks, FireInto", declHCL, n.declFires, true, 0},
+		{"hookctl, 10 JS hooks, GOGC=400", hooksHCL, n.jsFires, false, 400},
 	}
-	decl, err := inProcess("hookctl, 10 declarative hooks", declHCL, payload, n.declFires, false)
-	report(decl, err)
-	// FireInto: the outcome reused from fire to fire, as a server that
-	// replies per request can.
-	jsInto, err := inProcess("hookctl, 10 JS hooks, FireInto", hooksHCL, payload, n.jsFires, true)
-	report(jsInto, err)
-	report(inProcess("hookctl, 10 declarative hooks, FireInto", declHCL, payload, n.declFires, true))
-	old := debug.SetGCPercent(400)
-	jsGC, err := inProcess("hookctl, 10 JS hooks, GOGC=400", hooksHCL, payload, n.jsFires, false)
-	debug.SetGCPercent(old)
-	report(jsGC, err)
+	rounds := make([][]row, len(inProc)+1) // the last: Node
+	nodeScript := filepath.Join(dir, "node_runner.js")
+	nodeErr := error(nil)
+	for range n.rounds {
+		for i, v := range inProc {
+			prev := -1
+			if v.gogc != 0 {
+				prev = debug.SetGCPercent(v.gogc)
+			}
+			r, err := inProcess(v.name, v.config, payload, v.fires/n.rounds, v.into)
+			if prev != -1 {
+				debug.SetGCPercent(prev)
+			}
+			if err != nil {
+				return err
+			}
+			rounds[i] = append(rounds[i], r)
+		}
+		if nodeErr == nil {
+			var r row
+			r, nodeErr = nodePeer(nodeScript, payloadPath, n.nodeFires/n.rounds)
+			rounds[len(inProc)] = append(rounds[len(inProc)], r)
+		}
+	}
+	meds := make([]row, len(rounds))
+	for i, rs := range rounds {
+		meds[i] = medianRow(rs)
+		if i == len(inProc) && nodeErr != nil {
+			meds[i] = row{name: "Node.js in-process, OpenClaw style"}
+			report(meds[i], nodeErr)
+			continue
+		}
+		report(meds[i], nil)
+	}
+	js, decl, jsInto, jsGC := meds[0], meds[1], meds[2], meds[4]
 	eps, err := throughput(hooksHCL, payload, n.throughput)
 	if err != nil {
 		return err
@@ -128,9 +167,6 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-
-	// Node.js in-process.
-	report(nodePeer(filepath.Join(dir, "node_runner.js"), payloadPath, n.nodeFires))
 
 	// One process per hook.
 	hookSh, _ := filepath.Abs(filepath.Join(dir, "hook.sh"))
@@ -299,6 +335,32 @@ func inProcess(name, config string, payload map[string]any, n int, into bool) (r
 	r.allocs = float64(after.Mallocs-before.Mallocs) / float64(n)
 	r.note = fmt.Sprintf("%d fires", n)
 	return r, nil
+}
+
+// medianRow is the median of rounds of one peer: of their p50s, p99s and
+// means each.
+func medianRow(rs []row) row {
+	if len(rs) == 0 {
+		return row{}
+	}
+	out := rs[0]
+	med := func(f func(row) time.Duration) time.Duration {
+		v := make([]time.Duration, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	out.p50 = med(func(r row) time.Duration { return r.p50 })
+	out.p99 = med(func(r row) time.Duration { return r.p99 })
+	out.mean = med(func(r row) time.Duration { return r.mean })
+	lo, hi := rs[0].p50, rs[0].p50
+	for _, r := range rs {
+		lo, hi = min(lo, r.p50), max(hi, r.p50)
+	}
+	out.note = fmt.Sprintf("median of %d rounds, p50 %s to %s", len(rs), human(lo), human(hi))
+	return out
 }
 
 // throughput fires from GOMAXPROCS goroutines for d and returns events/s.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -28,5 +29,20 @@ func TestInitTime(t *testing.T) {
 		"init main @6.8 ms, 0.005 ms clock, 336 bytes, 2 allocs\nhookctl version dev\n"
 	if got, want := initTime(trace), 245*time.Microsecond; got != want {
 		t.Fatalf("initTime = %v, want %v", got, want)
+	}
+}
+
+func TestMedianRow(t *testing.T) {
+	us := time.Microsecond
+	got := medianRow([]row{
+		{name: "x", p50: 30 * us, p99: 90 * us, mean: 31 * us},
+		{name: "x", p50: 10 * us, p99: 50 * us, mean: 12 * us},
+		{name: "x", p50: 20 * us, p99: 70 * us, mean: 20 * us},
+	})
+	if got.p50 != 20*us || got.p99 != 70*us || got.mean != 20*us || got.name != "x" {
+		t.Errorf("%+v", got)
+	}
+	if !strings.Contains(got.note, "3 rounds") || !strings.Contains(got.note, "10.0 µs to 30.0 µs") {
+		t.Errorf("note %q", got.note)
 	}
 }
