@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -175,9 +176,6 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	report(bashRow, bashErr)
 	pyRow, pyErr := processes("python3, 10 processes per event", "python3", "python3 "+hookPy, 10, payloadJSON, n.pyEvents)
 	report(pyRow, pyErr)
-	// The same checks as one hook, one process: what hookctl claude
-	// replaces when a user folds every check into one script.
-	report(processes("bash, the checks in 1 process", "bash", "bash "+hookSh, 1, payloadJSON, n.bashEvents))
 	report(processes("python3, the checks in 1 process", "python3", "python3 "+hookPy, 1, payloadJSON, n.pyEvents))
 
 	// hookctl as a process.
@@ -190,9 +188,15 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	report(claudePeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
+	// The same checks as one hook in one bash process (what hookctl
+	// claude replaces when a user folds every check into one script),
+	// hookctl claude and hookctl-client, a process per event each, taken
+	// in turn event by event, so that the machine's changes of pace fall
+	// on all three alike.
+	for _, r := range pairedProcesses(bin, hooksHCL, "bash "+hookSh, payloadJSON, tmp, n.claudeRuns) {
+		report(r.row, r.err)
+	}
 	cold, coldErr := coldBreakdown(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns)
-	report(clientPeer(bin, hooksHCL, payloadJSON, tmp, n.claudeRuns))
 	report(servePeer(bin, hooksHCL, payloadJSON, n.serveReqs))
 
 	fmt.Fprintln(w)
@@ -467,16 +471,15 @@ func processes(name, interpreter, cmdline string, n int, payload []byte, events 
 	return r, err
 }
 
-// claudePeer runs `hookctl claude` once per event: process start, config
-// load, the fire and the Claude-format reply.
-func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, error) {
-	r := row{name: "hookctl claude, a process per event", allocs: -1}
+// claudeOne returns one run of `hookctl claude`, a whole process per
+// event, start-up, configuration load and trust check included.
+func claudeOne(bin, config string, payload []byte, tmp string) (func() error, error) {
 	state := filepath.Join(tmp, "state")
 	env, err := bench.TrustEnv(bin, config, tmp)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	one := func() error {
+	return func() error {
 		cmd := exec.Command(bin, "claude", "--config", config)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(env, "HOOKCTL_STATE_DIR="+state)
@@ -488,28 +491,23 @@ func claudePeer(bin, config string, payload []byte, tmp string, runs int) (row, 
 			return fmt.Errorf("%v: %s", err, out)
 		}
 		return nil
-	}
-	err = timeRuns(&r, one, 1, runs)
-	r.note = fmt.Sprintf("%d runs", runs)
-	return r, err
+	}, nil
 }
 
-// clientPeer runs `hookctl-client claude` once per event, as a host does,
-// answered by a warm daemon (the warm-up run starts it).
-func clientPeer(bin, config string, payload []byte, tmp string, runs int) (row, error) {
-	r := row{name: "hookctl-client claude (daemon), a process per event", allocs: -1}
+// clientOne returns one run of `hookctl-client claude`, as a host runs
+// it, answered by a daemon (the first run starts it) that stop ends.
+func clientOne(bin, config string, payload []byte, tmp string) (one func() error, stop func(), err error) {
 	client := filepath.Join(filepath.Dir(bin), "hookctl-client")
 	dir := filepath.Join(tmp, "client")
 	env, err := bench.TrustEnv(bin, config, tmp)
 	if err != nil {
-		return r, err
+		return nil, nil, err
 	}
-	env, stop, err := bench.ClientEnv(env, dir)
+	env, stop, err = bench.ClientEnv(env, dir)
 	if err != nil {
-		return r, err
+		return nil, nil, err
 	}
-	defer stop()
-	one := func() error {
+	return func() error {
 		cmd := exec.Command(client, "claude", "--config", config)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = env
@@ -517,10 +515,65 @@ func clientPeer(bin, config string, payload []byte, tmp string, runs int) (row, 
 			return fmt.Errorf("%v: %s", err, out)
 		}
 		return nil
+	}, stop, nil
+}
+
+type result struct {
+	row row
+	err error
+}
+
+// pairedProcesses times one bash process running the checks, hookctl
+// claude and hookctl-client claude, a process per event each, in turn:
+// event i of each runs right after event i of the one before.
+func pairedProcesses(bin, config, bashCmd string, payload []byte, tmp string, runs int) []result {
+	out := []result{
+		{row: row{name: "bash, the checks in 1 process", allocs: -1}},
+		{row: row{name: "hookctl claude, a process per event", allocs: -1}},
+		{row: row{name: "hookctl-client claude (daemon), a process per event", allocs: -1}},
 	}
-	err = timeRuns(&r, one, 1, runs)
-	r.note = fmt.Sprintf("%d runs", runs)
-	return r, err
+	ones := make([]func() error, len(out))
+	if _, err := exec.LookPath("bash"); err != nil {
+		out[0].err = errors.New("bash not found")
+	} else {
+		ones[0] = func() error { return bench.SpawnParallel(context.Background(), bashCmd, 1, payload) }
+	}
+	ones[1], out[1].err = claudeOne(bin, config, payload, tmp)
+	var stop func()
+	ones[2], stop, out[2].err = clientOne(bin, config, payload, tmp)
+	if stop != nil {
+		defer stop()
+	}
+	lat := make([][]time.Duration, len(out))
+	for i := -1; i < runs; i++ { // run -1 warms up (and starts the daemon)
+		for j, one := range ones {
+			if out[j].err != nil {
+				continue
+			}
+			t0 := time.Now()
+			if err := one(); err != nil {
+				out[j].err = err
+				continue
+			}
+			if i >= 0 {
+				lat[j] = append(lat[j], time.Since(t0))
+			}
+		}
+	}
+	for j := range out {
+		if out[j].err != nil {
+			continue
+		}
+		r := &out[j].row
+		var total time.Duration
+		for _, d := range lat[j] {
+			total += d
+		}
+		r.p50, r.p99 = percentiles(lat[j])
+		r.mean = total / time.Duration(len(lat[j]))
+		r.note = fmt.Sprintf("%d runs, in turn with the other process peers", runs)
+	}
+	return out
 }
 
 // servePeer posts events to a running `hookctl serve`.
