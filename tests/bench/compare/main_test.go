@@ -46,3 +46,11 @@ func TestMedianRow(t *testing.T) {
 		t.Errorf("note %q", got.note)
 	}
 }
+
+func TestMedianRowBest(t *testing.T) {
+	us := time.Microsecond
+	got := medianRow([]row{{p50: 30 * us}, {p50: 10 * us}, {p50: 20 * us}})
+	if got.best != 10*us {
+		t.Errorf("best %v, want 10µs", got.best)
+	}
+}
