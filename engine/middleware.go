@@ -11,7 +11,9 @@ import "context"
 //
 // The returned handler keeps next's kind in traces and, unless it
 // implements Inliner or SelfTimed itself, next's inlining and timing, so
-// it must pass ctx on to next.
+// it must pass ctx on to next. A middleware that changes a result returns
+// a changed copy: the Result next returns may be the one it returns every
+// time (declarative hooks, a script's return of literals).
 type Middleware func(next Handler, info HookInfo) Handler
 
 // WithMiddleware wraps every hook's handler with mw; the first wraps the
