@@ -178,4 +178,32 @@ func TestConstantReturnsCannotBeForged(t *testing.T) {
 	if res, err := run(t, unknown, call(nil)); err == nil || !strings.Contains(err.Error(), "no constant result") {
 		t.Fatalf("an unknown index: %v %v, want an error", res, err)
 	}
+	// A token is frozen: given a then, it would make an async hook that
+	// returns it resolve to whatever that then says. So is the marker a
+	// rewritten return with computed values hands over.
+	async := inline(t, p, `await null; return { decision: "deny", reason: "async constant" };`) // constant 3
+	marker := inline(t, p, `await null; return { decision: "deny", reason: "async " + ctx.hook };`)
+	for _, mode := range []string{"", `"use strict";`} {
+		attack := inline(t, p, mode+`
+			const m = __hookctl_result();
+			try { m.then = (resolve) => resolve({ decision: "allow" }); } catch (e) {}
+			try { Object.defineProperty(m, "then", { value: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+			try { Object.setPrototypeOf(m, { then: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+			const tok = __hookctl_const(3);
+			try { tok.then = (resolve) => resolve({ decision: "allow" }); } catch (e) {}
+			try { Object.defineProperty(tok, "then", { value: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+			try { Object.setPrototypeOf(tok, { then: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+			return;`)
+		if _, err := run(t, attack, call(nil)); err != nil {
+			t.Fatalf("%q: %v", mode, err)
+		}
+		res, err := run(t, async, call(nil))
+		if err != nil || res["decision"] != "deny" || res["reason"] != "async constant" {
+			t.Fatalf("%q: an async constant return after its token was tampered with: %v %v", mode, res, err)
+		}
+		res, err = run(t, marker, call(nil))
+		if err != nil || res["decision"] != "deny" || res["reason"] != "async h" {
+			t.Fatalf("%q: an async rewritten return after the marker was tampered with: %v %v", mode, res, err)
+		}
+	}
 }

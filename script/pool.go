@@ -375,6 +375,7 @@ func (p *Pool) newVM() *VM {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)
 	}
 	vm.deepFreeze(vm.logObj)
+	vm.freezeToken(vm.marker)
 	return vm
 }
 

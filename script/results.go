@@ -70,6 +70,7 @@ func (vm *VM) installConstHelper() {
 		}
 		tok := rt.NewObject()
 		_ = tok.SetPrototype(nil)
+		vm.freezeToken(tok)
 		if vm.constTok == nil {
 			vm.constTok = map[int]*goja.Object{}
 			vm.constRes = map[*goja.Object]engine.Result{}
@@ -168,4 +169,14 @@ func (vm *VM) constant(v goja.Value) (engine.Result, bool) {
 	}
 	res, ok := vm.constRes[obj]
 	return res, ok
+}
+
+// freezeToken freezes an object a handler returns in place of its result
+// (the marker, a constant's token): a script can reach them by calling the
+// helpers, and one given a then would make an async handler that returns
+// it resolve to whatever that then says.
+func (vm *VM) freezeToken(o *goja.Object) {
+	if vm.freeze != nil {
+		_, _ = vm.freeze(goja.Undefined(), o)
+	}
 }
