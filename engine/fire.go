@@ -133,24 +133,25 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	s := e.snap.Load()
 	ent := s.entry(ev)
 	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
-		return e.fire(ctx, s, ent, ev, nil)
+		return e.fire(ctx, s, ent, ev, nil, nil)
 	}
 	// The fast path: nothing to run.
 	return Outcome{Event: ent.spec.Name, Continue: true}, nil
 }
 
 // FireInto is Fire writing the outcome into *out and reusing the memory
-// of out.Hooks for the traces, as strconv's Append functions reuse a
-// buffer: a caller that fires in a loop and is done with each outcome
+// of out.Hooks for the traces and of out.Output for the merged output, as
+// strconv's Append functions reuse a buffer: a caller that fires in a loop and is done with each outcome
 // before the next (a server replying per request, say) allocates no
 // traces. Everything *out held is overwritten, the traces in place, so
 // nothing of an earlier outcome may be kept but what was copied out of it.
 func (e *Engine) FireInto(ctx context.Context, ev Event, out *Outcome) error {
-	buf := out.Hooks[:0]
+	buf, spare := out.Hooks[:0], out.Output
+	clear(spare)
 	s := e.snap.Load()
 	ent := s.entry(ev)
 	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
-		o, err := e.fire(ctx, s, ent, ev, buf)
+		o, err := e.fire(ctx, s, ent, ev, buf, spare)
 		if o.Hooks == nil {
 			o.Hooks = buf // an error before any trace: keep the memory
 		}
@@ -201,9 +202,10 @@ func (e *Engine) fireError(s *snapshot, ev Event) error {
 // fire runs the hooks of ent: the one place a fire is admitted (the engine
 // is not closed) and counted until it ends, for Close to wait on.
 //
-// The traces go into buf when it has room for every hook of the event
-// (FireInto); otherwise into a new slice.
-func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Event, buf []HookTrace) (Outcome, error) {
+// The traces go into buf when it has room for every hook of the event,
+// and the merged output into spare, an empty map, when there is one
+// (FireInto); otherwise into new ones.
+func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Event, buf []HookTrace, spare map[string]any) (Outcome, error) {
 	if !e.drain.enter() {
 		return Outcome{}, ErrClosed
 	}
@@ -240,6 +242,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	}
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
+	f.m.spare = spare
 	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
 	out.State = state.Snapshot()

@@ -101,6 +101,9 @@ type concatAcc struct {
 type merger struct {
 	spec *EventSpec
 	out  map[string]any
+	// spare, an empty map, becomes out when a hook first adds a field
+	// (FireInto's, reused).
+	spare map[string]any
 
 	payload      map[string]any
 	payloadOwned bool
@@ -142,7 +145,9 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 		return false, ""
 	}
 	if m.out == nil {
-		m.out = make(map[string]any, len(p.fields)+2)
+		if m.out, m.spare = m.spare, nil; m.out == nil {
+			m.out = make(map[string]any, len(p.fields)+2)
+		}
 	}
 	_, reasonHasRule := m.spec.Merge[fieldReason]
 	var notes []string

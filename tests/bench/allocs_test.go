@@ -31,9 +31,10 @@ func TestFireAllocations(t *testing.T) {
 		{"condition-false", "hooks.hcl", "PreToolUse", "test-session", 2},
 		{"declarative-10", "declarative.hcl", "PreToolUse", "", 6},
 		{"js-10", "hooks.hcl", "PreToolUse", "", 20},
-		// FireInto reuses the outcome's traces: one allocation less.
-		{"declarative-10-into", "declarative.hcl", "PreToolUse", "", 5},
-		{"js-10-into", "hooks.hcl", "PreToolUse", "", 19},
+		// FireInto reuses the outcome's traces and merged output map:
+		// three allocations less.
+		{"declarative-10-into", "declarative.hcl", "PreToolUse", "", 3},
+		{"js-10-into", "hooks.hcl", "PreToolUse", "", 17},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", c.config))
