@@ -139,12 +139,13 @@ func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	return Outcome{Event: ent.spec.Name, Continue: true}, nil
 }
 
-// FireInto is Fire writing the outcome into *out and reusing the memory
-// of out.Hooks for the traces and of out.Output for the merged output, as
-// strconv's Append functions reuse a buffer: a caller that fires in a loop and is done with each outcome
-// before the next (a server replying per request, say) allocates no
-// traces. Everything *out held is overwritten, the traces in place, so
-// nothing of an earlier outcome may be kept but what was copied out of it.
+// FireInto is Fire writing the outcome into *out, reusing the memory of
+// out.Hooks for the traces and of out.Output for the merged output, as
+// strconv's Append functions reuse a buffer: a caller that fires in a
+// loop and is done with each outcome before the next (a server replying
+// per request, say) allocates neither again. Everything *out held is
+// overwritten, the traces and the output map in place, so nothing of an
+// earlier outcome may be kept but what was copied out of it.
 func (e *Engine) FireInto(ctx context.Context, ev Event, out *Outcome) error {
 	buf, spare := out.Hooks[:0], out.Output
 	clear(spare)
