@@ -249,13 +249,7 @@ func (x *exporter) primitive(v goja.Value) (any, bool, error) {
 	case int64:
 		return t, true, nil
 	case float64:
-		switch {
-		case math.IsNaN(t) || math.IsInf(t, 0):
-			return nil, true, nil
-		case t == math.Trunc(t) && math.Abs(t) < 1<<53:
-			return int64(t), true, nil
-		}
-		return t, true, nil
+		return exportFloat(t), true, nil
 	case bool:
 		return t, true, nil
 	case *big.Int:
@@ -265,6 +259,18 @@ func (x *exporter) primitive(v goja.Value) (any, bool, error) {
 	default:
 		return t, true, nil
 	}
+}
+
+// exportFloat is a JavaScript number as a result holds it: an int64 when
+// it is a safe integer, nil for NaN and the infinities (as JSON has them).
+func exportFloat(f float64) any {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return nil
+	case f == math.Trunc(f) && math.Abs(f) < 1<<53:
+		return int64(f)
+	}
+	return f
 }
 
 func (x *exporter) array(o *goja.Object, depth int) (any, bool, error) {

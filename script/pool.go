@@ -375,7 +375,7 @@ func (p *Pool) newVM() *VM {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)
 	}
 	vm.deepFreeze(vm.logObj)
-	vm.freezeToken(vm.marker)
+	vm.deepFreeze(vm.marker) // a script reaches it by calling the helper: see installConstHelper
 	return vm
 }
 

@@ -1,7 +1,6 @@
 package script
 
 import (
-	"math"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
@@ -70,7 +69,10 @@ func (vm *VM) installConstHelper() {
 		}
 		tok := rt.NewObject()
 		_ = tok.SetPrototype(nil)
-		vm.freezeToken(tok)
+		// Frozen: a script reaches tokens by calling the helper, and one
+		// given a then would make an async handler that returns it
+		// resolve to whatever that then says.
+		vm.deepFreeze(tok)
 		if vm.constTok == nil {
 			vm.constTok = map[int]*goja.Object{}
 			vm.constRes = map[*goja.Object]engine.Result{}
@@ -94,12 +96,7 @@ func constResult(keys []string, vals []any) engine.Result {
 			v = float64(n) // the runtime holds it as a double
 		}
 		if f, ok := v.(float64); ok {
-			switch {
-			case math.IsNaN(f) || math.IsInf(f, 0):
-				v = nil
-			case f == math.Trunc(f) && math.Abs(f) < 1<<53:
-				v = int64(f)
-			}
+			v = exportFloat(f)
 		}
 		if res == nil {
 			res = make(engine.Result, len(keys))
@@ -169,14 +166,4 @@ func (vm *VM) constant(v goja.Value) (engine.Result, bool) {
 	}
 	res, ok := vm.constRes[obj]
 	return res, ok
-}
-
-// freezeToken freezes an object a handler returns in place of its result
-// (the marker, a constant's token): a script can reach them by calling the
-// helpers, and one given a then would make an async handler that returns
-// it resolve to whatever that then says.
-func (vm *VM) freezeToken(o *goja.Object) {
-	if vm.freeze != nil {
-		_, _ = vm.freeze(goja.Undefined(), o)
-	}
 }
