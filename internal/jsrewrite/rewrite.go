@@ -193,14 +193,11 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 // `_$R(0,       "deny", 1,     r )`, each value where it was. It returns
 // nil when the literal is not plain.
 func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(string) int, from, to int) []edit {
-	open, close := int(obj.LeftBrace)-1, int(obj.RightBrace)-1
-	if open < from || close >= to || close >= len(src) || src[open] != '{' || src[close] != '}' {
+	open, close, ok := braces(src, obj, from, to)
+	if !ok {
 		return nil
 	}
-	call := alias + "("
-	if identByte(src[open-1]) {
-		call = " " + call // return{...}: keep "return" a keyword
-	}
+	call := afterKeyword(src, open, alias+"(")
 	edits := []edit{{open, open + 1, call}}
 	debt := len(call) - 1 // columns the line owes after "{" grew into "_$R("
 	last := open + 1
@@ -209,8 +206,8 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 		var start, end int
 		switch p := prop.(type) {
 		case *ast.PropertyKeyed:
-			k, ok := p.Key.(*ast.StringLiteral)
-			if !ok || p.Computed || p.Kind != ast.PropertyKindValue {
+			k, ok := plainKey(p)
+			if !ok {
 				return nil
 			}
 			name = k.Value.String()
@@ -273,8 +270,8 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 // not ASCII (columns count characters) or name does not fit in a literal
 // of one line.
 func constEdit(src string, obj *ast.ObjectLiteral, name string, from, to int) (edit, []string, []any, bool) {
-	open, close := int(obj.LeftBrace)-1, int(obj.RightBrace)-1
-	if open < from || close >= to || close >= len(src) || src[open] != '{' || src[close] != '}' {
+	open, close, ok := braces(src, obj, from, to)
+	if !ok {
 		return edit{}, nil, nil, false
 	}
 	text := src[open : close+1]
@@ -287,10 +284,10 @@ func constEdit(src string, obj *ast.ObjectLiteral, name string, from, to int) (e
 	vals := make([]any, 0, len(obj.Value))
 	for _, prop := range obj.Value {
 		p, ok := prop.(*ast.PropertyKeyed)
-		if !ok || p.Computed || p.Kind != ast.PropertyKindValue {
+		if !ok {
 			return edit{}, nil, nil, false
 		}
-		k, ok := p.Key.(*ast.StringLiteral)
+		k, ok := plainKey(p)
 		if !ok || k.Value.String() == "__proto__" {
 			return edit{}, nil, nil, false
 		}
@@ -320,10 +317,7 @@ func constEdit(src string, obj *ast.ObjectLiteral, name string, from, to int) (e
 		keys = append(keys, k.Value.String())
 		vals = append(vals, v)
 	}
-	repl := name
-	if identByte(src[open-1]) {
-		repl = " " + repl // return{...}: keep "return" a keyword
-	}
+	repl := afterKeyword(src, open, name)
 	// The rest of the literal's first line is the literal's own: when it
 	// goes on to another line, nothing of the author's follows name on
 	// the first, so name may be longer than the text it replaces there.
@@ -348,10 +342,30 @@ func constEdit(src string, obj *ast.ObjectLiteral, name string, from, to int) (e
 	return edit{open, close + 1, string(b)}, keys, vals, true
 }
 
-// identByte reports whether c can end an identifier or keyword, so that
-// text put right after it needs a blank in front.
-func identByte(c byte) bool {
-	return c == '_' || c == '$' || c == '\\' || c >= 0x80 || ('0' <= c && c <= '9') || ('a' <= c|0x20 && c|0x20 <= 'z')
+// braces returns where a returned object literal's braces are in src,
+// and false when they are not both inside [from, to).
+func braces(src string, obj *ast.ObjectLiteral, from, to int) (open, close int, ok bool) {
+	open, close = int(obj.LeftBrace)-1, int(obj.RightBrace)-1
+	ok = open >= from && close < to && close < len(src) && src[open] == '{' && src[close] == '}'
+	return open, close, ok
+}
+
+// plainKey returns the key of a property written `key: value` or
+// `"key": value`: not computed, not an accessor or a method.
+func plainKey(p *ast.PropertyKeyed) (*ast.StringLiteral, bool) {
+	k, ok := p.Key.(*ast.StringLiteral)
+	return k, ok && !p.Computed && p.Kind == ast.PropertyKindValue
+}
+
+// afterKeyword returns text to put in place of src[open:], with a blank
+// in front when what comes before it could run into it: return{...}
+// must keep "return" a keyword.
+func afterKeyword(src string, open int, text string) string {
+	c := src[open-1]
+	if c == '_' || c == '$' || c == '\\' || c >= 0x80 || ('0' <= c && c <= '9') || ('a' <= c|0x20 && c|0x20 <= 'z') {
+		return " " + text
+	}
+	return text
 }
 
 // walker walks any goja AST by reflection in source order, calling visit
