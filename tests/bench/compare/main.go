@@ -130,17 +130,15 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	}
 	rounds := make([][]row, len(inProc)+1) // the last: Node
 	nodeScript := filepath.Join(dir, "node_runner.js")
-	nodeErr := error(nil)
+	var nodeErr error
 	for range n.rounds {
 		for i, v := range inProc {
-			prev := -1
-			if v.gogc != 0 {
-				prev = debug.SetGCPercent(v.gogc)
-			}
-			r, err := inProcess(v.name, v.config, payload, v.fires/n.rounds, v.into)
-			if prev != -1 {
-				debug.SetGCPercent(prev)
-			}
+			r, err := func() (row, error) {
+				if v.gogc != 0 {
+					defer debug.SetGCPercent(debug.SetGCPercent(v.gogc))
+				}
+				return inProcess(v.name, v.config, payload, v.fires/n.rounds, v.into)
+			}()
 			if err != nil {
 				return err
 			}
@@ -148,18 +146,19 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		}
 		if nodeErr == nil {
 			var r row
-			r, nodeErr = nodePeer(nodeScript, payloadPath, n.nodeFires/n.rounds)
-			rounds[len(inProc)] = append(rounds[len(inProc)], r)
+			if r, nodeErr = nodePeer(nodeScript, payloadPath, n.nodeFires/n.rounds); nodeErr == nil {
+				rounds[len(inProc)] = append(rounds[len(inProc)], r)
+			}
 		}
 	}
 	meds := make([]row, len(rounds))
 	for i, rs := range rounds {
-		meds[i] = medianRow(rs)
 		if i == len(inProc) && nodeErr != nil {
 			meds[i] = row{name: "Node.js in-process, OpenClaw style"}
 			report(meds[i], nodeErr)
 			continue
 		}
+		meds[i] = medianRow(rs)
 		report(meds[i], nil)
 	}
 	js, decl, jsInto, jsGC := meds[0], meds[1], meds[2], meds[4]
@@ -568,14 +567,8 @@ func pairedProcesses(bin, config, bashCmd string, payload []byte, tmp string, ru
 		if out[j].err != nil {
 			continue
 		}
-		r := &out[j].row
-		var total time.Duration
-		for _, d := range lat[j] {
-			total += d
-		}
-		r.p50, r.p99 = percentiles(lat[j])
-		r.mean = total / time.Duration(len(lat[j]))
-		r.note = fmt.Sprintf("%d runs, in turn with the other process peers", runs)
+		summarize(&out[j].row, lat[j])
+		out[j].row.note = fmt.Sprintf("%d runs, in turn with the other process peers", runs)
 	}
 	return out
 }
@@ -615,18 +608,25 @@ func timeRuns(r *row, one func() error, warm, n int) error {
 		}
 	}
 	lat := make([]time.Duration, n)
-	var total time.Duration
 	for i := range n {
 		t0 := time.Now()
 		if err := one(); err != nil {
 			return err
 		}
 		lat[i] = time.Since(t0)
-		total += lat[i]
 	}
-	r.p50, r.p99 = percentiles(lat)
-	r.mean = total / time.Duration(n)
+	summarize(r, lat)
 	return nil
+}
+
+// summarize sets a row's p50, p99 and mean from its latencies.
+func summarize(r *row, lat []time.Duration) {
+	var total time.Duration
+	for _, d := range lat {
+		total += d
+	}
+	r.mean = total / time.Duration(max(1, len(lat)))
+	r.p50, r.p99 = percentiles(lat)
 }
 
 func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
