@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/ostest"
 )
 
 func TestMain(m *testing.M) {
@@ -197,24 +197,12 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	deadline := time.Now().Add(3 * time.Second)
-	for processAlive(pid) {
+	for ostest.Alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("child %d outlived the timeout", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-func processAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
 func TestOutputIsBounded(t *testing.T) {

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/ostest"
 )
 
 // detachedHolders are command hooks that print a deny, leave a child
@@ -71,7 +71,7 @@ func TestDetachedChildKeepsTheDeny(t *testing.T) {
 				}
 				pid := readPid(t, pidFile)
 				deadline := time.Now().Add(3 * time.Second)
-				for processAlive(pid) {
+				for ostest.Alive(pid) {
 					if time.Now().After(deadline) {
 						t.Fatalf("child %d of the hook's process group outlived it", pid)
 					}
@@ -178,6 +178,8 @@ func killPidFile(path string) {
 		return
 	}
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }

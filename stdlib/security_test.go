@@ -6,26 +6,19 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/ostest"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
 // mkfifo makes a FIFO that no process ever writes to or reads from.
 func mkfifo(t *testing.T, p string) string {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip(err)
-	}
-	return p
+	return ostest.Mkfifo(t, p)
 }
 
 // runWithin runs a hook and fails the test if it has not returned within

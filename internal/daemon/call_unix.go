@@ -11,7 +11,7 @@ import (
 // dials with system calls rather than package net, whose initialisation
 // would cost every client process more than the call itself.
 func Call(socket string, req *Request) (*Response, error) {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	fd, err := unixSocket()
 	if err != nil {
 		return nil, err
 	}

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/ostest"
 	"github.com/hookctl/hookctl/internal/safefile"
 )
 
@@ -17,14 +16,7 @@ import (
 // O_NONBLOCK, or reading it, blocks forever.
 func fifo(t *testing.T) string {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	p := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip(err)
-	}
-	return p
+	return ostest.Mkfifo(t, filepath.Join(t.TempDir(), "fifo"))
 }
 
 // within fails the test unless f returns within d.

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/filelock"
+	"github.com/hookctl/hookctl/internal/ostest"
 	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/stdlib/jsonl"
 )
@@ -17,13 +16,7 @@ import (
 // TestAppendRefusesFIFO: opening a FIFO for writing blocks until a reader
 // comes; a log path naming one is refused at once.
 func TestAppendRefusesFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	p := filepath.Join(t.TempDir(), "log.jsonl")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip(err)
-	}
+	p := ostest.Mkfifo(t, filepath.Join(t.TempDir(), "log.jsonl"))
 	done := make(chan error, 1)
 	go func() { done <- jsonl.Append(context.Background(), p, map[string]any{"a": 1}, jsonl.Options{}) }()
 	select {

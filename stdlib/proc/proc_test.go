@@ -6,12 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/ostest"
 	"github.com/hookctl/hookctl/stdlib/proc"
 )
 
@@ -79,7 +78,7 @@ func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		if !alive(pid) {
+		if !ostest.Alive(pid) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -87,22 +86,6 @@ func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// alive reports whether pid runs: gone, or a zombie nobody reaped yet,
-// counts as dead.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return err != nil && !os.IsNotExist(err)
-	}
-	if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) {
-		return b[i+2] != 'Z'
-	}
-	return true
 }
 
 func TestEnviron(t *testing.T) {

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/ostest"
 	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/stdlib/transcript"
 )
@@ -18,13 +17,7 @@ import (
 // TestReadFileRefusesFIFO: a transcript_path naming a FIFO held ReadFile
 // and LastAssistantText forever in open(2).
 func TestReadFileRefusesFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	p := filepath.Join(t.TempDir(), "t.jsonl")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip(err)
-	}
+	p := ostest.Mkfifo(t, filepath.Join(t.TempDir(), "t.jsonl"))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
