@@ -22,6 +22,13 @@
 // script parsed recursively, as do the arguments of eval, and the commands
 // found there are marked [Segment.Subshell].
 //
+// Each segment also carries the directory changes (cd, pushd, popd, and
+// calls of shell functions that make them) that may have run before it in
+// its shell, in [Segment.Dirs]: a subshell, a pipeline, a substitution or a
+// script run by another shell restores the directory for what follows it;
+// && runs the next command only where cd succeeded, while ; and || also
+// reach it where cd failed, which [Chdir.Maybe] records.
+//
 // Quoted text is never mistaken for a command: in
 //
 //	git commit -m "fix; rm -rf x"

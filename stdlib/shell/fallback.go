@@ -97,8 +97,9 @@ var keywords = map[string]bool{
 // leniently, reserved words and assignments before the command are
 // skipped, redirections are left out, and launchers are unwrapped as for a
 // parsed line.
-func (w *walker) fallback(line string, fr frame) {
+func (w *walker) fallback(line string, fr frame) flow {
 	base := fr.op
+	cur := fr.dir
 	for i, p := range splitPieces(line) {
 		words, _ := splitWords(p.text, true)
 		words = dropRedirections(words)
@@ -123,8 +124,15 @@ func (w *walker) fallback(line string, fr frame) {
 			pf.op = base
 		}
 		pf.subshell = fr.subshell || p.subshell
-		w.command(argv, assigns, nil, nil, pf)
+		pf.dir = cur
+		used := w.command(argv, assigns, nil, nil, pf)
+		if !p.subshell {
+			// The operators are not known for sure here: a cd may
+			// have failed.
+			cur = used.flow.any()
+		}
 	}
+	return same(cur)
 }
 
 // redirOps are the redirection operators, longest first.

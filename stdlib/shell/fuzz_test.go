@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		`printf '%s\n' $'a\tb' "${X:-$(id)}" ~ *.go`,
 		"[[ -n $(x) ]] && (( $(y) > 1 )); let 'a = 1'; export A=$(b)",
 		"time -p coproc { sleep 1; }",
+		"cd .. && (cd /tmp; pushd x) || popd; f() { cd -; }; f; eval 'cd ~' && rm -rf shop",
 	} {
 		f.Add(seed)
 	}
@@ -41,6 +42,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if len(s.Argv) == 0 && s.Name != "" {
 				t.Errorf("segment without argv has name %q", s.Name)
+			}
+			if len(s.Dirs) > MaxChdirs+1 {
+				t.Errorf("segment %q has %d directory changes", s.Argv, len(s.Dirs))
 			}
 			s.Flag("-r", "--force", "-delete", "f")
 			s.Args()

@@ -53,6 +53,15 @@ type Segment struct {
 	// Redirects lists the redirections that apply to the command, those of
 	// enclosing compound commands and script layers first, then its own.
 	Redirects []Redirect
+
+	// Dirs lists the directory changes (cd, pushd, popd) that may have run
+	// before the command in its shell, in order, so that a caller that
+	// knows the directory the line starts in can tell where the command
+	// runs: in "cd .. && rm -rf shop" rm runs in the parent directory, in
+	// "(cd /tmp); rm -rf x" in the starting one. Changes that may not have
+	// happened are marked [Chdir.Maybe]; a caller must then consider both
+	// directories. Empty when the command runs where the line starts.
+	Dirs []Chdir
 }
 
 // Redirect is one input or output redirection, such as "> out.log",
@@ -67,6 +76,9 @@ type Redirect struct {
 	// Target is the word after the operator: a file name, a descriptor
 	// ("1" in "2>&1"), the here-document delimiter, or the here-string.
 	Target string
+	// Body is the text of a here-document (<< and <<-), with expansions
+	// kept as source text; "" for other redirections.
+	Body string
 }
 
 // String returns the redirection in shell syntax, such as "2>&1" or

@@ -24,6 +24,10 @@ const maxNest = 64
 type walker struct {
 	segs    []Segment
 	tooDeep bool // a list nested deeper than maxNest was met
+	steps   int  // Chdir steps made so far, for their ids
+	// funcs holds, for each shell function defined so far, the Chdir
+	// steps its body may take.
+	funcs map[string][]Chdir
 }
 
 // frame is the context in which a list of statements is walked.
@@ -37,6 +41,7 @@ type frame struct {
 	redirs   []Redirect // redirections of enclosing commands
 	depth    int        // number of enclosing script layers
 	nest     int        // number of enclosing substitutions
+	dir      dirState   // the working directory the next command starts in
 }
 
 // topFrame returns the frame of a whole command line.
@@ -57,6 +62,7 @@ func nestedList(fr frame) frame {
 		assigns:  fr.assigns,
 		depth:    fr.depth,
 		nest:     fr.nest + 1,
+		dir:      fr.dir,
 	}
 }
 
@@ -71,6 +77,7 @@ func (w *walker) emit(seg Segment, fr frame) {
 	seg.Wrappers = concat(fr.wrappers, seg.Wrappers)
 	seg.Assigns = concat(fr.assigns, seg.Assigns)
 	seg.Redirects = concat(fr.redirs, seg.Redirects)
+	seg.Dirs = fr.dir.export()
 	if len(seg.Argv) > 0 {
 		seg.Name = baseName(seg.Argv[0])
 	}
@@ -88,18 +95,22 @@ func concat[T any](parts ...[]T) []T {
 }
 
 // stmts walks a list of statements; the first is joined by fr.op and each
-// later one by the separator that ended the statement before it.
-func (w *walker) stmts(list []*syntax.Stmt, fr frame) {
+// later one by the separator that ended the statement before it. Each
+// statement starts in the directories the one before it may have left.
+func (w *walker) stmts(list []*syntax.Stmt, fr frame) flow {
 	if fr.nest > maxNest || w.tooDeep {
 		w.tooDeep = true
-		return
+		return same(fr.dir)
 	}
+	out := same(fr.dir)
 	for i, st := range list {
 		if i > 0 {
 			fr.op = separator(list[i-1])
+			fr.dir = out.any()
 		}
-		w.stmt(st, fr)
+		out = w.stmt(st, fr)
 	}
+	return out
 }
 
 // separator returns the operator that ended st in a statement list.
@@ -113,11 +124,25 @@ func separator(st *syntax.Stmt) string {
 	return "\n"
 }
 
-// stmt walks one statement.
-func (w *walker) stmt(st *syntax.Stmt, fr frame) {
+// stmt walks one statement and returns the directories it may leave.
+func (w *walker) stmt(st *syntax.Stmt, fr frame) flow {
 	if st == nil {
-		return
+		return same(fr.dir)
 	}
+	out := w.stmtCmd(st, fr)
+	switch {
+	case st.Background:
+		// A background command runs in a subshell.
+		return same(fr.dir)
+	case st.Negated:
+		out.ok, out.fail = out.fail, out.ok
+	}
+	return out
+}
+
+// stmtCmd walks the command of a statement.
+func (w *walker) stmtCmd(st *syntax.Stmt, fr frame) flow {
+	out := same(fr.dir)
 	redirs := make([]Redirect, 0, len(st.Redirs))
 	for _, r := range st.Redirs {
 		redirs = append(redirs, redirect(r, fr.src))
@@ -128,8 +153,7 @@ func (w *walker) stmt(st *syntax.Stmt, fr frame) {
 			w.emit(Segment{Redirects: redirs}, fr)
 		}
 	case *syntax.CallExpr:
-		w.callExpr(cmd, st, redirs, fr)
-		return
+		return w.callExpr(cmd, st, redirs, fr)
 	case *syntax.DeclClause:
 		argv := []string{litValue(cmd.Variant)}
 		for _, a := range cmd.Args {
@@ -153,44 +177,67 @@ func (w *walker) stmt(st *syntax.Stmt, fr frame) {
 	default:
 		inner := fr
 		inner.redirs = concat(fr.redirs, redirs)
-		w.compound(cmd, inner)
+		out = w.compound(cmd, inner)
 	}
 	for _, r := range st.Redirs {
 		w.substs(r, fr)
 	}
+	return out
 }
 
 // compound walks a compound command; the redirections of its statement are
-// already in fr.
-func (w *walker) compound(cmd syntax.Command, fr frame) {
+// already in fr. It returns the directories the command may leave.
+func (w *walker) compound(cmd syntax.Command, fr frame) flow {
+	in := fr.dir
 	switch c := cmd.(type) {
 	case *syntax.Block:
-		w.stmts(c.Stmts, fr)
+		return w.stmts(c.Stmts, fr)
 	case *syntax.Subshell:
 		fr.subshell = true
 		w.stmts(c.Stmts, fr)
 	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			x := w.stmt(c.X, fr)
+			fr.op = c.Op.String()
+			fr.dir = x.ok
+			y := w.stmt(c.Y, fr)
+			return flow{ok: y.ok, fail: union(x.fail, y.fail)}
+		case syntax.OrStmt:
+			x := w.stmt(c.X, fr)
+			fr.op = c.Op.String()
+			fr.dir = x.fail
+			y := w.stmt(c.Y, fr)
+			return flow{ok: union(x.ok, y.ok), fail: y.fail}
+		}
+		// Each command of a pipeline runs in a subshell.
 		w.stmt(c.X, fr)
 		fr.op = c.Op.String()
 		w.stmt(c.Y, fr)
 	case *syntax.IfClause:
+		out := in
 		for ; c != nil; c = c.Else {
-			w.stmts(c.Cond, fr)
+			cond := w.stmts(c.Cond, fr)
 			if len(c.Cond) > 0 {
 				fr.op = ";"
 			}
-			w.stmts(c.Then, fr)
+			fr.dir = cond.ok
+			out = union(out, cond.fail, w.stmts(c.Then, fr).any())
 			fr.op = ";"
+			fr.dir = cond.fail
 		}
+		return same(out)
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, fr)
+		cond := w.stmts(c.Cond, fr)
 		fr.op = ";"
-		w.stmts(c.Do, fr)
+		fr.dir = cond.any()
+		return same(union(in, cond.any(), w.stmts(c.Do, fr).any()))
 	case *syntax.ForClause:
 		w.substs(c.Loop, fr)
-		w.stmts(c.Do, fr)
+		return same(union(in, w.stmts(c.Do, fr).any()))
 	case *syntax.CaseClause:
 		w.substs(c.Word, fr)
+		out := in
 		for i, item := range c.Items {
 			for _, p := range item.Patterns {
 				w.substs(p, fr)
@@ -198,10 +245,17 @@ func (w *walker) compound(cmd syntax.Command, fr frame) {
 			if i > 0 {
 				fr.op = ";"
 			}
-			w.stmts(item.Stmts, fr)
+			out = union(out, w.stmts(item.Stmts, fr).any())
 		}
+		return same(out)
 	case *syntax.FuncDecl:
-		w.stmt(c.Body, fr)
+		body := w.stmt(c.Body, fr).any()
+		if name := litValue(c.Name); name != "" {
+			if w.funcs == nil {
+				w.funcs = make(map[string][]Chdir)
+			}
+			w.funcs[name] = body.after(in)
+		}
 	case *syntax.TestDecl:
 		w.substs(c.Description, fr)
 		w.stmt(c.Body, fr)
@@ -212,22 +266,23 @@ func (w *walker) compound(cmd syntax.Command, fr frame) {
 				argv = append(argv, "-p")
 			}
 			w.emit(Segment{Argv: argv}, fr)
-			return
+			return same(in)
 		}
 		fr.wrappers = concat(fr.wrappers, []string{"time"})
-		w.stmt(c.Stmt, fr)
+		return w.stmt(c.Stmt, fr)
 	case *syntax.CoprocClause:
 		fr.subshell = true
 		w.stmt(c.Stmt, fr)
 	case *syntax.ArithmCmd, *syntax.TestClause:
 		w.substs(c, fr)
 	}
+	return same(in)
 }
 
 // callExpr walks a simple command: the command substitutions in its
 // assignments, then the command itself (unwrapped), then the substitutions
 // in its arguments and redirections that were not taken as a script.
-func (w *walker) callExpr(c *syntax.CallExpr, st *syntax.Stmt, redirs []Redirect, fr frame) {
+func (w *walker) callExpr(c *syntax.CallExpr, st *syntax.Stmt, redirs []Redirect, fr frame) flow {
 	var assigns []string
 	for _, a := range c.Assigns {
 		assigns = append(assigns, assignText(a, fr.src))
@@ -250,6 +305,7 @@ func (w *walker) callExpr(c *syntax.CallExpr, st *syntax.Stmt, redirs []Redirect
 		}
 		w.substs(r, fr)
 	}
+	return used.flow
 }
 
 // heredoc is a here-document or here-string that feeds a command's
@@ -303,6 +359,7 @@ func stdinDoc(redirs []*syntax.Redirect, src string) *heredoc {
 type consumed struct {
 	words []int // indexes of argument words
 	stdin bool  // the here-document on standard input
+	flow  flow  // the directories the command may leave
 }
 
 // command reports one simple command given as words, unwrapping launchers
@@ -316,7 +373,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		Wrappers:  u.wrappers,
 		Redirects: redirs,
 	}
-	var used consumed
+	used := consumed{flow: same(fr.dir)}
 	if s := u.script; s != nil && fr.depth < maxDepth {
 		text := s.text
 		if s.stdin {
@@ -344,6 +401,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		return used
 	}
 	w.emit(seg, fr)
+	used.flow = w.chdir(seg, u.wrappers, fr.dir)
 	if len(u.argv) > 1 && baseName(u.argv[0].text) == "eval" && fr.depth < maxDepth {
 		for _, a := range u.argv[1:] {
 			used.words = append(used.words, a.word)
@@ -353,21 +411,21 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		inner.assigns = concat(fr.assigns, seg.Assigns)
 		inner.redirs = concat(fr.redirs, redirs)
 		inner.depth++
-		w.script(strings.Join(seg.Argv[1:], " "), inner)
+		// eval runs its script in the current shell: a cd there stays.
+		used.flow = w.script(strings.Join(seg.Argv[1:], " "), inner)
 	}
 	return used
 }
 
 // script reports the commands of a script run by a command. A script that
 // is not valid bash is split with the conservative tokenizer.
-func (w *walker) script(text string, fr frame) {
+func (w *walker) script(text string, fr frame) flow {
 	file, err := parseBash(text)
 	if err != nil {
-		w.fallback(text, fr)
-		return
+		return w.fallback(text, fr)
 	}
 	fr.src = text
-	w.stmts(file.Stmts, fr)
+	return w.stmts(file.Stmts, fr)
 }
 
 // substs reports the commands in the command and process substitutions
@@ -414,6 +472,9 @@ func redirect(r *syntax.Redirect, src string) Redirect {
 	}
 	if r.Word != nil {
 		out.Target = wordText(r.Word, src)
+	}
+	if r.Hdoc != nil {
+		out.Body = heredocText(r.Hdoc, src)
 	}
 	return out
 }

@@ -1,0 +1,111 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// dirsText renders a segment's directory changes as "cd a; ?cd b", a
+// question mark marking a change that may not have happened.
+func dirsText(ds []Chdir) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		t := strings.Join(d.Argv, " ")
+		if len(d.Argv) == 0 {
+			t = "<overflow>"
+		}
+		if d.Maybe {
+			t = "?" + t
+		}
+		parts[i] = t
+	}
+	return strings.Join(parts, "; ")
+}
+
+func TestDirs(t *testing.T) {
+	tests := []struct {
+		line string
+		seg  string // the segment to look at, by its words
+		want string
+	}{
+		{"rm -rf x", "rm -rf x", ""},
+		{"cd .. && rm -rf shop", "rm -rf shop", "cd .."},
+		{"cd ..; rm -rf shop", "rm -rf shop", "?cd .."},
+		{"cd .. || rm -rf shop", "rm -rf shop", ""},
+		{"cd .. || exit 1; rm -rf shop", "rm -rf shop", "?cd .."},
+		{"cd a && cd b && rm x", "rm x", "cd a; cd b"},
+		{"cd a && cd b; rm x", "rm x", "?cd a; ?cd b"},
+		{"(cd /tmp && ls); rm x", "rm x", ""},
+		{"(cd /tmp && ls); rm x", "ls", "cd /tmp"},
+		{"{ cd /tmp && ls; }; rm x", "rm x", "?cd /tmp"},
+		{"cd /tmp | true; rm x", "rm x", ""},
+		{"cd /tmp & rm x", "rm x", ""},
+		{"echo $(cd / && pwd); rm x", "rm x", ""},
+		{"echo $(cd / && pwd); rm x", "pwd", "cd /"},
+		{"bash -c 'cd /'; rm x", "rm x", ""},
+		{"bash -c 'cd / && rm x'", "rm x", "cd /"},
+		{"cd .. && bash -c 'rm x'", "rm x", "cd .."},
+		{"eval 'cd ..' && rm x", "rm x", "cd .."},
+		{"eval cd ..; rm x", "rm x", "?cd .."},
+		{"pushd /etc && popd && rm x", "rm x", "pushd /etc; popd"},
+		{"command cd / && rm x", "rm x", "cd /"},
+		{"builtin cd / && rm x", "rm x", "cd /"},
+		{"sudo cd / && rm x", "rm x", ""},
+		{"xargs cd / && rm x", "rm x", ""},
+		{"if true; then cd ..; fi; rm x", "rm x", "?cd .."},
+		{"if cd ..; then rm x; fi", "rm x", "cd .."},
+		{"if cd ..; then :; else rm x; fi", "rm x", ""},
+		{"! cd .. || rm x", "rm x", "cd .."},
+		{"for d in a b; do cd $d; done; rm x", "rm x", "?cd $d"},
+		{"while true; do cd ..; done; rm x", "rm x", "?cd .."},
+		{"case y in y) cd ..;; esac; rm x", "rm x", "?cd .."},
+		{"up() { cd ..; }; up; rm x", "rm x", "?cd .."},
+		{"up() { cd ..; }; rm x", "rm x", ""},
+		{"cd; rm x", "rm x", "?cd"},
+		{"cd -P -- .. && rm x", "rm x", "cd -P -- .."},
+		{"time cd .. && rm x", "rm x", "cd .."},
+		{"cd .. && rm x 'unterminated", "rm x", ""}, // not bash: no segments compared
+		{"bash -c 'cd ..; rm x \"'", "rm x ", "?cd .."}, // the fallback tokenizer
+	}
+	for _, tt := range tests {
+		segs, err := Parse(tt.line)
+		if err != nil {
+			continue
+		}
+		found := false
+		for _, s := range segs {
+			if strings.Join(s.Argv, " ") != tt.seg {
+				continue
+			}
+			found = true
+			if got := dirsText(s.Dirs); got != tt.want {
+				t.Errorf("%q: %q runs after %q, want %q", tt.line, tt.seg, got, tt.want)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no segment %q in%s", tt.line, tt.seg, format(segs))
+		}
+	}
+}
+
+func TestDirsOverflow(t *testing.T) {
+	line := strings.Repeat("cd a; ", MaxChdirs+10) + "rm x"
+	segs, err := Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := segs[len(segs)-1]
+	if len(last.Dirs) != MaxChdirs+1 || len(last.Dirs[MaxChdirs].Argv) != 0 {
+		t.Fatalf("got %d changes, last %q", len(last.Dirs), dirsText(last.Dirs[len(last.Dirs)-1:]))
+	}
+}
+
+func TestHeredocBody(t *testing.T) {
+	segs, err := Parse("python3 <<'EOF'\nimport shutil\nshutil.rmtree('/opt')\nEOF")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) != 1 || len(segs[0].Redirects) != 1 || segs[0].Redirects[0].Body != "import shutil\nshutil.rmtree('/opt')\n" {
+		t.Fatalf("got%s", format(segs))
+	}
+}
