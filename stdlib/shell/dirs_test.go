@@ -64,7 +64,7 @@ func TestDirs(t *testing.T) {
 		{"cd; rm x", "rm x", "?cd"},
 		{"cd -P -- .. && rm x", "rm x", "cd -P -- .."},
 		{"time cd .. && rm x", "rm x", "cd .."},
-		{"cd .. && rm x 'unterminated", "rm x", ""}, // not bash: no segments compared
+		{"cd .. && rm x 'unterminated", "rm x", ""},     // not bash: no segments compared
 		{"bash -c 'cd ..; rm x \"'", "rm x ", "?cd .."}, // the fallback tokenizer
 	}
 	for _, tt := range tests {
