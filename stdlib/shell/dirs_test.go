@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,16 @@ func TestHeredocBody(t *testing.T) {
 	}
 	if len(segs) != 1 || len(segs[0].Redirects) != 1 || segs[0].Redirects[0].Body != "import shutil\nshutil.rmtree('/opt')\n" {
 		t.Fatalf("got%s", format(segs))
+	}
+}
+
+func TestLaunchers(t *testing.T) {
+	segs, err := Parse(`sudo -u root env -S 'A=1' xargs -a list.txt rm -rf`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(segs[0].Launchers)
+	if want := "[[sudo -u root] [env -S A=1] [xargs -a list.txt]]"; got != want || segs[0].Name != "rm" {
+		t.Fatalf("launchers %s, want %s%s", got, want, format(segs))
 	}
 }

@@ -21,6 +21,7 @@ func FuzzParse(f *testing.F) {
 		`nice -n 10 timeout -s KILL 5 watch -n 1 "ls; rm x"`,
 		`flock /tmp/l -c 'make' 2>&1 >> out.log`,
 		`env -S 'A=1 bash -e' -c x`,
+		`env -S 'a b c d e f' xargs -a f rm`,
 		`echo "unterminated && sudo rm -rf /`,
 		`printf '%s\n' $'a\tb' "${X:-$(id)}" ~ *.go`,
 		"[[ -n $(x) ]] && (( $(y) > 1 )); let 'a = 1'; export A=$(b)",

@@ -36,6 +36,14 @@ type Segment struct {
 	// "time". Other launchers are recorded by their base name.
 	Wrappers []string
 
+	// Launchers holds, for each launcher peeled off this command itself
+	// (not those of enclosing script layers), its words up to the command,
+	// outermost first: "sudo -u root xargs -0 rm" gives [["sudo", "-u",
+	// "root"], ["xargs", "-0"]], so that a caller can read a launcher's
+	// options (xargs -a FILE reads its arguments from a file, not from
+	// standard input). Words that env -S split off are included.
+	Launchers [][]string
+
 	// Op tells how this segment is joined to the previous one: "" for the
 	// first segment of a list, or one of ";", "&&", "||", "|", "|&", "&"
 	// and "\n". A list is the whole command line, or the body of a command

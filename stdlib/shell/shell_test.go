@@ -338,6 +338,7 @@ func TestParse(t *testing.T) {
 			// tests (TestDirs, TestHeredocBody).
 			for i := range got {
 				got[i].Dirs = nil
+				got[i].Launchers = nil
 				for j := range got[i].Redirects {
 					got[i].Redirects[j].Body = ""
 				}

@@ -371,6 +371,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		Argv:      texts(u.argv),
 		Assigns:   concat(assigns, u.assigns),
 		Wrappers:  u.wrappers,
+		Launchers: u.launched,
 		Redirects: redirs,
 	}
 	used := consumed{flow: same(fr.dir)}

@@ -126,10 +126,11 @@ type script struct {
 
 // unwrapped is a command with its launchers peeled off.
 type unwrapped struct {
-	argv     []arg    // the command that really runs, or the script's runner
-	wrappers []string // the launchers peeled off, outermost first
-	assigns  []string // assignments made by the launchers
-	script   *script  // non-nil if the command runs a shell script
+	argv     []arg      // the command that really runs, or the script's runner
+	wrappers []string   // the launchers peeled off, outermost first
+	launched [][]string // the words of each launcher peeled off
+	assigns  []string   // assignments made by the launchers
+	script   *script    // non-nil if the command runs a shell script
 }
 
 // unwrap peels launchers off argv until none applies. haveStdin tells
@@ -175,6 +176,12 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 			return u
 		}
 		u.wrappers = append(u.wrappers, name)
+		// env -S may have split one word into more than it took.
+		n := len(u.argv) - len(rest)
+		if n < 1 {
+			n = 1
+		}
+		u.launched = append(u.launched, texts(u.argv[:n]))
 		u.assigns = append(u.assigns, assigns...)
 		u.argv = rest
 	}
