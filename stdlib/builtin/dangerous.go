@@ -28,6 +28,9 @@ const (
 	ruleForcePush      = "force-push"
 	ruleGitDiscard     = "git-discard"
 	ruleRmOutside      = "rm-outside-project"
+	ruleRmProject      = "rm-project"
+	ruleUnseen         = "unseen-targets"
+	ruleInterpreter    = "interpreter-delete"
 )
 
 func dangerousSpec() Spec {
@@ -80,8 +83,11 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 				project = cwd
 			}
 			f, ok := g.checkIn(cmd, cwd, project)
-			if !ok {
+			switch {
+			case !ok:
 				return nil, nil
+			case f.ask:
+				return engine.Ask(f.reason()), nil
 			}
 			return decide(f.reason()), nil
 		}),
@@ -104,6 +110,7 @@ type finding struct {
 	rule string // rule name
 	cmd  string // the offending command
 	why  string // what it would do
+	ask  bool   // the guard cannot see enough to deny: ask, even in deny mode
 }
 
 func (f finding) reason() string {
@@ -115,7 +122,9 @@ func (f finding) reason() string {
 func (g *dangerGuard) check(line, cwd string) (finding, bool) { return g.checkIn(line, cwd, "") }
 
 // checkIn is check for an agent working in project ("" if unknown): a
-// recursive rm of anything outside it is dangerous too.
+// recursive rm of the project directory, its parents or anything outside
+// it is dangerous too. A finding to deny wins over one to ask, wherever
+// they are in the line.
 func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
 	segs, err := g.shell.Parse(line)
 	if err != nil {
@@ -135,19 +144,49 @@ func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
 	if cwd != "" {
 		cwd = paths.Normalize(cwd)
 	}
+	if project != "" {
+		project = paths.Normalize(project)
+	}
+	var (
+		asked finding
+		ask   bool
+	)
 	for i, s := range segs {
-		if s.Name == "cd" || s.Name == "pushd" {
-			cwd = g.cd(s, cwd)
-			continue
+		places, overflow := g.places(s, cwd)
+		for _, p := range places {
+			e := g.expandSegment(s, p)
+			f, ok := g.segment(segs, i, e, p, project)
+			if !ok {
+				f, ok = g.outsideProject(e, p.cwd, project)
+			}
+			if !ok {
+				continue
+			}
+			if !f.ask {
+				return f, true
+			}
+			if !ask {
+				asked, ask = f, true
+			}
 		}
-		if f, ok := g.segment(segs, i, s, cwd); ok {
-			return f, true
-		}
-		if f, ok := g.outsideProject(s, cwd, project); ok {
-			return f, true
+		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
+			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+				why: "deletes files in a working directory the guard cannot follow (too many cd before it)"}, true
 		}
 	}
-	return finding{}, false
+	return asked, ask
+}
+
+// deletes reports whether a command deletes files recursively, as far as
+// its name and flags tell.
+func deletes(s shell.Segment) bool {
+	switch s.Name {
+	case "rm":
+		return s.Flag("r", "R", "recursive")
+	case "find":
+		return slices.Contains(s.Argv, "-delete") || slices.Contains(s.Argv, "-exec") || slices.Contains(s.Argv, "-execdir")
+	}
+	return false
 }
 
 // outsideProject flags a recursive rm of a path outside the project
@@ -191,34 +230,21 @@ func (g *dangerGuard) allowed(text string) bool {
 	return false
 }
 
-// cd returns the working directory after a cd (or pushd) segment, or ""
-// when it cannot be known.
-func (g *dangerGuard) cd(s shell.Segment, cwd string) string {
-	args := s.Args()
-	if len(args) == 0 {
-		return g.home
-	}
-	t := args[0]
-	if t == "-" {
-		return ""
-	}
-	if g.home != "" {
-		t = paths.Expand(t, g.home)
-	}
-	if strings.ContainsAny(t, "$`*?[~") || (!path.IsAbs(t) && cwd == "") {
-		return ""
-	}
-	return paths.Resolve(t, cwd, g.home)
-}
-
-// segment applies the rules to one command (segs[i] is s).
-func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
-	f, ok := g.rules(s, cwd)
+// segment applies the rules to one command (segs[i] is s), run in cwd.
+func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+	cwd := at.cwd
+	f, ok := g.rules(s, cwd, project)
 	if !ok {
-		f, ok = g.pipeline(segs, i, s, cwd)
+		f, ok = g.pipeline(segs, i, s, cwd, project)
 	}
 	if !ok {
 		f, ok = g.redirects(s)
+	}
+	if !ok {
+		f, ok = g.fed(segs, i, s, at, project)
+	}
+	if !ok {
+		f, ok = g.interpreter(segs, i, s, cwd, project)
 	}
 	if ok && g.allowed(strings.Join(s.Argv, " ")) {
 		return finding{}, false
@@ -227,7 +253,7 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, cwd 
 }
 
 // rules applies the rules that look at one command's words.
-func (g *dangerGuard) rules(s shell.Segment, cwd string) (finding, bool) {
+func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool) {
 	text := strings.Join(s.Argv, " ")
 	found := func(rule, why string) (finding, bool) {
 		return finding{rule: rule, cmd: text, why: why}, true
@@ -238,6 +264,14 @@ func (g *dangerGuard) rules(s shell.Segment, cwd string) (finding, bool) {
 			for _, a := range s.Args() {
 				if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
 					return found(ruleRmRecursive, "recursively deletes "+t.describe())
+				}
+			}
+			for _, a := range s.Args() {
+				if dotArg(a) {
+					continue // rm refuses to remove . and ..
+				}
+				if what := projectTarget(classifyArg(a, cwd, g.home), project); what != "" {
+					return found(ruleRmProject, "recursively deletes "+what)
 				}
 			}
 		}
@@ -277,7 +311,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd string) (finding, bool) {
 			}
 		}
 	case name == "find":
-		if f, ok := g.find(s, cwd); ok {
+		if f, ok := g.find(s, cwd, project); ok {
 			return f, true
 		}
 	case name == "git":
@@ -347,7 +381,7 @@ func worldWritable(mode string) bool {
 
 // find flags find -delete (or -exec rm) from /, ~ or system directories,
 // and applies every rule to the commands find -exec runs.
-func (g *dangerGuard) find(s shell.Segment, cwd string) (finding, bool) {
+func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool) {
 	var starts []string
 	for _, a := range s.Argv[1:] {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
@@ -366,10 +400,10 @@ func (g *dangerGuard) find(s shell.Segment, cwd string) (finding, bool) {
 			}
 			if j > i+1 {
 				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
-				if sub.Name == "rm" {
+				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
 					deletes = true
 				}
-				if f, ok := g.rules(sub, cwd); ok {
+				if f, ok := g.rules(sub, cwd, project); ok {
 					return f, true
 				}
 			}
@@ -379,12 +413,84 @@ func (g *dangerGuard) find(s shell.Segment, cwd string) (finding, bool) {
 	if !deletes {
 		return finding{}, false
 	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	text := strings.Join(s.Argv, " ")
 	for _, a := range starts {
-		if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
-			return finding{rule: ruleFindDelete, cmd: strings.Join(s.Argv, " "), why: "deletes files throughout " + t.describe()}, true
+		t := classifyArg(a, cwd, g.home)
+		if allTargets.has(t.kind) {
+			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + t.describe()}, true
+		}
+		if what := projectTarget(t, project); what != "" && (t.path != project || !findFilters(s.Argv)) {
+			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + what}, true
+		}
+	}
+	for _, a := range starts {
+		if strings.ContainsAny(a, "$`") {
+			return finding{rule: ruleUnseen, cmd: text, ask: true,
+				why: "deletes files under " + a + ", which the guard cannot see"}, true
 		}
 	}
 	return finding{}, false
+}
+
+// shellCommand returns the script a shell is given with -c, or "".
+func shellCommand(s shell.Segment) string {
+	for i, a := range s.Argv[1:] {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c') && i+2 < len(s.Argv) {
+			return s.Argv[i+2]
+		}
+	}
+	return ""
+}
+
+// findFilters reports whether a find expression has a test that selects
+// files (-name, -type, -mtime ...), rather than deleting everything.
+func findFilters(argv []string) bool {
+	for _, a := range argv[1:] {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+			"-type", "-xtype", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin",
+			"-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname",
+			"-ilname", "-used", "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-prune",
+			"-newermt", "-anewer", "-cnewer":
+			return true
+		}
+	}
+	return false
+}
+
+// dotArg reports whether an rm operand names . or .. as its last
+// component, which rm refuses to remove ("rm -rf ." does nothing).
+func dotArg(a string) bool {
+	a = strings.TrimRight(a, "/")
+	base := a[strings.LastIndexByte(a, '/')+1:]
+	return a != "" && (base == "." || base == "..")
+}
+
+// projectTarget says what a target is when it is the project directory
+// or one of its parents ("" otherwise, and for the kinds classifyPath
+// already names).
+func projectTarget(t target, project string) string {
+	if project == "" || t.path == "" || t.kind != kindNone {
+		return ""
+	}
+	what := ""
+	switch {
+	case t.path == project && t.all:
+		return "" // emptying the project ("rm -rf *") is the agent's business
+	case t.path == project:
+		what = "the project directory " + project
+	case paths.Inside(project, t.path):
+		what = t.path + ", a parent of the project directory " + project
+	default:
+		return ""
+	}
+	if t.all {
+		return "everything in " + what
+	}
+	return what
 }
 
 // git flags force pushes and, when enabled, commands that discard
@@ -461,11 +567,11 @@ var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
 // pipeline flags a shell or interpreter fed by curl or wget through a
 // pipe, anywhere upstream in the same pipeline, and a shell fed a
 // dangerous script by echo or printf.
-func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
+func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd, project string) (finding, bool) {
 	if (s.Op != "|" && s.Op != "|&") || !runsStdin(s) {
 		return finding{}, false
 	}
-	if f, ok := g.echoedScript(segs, i, s, cwd); ok {
+	if f, ok := g.echoedScript(segs, i, s, cwd, project); ok {
 		return f, true
 	}
 	cur := i
@@ -489,7 +595,7 @@ func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd
 
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
-func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, cwd string) (finding, bool) {
+func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, cwd, project string) (finding, bool) {
 	j := i - 1
 	for j >= 0 && segs[j].Subshell && !s.Subshell {
 		j--
@@ -504,7 +610,7 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 	if strings.TrimSpace(script) == "" {
 		return finding{}, false
 	}
-	f, ok := g.check(script, cwd)
+	f, ok := g.checkIn(script, cwd, project)
 	if ok {
 		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
 	}
