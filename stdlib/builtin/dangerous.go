@@ -126,6 +126,26 @@ func (g *dangerGuard) check(line, cwd string) (finding, bool) { return g.checkIn
 // it is dangerous too. A finding to deny wins over one to ask, wherever
 // they are in the line.
 func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
+	return g.checkAt(line, place{cwd: cwd}, project)
+}
+
+// maxNested bounds how deeply scripts found in a command line (echoed into
+// a shell, run by an interpreter's os.system, given to parallel) are
+// checked in turn; deeper, the guard asks.
+const maxNested = 8
+
+// nested checks a script that a command at p runs, one level deeper.
+func (g *dangerGuard) nested(line string, p place, project string) (finding, bool) {
+	if p.depth >= maxNested {
+		return finding{rule: ruleUnseen, cmd: line, ask: true, why: "nests scripts too deeply for the guard to check"}, true
+	}
+	p.depth++
+	return g.checkAt(line, p, project)
+}
+
+// checkAt is checkIn for a line run at a place.
+func (g *dangerGuard) checkAt(line string, at place, project string) (finding, bool) {
+	cwd := at.cwd
 	segs, err := g.shell.Parse(line)
 	if err != nil {
 		return g.fallback(line)
@@ -150,9 +170,10 @@ func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
 	var (
 		asked finding
 		ask   bool
+		memo  placeMemo
 	)
 	for i, s := range segs {
-		places, overflow := g.places(s, cwd)
+		places, overflow := g.placesOf(&memo, s, place{cwd: cwd, depth: at.depth})
 		for _, p := range places {
 			e := g.expandSegment(s, p)
 			f, ok := g.segment(segs, i, e, p, project)
@@ -235,7 +256,7 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 	cwd := at.cwd
 	f, ok := g.rules(s, cwd, project)
 	if !ok {
-		f, ok = g.pipeline(segs, i, s, cwd, project)
+		f, ok = g.pipeline(segs, i, s, at, project)
 	}
 	if !ok {
 		f, ok = g.redirects(s)
@@ -244,7 +265,7 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 		f, ok = g.fed(segs, i, s, at, project)
 	}
 	if !ok {
-		f, ok = g.interpreter(segs, i, s, cwd, project)
+		f, ok = g.interpreter(segs, i, s, at, project)
 	}
 	if ok && g.allowed(strings.Join(s.Argv, " ")) {
 		return finding{}, false
@@ -254,6 +275,9 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 
 // rules applies the rules that look at one command's words.
 func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool) {
+	if len(s.Argv) == 0 {
+		return finding{}, false // a bare redirection or assignment
+	}
 	text := strings.Join(s.Argv, " ")
 	found := func(rule, why string) (finding, bool) {
 		return finding{rule: rule, cmd: text, why: why}, true
@@ -567,11 +591,11 @@ var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
 // pipeline flags a shell or interpreter fed by curl or wget through a
 // pipe, anywhere upstream in the same pipeline, and a shell fed a
 // dangerous script by echo or printf.
-func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd, project string) (finding, bool) {
+func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
 	if (s.Op != "|" && s.Op != "|&") || !runsStdin(s) {
 		return finding{}, false
 	}
-	if f, ok := g.echoedScript(segs, i, s, cwd, project); ok {
+	if f, ok := g.echoedScript(segs, i, s, at, project); ok {
 		return f, true
 	}
 	cur := i
@@ -595,7 +619,7 @@ func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, cwd
 
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
-func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, cwd, project string) (finding, bool) {
+func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
 	j := i - 1
 	for j >= 0 && segs[j].Subshell && !s.Subshell {
 		j--
@@ -610,7 +634,7 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 	if strings.TrimSpace(script) == "" {
 		return finding{}, false
 	}
-	f, ok := g.checkIn(script, cwd, project)
+	f, ok := g.nested(script, at, project)
 	if ok {
 		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
 	}

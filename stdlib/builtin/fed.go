@@ -41,7 +41,7 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 			items, seen = g.stdinWords(segs, i, s, at)
 		}
 		if script != "" {
-			return g.parallelScript(s, script, items, seen, cwd, project)
+			return g.parallelScript(s, script, items, seen, at, project)
 		}
 		via = "parallel"
 	default:
@@ -74,7 +74,7 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 // parallelScript checks the command string given to parallel
 // ("parallel 'rm -rf {}' ::: a b"), which it runs with a shell, once per
 // argument.
-func (g *dangerGuard) parallelScript(s shell.Segment, script string, items []string, seen bool, cwd, project string) (finding, bool) {
+func (g *dangerGuard) parallelScript(s shell.Segment, script string, items []string, seen bool, at place, project string) (finding, bool) {
 	lines := []string{script}
 	if len(items) > 0 {
 		lines = lines[:0]
@@ -87,7 +87,7 @@ func (g *dangerGuard) parallelScript(s shell.Segment, script string, items []str
 		}
 	}
 	for _, l := range lines {
-		if f, ok := g.checkIn(l, cwd, project); ok {
+		if f, ok := g.nested(l, at, project); ok {
 			f.cmd = truncate(strings.Join(s.Argv, " "), 150) + "` runs `" + f.cmd
 			return f, true
 		}

@@ -89,7 +89,7 @@ func langOf(name string) []langCall {
 // cannot work out, it asks. A one-file delete (os.remove, os.rmdir) is
 // denied only on those directories. Shell commands the code runs
 // (os.system, execSync, system) are checked as command lines.
-func (g *dangerGuard) interpreter(segs []shell.Segment, i int, s shell.Segment, cwd, project string) (finding, bool) {
+func (g *dangerGuard) interpreter(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
 	calls := langOf(s.Name)
 	if calls == nil {
 		return finding{}, false
@@ -138,7 +138,7 @@ func (g *dangerGuard) interpreter(segs []shell.Segment, i int, s shell.Segment, 
 		if len(code) > maxCode {
 			code = code[:maxCode]
 		}
-		f, ok := g.code(calls, code, cwd, project)
+		f, ok := g.code(calls, code, at, project)
 		if !ok {
 			continue
 		}
@@ -156,7 +156,7 @@ func (g *dangerGuard) interpreter(segs []shell.Segment, i int, s shell.Segment, 
 }
 
 // code checks one piece of interpreter code.
-func (g *dangerGuard) code(calls []langCall, code, cwd, project string) (finding, bool) {
+func (g *dangerGuard) code(calls []langCall, code string, at place, project string) (finding, bool) {
 	var (
 		asked finding
 		ask   bool
@@ -172,7 +172,7 @@ func (g *dangerGuard) code(calls []langCall, code, cwd, project string) (finding
 			if !ok {
 				continue // named, not called: an import, a word in a string
 			}
-			f, found := g.call(c.kind, name, args, cwd, project)
+			f, found := g.call(c.kind, name, args, at, project)
 			if !found {
 				continue
 			}
@@ -184,7 +184,7 @@ func (g *dangerGuard) code(calls []langCall, code, cwd, project string) (finding
 			}
 		}
 	}
-	if ok, fs := g.backticks(code, cwd, project); ok {
+	if ok, fs := g.backticks(code, at, project); ok {
 		return fs, true
 	}
 	return asked, ask
@@ -195,13 +195,13 @@ func (g *dangerGuard) code(calls []langCall, code, cwd, project string) (finding
 var backtickRe = lazyRegexp("`([^`]{1,1000})`|\\b(?:qx|%x)\\{([^}]{1,1000})\\}")
 
 // backticks checks the shell commands of Ruby and Perl backticks.
-func (g *dangerGuard) backticks(code, cwd, project string) (bool, finding) {
+func (g *dangerGuard) backticks(code string, at place, project string) (bool, finding) {
 	if !strings.ContainsAny(code, "`{") {
 		return false, finding{}
 	}
 	for _, m := range backtickRe().FindAllStringSubmatch(code, maxCalls) {
 		cmd := m[1] + m[2]
-		if f, ok := g.checkIn(cmd, cwd, project); ok && !f.ask {
+		if f, ok := g.nested(cmd, at, project); ok && !f.ask {
 			return true, f
 		}
 	}
@@ -209,7 +209,8 @@ func (g *dangerGuard) backticks(code, cwd, project string) (bool, finding) {
 }
 
 // call judges one call of the given kind with its argument text.
-func (g *dangerGuard) call(kind callKind, name, args, cwd, project string) (finding, bool) {
+func (g *dangerGuard) call(kind callKind, name, args string, at place, project string) (finding, bool) {
+	cwd := at.cwd
 	parts := splitTop(args, ',')
 	if len(parts) == 0 || strings.TrimSpace(parts[0]) == "" {
 		return finding{}, false
@@ -220,7 +221,7 @@ func (g *dangerGuard) call(kind callKind, name, args, cwd, project string) (find
 		if !ok {
 			return finding{}, false
 		}
-		f, found := g.checkIn(line, cwd, project)
+		f, found := g.nested(line, at, project)
 		if found {
 			f.cmd = call + "` runs `" + f.cmd
 		}

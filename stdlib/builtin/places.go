@@ -19,6 +19,7 @@ type place struct {
 	cwd   string
 	old   string
 	stack string // the pushd stack, NUL-separated, top first; unknown below
+	depth int    // how many scripts deep the command is (see nested)
 }
 
 // places returns the working directories a segment may run in, from the
@@ -27,9 +28,13 @@ type place struct {
 // $DIR") makes that place unknown (cwd ""). It reports overflow when more
 // places were possible than it follows, or the shell stopped counting
 // the changes.
-func (g *dangerGuard) places(s shell.Segment, start string) (out []place, overflow bool) {
-	out = []place{{cwd: start}}
-	for _, c := range s.Dirs {
+func (g *dangerGuard) places(s shell.Segment, start place) (out []place, overflow bool) {
+	return g.placesAfter([]place{start}, s.Dirs)
+}
+
+// placesAfter applies directory changes to a set of places.
+func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir) ([]place, bool) {
+	for _, c := range dirs {
 		if len(c.Argv) == 0 {
 			return out, true
 		}
@@ -38,7 +43,9 @@ func (g *dangerGuard) places(s shell.Segment, start string) (out []place, overfl
 			next = append(next, out...)
 		}
 		for _, p := range out {
-			next = append(next, g.chdir(c.Argv, p))
+			q := g.chdir(c.Argv, p)
+			q.depth = p.depth
+			next = append(next, q)
 		}
 		out = dedupPlaces(next)
 		if len(out) > maxPlaces {
@@ -46,6 +53,40 @@ func (g *dangerGuard) places(s shell.Segment, start string) (out []place, overfl
 		}
 	}
 	return out, false
+}
+
+// placeMemo remembers the places of the last segment looked at, since the
+// next one's directory changes mostly extend it ("cd a && x && y").
+type placeMemo struct {
+	dirs     []shell.Chdir
+	places   []place
+	overflow bool
+	valid    bool
+}
+
+// placesOf is places, computed from the memo when s's changes extend
+// those of the segment before.
+func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place) ([]place, bool) {
+	n := len(m.dirs)
+	var (
+		out      []place
+		overflow bool
+	)
+	if m.valid && n <= len(s.Dirs) && slices.EqualFunc(m.dirs, s.Dirs[:n], sameChdir) {
+		out, overflow = m.places, m.overflow
+		if !overflow && n < len(s.Dirs) {
+			out, overflow = g.placesAfter(slices.Clone(out), s.Dirs[n:])
+		}
+	} else {
+		out, overflow = g.places(s, start)
+	}
+	*m = placeMemo{dirs: s.Dirs, places: out, overflow: overflow, valid: true}
+	return out, overflow
+}
+
+// sameChdir reports whether two directory changes do the same.
+func sameChdir(a, b shell.Chdir) bool {
+	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv)
 }
 
 // dedupPlaces drops repeated places, keeping the first of each.
