@@ -94,3 +94,42 @@ func TestDangerousWalkarounds(t *testing.T) {
 	}
 	t.Log(fmt.Sprint(counts))
 }
+
+// TestDangerousCommandsUsesClaudeCodeCwd feeds the PreToolUse payload the
+// real Claude Code CLI sent (testdata/claude-code/PreToolUse.Bash.json):
+// the working directory is its top-level "cwd", and the project is
+// CLAUDE_PROJECT_DIR, which the CLI sets to the same directory.
+func TestDangerousCommandsUsesClaudeCodeCwd(t *testing.T) {
+	const dir = "/home/dev/run"
+	for _, project := range []string{dir + "/project", ""} {
+		t.Setenv("CLAUDE_PROJECT_DIR", project)
+		eng := newEngine(t, newHook(t, "dangerous-commands", builtin.Config{}))
+		for cmd, want := range map[string]string{
+			"cd .. && rm -rf project": "rm-project",
+			`rm -rf "$(pwd)"`:         "rm-project",
+			`python3 -c "import shutil; shutil.rmtree('../project')"`: "interpreter-delete",
+			"cd src && rm -rf ../dist":                                "",
+		} {
+			p := fixture(t, "PreToolUse.Bash", dir)
+			if p["cwd"] != dir+"/project" {
+				t.Fatalf("fixture cwd %v", p["cwd"])
+			}
+			p["tool_input"].(map[string]any)["command"] = cmd
+			out := fire(t, eng, "PreToolUse", p)
+			got := ""
+			if out.Decision == "deny" {
+				got = ruleOfRe.FindStringSubmatch(out.Reason)[1]
+			}
+			if got != want {
+				t.Errorf("CLAUDE_PROJECT_DIR=%q %q: got %q %q, want rule %q", project, cmd, out.Decision, out.Reason, want)
+			}
+			// Without the payload's cwd, "cd .." leads nowhere known.
+			if project == "" && cmd == "cd .. && rm -rf project" {
+				delete(p, "cwd")
+				if out := fire(t, eng, "PreToolUse", p); out.Decision != "" {
+					t.Errorf("%q without a cwd: %s %s", cmd, out.Decision, out.Reason)
+				}
+			}
+		}
+	}
+}
