@@ -172,22 +172,25 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 		ask   bool
 		memo  placeMemo
 	)
+	vars := g.lineVars(segs, place{cwd: cwd, depth: at.depth})
 	for i, s := range segs {
 		places, overflow := g.placesOf(&memo, s, place{cwd: cwd, depth: at.depth})
-		for _, p := range places {
-			e := g.expandSegment(s, p)
-			f, ok := g.segment(segs, i, e, p, project)
-			if !ok {
-				f, ok = g.outsideProject(e, p.cwd, project)
-			}
-			if !ok {
-				continue
-			}
-			if !f.ask {
-				return f, true
-			}
-			if !ask {
-				asked, ask = f, true
+		for _, v := range varVariants(s, vars) {
+			for _, p := range places {
+				e := g.expandSegment(v, p)
+				f, ok := g.segment(segs, i, e, p, project)
+				if !ok {
+					f, ok = g.outsideProject(e, p.cwd, project)
+				}
+				if !ok {
+					continue
+				}
+				if !f.ask {
+					return f, true
+				}
+				if !ask {
+					asked, ask = f, true
+				}
 			}
 		}
 		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
@@ -296,6 +299,11 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				}
 				if what := projectTarget(classifyArg(a, cwd, g.home), project); what != "" {
 					return found(ruleRmProject, "recursively deletes "+what)
+				}
+			}
+			for _, a := range s.Args() {
+				if hit := g.globHit(a, cwd, project); hit != "" {
+					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
 				}
 			}
 		}

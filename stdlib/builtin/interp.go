@@ -219,7 +219,10 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 	if kind == callShell {
 		line, ok := shellOut(parts)
 		if !ok {
-			return finding{}, false
+			// "rm -rf " + os.path.expanduser("~")
+			if line, ok = g.evalPath(parts[0], cwd); !ok {
+				return finding{}, false
+			}
 		}
 		f, found := g.nested(line, at, project)
 		if found {

@@ -173,6 +173,34 @@ func classifyArg(arg, cwd, home string) target {
 	return target{kind: classifyPath(p, home), path: p, all: all}
 }
 
+// globHit returns the home directory, the project directory, or one of
+// their parents, when a glob argument ("../sh*", "/home/d?v") matches it
+// (they are the directories a guessed name would aim at), or "".
+func (g *dangerGuard) globHit(arg, cwd, project string) string {
+	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
+		return ""
+	}
+	pat := arg
+	if g.home != "" {
+		pat = paths.Expand(pat, g.home)
+	}
+	if !path.IsAbs(pat) {
+		if cwd == "" {
+			return ""
+		}
+		pat = cwd + "/" + pat
+	}
+	pat = path.Clean(pat)
+	for _, start := range []string{project, g.home} {
+		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
+			if ok, _ := path.Match(pat, d); ok {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
 // isWildcard reports whether a path component matches every name: "*",
 // ".*", "**", "*.*" is not (it needs a dot) but "?*" is.
 func isWildcard(comp string) bool {
