@@ -172,10 +172,19 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 		ask   bool
 		memo  placeMemo
 	)
-	vars := g.lineVars(segs, place{cwd: cwd, depth: at.depth})
+	start := [1]place{{cwd: cwd, depth: at.depth}}
+	vars := g.lineVars(segs, start[0])
 	for i, s := range segs {
-		places, overflow := g.placesOf(&memo, s, place{cwd: cwd, depth: at.depth})
-		for _, v := range varVariants(s, vars) {
+		places, overflow := start[:], false
+		if len(s.Dirs) > 0 {
+			places, overflow = g.placesOf(&memo, s, start[0])
+		}
+		variants := varVariants(s, vars)
+		for vi := -1; vi < len(variants); vi++ {
+			v := s
+			if vi >= 0 {
+				v = variants[vi]
+			}
 			for _, p := range places {
 				e := g.expandSegment(v, p)
 				f, ok := g.segment(segs, i, e, p, project)

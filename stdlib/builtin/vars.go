@@ -66,13 +66,14 @@ var (
 	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
-// varVariants returns s, then s with the variables the line assigns
-// replaced in its words by each of their values.
+// varVariants returns the versions of s with the variables the line
+// assigns replaced in its words by each of their values (s itself is not
+// among them).
 func varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
-	out := []shell.Segment{s}
 	if len(vars) == 0 || !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "$") }) {
-		return out
+		return nil
 	}
+	out := []shell.Segment{s}
 	var names []string
 	for _, m := range varRefRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
 		if name := m[1] + m[2]; len(vars[name]) > 0 && !slices.Contains(names, name) {
@@ -95,8 +96,8 @@ func varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
 		}
 		out = append(out[:1], next...)
 		if len(out) > maxVariants {
-			return out[:maxVariants]
+			return out[1:maxVariants]
 		}
 	}
-	return out
+	return out[1:]
 }
