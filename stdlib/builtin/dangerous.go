@@ -39,8 +39,10 @@ func dangerousSpec() Spec {
 		Description: "Denies (or asks about) destructive shell commands, found by parsing the command line: " +
 			"recursive rm of /, ~, home or system directories, --no-preserve-root, mkfs, dd or redirections onto disk devices, " +
 			"fork bombs, curl/wget piped into a shell, chmod 777 and chown -R of system directories, git force pushes, " +
-			"git reset --hard and git clean -f, and a recursive rm of anything outside the project directory " +
-			"($CLAUDE_PROJECT_DIR, else the payload's cwd; home subtrees included, the temporary directories not).",
+			"git reset --hard and git clean -f, a recursive rm of the project directory or its parents, and of anything outside it " +
+			"($CLAUDE_PROJECT_DIR, else the payload's cwd; home subtrees included, the temporary directories not). " +
+			"It follows cd, $(pwd) and $PWD, xargs and parallel arguments and python, node, ruby and perl one-liners, " +
+			"and asks about a recursive delete whose targets it cannot see (xargs fed by a pipe, find \"$DIR\" -delete).",
 		Events:   []string{"PreToolUse"},
 		Priority: 1000,
 		Options: []OptionSpec{
