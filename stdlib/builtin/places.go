@@ -196,6 +196,10 @@ var placeRe = lazyRegexp("\\$\\(\\s*pwd(?:\\s+-[LP])?\\s*\\)|`\\s*pwd(?:\\s+-[LP
 // an absolute directory once the working directory is expanded.
 var dirOfRe = lazyRegexp(`\$\(\s*(dirname|realpath|readlink\s+-[fem])\s+"?([^"$()` + "`" + `\s]+)"?\s*\)`)
 
+// cdPwdRe finds $(cd DIR && pwd), the idiom for a directory's absolute
+// path.
+var cdPwdRe = lazyRegexp(`\$\(\s*cd\s+"?([^"$()` + "`" + `\s;&|]+)"?\s*(?:&&|;)\s*pwd(?:\s+-[LP])?\s*\)`)
+
 // expandPlace replaces, in a word, what the shell would replace by the
 // working directory of p, the previous one and home: $(pwd), ` + "`pwd`" + `,
 // $PWD, ${PWD}, $OLDPWD, ${OLDPWD}, $HOME, ${HOME}, a leading ~+ and ~-,
@@ -214,6 +218,15 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 	}
 	if !strings.ContainsAny(a, "$`") {
 		return a
+	}
+	if p.cwd != "" && strings.Contains(a, "cd") {
+		a = cdPwdRe().ReplaceAllStringFunc(a, func(m string) string {
+			d := cdPwdRe().FindStringSubmatch(m)[1]
+			if strings.ContainsAny(d, "*?[~") || d == "-" {
+				return m
+			}
+			return paths.Resolve(d, p.cwd, g.home)
+		})
 	}
 	a = placeRe().ReplaceAllStringFunc(a, func(m string) string {
 		var v string
