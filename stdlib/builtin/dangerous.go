@@ -150,7 +150,14 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 	cwd := at.cwd
 	segs, err := g.shell.Parse(line)
 	if err != nil {
-		return g.fallback(line)
+		if f, ok := g.fallback(line); ok {
+			return f, true
+		}
+		// bash runs the complete commands before a syntax error.
+		if prefix := shell.RunnablePrefix(line); prefix != "" {
+			return g.checkAt(prefix, at, project)
+		}
+		return finding{}, false
 	}
 	if f, ok := g.forkBomb(line, func(name string) bool {
 		n := 0

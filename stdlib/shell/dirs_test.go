@@ -121,3 +121,21 @@ func TestLaunchers(t *testing.T) {
 		t.Fatalf("launchers %s, want %s%s", got, want, format(segs))
 	}
 }
+
+func TestRunnablePrefix(t *testing.T) {
+	for line, want := range map[string]string{
+		"ls":                               "",
+		"rm -rf ~\n\"":                     "rm -rf ~",
+		"cd ..\nrm -rf shop\necho 'x":      "cd ..\nrm -rf shop",
+		"rm -rf / 'x":                      "",
+		"a\nif true; then\nb\n'":           "a",
+		"echo ok\necho \"multi\nline\" 'x": "echo ok",
+		"echo \"multi\nline\"\nrm x\n)":    "echo \"multi\nline\"\nrm x",
+		strings.Repeat("\n", 100) + "'":    "",
+		"x\n" + strings.Repeat("(\n", 100): "x",
+	} {
+		if got := RunnablePrefix(line); got != want {
+			t.Errorf("RunnablePrefix(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
