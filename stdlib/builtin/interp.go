@@ -46,8 +46,8 @@ func init() {
 	}
 	node := []langCall{
 		{lazyRegexp(`\brequire\(\s*['"]rimraf['"]\s*\)\.(?:sync|rimrafSync|rimraf)\b|\brimraf(?:Sync|\.sync|\.rimrafSync)?\b|\.(?:removeSync|remove|emptyDirSync|emptyDir)\b`), callRecursive},
-		{lazyRegexp(`\.(?:rmSync|rm|rmdirSync|rmdir)\b`), callMaybe},
-		{lazyRegexp(`\.(?:unlinkSync|unlink)\b`), callSingle},
+		{lazyRegexp(`\b(?:rmSync|rmdirSync)\b|\.(?:rm|rmdir)\b`), callMaybe},
+		{lazyRegexp(`\bunlinkSync\b|\.unlink\b`), callSingle},
 		{lazyRegexp(`\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\b`), callShell},
 	}
 	ruby := []langCall{
@@ -234,7 +234,11 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 	if kind == callMaybe {
 		recursive = recursiveOptRe().MatchString(args)
 	}
-	p, known := g.evalPath(parts[0], cwd)
+	first := parts[0]
+	if m := kwargRe().FindStringSubmatch(first); m != nil {
+		first = m[1] // shutil.rmtree(path="/opt")
+	}
+	p, known := g.evalPath(first, cwd)
 	if !known {
 		if recursive {
 			return finding{rule: ruleUnseen, cmd: call, ask: true,
@@ -260,6 +264,9 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 	}
 	return finding{}, false
 }
+
+// kwargRe matches a keyword argument, name=value.
+var kwargRe = lazyRegexp(`^\s*[A-Za-z_]\w*\s*=([^=].*)$`)
 
 // recursiveOptRe finds {recursive: true} in a Node call's options.
 var recursiveOptRe = lazyRegexp(`recursive['"]?\s*:\s*(?:true|1|!0|[A-Za-z_$])`)

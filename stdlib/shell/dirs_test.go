@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,5 +138,20 @@ func TestRunnablePrefix(t *testing.T) {
 		if got := RunnablePrefix(line); got != want {
 			t.Errorf("RunnablePrefix(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+func TestTrapScript(t *testing.T) {
+	segs, err := Parse(`trap 'rm -rf ~' EXIT; trap - INT; trap -p`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"trap 'rm -rf ~' EXIT", "rm -rf ~", "trap - INT", "trap -p"}
+	var got []string
+	for _, s := range segs {
+		got = append(got, strings.Join(s.Argv, " "))
+	}
+	if strings.Join(got, "|") != "trap rm -rf ~ EXIT|rm -rf ~|trap - INT|trap -p" || !slices.Contains(segs[1].Wrappers, "trap") {
+		t.Fatalf("got %q, want %q%s", got, want, format(segs))
 	}
 }

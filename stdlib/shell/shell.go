@@ -32,8 +32,8 @@ type Segment struct {
 	// command, outermost first, e.g. ["sudo", "bash -c"]. A shell given its
 	// script with -c is recorded as "bash -c", one reading a here-document
 	// or here-string as "bash -s", a flock running a string as "flock -c",
-	// arguments run by eval as "eval", and the bash keyword form of time as
-	// "time". Other launchers are recorded by their base name.
+	// arguments run by eval as "eval", the script of a trap as "trap", and
+	// the bash keyword form of time as "time". Other launchers are recorded by their base name.
 	Wrappers []string
 
 	// Launchers holds, for each launcher peeled off this command itself
@@ -55,7 +55,7 @@ type Segment struct {
 
 	// Subshell reports whether the command runs in a nested shell: inside
 	// ( ... ), $( ... ), `...`, <( ... ) or >( ... ), a coproc, or a script
-	// given to bash -c, a shell's standard input, eval, watch or flock -c.
+	// given to bash -c, a shell's standard input, eval, trap, watch or flock -c.
 	Subshell bool
 
 	// Redirects lists the redirections that apply to the command, those of

@@ -115,6 +115,7 @@ func TestParse(t *testing.T) {
 		}},
 		{"function", "cleanup() { rm -rf \"$TMP\"; }; trap cleanup EXIT", []Segment{
 			sgv([]string{"rm", "-rf", "$TMP"}), sg("trap cleanup EXIT", op(";")),
+			sg("cleanup", sub(), wrap("trap")), // the trap's script, run at exit
 		}},
 		{"function keyword", "function f { sudo reboot; }", []Segment{
 			sg("reboot", wrap("sudo")),

@@ -403,6 +403,16 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 	}
 	w.emit(seg, fr)
 	used.flow = w.chdir(seg, u.wrappers, fr.dir)
+	if len(u.argv) > 2 && baseName(u.argv[0].text) == "trap" && fr.depth < maxDepth && !strings.HasPrefix(u.argv[1].text, "-") {
+		// trap's first argument is a script the shell runs later, on a
+		// signal or at exit.
+		used.words = append(used.words, u.argv[1].word)
+		inner := nestedList(fr)
+		inner.wrappers = concat(fr.wrappers, u.wrappers, []string{"trap"})
+		inner.assigns = concat(fr.assigns, seg.Assigns)
+		inner.depth++
+		w.script(u.argv[1].text, inner)
+	}
 	if len(u.argv) > 1 && baseName(u.argv[0].text) == "eval" && fr.depth < maxDepth {
 		for _, a := range u.argv[1:] {
 			used.words = append(used.words, a.word)
