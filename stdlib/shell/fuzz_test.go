@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		`printf '%s\n' $'a\tb' "${X:-$(id)}" ~ *.go`,
 		"[[ -n $(x) ]] && (( $(y) > 1 )); let 'a = 1'; export A=$(b)",
 		"time -p coproc { sleep 1; }",
+		"true; \x80000000",
+		"rm -rf ~\necho 'x",
 		"cd .. && (cd /tmp; pushd x) || popd; f() { cd -; }; f; eval 'cd ~' && rm -rf shop",
 	} {
 		f.Add(seed)
@@ -34,6 +37,14 @@ func FuzzParse(f *testing.F) {
 		segs, err := Parse(line)
 		names := Commands(line)
 		HasCommand(line, "rm")
+		if p := RunnablePrefix(line); p != "" {
+			if !strings.HasPrefix(line, p) {
+				t.Errorf("RunnablePrefix(%q) = %q, not a prefix", line, p)
+			}
+			if _, err := Parse(p); err != nil {
+				t.Errorf("RunnablePrefix(%q) = %q, which does not parse: %v", line, p, err)
+			}
+		}
 		if _, werr := Words(line); werr == nil {
 			splitWords(line, true)
 		}
