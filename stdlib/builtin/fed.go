@@ -51,6 +51,9 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 		return finding{}, false
 	}
 	text := strings.Join(s.Argv, " ")
+	if via == "xargs" {
+		text = "xargs " + text
+	}
 	if len(items) > 0 {
 		full := sub
 		if sub.Name == "find" {
@@ -59,7 +62,7 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 			full.Argv = slices.Concat(sub.Argv, items)
 		}
 		if f, ok := g.rules(full, cwd, project); ok {
-			f.cmd = via + " " + text
+			f.cmd = text
 			f.why += " (" + truncate(strings.Join(items, " "), 100) + " given by " + via + ")"
 			return f, true
 		}
