@@ -592,8 +592,10 @@ func interpreterFlags(name string) ([]string, bool) {
 	if f, ok := interpreters[name]; ok {
 		return f, true
 	}
-	base := strings.TrimRight(name, "0123456789.")
-	f, ok := interpreters[base]
+	if n := len(name); n == 0 || (name[n-1] != '.' && (name[n-1] < '0' || name[n-1] > '9')) {
+		return nil, false
+	}
+	f, ok := interpreters[strings.TrimRight(name, "0123456789.")]
 	return f, ok
 }
 

@@ -76,7 +76,10 @@ func langOf(name string) []langCall {
 	if l, ok := langs[name]; ok {
 		return l
 	}
-	return langs[strings.TrimRight(name, "0123456789.")]
+	if n := len(name); n > 0 && (name[n-1] == '.' || name[n-1] >= '0' && name[n-1] <= '9') {
+		return langs[strings.TrimRight(name, "0123456789.")]
+	}
+	return nil
 }
 
 // interpreter checks the code that python, node, ruby or perl (and bun,

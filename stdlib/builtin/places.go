@@ -207,7 +207,7 @@ var cdPwdRe = lazyRegexp(`\$\(\s*cd\s+"?([^"$()` + "`" + `\s;&|]+)"?\s*(?:&&|;)\
 // result. What it cannot know (OLDPWD at the start of the line, an
 // unknown directory) is left as written.
 func (g *dangerGuard) expandPlace(a string, p place) string {
-	if !strings.ContainsAny(a, "$`~") {
+	if strings.IndexByte(a, '$') < 0 && strings.IndexByte(a, '`') < 0 && strings.IndexByte(a, '~') < 0 {
 		return a
 	}
 	switch {
