@@ -216,21 +216,8 @@ func sideEffects(cfg *assemble.Config) map[string]string {
 	decoded := cfg.Decoded()
 	kinds := map[string]string{}
 	for _, hb := range decoded.Hooks {
-		switch hb.Kind {
-		case "command", "http":
-			kinds[hb.Hook.ID] = hb.Kind
-		case "prompt", "agent":
-			kinds[hb.Hook.ID] = hb.Kind + ", calls a model"
-		case "js", "script":
-			var caps []string
-			for _, c := range hb.Allow {
-				if slices.Contains(effectCaps, c) {
-					caps = append(caps, c)
-				}
-			}
-			if len(caps) > 0 {
-				kinds[hb.Hook.ID] = hb.Kind + ", allow " + strings.Join(caps, " ")
-			}
+		if what := handlerEffect(hb.Kind, hb.Allow); what != "" {
+			kinds[hb.Hook.ID] = what
 		}
 	}
 	bySource := map[string]string{}
@@ -251,6 +238,36 @@ func sideEffects(cfg *assemble.Config) map[string]string {
 		}
 	}
 	return out
+}
+
+// handlerEffect says what a hook of handler kind with the capabilities
+// allow does outside hookctl, or "" when it does nothing there. Every
+// kind that runs code (js, ts, script: inline or a file) is judged by its
+// capabilities alike; command and http always act; prompt and agent call
+// a model; a declarative hook only decides. A kind this list does not know
+// counts as acting outside hookctl, so that a new kind is skipped by
+// --no-exec until it is listed here.
+func handlerEffect(kind string, allow []string) string {
+	switch kind {
+	case "declarative":
+		return ""
+	case "command", "http":
+		return kind
+	case "prompt", "agent":
+		return kind + ", calls a model"
+	case "js", "ts", "script":
+		var caps []string
+		for _, c := range allow {
+			if slices.Contains(effectCaps, c) {
+				caps = append(caps, c)
+			}
+		}
+		if len(caps) == 0 {
+			return ""
+		}
+		return kind + ", allow " + strings.Join(caps, " ")
+	}
+	return kind + ", runs code"
 }
 
 // describeEffects lists hooks as "id (what), ..." sorted by id.
