@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // Cell widths of the tables, in runes.
@@ -52,8 +54,8 @@ func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
 		if r.Event == EventPreToolUse {
 			rec = string(r.Recorded)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
-			dash(cut(r.Input, inputWidth)), dash(rec), action, dash(cut(hooks, hookWidth)), cut(reason, reasonWidth))
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, cell(r.Event), dash(cell(r.Tool)),
+			dash(cut(cell(r.Input), inputWidth)), dash(rec), cell(action), dash(cut(cell(hooks), hookWidth)), cut(cell(reason), reasonWidth))
 	}
 	return tw.Flush()
 }
@@ -145,6 +147,13 @@ func failed(status string) string {
 	return "failed"
 }
 
+// cell makes text from a transcript or a configuration (a tool name, a
+// hook id, a reason, a line type) safe in a terminal and in one cell:
+// control characters, newlines and tabs included, bidirectional
+// overrides and line separators are escaped (termsafe.Escape), so that
+// none can forge a row, draw over a cell or send the terminal a command.
+func cell(s string) string { return termsafe.Escape(s) }
+
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -169,7 +178,7 @@ func (rep *Report) WriteSummary(w io.Writer, i int) error {
 		fmt.Fprintf(w, "skipped: %s\n", counts(st.Skipped, byCount(st.Skipped)))
 	}
 	if st.Malformed > 0 {
-		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", st.Malformed, st.Problems[0])
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", st.Malformed, cell(st.Problems[0].String()))
 	}
 	return nil
 }
@@ -180,7 +189,7 @@ func (rep *Report) transcriptLine() string {
 	var b strings.Builder
 	name := "-"
 	if rep.Transcript != "" {
-		name = filepath.Base(rep.Transcript)
+		name = cell(filepath.Base(rep.Transcript))
 	}
 	fmt.Fprintf(&b, "%s, %d line(s), %d session(s), %d prompt(s), %d tool call(s)", name,
 		st.Lines, len(st.Sessions), st.Prompts, st.ToolCalls)
@@ -204,7 +213,7 @@ func (rep *Report) transcriptLine() string {
 func counts(m map[string]int, order []string) string {
 	var parts []string
 	for _, k := range order {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", cell(k), m[k]))
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -217,7 +226,7 @@ func countsAfter(m map[string]int, order []string) string {
 	var parts []string
 	for _, k := range order {
 		if m[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+			parts = append(parts, fmt.Sprintf("%d %s", m[k], cell(k)))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -290,14 +299,14 @@ func (rep *Report) WriteDiffTable(w io.Writer, i, j int) error {
 		tw := newTable(w)
 		fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tBEFORE\tAFTER")
 		for _, r := range diff {
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
-				dash(cut(r.Input, inputWidth)), verdictCellDiff(r.Verdicts[i]), verdictCellDiff(r.Verdicts[j]))
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, cell(r.Event), dash(cell(r.Tool)),
+				dash(cut(cell(r.Input), inputWidth)), verdictCellDiff(r.Verdicts[i]), verdictCellDiff(r.Verdicts[j]))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "before: %s\nafter:  %s\n", rep.Configs[i], rep.Configs[j])
+	fmt.Fprintf(w, "before: %s\nafter:  %s\n", cell(rep.Configs[i]), cell(rep.Configs[j]))
 	fmt.Fprintf(w, "transcript: %s\n", rep.transcriptLine())
 	if len(diff) == 0 {
 		fmt.Fprintf(w, "no differences: all %d event(s) had the same effect\n", len(rep.Records))
@@ -312,7 +321,7 @@ func (rep *Report) WriteDiffTable(w io.Writer, i, j int) error {
 	fmt.Fprintf(w, "outcomes: blocked %d → %d, asked %d → %d, rewritten %d → %d, with context %d → %d, allowed %d → %d, hook errors %d → %d\n",
 		a.Blocked, b.Blocked, a.Asked, b.Asked, a.Rewritten, b.Rewritten, a.Context, b.Context, a.Allowed, b.Allowed, a.HookErrors, b.HookErrors)
 	if rep.Stats.Malformed > 0 {
-		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", rep.Stats.Malformed, rep.Stats.Problems[0])
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", rep.Stats.Malformed, cell(rep.Stats.Problems[0].String()))
 	}
 	return nil
 }
@@ -327,7 +336,7 @@ func verdictCellDiff(v Verdict) string {
 	if reason != "" {
 		s += ": " + reason
 	}
-	return cut(s, verdictCell)
+	return cut(cell(s), verdictCell)
 }
 
 // jsonDiff is one line of WriteDiffJSON.

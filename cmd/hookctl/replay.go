@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/replay"
 	"github.com/hookctl/hookctl/stdlib"
 )
@@ -69,6 +70,7 @@ transcript error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(!asJSON)()
 			return a.replay(cmd.Context(), args[0], diffPath, replayFlags{json: asJSON, noExec: noExec, all: all})
 		},
 	}
@@ -138,7 +140,7 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 		return &exitError{code: exitFailure, err: err}
 	}
 	for _, p := range rep.Stats.Problems {
-		fmt.Fprintf(a.stderr, "hookctl: replay: %s:%d: %s (skipped)\n", transcript, p.Line, p.Err)
+		fmt.Fprintf(a.stderr, "hookctl: replay: %s:%d: %s (skipped)\n", termsafe.Escape(transcript), p.Line, termsafe.Escape(p.Err))
 	}
 	if more := rep.Stats.Malformed - len(rep.Stats.Problems); more > 0 {
 		fmt.Fprintf(a.stderr, "hookctl: replay: %s: %d more line(s) could not be read\n", transcript, more)
@@ -279,7 +281,7 @@ func describeEffects(effects map[string]string) string {
 	slices.Sort(ids)
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("%s (%s)", id, effects[id])
+		parts[i] = fmt.Sprintf("%s (%s)", termsafe.Escape(id), termsafe.Escape(effects[id]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -58,6 +58,7 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
   hookctl test --junit report.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(!asJSON)()
 			var opts []hooktest.Option
 			if run != "" {
 				re, err := regexp.Compile(run)
