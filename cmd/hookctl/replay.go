@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -131,7 +132,39 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 	if err != nil {
 		abs = transcript
 	}
-	rep, err := replay.Run(ctx, replay.NewReader(f, replay.WithPath(abs)), configs...)
+	// The records are written as they are replayed (replay.Stream): the
+	// memory a replay needs does not grow with the transcript.
+	out := bufio.NewWriterSize(a.stdout, 64<<10)
+	var (
+		sink   func(*replay.Record) error
+		finish func(*replay.Report) error
+		diffs  func() int
+	)
+	switch {
+	case diffPath != "" && fl.json:
+		var d replay.Diffs
+		sink = func(r *replay.Record) error { return replay.WriteDiffJSONEvent(out, r, 0, 1, &d) }
+		finish = func(rep *replay.Report) error { return rep.WriteDiffJSONSummary(out, 0, 1, d) }
+		diffs = func() int { return d.N }
+	case diffPath != "":
+		t := replay.NewDiffTable(out, 0, 1)
+		sink, finish = t.Add, t.Close
+		diffs = func() int { return t.N }
+	case fl.json:
+		sink = func(r *replay.Record) error { return replay.WriteJSONEvent(out, r, 0) }
+		finish = func(rep *replay.Report) error { return rep.WriteJSONSummary(out, 0) }
+	default:
+		t := replay.NewTable(out, 0, replay.TableOptions{All: fl.all})
+		sink = t.Add
+		finish = func(rep *replay.Report) error {
+			if err := t.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintln(out)
+			return rep.WriteSummary(out, 0)
+		}
+	}
+	rep, err := replay.Stream(ctx, replay.NewReader(f, replay.WithPath(abs)), sink, configs...)
 	if err != nil {
 		var fe *replay.FormatError
 		if errors.As(err, &fe) {
@@ -145,28 +178,14 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 	if more := rep.Stats.Malformed - len(rep.Stats.Problems); more > 0 {
 		fmt.Fprintf(a.stderr, "hookctl: replay: %s: %d more line(s) could not be read\n", transcript, more)
 	}
-	if diffPath != "" {
-		if fl.json {
-			err = rep.WriteDiffJSON(a.stdout, 0, 1)
-		} else {
-			err = rep.WriteDiffTable(a.stdout, 0, 1)
-		}
-		if err != nil {
-			return &exitError{code: exitFailure, err: err}
-		}
-		if len(rep.Diff(0, 1)) > 0 {
-			return silent(exitDiffer)
-		}
-		return nil
-	}
-	if fl.json {
-		err = rep.WriteJSON(a.stdout, 0)
-	} else if err = rep.WriteTable(a.stdout, 0, replay.TableOptions{All: fl.all}); err == nil {
-		fmt.Fprintln(a.stdout)
-		err = rep.WriteSummary(a.stdout, 0)
-	}
-	if err != nil {
+	if err := finish(rep); err != nil {
 		return &exitError{code: exitFailure, err: err}
+	}
+	if err := out.Flush(); err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if diffs != nil && diffs() > 0 {
+		return silent(exitDiffer)
 	}
 	return nil
 }
