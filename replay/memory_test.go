@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
@@ -110,4 +112,44 @@ func TestStreamMemoryDoesNotGrowWithTheTranscript(t *testing.T) {
 // denyRm is a hook like the ones a replay runs: a deny on Bash.
 func denyRm() engine.Hook {
 	return engine.Hook{ID: "no-rm", Event: "PreToolUse", Matcher: "Bash", Handler: engine.Static(engine.Deny("rm"))}
+}
+
+// TestStreamHoldsBoundedBehindAnOpenCall: a tool call never answered does
+// not make Stream hold the rest of the transcript: past MaxHeld records
+// it is given to the sink without its result, the records stay in
+// transcript order, and every one reaches the sink.
+func TestStreamHoldsBoundedBehindAnOpenCall(t *testing.T) {
+	var b strings.Builder
+	src := &transcriptStream{size: 1}
+	src.Read(make([]byte, 0)) // the prompt line
+	b.Write(src.buf)
+	b.WriteString(streamLine + `"type":"assistant","uuid":"open","timestamp":"2026-11-23T10:00:03Z","message":{"id":"m0","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_open","name":"Bash","input":{"command":"sleep 1"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}}` + "\n")
+	more := &transcriptStream{size: 1 << 30, n: 1}
+	for more.n <= replay.MaxHeld { // MaxHeld more calls, each answered
+		more.Read(make([]byte, 0))
+		b.Write(more.buf)
+		more.buf = more.buf[:0]
+	}
+	var (
+		lines    []int
+		forced   bool
+		received int
+	)
+	rep, err := replay.Stream(context.Background(), replay.NewReader(strings.NewReader(b.String())), func(r *replay.Record) error {
+		received++
+		lines = append(lines, r.Line)
+		if r.ToolUseID == "toolu_open" {
+			forced = r.Recorded == ""
+		}
+		return nil
+	}, goEngine(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !forced {
+		t.Errorf("the open call was held to the end, not given to the sink past MaxHeld records")
+	}
+	if !slices.IsSorted(lines) || received != rep.Events {
+		t.Errorf("records out of order or lost: %d received, %d events", received, rep.Events)
+	}
 }
