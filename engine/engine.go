@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Defaults.
@@ -681,7 +682,9 @@ func (e *Engine) openAudit(path string) (*auditSink, error) {
 	if cur := e.audit.Load(); cur != nil && cur.path == path {
 		return cur, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Never through a link or into a FIFO or device: a link placed after
+	// trust (to /dev/stdout, say) would put the record before the reply.
+	f, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // Report is the result of a run.
@@ -69,18 +70,18 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	ew := &errWriter{w: w}
 	for _, t := range r.Tests {
 		if verbose {
-			ew.printf("=== RUN   %s\n", t.Name)
+			ew.printf("=== RUN   %s\n", termsafe.Escape(t.Name))
 			if t.Outcome != nil {
 				writeTrace(ew, t.Outcome)
 			}
 		}
 		switch {
 		case t.Passed && verbose:
-			ew.printf("--- PASS: %s (%s)\n", t.Name, dur(t.Duration))
+			ew.printf("--- PASS: %s (%s)\n", termsafe.Escape(t.Name), dur(t.Duration))
 		case !t.Passed:
-			ew.printf("--- FAIL: %s (%s)\n", t.Name, dur(t.Duration))
+			ew.printf("--- FAIL: %s (%s)\n", termsafe.Escape(t.Name), dur(t.Duration))
 			if t.Error != "" {
-				ew.printf("    %s:%d: fire %s: %s\n", t.File, t.Line, t.Event, t.Error)
+				ew.printf("    %s:%d: fire %s: %s\n", termsafe.Escape(t.File), t.Line, termsafe.Escape(t.Event), termsafe.Escape(t.Error))
 			}
 			for _, f := range t.Failures {
 				ew.printf("    %s\n", f)
@@ -115,9 +116,9 @@ func (r *Report) writeCoverage(ew *errWriter) {
 			} else {
 				ew.printf("  %-15s", "")
 			}
-			ew.printf("%s", h.ID)
+			ew.printf("%s", termsafe.Escape(h.ID))
 			if h.Source != "" {
-				ew.printf(" (%s", h.Source)
+				ew.printf(" (%s", termsafe.Escape(h.Source))
 				if h.Disabled {
 					ew.printf(", disabled")
 				}
@@ -146,10 +147,10 @@ func writeTrace(ew *errWriter, out *engine.Outcome) {
 	ew.printf("\n")
 	width := 0
 	for _, h := range out.Hooks {
-		width = max(width, len(h.ID))
+		width = max(width, len(termsafe.Escape(h.ID)))
 	}
 	for _, h := range out.Hooks {
-		ew.printf("      %-*s  %s\n", width, h.ID, statusText(h))
+		ew.printf("      %-*s  %s\n", width, termsafe.Escape(h.ID), termsafe.Escape(statusText(h)))
 	}
 }
 

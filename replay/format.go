@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // Cell widths of the tables, in runes.
@@ -39,24 +41,62 @@ func (r *Record) shown(i int, opt TableOptions) bool {
 // session did with the call, the action, the hooks behind it and the
 // reason, each cut to fit.
 func (rep *Report) WriteTable(w io.Writer, i int, opt TableOptions) error {
-	tw := newTable(w)
-	fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tSESSION\tDECISION\tHOOK\tREASON")
+	t := NewTable(w, i, opt)
 	for k := range rep.Records {
-		r := &rep.Records[k]
-		if !r.shown(i, opt) {
-			continue
+		if err := t.Add(&rep.Records[k]); err != nil {
+			return err
 		}
-		v := r.Verdicts[i]
-		action, hooks, reason := verdictCells(v)
-		rec := ""
-		if r.Event == EventPreToolUse {
-			rec = string(r.Recorded)
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
-			dash(cut(r.Input, inputWidth)), dash(rec), action, dash(cut(hooks, hookWidth)), cut(reason, reasonWidth))
 	}
-	return tw.Flush()
+	return t.Close()
 }
+
+// TableBlock is how many rows a Table aligns together: a longer table is
+// written in blocks of its own column widths, so that writing it needs no
+// more memory for a long transcript than for a short one.
+const TableBlock = 4096
+
+// Table writes configuration i's table (see WriteTable) record by record,
+// for Stream.
+type Table struct {
+	w    io.Writer
+	i    int
+	opt  TableOptions
+	t    *table
+	rows int
+}
+
+// NewTable returns a Table of configuration i writing to w; its header
+// is written with the first block.
+func NewTable(w io.Writer, i int, opt TableOptions) *Table {
+	t := &Table{w: w, i: i, opt: opt, t: newTable(w)}
+	fmt.Fprintln(t.t, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tSESSION\tDECISION\tHOOK\tREASON")
+	return t
+}
+
+// Add writes r's row, if the table shows it.
+func (t *Table) Add(r *Record) error {
+	if !r.shown(t.i, t.opt) {
+		return nil
+	}
+	v := r.Verdicts[t.i]
+	action, hooks, reason := verdictCells(v)
+	rec := ""
+	if r.Event == EventPreToolUse {
+		rec = string(r.Recorded)
+	}
+	fmt.Fprintf(t.t, "%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, cell(r.Event), dash(cell(r.Tool)),
+		dash(cut(cell(r.Input), inputWidth)), dash(rec), cell(action), dash(cut(cell(hooks), hookWidth)), cut(cell(reason), reasonWidth))
+	t.rows++
+	if t.rows%TableBlock == 0 {
+		err := t.t.Flush()
+		t.t = newTable(t.w)
+		return err
+	}
+	return nil
+}
+
+// Close writes the rows not written yet.
+func (t *Table) Close() error { return t.t.Flush() }
 
 // table aligns tab-separated cells in columns, without the spaces that
 // padding leaves at the end of rows whose last cells are empty.
@@ -145,6 +185,13 @@ func failed(status string) string {
 	return "failed"
 }
 
+// cell makes text from a transcript or a configuration (a tool name, a
+// hook id, a reason, a line type) safe in a terminal and in one cell:
+// control characters, newlines and tabs included, bidirectional
+// overrides and line separators are escaped (termsafe.Escape), so that
+// none can forge a row, draw over a cell or send the terminal a command.
+func cell(s string) string { return termsafe.Escape(s) }
+
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -169,7 +216,7 @@ func (rep *Report) WriteSummary(w io.Writer, i int) error {
 		fmt.Fprintf(w, "skipped: %s\n", counts(st.Skipped, byCount(st.Skipped)))
 	}
 	if st.Malformed > 0 {
-		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", st.Malformed, st.Problems[0])
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", st.Malformed, cell(st.Problems[0].String()))
 	}
 	return nil
 }
@@ -180,16 +227,11 @@ func (rep *Report) transcriptLine() string {
 	var b strings.Builder
 	name := "-"
 	if rep.Transcript != "" {
-		name = filepath.Base(rep.Transcript)
+		name = cell(filepath.Base(rep.Transcript))
 	}
 	fmt.Fprintf(&b, "%s, %d line(s), %d session(s), %d prompt(s), %d tool call(s)", name,
 		st.Lines, len(st.Sessions), st.Prompts, st.ToolCalls)
-	rec := map[string]int{}
-	for _, r := range rep.Records {
-		if r.Event == EventPreToolUse {
-			rec[string(r.Recorded)]++
-		}
-	}
+	rec := rep.calls
 	if len(rec) > 0 {
 		var order []string
 		for _, k := range []Recorded{RecordedRan, RecordedFailed, RecordedRejected, RecordedDenied, RecordedBlocked, RecordedInvalid, RecordedNone} {
@@ -204,7 +246,7 @@ func (rep *Report) transcriptLine() string {
 func counts(m map[string]int, order []string) string {
 	var parts []string
 	for _, k := range order {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", cell(k), m[k]))
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -217,7 +259,7 @@ func countsAfter(m map[string]int, order []string) string {
 	var parts []string
 	for _, k := range order {
 		if m[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+			parts = append(parts, fmt.Sprintf("%d %s", m[k], cell(k)))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -259,13 +301,25 @@ type jsonSummary struct {
 // summary ("type": "summary", with the transcript's Stats and the
 // configuration's Summary).
 func (rep *Report) WriteJSON(w io.Writer, i int) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range rep.Records {
-		if err := enc.Encode(jsonEvent{Type: "event", Record: r, Verdict: r.Verdicts[i]}); err != nil {
+	for k := range rep.Records {
+		if err := WriteJSONEvent(w, &rep.Records[k], i); err != nil {
 			return err
 		}
 	}
+	return rep.WriteJSONSummary(w, i)
+}
+
+// WriteJSONEvent writes one line of WriteJSON: r as configuration i saw it.
+func WriteJSONEvent(w io.Writer, r *Record, i int) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(jsonEvent{Type: "event", Record: *r, Verdict: r.Verdicts[i]})
+}
+
+// WriteJSONSummary writes the last line of WriteJSON.
+func (rep *Report) WriteJSONSummary(w io.Writer, i int) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	return enc.Encode(jsonSummary{Type: "summary", Transcript: rep.Transcript, Config: rep.Configs[i], Stats: rep.statsJSON(), Summary: rep.Summaries[i]})
 }
 
@@ -285,34 +339,88 @@ func (rep *Report) statsJSON() Stats {
 // and j (after) differ, one row each with both verdicts, then a summary
 // of the differences and of each configuration's outcomes.
 func (rep *Report) WriteDiffTable(w io.Writer, i, j int) error {
-	diff := rep.Diff(i, j)
-	if len(diff) > 0 {
-		tw := newTable(w)
-		fmt.Fprintln(tw, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tBEFORE\tAFTER")
-		for _, r := range diff {
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, r.Event, dash(r.Tool),
-				dash(cut(r.Input, inputWidth)), verdictCellDiff(r.Verdicts[i]), verdictCellDiff(r.Verdicts[j]))
-		}
-		if err := tw.Flush(); err != nil {
+	t := NewDiffTable(w, i, j)
+	for k := range rep.Records {
+		if err := t.Add(&rep.Records[k]); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(w, "before: %s\nafter:  %s\n", rep.Configs[i], rep.Configs[j])
-	fmt.Fprintf(w, "transcript: %s\n", rep.transcriptLine())
-	if len(diff) == 0 {
-		fmt.Fprintf(w, "no differences: all %d event(s) had the same effect\n", len(rep.Records))
-	} else {
-		by := map[string]int{}
-		for _, r := range diff {
-			by[r.Event]++
+	return t.Close(rep)
+}
+
+// DiffTable writes WriteDiffTable's table record by record, for Stream,
+// aligned in blocks of TableBlock rows, and counts the differences.
+type DiffTable struct {
+	w    io.Writer
+	i, j int
+	t    *table
+	Diffs
+}
+
+// Diffs counts the records on which two configurations differ.
+type Diffs struct {
+	// N counts them; ByEvent counts them by event.
+	N       int
+	ByEvent map[string]int
+}
+
+func (d *Diffs) add(r *Record) {
+	if d.ByEvent == nil {
+		d.ByEvent = map[string]int{}
+	}
+	d.N++
+	d.ByEvent[r.Event]++
+}
+
+// NewDiffTable returns a DiffTable of configurations i and j writing to w.
+func NewDiffTable(w io.Writer, i, j int) *DiffTable {
+	return &DiffTable{w: w, i: i, j: j}
+}
+
+// Add writes r's row if i and j differ on it.
+func (t *DiffTable) Add(r *Record) error {
+	if !r.Differs(t.i, t.j) {
+		return nil
+	}
+	t.add(r)
+	if t.t == nil {
+		t.t = newTable(t.w)
+		if t.N == 1 {
+			fmt.Fprintln(t.t, "LINE\tTURN\tEVENT\tTOOL\tINPUT\tBEFORE\tAFTER")
 		}
-		fmt.Fprintf(w, "differences: %d of %d event(s) (%s)\n", len(diff), len(rep.Records), counts(by, eventOrder(by)))
+	}
+	fmt.Fprintf(t.t, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Line, r.Turn, cell(r.Event), dash(cell(r.Tool)),
+		dash(cut(cell(r.Input), inputWidth)), verdictCellDiff(r.Verdicts[t.i]), verdictCellDiff(r.Verdicts[t.j]))
+	if t.N%TableBlock == 0 {
+		err := t.t.Flush()
+		t.t = nil
+		return err
+	}
+	return nil
+}
+
+// Close writes the rows not written yet, then the summary of rep, the
+// report Stream returned (or Run).
+func (t *DiffTable) Close(rep *Report) error {
+	if t.t != nil {
+		if err := t.t.Flush(); err != nil {
+			return err
+		}
+		t.t = nil
+	}
+	w, i, j := t.w, t.i, t.j
+	fmt.Fprintf(w, "before: %s\nafter:  %s\n", cell(rep.Configs[i]), cell(rep.Configs[j]))
+	fmt.Fprintf(w, "transcript: %s\n", rep.transcriptLine())
+	if t.N == 0 {
+		fmt.Fprintf(w, "no differences: all %d event(s) had the same effect\n", rep.Events)
+	} else {
+		fmt.Fprintf(w, "differences: %d of %d event(s) (%s)\n", t.N, rep.Events, counts(t.ByEvent, eventOrder(t.ByEvent)))
 	}
 	a, b := rep.Summaries[i], rep.Summaries[j]
 	fmt.Fprintf(w, "outcomes: blocked %d → %d, asked %d → %d, rewritten %d → %d, with context %d → %d, allowed %d → %d, hook errors %d → %d\n",
 		a.Blocked, b.Blocked, a.Asked, b.Asked, a.Rewritten, b.Rewritten, a.Context, b.Context, a.Allowed, b.Allowed, a.HookErrors, b.HookErrors)
 	if rep.Stats.Malformed > 0 {
-		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", rep.Stats.Malformed, rep.Stats.Problems[0])
+		fmt.Fprintf(w, "malformed: %d line(s) could not be read (first: %s)\n", rep.Stats.Malformed, cell(rep.Stats.Problems[0].String()))
 	}
 	return nil
 }
@@ -327,7 +435,7 @@ func verdictCellDiff(v Verdict) string {
 	if reason != "" {
 		s += ": " + reason
 	}
-	return cut(s, verdictCell)
+	return cut(cell(s), verdictCell)
 }
 
 // jsonDiff is one line of WriteDiffJSON.
@@ -358,17 +466,37 @@ type jsonDiffSummary struct {
 // as JSON lines ("type": "diff", the record, "before" and "after"
 // verdicts), then one summary ("type": "summary").
 func (rep *Report) WriteDiffJSON(w io.Writer, i, j int) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	diff := rep.Diff(i, j)
-	s := jsonDiffSummary{Type: "summary", Transcript: rep.Transcript, Before: rep.Configs[i], After: rep.Configs[j],
-		Events: len(rep.Records), Differences: len(diff), ByEvent: map[string]int{}, Stats: rep.statsJSON()}
-	for _, r := range diff {
-		if err := enc.Encode(jsonDiff{Type: "diff", Record: r, Before: r.Verdicts[i], After: r.Verdicts[j]}); err != nil {
+	var d Diffs
+	for k := range rep.Records {
+		if err := WriteDiffJSONEvent(w, &rep.Records[k], i, j, &d); err != nil {
 			return err
 		}
-		s.ByEvent[r.Event]++
+	}
+	return rep.WriteDiffJSONSummary(w, i, j, d)
+}
+
+// WriteDiffJSONEvent writes r's line of WriteDiffJSON if configurations i
+// and j differ on it, counting it in d.
+func WriteDiffJSONEvent(w io.Writer, r *Record, i, j int, d *Diffs) error {
+	if !r.Differs(i, j) {
+		return nil
+	}
+	d.add(r)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(jsonDiff{Type: "diff", Record: *r, Before: r.Verdicts[i], After: r.Verdicts[j]})
+}
+
+// WriteDiffJSONSummary writes the last line of WriteDiffJSON, with the
+// differences counted in d.
+func (rep *Report) WriteDiffJSONSummary(w io.Writer, i, j int, d Diffs) error {
+	s := jsonDiffSummary{Type: "summary", Transcript: rep.Transcript, Before: rep.Configs[i], After: rep.Configs[j],
+		Events: rep.Events, Differences: d.N, ByEvent: map[string]int{}, Stats: rep.statsJSON()}
+	for k, n := range d.ByEvent {
+		s.ByEvent[k] = n
 	}
 	s.Summaries.Before, s.Summaries.After = rep.Summaries[i], rep.Summaries[j]
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	return enc.Encode(s)
 }

@@ -134,6 +134,10 @@ type Report struct {
 	Transcript string   `json:"transcript"`
 	Configs    []string `json:"configs"`
 	Records    []Record `json:"-"`
+	// Events counts the records, kept in Records or not (Stream).
+	Events int `json:"events"`
+	// calls counts the PreToolUse records by what the session did.
+	calls map[string]int
 	// Stats describes the transcript; Summaries has one Summary per
 	// configuration.
 	Stats     Stats     `json:"stats"`
@@ -154,16 +158,76 @@ type Config struct {
 // guard do) carries from event to event as in the session. Run returns an
 // error when the transcript cannot be read (a *FormatError when it is not
 // one) or an engine fails to fire; bad lines are only counted in Stats.
+// The report holds every record (Records); Stream gives them one by one
+// instead, for transcripts of any size.
 func Run(ctx context.Context, r *Reader, configs ...Config) (*Report, error) {
+	var records []Record
+	rep, err := Stream(ctx, r, func(rec *Record) error {
+		records = append(records, *rec)
+		return nil
+	}, configs...)
+	if err != nil {
+		return nil, err
+	}
+	rep.Records = records
+	return rep, nil
+}
+
+// MaxHeld is how many records Stream holds back behind a tool call whose
+// result has not been read yet. Past it, the oldest is given to the sink
+// without the result (Record.Recorded empty), so that a call never
+// answered cannot make a replay keep the rest of the transcript.
+const MaxHeld = 1 << 12
+
+// Stream is Run without keeping the records: each is given to sink, in
+// transcript order, as soon as it is complete, that is, for a PreToolUse,
+// once its result has been read (Recorded) or the transcript has ended
+// (RecordedNone); sink must not keep the *Record. What Stream holds is the
+// tool calls still open and the records behind the oldest of them (at
+// most MaxHeld), so its memory does not grow with the transcript. The
+// report has no Records; its Summaries count every record, and Events
+// how many there were. A sink's error ends the replay with that error.
+func Stream(ctx context.Context, r *Reader, sink func(*Record) error, configs ...Config) (*Report, error) {
 	if len(configs) == 0 {
 		return nil, errors.New("replay: no configuration")
 	}
-	rep := &Report{Transcript: r.path, Summaries: make([]Summary, len(configs))}
+	rep := &Report{Transcript: r.path, Summaries: make([]Summary, len(configs)), calls: map[string]int{}}
 	for i, c := range configs {
 		rep.Configs = append(rep.Configs, c.Name)
 		rep.Summaries[i].Fired = map[string]int{}
 	}
-	pre := map[string]int{} // tool_use_id -> index of its PreToolUse record
+	open := map[string]*Record{} // tool_use_id -> its PreToolUse record, until the result
+	var held []*Record           // records not given to sink yet, in order
+	emit := func(rec *Record) error {
+		for j, v := range rec.Verdicts {
+			rep.Summaries[j].add(rec, v)
+		}
+		rep.Events++
+		if rec.Event == EventPreToolUse {
+			rep.calls[string(rec.Recorded)]++
+		}
+		return sink(rec)
+	}
+	// flush gives sink the complete records at the head of held (all of
+	// them at the end), and the oldest past MaxHeld.
+	flush := func(all bool) error {
+		n := 0
+		for ; n < len(held); n++ {
+			rec := held[n]
+			if rec.Event == EventPreToolUse && rec.Recorded == "" && !all && len(held)-n <= MaxHeld {
+				break
+			}
+			if err := emit(rec); err != nil {
+				return err
+			}
+			held[n] = nil
+		}
+		held = held[n:]
+		if len(held) == 0 {
+			held = nil // let the backing array go
+		}
+		return nil
+	}
 	for {
 		ev, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -172,15 +236,18 @@ func Run(ctx context.Context, r *Reader, configs ...Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ev.Name == "" || ev.Name == EventPostToolUse || ev.Name == EventPostToolUseFailure {
-			if i, ok := pre[ev.ToolUseID]; ok {
-				rep.Records[i].Recorded = ev.Recorded
-			}
+		pre := open[ev.ToolUseID]
+		if pre != nil && (ev.Name == "" || ev.Name == EventPostToolUse || ev.Name == EventPostToolUseFailure) {
+			pre.Recorded = ev.Recorded
 		}
 		if ev.Name == "" {
+			delete(open, ev.ToolUseID)
+			if err := flush(false); err != nil {
+				return nil, err
+			}
 			continue
 		}
-		rec := Record{Line: ev.Line, Turn: ev.Turn, Event: ev.Name, Tool: ev.Tool, ToolUseID: ev.ToolUseID,
+		rec := &Record{Line: ev.Line, Turn: ev.Turn, Event: ev.Name, Tool: ev.Tool, ToolUseID: ev.ToolUseID,
 			Input: ev.Input, Recorded: ev.Recorded, Verdicts: make([]Verdict, len(configs))}
 		for i, c := range configs {
 			payload := ev.Payload
@@ -192,25 +259,30 @@ func Run(ctx context.Context, r *Reader, configs ...Config) (*Report, error) {
 				return nil, fmt.Errorf("replay: line %d: %s: %w", ev.Line, ev.Name, err)
 			}
 			v := Judge(out)
-			if j, ok := pre[ev.ToolUseID]; ok && ev.Name != EventPreToolUse && rep.Records[j].Verdicts[i].Action == ActionDeny {
+			if pre != nil && ev.Name != EventPreToolUse && pre.Verdicts[i].Action == ActionDeny {
 				v.AfterDeny = true
 			}
 			rec.Verdicts[i] = v
 		}
-		if ev.Name == EventPreToolUse {
-			pre[ev.ToolUseID] = len(rep.Records)
+		switch {
+		case ev.Name == EventPreToolUse:
+			open[ev.ToolUseID] = rec
+		case pre != nil:
+			delete(open, ev.ToolUseID) // its post event: the call is closed
 		}
-		rep.Records = append(rep.Records, rec)
+		held = append(held, rec)
+		if err := flush(false); err != nil {
+			return nil, err
+		}
 	}
 	rep.Stats = r.Stats()
-	for i := range rep.Records {
-		rec := &rep.Records[i]
+	for _, rec := range held {
 		if rec.Event == EventPreToolUse && rec.Recorded == "" {
 			rec.Recorded = RecordedNone
 		}
-		for j, v := range rec.Verdicts {
-			rep.Summaries[j].add(rec, v)
-		}
+	}
+	if err := flush(true); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }

@@ -179,8 +179,43 @@ type Reader struct {
 	turn                                   int
 
 	calls    map[string]*call // tool calls waiting for their result
-	answered map[string]bool  // tool calls whose result was replayed
+	answered recentSet        // the last tool calls whose result was replayed
 	stop     *pendingStop
+}
+
+// maxAnswered is how many answered tool calls a Reader remembers, to
+// skip a tool_use or tool_result line repeated after the call was
+// answered (Claude Code writes a message's lines again when a session is
+// resumed, close to the first ones). Older ids are forgotten, so that the
+// Reader's memory does not grow with the transcript.
+const maxAnswered = 1 << 14
+
+// recentSet holds the last n strings added to it.
+type recentSet struct {
+	set  map[string]struct{}
+	ring []string
+	next int
+}
+
+func newRecentSet(n int) recentSet {
+	return recentSet{set: make(map[string]struct{}), ring: make([]string, 0, n)}
+}
+
+func (s *recentSet) has(k string) bool { _, ok := s.set[k]; return ok }
+
+// add adds k, forgetting the oldest string when the set is full.
+func (s *recentSet) add(k string) {
+	if s.has(k) {
+		return
+	}
+	if len(s.ring) < cap(s.ring) {
+		s.ring = append(s.ring, k)
+	} else {
+		delete(s.set, s.ring[s.next])
+		s.ring[s.next] = k
+		s.next = (s.next + 1) % len(s.ring)
+	}
+	s.set[k] = struct{}{}
 }
 
 // call is a tool call waiting for its result.
@@ -204,7 +239,7 @@ type pendingStop struct {
 func NewReader(r io.Reader, opts ...Option) *Reader {
 	rd := &Reader{
 		br: bufio.NewReaderSize(r, 64<<10), maxLine: DefaultMaxLine,
-		calls: map[string]*call{}, answered: map[string]bool{},
+		calls: map[string]*call{}, answered: newRecentSet(maxAnswered),
 		stats: Stats{Skipped: map[string]int{}},
 	}
 	for _, o := range opts {
@@ -568,7 +603,7 @@ func (r *Reader) toolUse(u map[string]any) {
 		r.problem("tool_use block without an id or a name")
 		return
 	}
-	if r.calls[id] != nil || r.answered[id] {
+	if r.calls[id] != nil || r.answered.has(id) {
 		r.skip("repeated tool_use")
 		return
 	}
@@ -593,7 +628,7 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 	id, _ := res["tool_use_id"].(string)
 	c := r.calls[id]
 	if c == nil {
-		if r.answered[id] {
+		if r.answered.has(id) {
 			r.skip("repeated tool_result")
 		} else {
 			r.skip("tool_result without its tool_use")
@@ -602,7 +637,7 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 	}
 	r.endTurn(false)
 	delete(r.calls, id)
-	r.answered[id] = true
+	r.answered.add(id)
 	r.stats.Results++
 	isError, _ := res["is_error"].(bool)
 	text := contentText(res["content"])

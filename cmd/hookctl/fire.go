@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 func newFireCmd(a *app) *cobra.Command {
@@ -49,6 +50,8 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// stdout is JSON; --explain, diagnostics and logs are on stderr.
+			defer a.escapeOutput(false)()
 			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
 				return err
@@ -263,18 +266,18 @@ func setField(payload map[string]any, kv string) error {
 
 // writeExplain writes a readable trace of every hook.
 func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
-	fmt.Fprintf(w, "event %s: %d hook(s), %s\n", out.Event, len(out.Hooks), took.Round(time.Microsecond))
+	fmt.Fprintf(w, "event %s: %d hook(s), %s\n", termsafe.Escape(out.Event), len(out.Hooks), took.Round(time.Microsecond))
 	for _, h := range out.Hooks {
-		fmt.Fprintf(w, "  %-24s %-10s %-9s", h.ID, h.Phase, h.Status)
+		fmt.Fprintf(w, "  %-24s %-10s %-9s", termsafe.Escape(h.ID), h.Phase, h.Status)
 		switch h.Status {
 		case engine.StatusSkipped:
-			fmt.Fprintf(w, " why: %s", h.SkipReason)
+			fmt.Fprintf(w, " why: %s", termsafe.Escape(h.SkipReason))
 		case engine.StatusQueued:
 			fmt.Fprint(w, " (runs in the background)")
 		default:
 			fmt.Fprintf(w, " %6dµs", h.Duration.Microseconds())
 			if h.Decision != "" {
-				fmt.Fprintf(w, " decision=%s", h.Decision)
+				fmt.Fprintf(w, " decision=%s", termsafe.Escape(string(h.Decision)))
 			}
 			if h.Reason != "" {
 				fmt.Fprintf(w, " reason=%q", h.Reason)
@@ -283,15 +286,15 @@ func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
 				fmt.Fprint(w, " (failure counted as a block: on_error=block)")
 			}
 			if h.Error != "" {
-				fmt.Fprintf(w, " error: %s", h.Error)
+				fmt.Fprintf(w, " error: %s", termsafe.Escape(h.Error))
 			}
 			if h.Note != "" {
-				fmt.Fprintf(w, " note: %s", h.Note)
+				fmt.Fprintf(w, " note: %s", termsafe.Escape(h.Note))
 			}
 		}
-		fmt.Fprintf(w, "  [%s, priority %d", h.Handler, h.Priority)
+		fmt.Fprintf(w, "  [%s, priority %d", termsafe.Escape(h.Handler), h.Priority)
 		if h.Source != "" {
-			fmt.Fprintf(w, ", %s", h.Source)
+			fmt.Fprintf(w, ", %s", termsafe.Escape(h.Source))
 		}
 		fmt.Fprintln(w, "]")
 		writeStack(w, h.Stack)
@@ -302,13 +305,13 @@ func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
 	}
 	fmt.Fprintf(w, "outcome: %s", verdict)
 	if out.Decision != "" {
-		fmt.Fprintf(w, ", decision %s", out.Decision)
+		fmt.Fprintf(w, ", decision %s", termsafe.Escape(string(out.Decision)))
 	}
 	if out.Reason != "" {
 		fmt.Fprintf(w, ", reason %q", out.Reason)
 	}
 	if !out.Continue {
-		fmt.Fprintf(w, ", continue=false (%s)", out.StopReason)
+		fmt.Fprintf(w, ", continue=false (%s)", termsafe.Escape(out.StopReason))
 	}
 	if out.StopGuard != nil && out.StopGuard.Released {
 		fmt.Fprint(w, ", stop guard released the agent")

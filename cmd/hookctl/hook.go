@@ -111,6 +111,15 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	cannotRead := func(h *host.Host, err error) error {
 		return a.writeReply(h.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err)))
 	}
+	// Nothing but the reply may reach stdout: the host parses it whole.
+	// Failing that (descriptors exhausted), hooks still run: the files
+	// hookctl writes refuse links anyway, and an exit status of 1 would
+	// let the action through.
+	if release, err := a.reserveStdout(); err != nil {
+		fmt.Fprintf(a.stderr, "hookctl: warning: %v\n", err)
+	} else {
+		defer release()
+	}
 	a.timings = newTimings(cmd.Context())
 	defer a.timings.write(a.stderr)
 	a.timings.mark("command")

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 func newListCmd(a *app) *cobra.Command {
@@ -19,6 +20,7 @@ func newListCmd(a *app) *cobra.Command {
 		Short: "List the hooks of each event in firing order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(!asJSON)()
 			eng, cfg, err := a.load()
 			if err != nil {
 				return err
@@ -80,14 +82,14 @@ func newListCmd(a *app) *cobra.Command {
 				if i > 0 {
 					fmt.Fprintln(tw)
 				}
-				fmt.Fprintf(tw, "%s\n", ev)
+				fmt.Fprintf(tw, "%s\n", termsafe.Escape(ev))
 				if len(byEvent[ev]) == 0 {
 					fmt.Fprintln(tw, "  (no hooks)")
 				}
 				for n, h := range byEvent[ev] {
 					extra := ""
 					if h.Matcher != "" {
-						extra += " matcher=" + h.Matcher
+						extra += " matcher=" + termsafe.Escape(h.Matcher)
 					}
 					if h.Timeout > 0 {
 						extra += " timeout=" + h.Timeout.Round(time.Millisecond).String()
@@ -95,7 +97,7 @@ func newListCmd(a *app) *cobra.Command {
 					if h.Disabled {
 						extra += " (disabled)"
 					}
-					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, h.ID, string(h.Phase), h.Priority, h.Handler, extra)
+					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, termsafe.Escape(h.ID), string(h.Phase), h.Priority, termsafe.Escape(h.Handler), extra)
 				}
 			}
 			return tw.Flush()

@@ -26,8 +26,9 @@ func main() {
 // for a long time, and their latency tail is set by how often the
 // collector runs: GOGC=400 makes it a quarter as often, for a few more
 // megabytes of heap (daemon, which lives as long, likewise). replay fires
-// as many events as its transcript holds: without collections a 170 MB
-// transcript took 0.5 GB of memory, with GOGC=400 180 MB and less time.
+// as many events as its transcript holds and allocates as it decodes
+// them; it streams, so its live heap stays a few megabytes and GOGC=400
+// keeps collections rare (a 1 GB transcript: 76 MB of RSS).
 // serve also gets a 1 GiB soft memory limit, twice its
 // default --max-memory: under a flood of large inputs, GOGC=400 alone would
 // let the heap grow to five times what they hold before collecting.

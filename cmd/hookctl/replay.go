@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/replay"
 	"github.com/hookctl/hookctl/stdlib"
 )
@@ -69,6 +71,7 @@ transcript error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(!asJSON)()
 			return a.replay(cmd.Context(), args[0], diffPath, replayFlags{json: asJSON, noExec: noExec, all: all})
 		},
 	}
@@ -129,7 +132,39 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 	if err != nil {
 		abs = transcript
 	}
-	rep, err := replay.Run(ctx, replay.NewReader(f, replay.WithPath(abs)), configs...)
+	// The records are written as they are replayed (replay.Stream): the
+	// memory a replay needs does not grow with the transcript.
+	out := bufio.NewWriterSize(a.stdout, 64<<10)
+	var (
+		sink   func(*replay.Record) error
+		finish func(*replay.Report) error
+		diffs  func() int
+	)
+	switch {
+	case diffPath != "" && fl.json:
+		var d replay.Diffs
+		sink = func(r *replay.Record) error { return replay.WriteDiffJSONEvent(out, r, 0, 1, &d) }
+		finish = func(rep *replay.Report) error { return rep.WriteDiffJSONSummary(out, 0, 1, d) }
+		diffs = func() int { return d.N }
+	case diffPath != "":
+		t := replay.NewDiffTable(out, 0, 1)
+		sink, finish = t.Add, t.Close
+		diffs = func() int { return t.N }
+	case fl.json:
+		sink = func(r *replay.Record) error { return replay.WriteJSONEvent(out, r, 0) }
+		finish = func(rep *replay.Report) error { return rep.WriteJSONSummary(out, 0) }
+	default:
+		t := replay.NewTable(out, 0, replay.TableOptions{All: fl.all})
+		sink = t.Add
+		finish = func(rep *replay.Report) error {
+			if err := t.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintln(out)
+			return rep.WriteSummary(out, 0)
+		}
+	}
+	rep, err := replay.Stream(ctx, replay.NewReader(f, replay.WithPath(abs)), sink, configs...)
 	if err != nil {
 		var fe *replay.FormatError
 		if errors.As(err, &fe) {
@@ -138,33 +173,19 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 		return &exitError{code: exitFailure, err: err}
 	}
 	for _, p := range rep.Stats.Problems {
-		fmt.Fprintf(a.stderr, "hookctl: replay: %s:%d: %s (skipped)\n", transcript, p.Line, p.Err)
+		fmt.Fprintf(a.stderr, "hookctl: replay: %s:%d: %s (skipped)\n", termsafe.Escape(transcript), p.Line, termsafe.Escape(p.Err))
 	}
 	if more := rep.Stats.Malformed - len(rep.Stats.Problems); more > 0 {
 		fmt.Fprintf(a.stderr, "hookctl: replay: %s: %d more line(s) could not be read\n", transcript, more)
 	}
-	if diffPath != "" {
-		if fl.json {
-			err = rep.WriteDiffJSON(a.stdout, 0, 1)
-		} else {
-			err = rep.WriteDiffTable(a.stdout, 0, 1)
-		}
-		if err != nil {
-			return &exitError{code: exitFailure, err: err}
-		}
-		if len(rep.Diff(0, 1)) > 0 {
-			return silent(exitDiffer)
-		}
-		return nil
-	}
-	if fl.json {
-		err = rep.WriteJSON(a.stdout, 0)
-	} else if err = rep.WriteTable(a.stdout, 0, replay.TableOptions{All: fl.all}); err == nil {
-		fmt.Fprintln(a.stdout)
-		err = rep.WriteSummary(a.stdout, 0)
-	}
-	if err != nil {
+	if err := finish(rep); err != nil {
 		return &exitError{code: exitFailure, err: err}
+	}
+	if err := out.Flush(); err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if diffs != nil && diffs() > 0 {
+		return silent(exitDiffer)
 	}
 	return nil
 }
@@ -216,21 +237,8 @@ func sideEffects(cfg *assemble.Config) map[string]string {
 	decoded := cfg.Decoded()
 	kinds := map[string]string{}
 	for _, hb := range decoded.Hooks {
-		switch hb.Kind {
-		case "command", "http":
-			kinds[hb.Hook.ID] = hb.Kind
-		case "prompt", "agent":
-			kinds[hb.Hook.ID] = hb.Kind + ", calls a model"
-		case "js", "script":
-			var caps []string
-			for _, c := range hb.Allow {
-				if slices.Contains(effectCaps, c) {
-					caps = append(caps, c)
-				}
-			}
-			if len(caps) > 0 {
-				kinds[hb.Hook.ID] = hb.Kind + ", allow " + strings.Join(caps, " ")
-			}
+		if what := handlerEffect(hb.Kind, hb.Allow); what != "" {
+			kinds[hb.Hook.ID] = what
 		}
 	}
 	bySource := map[string]string{}
@@ -253,6 +261,36 @@ func sideEffects(cfg *assemble.Config) map[string]string {
 	return out
 }
 
+// handlerEffect says what a hook of handler kind with the capabilities
+// allow does outside hookctl, or "" when it does nothing there. Every
+// kind that runs code (js, ts, script: inline or a file) is judged by its
+// capabilities alike; command and http always act; prompt and agent call
+// a model; a declarative hook only decides. A kind this list does not know
+// counts as acting outside hookctl, so that a new kind is skipped by
+// --no-exec until it is listed here.
+func handlerEffect(kind string, allow []string) string {
+	switch kind {
+	case "declarative":
+		return ""
+	case "command", "http":
+		return kind
+	case "prompt", "agent":
+		return kind + ", calls a model"
+	case "js", "ts", "script":
+		var caps []string
+		for _, c := range allow {
+			if slices.Contains(effectCaps, c) {
+				caps = append(caps, c)
+			}
+		}
+		if len(caps) == 0 {
+			return ""
+		}
+		return kind + ", allow " + strings.Join(caps, " ")
+	}
+	return kind + ", runs code"
+}
+
 // describeEffects lists hooks as "id (what), ..." sorted by id.
 func describeEffects(effects map[string]string) string {
 	ids := make([]string, 0, len(effects))
@@ -262,7 +300,7 @@ func describeEffects(effects map[string]string) string {
 	slices.Sort(ids)
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("%s (%s)", id, effects[id])
+		parts[i] = fmt.Sprintf("%s (%s)", termsafe.Escape(id), termsafe.Escape(effects[id]))
 	}
 	return strings.Join(parts, ", ")
 }

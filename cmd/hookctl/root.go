@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // Exit codes.
@@ -133,11 +135,11 @@ func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "hookctl: %v\n", ee.err)
+			fmt.Fprintf(termsafe.NewWriter(stderr), "hookctl: %v\n", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "hookctl: %v\n", err)
+	fmt.Fprintf(termsafe.NewWriter(stderr), "hookctl: %v\n", err)
 	return exitFailure
 }
 

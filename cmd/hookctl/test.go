@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 
 	"github.com/spf13/cobra"
@@ -13,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/hooktest"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 func newTestCmd(a *app) *cobra.Command {
@@ -58,6 +58,7 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
   hookctl test --junit report.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(!asJSON)()
 			var opts []hooktest.Option
 			if run != "" {
 				re, err := regexp.Compile(run)
@@ -95,7 +96,7 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 				if err := rep.WriteJUnit(&b); err != nil {
 					return &exitError{code: exitFailure, err: err}
 				}
-				if err := os.WriteFile(junit, b.Bytes(), 0o644); err != nil {
+				if err := safefile.WriteFile(junit, b.Bytes(), 0o644); err != nil {
 					return &exitError{code: exitFailure, err: fmt.Errorf("--junit: %w", err)}
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -54,6 +55,7 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
   hookctl trust --revoke --config .claude/hooks.hcl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(true)()
 			n := 0
 			for _, b := range []bool{list, revoke, check} {
 				if b {
@@ -122,7 +124,7 @@ func (a *app) trust(tf string) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		fmt.Fprintf(a.stdout, "  %s\n", k)
+		fmt.Fprintf(a.stdout, "  %s\n", termsafe.Escape(k))
 	}
 	if res.Pins.Walk {
 		fmt.Fprintf(a.stdout, "every file under %s is pinned: %s\n", res.Pins.Root, trust.Summarize(slices.Compact(res.Pins.Why), 3))

@@ -27,6 +27,7 @@ configuration you name. Loading a configuration runs the top level of its script
 (in the sandbox), as fire, list and bench do too.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer a.escapeOutput(true)()
 			path, err := a.discover()
 			if err != nil {
 				return err

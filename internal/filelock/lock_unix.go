@@ -17,15 +17,16 @@ import (
 const Shared = true
 
 // Lock takes an flock(2) lock on the file at path, creating it
-// (0600) if needed, and returns the function that releases it. The lock
-// belongs to this call's own open file description, so two calls exclude
+// (0600) if needed, and returns the function that releases it. It never
+// opens through a symbolic link: one at path fails the open with ELOOP,
+// and its target is not created. The lock belongs to this call's own open file description, so two calls exclude
 // each other even within one process.
 //
 // With a context that can never be canceled it blocks in the kernel;
 // otherwise it polls with a non-blocking flock, backing off up to 10ms,
 // and gives up with ctx.Err() when ctx is done.
 func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func NewLocker(n int) *Locker {
 
 // Lock takes the lock at path; see Lock and Locker.
 func (l *Locker) Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,38 @@ func (e *NotRegularError) Error() string {
 // Is makes errors.Is(err, ErrNotRegular) true.
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
 
+// ErrSymlink is what a *SymlinkError matches with errors.Is.
+var ErrSymlink = errors.New("symbolic link")
+
+// SymlinkError reports a file to be written whose path ends in a symbolic
+// link (or, on Windows, another reparse point). hookctl never writes
+// through one: a link placed after the configuration was trusted (a later
+// git pull can carry one) would send a write anywhere, such as
+// /dev/stdout, where an audit record would come before a hook's reply, or
+// a file in the user's home.
+type SymlinkError struct {
+	Path string
+	Kind string // "a symbolic link", "a reparse point"
+}
+
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("%s is %s: refused (hookctl does not write through links; replace it with a regular file)", e.Path, e.Kind)
+}
+
+// Is makes errors.Is(err, ErrSymlink) true.
+func (e *SymlinkError) Is(target error) bool { return target == ErrSymlink }
+
+// linkKind names what m is if it is a link that OpenFile refuses, or "".
+func linkKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeIrregular != 0 && reparseIrregular:
+		return "a reparse point"
+	}
+	return ""
+}
+
 // kindOf names the type of a file mode that is not a regular file.
 func kindOf(m fs.FileMode) string {
 	switch {
@@ -61,14 +93,55 @@ func OpenDir(name string) (*os.File, error) {
 }
 
 // OpenFile opens name with flag (os.O_WRONLY|os.O_APPEND|os.O_CREATE, ...)
-// like os.OpenFile, with the checks of Open: an existing FIFO, socket or
-// device is refused, and opening one never blocks.
+// like os.OpenFile, for writing, with the checks of Open: an existing
+// FIFO, socket or device is refused, and opening one never blocks. Unlike
+// Open it never follows a symbolic link at the end of name (O_NOFOLLOW;
+// on Windows a symbolic link or other reparse point is refused by an
+// Lstat before the open and a check that the file opened is the one
+// seen): such a path is refused with a *SymlinkError, before O_TRUNC or
+// O_CREATE can touch anything. Links in the directories above name are
+// followed.
 func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-		// Refuse before O_TRUNC or O_CREATE can touch it.
-		return nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
+	if fi, err := os.Lstat(name); err == nil {
+		if k := linkKind(fi.Mode()); k != "" {
+			return nil, &SymlinkError{Path: name, Kind: k}
+		}
+		if !fi.Mode().IsRegular() {
+			// Refuse before O_TRUNC or O_CREATE can touch it.
+			return nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
+		}
 	}
-	return open(name, flag, perm, false)
+	f, err := open(name, flag|nofollow, perm, false)
+	if err != nil {
+		// A link put in place since the Lstat: O_NOFOLLOW failed the open
+		// (ELOOP, or EMLINK on some BSDs); say what it was.
+		if fi, lerr := os.Lstat(name); lerr == nil {
+			if k := linkKind(fi.Mode()); k != "" {
+				return nil, &SymlinkError{Path: name, Kind: k}
+			}
+		}
+		return nil, err
+	}
+	if err := sameAsPath(f, name); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// WriteFile writes data to name, creating it with perm or truncating it,
+// with the checks of OpenFile: a symbolic link, FIFO, socket or device at
+// name is refused and left alone.
+func WriteFile(name string, data []byte, perm fs.FileMode) error {
+	f, err := OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func open(name string, flag int, perm fs.FileMode, dir bool) (*os.File, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,67 @@ func TestBoundedGivesUpAtTheDeadline(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the late result was not released")
+	}
+}
+
+// TestOpenFileRefusesFinalSymlink: a file to be written whose path is a
+// symbolic link (to a regular file, to a missing one, to /dev/stdout) is
+// refused with a *SymlinkError naming it, and the link's target is neither
+// created, truncated nor appended to. Links in the directories above are
+// followed.
+func TestOpenFileRefusesFinalSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := func(name, to string) string {
+		p := filepath.Join(dir, name)
+		if err := os.Symlink(to, p); err != nil {
+			t.Skip(err)
+		}
+		return p
+	}
+	toFile := link("to-file", target)
+	missing := filepath.Join(dir, "missing")
+	dangling := link("dangling", missing)
+	stdout := link("stdout", "/dev/stdout")
+	for _, p := range []string{toFile, dangling, stdout} {
+		for _, flag := range []int{os.O_WRONLY | os.O_APPEND | os.O_CREATE, os.O_WRONLY | os.O_CREATE | os.O_TRUNC} {
+			f, err := safefile.OpenFile(p, flag, 0o600)
+			var se *safefile.SymlinkError
+			if !errors.As(err, &se) || !errors.Is(err, safefile.ErrSymlink) || se.Path != p {
+				if f != nil {
+					f.Close()
+				}
+				t.Fatalf("OpenFile(%s, %#x) = %v, want a *SymlinkError naming it", p, flag, err)
+			}
+			if !strings.Contains(err.Error(), p+" is a symbolic link: refused") {
+				t.Errorf("error %q does not say what was refused", err)
+			}
+		}
+		if err := safefile.WriteFile(p, []byte("x"), 0o600); !errors.Is(err, safefile.ErrSymlink) {
+			t.Errorf("WriteFile(%s) = %v, want ErrSymlink", p, err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	if _, err := os.Lstat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dangling link's target was created: %v", err)
+	}
+
+	// A directory link above the file is followed: only the last name
+	// is checked.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	viaDir := filepath.Join(link("dirlink", sub), "log")
+	if err := safefile.WriteFile(viaDir, []byte("ok"), 0o600); err != nil {
+		t.Fatalf("WriteFile through a directory link: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sub, "log")); string(b) != "ok" {
+		t.Errorf("through a directory link: %q", b)
 	}
 }

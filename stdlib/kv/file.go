@@ -108,6 +108,13 @@ func OpenFile(path string, opts ...Option) (*File, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("kv: state directory: %w", err)
 	}
+	// The state file and its data directory are never links: one placed
+	// after trust would send every write elsewhere.
+	for _, p := range []string{abs, f.dataDir} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("kv: state file: %w", &safefile.SymlinkError{Path: p, Kind: "a symbolic link"})
+		}
+	}
 	version, _, err := f.readManifest()
 	if err != nil {
 		return nil, err
@@ -527,7 +534,7 @@ func (f *File) maybeSweep(ctx context.Context, dir string) {
 		}
 	}
 	syncDir(dir)
-	if h, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err == nil {
+	if h, err := safefile.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err == nil {
 		h.Close()
 		t := time.Now()
 		_ = os.Chtimes(marker, t, t)

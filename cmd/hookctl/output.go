@@ -1,0 +1,36 @@
+package main
+
+import (
+	"io"
+
+	"github.com/hookctl/hookctl/internal/termsafe"
+)
+
+// escapeOutput makes the command's output to a terminal safe for text it
+// does not control (hook ids, matchers, event names, tool names and inputs
+// from a transcript, hook reasons and errors): from here on a.stderr, and
+// a.stdout when stdout is true (its human-readable forms, never JSON),
+// escape control characters, C1 controls, bidirectional overrides and
+// line separators as termsafe.Writer does. Newlines and tabs pass; the
+// commands escape them inside the fields they print (termsafe.Escape),
+// where they could forge a row. The returned function flushes both.
+func (a *app) escapeOutput(stdout bool) (flush func()) {
+	var ws []*termsafe.Writer
+	wrap := func(w io.Writer) io.Writer {
+		if _, done := w.(*termsafe.Writer); done {
+			return w
+		}
+		t := termsafe.NewWriter(w)
+		ws = append(ws, t)
+		return t
+	}
+	a.stderr = wrap(a.stderr)
+	if stdout {
+		a.stdout = wrap(a.stdout)
+	}
+	return func() {
+		for _, t := range ws {
+			_ = t.Flush()
+		}
+	}
+}
