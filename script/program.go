@@ -74,11 +74,18 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 	panic("unreachable")
 }
 
-// rewriteOptions are the rewrites of this pool's programs: prefilters and
-// result keys registered with the pool.
+// rewriteOptions are the rewrites of this pool's programs: result keys and
+// constant results registered with the pool, less the fast paths turned
+// off.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	return jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper, Key: p.code.addKey, ResultHelper: resultHelper,
-		Const: p.code.addConst, ConstHelper: constHelper}
+	if p.off&fastReturns != 0 {
+		return jsrewrite.Options{}
+	}
+	o := jsrewrite.Options{Key: p.code.addKey, ResultHelper: resultHelper}
+	if p.off&fastConsts == 0 {
+		o.Const, o.ConstHelper = p.code.addConst, constHelper
+	}
+	return o
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the
@@ -108,8 +115,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	prog := &Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}}
 	prog.Module, prog.TypeScript = fileLanguage(abs, src)
 	// What require() will run (loadSource): TypeScript and ES modules
-	// transformed, with a source map naming the file; regex literals
-	// hoisted.
+	// transformed, with a source map naming the file.
 	code, err := p.moduleCode(abs, abs, src)
 	if err != nil {
 		return nil, err

@@ -174,7 +174,9 @@ func TestRewriteShapes(t *testing.T) {
 		{`return {s: "a\\n"};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(3,"a\\n");` + "\n})"},
 		{`return {...x};`, "(function (event, ctx) {return {...x};\n})"},
 		{`return {get a() { return 1; }};`, "(function (event, ctx) {return {get a() { return 1; }};\n})"},
-		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_re0=__hookctl_regexp(0),__hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,__hookctl_re0.test(s));` + "\n})"},
+		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,/x/.test(s));` + "\n})"},
+		{`with (event) { return {decision: "deny"}; }`, "(function (event, ctx) {with (event) { return {decision: \"deny\"}; }\n})"},
+		{`eval(""); return {decision: "deny"};`, "(function (event, ctx) {eval(\"\"); return {decision: \"deny\"};\n})"},
 	} {
 		if got := fmtProgram(p, c.body); got != c.want {
 			t.Errorf("%s\n got  %s\n want %s", c.body, got, c.want)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -94,6 +95,10 @@ type VM struct {
 	// rx holds this runtime's regular expression backtrackers
 	// (regexp_deadline.go).
 	rx regexpGuard
+	// plans are the test prefilters of the Go programs of the patterns
+	// tested, and answers false and true (prefilter.go).
+	plans   map[*regexp.Regexp]*rePlan
+	answers [2]goja.Value
 
 	arrayToString *goja.Object // Array.prototype.toString (console.go)
 

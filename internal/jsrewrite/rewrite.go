@@ -15,34 +15,35 @@ import (
 	"github.com/dop251/goja/parser"
 )
 
-// Handler source is rewritten once, at load, in two ways that no script
-// can tell apart from the original except by object identity:
+// Handler source is rewritten once, at load, in one way that no script
+// can tell apart from the original except by object identity: in inline
+// handlers, `return { key: value, ... }` of a plain object literal (no
+// computed keys, spreads, accessors or methods) becomes a call of a native
+// function that hands the values straight to the engine (results.go): no
+// object is built only to be taken apart. Returns inside nested functions
+// are left alone. A returned literal whose values are all literals too
+// (strings without escapes, numbers, booleans, null) always gives the same
+// result: it becomes a variable made once, when the program is loaded, that
+// the engine maps to a result built once (Const).
 //
-//   - Regular expression literals are hoisted: JavaScript creates a new
-//     RegExp object every time a literal is evaluated, so a hook testing
-//     three patterns allocates three objects per call. A literal without
-//     the g or y flag has no state a later use could see (its lastIndex is
-//     ignored), so each such literal is created once, when the program is
-//     loaded, and reused. One with a literal prefilter (prefilter.go) is
-//     shared by every hook of the runtime that writes the same pattern,
-//     and frozen.
+// The generated names are variables of a function around the handler, so
+// anything that adds names to the handler's scope chain could stand in for
+// them: a with statement (whose object may be the payload) or a direct
+// eval (whose code may declare them). A program with either is not
+// rewritten at all.
 //
-//   - In inline handlers, `return { key: value, ... }` of a plain object
-//     literal (no computed keys, spreads, accessors or methods) becomes a
-//     call of a native function that hands the values straight to the
-//     engine (results.go): no object is built only to be taken apart.
-//     Returns inside nested functions are left alone. A returned literal
-//     whose values are all literals too (strings without escapes, numbers,
-//     booleans, null) always gives the same result: it becomes a variable
-//     made once, when the program is loaded, that the engine maps to a
-//     result built once (Const).
+// Regular expression literals are not rewritten: each evaluation of one
+// must create a new RegExp, as JavaScript says, since a RegExp has state a
+// script can see and change (lastIndex, its own properties, compile). The
+// literal prefilter is applied when a RegExp is tested instead
+// (script/prefilter.go).
 //
 // Edits keep every line where it was and, where the replacement allows,
 // every column, so error positions stay the author's.
 
 // hoistPrefix names the generated variables: short, so that the name plus
 // padding takes the literal's place. Source that already mentions it gets
-// hoistPrefixLong instead.
+// hoistPrefixLong instead; source that mentions both is not rewritten.
 const (
 	hoistPrefix     = "_$"
 	hoistPrefixLong = "__hookctl_re"
@@ -51,11 +52,6 @@ const (
 // Options say which rewrites to make and the names of the native helpers
 // the rewritten code calls.
 type Options struct {
-	// Plan registers a regex literal's prefilter and returns its index,
-	// or -1 when it has none; nil for no prefilters. Hoisted literals with
-	// a plan are created by RegexpHelper(index).
-	Plan         func(pattern, flags string) int
-	RegexpHelper string
 	// Key interns a result key and returns its index; nil leaves returns
 	// alone. Only for source whose first function is the handler.
 	// Rewritten returns call ResultHelper(index, value, ...).
@@ -77,8 +73,8 @@ type edit struct {
 
 // Rewrite applies the rewrites to src, parsed as a whole program, in the
 // byte range [from, to) and returns the declarations to put in front
-// ("var _$0=/a/,...;", "" when there are none) and the rewritten src. Any
-// parse problem leaves src alone: the compiler reports it.
+// ("var _$K0=...,_$R=...;", "" when there are none) and the rewritten src.
+// Any parse problem, a with statement or an eval leaves src alone.
 func Rewrite(src string, from, to int, rw Options) (string, string) {
 	prog, err := parser.ParseFile(nil, "", src, 0)
 	if err != nil {
@@ -94,17 +90,20 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	var edits []edit
 	var decls []string
 
-	// One walk finds the regex literals anywhere and the returns of the
-	// handler: the first function, outside any function nested in it.
-	var lits []*ast.RegExpLiteral
+	// One walk finds the returns of the handler (the first function,
+	// outside any function nested in it) and anything that could put a
+	// name of the script's between the handler and the generated names.
 	var rets []*ast.ObjectLiteral
 	w := walker{fields: map[reflect.Type][]int{}, seen: map[uintptr]bool{}}
-	handler, depth := false, 0
+	handler, depth, scoped := false, 0, false
 	w.walk(reflect.ValueOf(prog), func(n any, enter bool) bool {
 		switch n := n.(type) {
-		case *ast.RegExpLiteral:
-			lits = append(lits, n)
-			return false
+		case *ast.WithStatement:
+			scoped = true
+		case *ast.Identifier:
+			if n.Name == "eval" {
+				scoped = true
+			}
 		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.FunctionDeclaration, *ast.ClassDeclaration:
 			if enter {
 				if !handler {
@@ -121,29 +120,10 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 				rets = append(rets, obj)
 			}
 		}
-		return true
+		return !scoped
 	})
-	for _, l := range lits {
-		start := int(l.Idx) - 1
-		end := start + len(l.Literal)
-		if start < from || end > to || end > len(src) || src[start:end] != l.Literal {
-			continue
-		}
-		if strings.ContainsAny(l.Flags, "gy") {
-			continue
-		}
-		name := fmt.Sprintf("%s%d", prefix, len(decls))
-		init := l.Literal
-		if rw.Plan != nil {
-			if idx := rw.Plan(l.Pattern, l.Flags); idx >= 0 {
-				init = fmt.Sprintf("%s(%d)", rw.RegexpHelper, idx)
-			}
-		}
-		decls = append(decls, name+"="+init)
-		if pad := len(l.Literal) - len(name); pad > 0 {
-			name += strings.Repeat(" ", pad)
-		}
-		edits = append(edits, edit{start, end, name})
+	if scoped {
+		return "", src
 	}
 
 	if rw.Key != nil && len(rets) > 0 {
@@ -495,21 +475,3 @@ func Inline(file, body string, line int, o Options) []Candidate {
 // ModuleWrapper is the function header require() puts in front of a
 // CommonJS module's code, on its first line.
 const ModuleWrapper = "(function(exports,require,module,__filename,__dirname){"
-
-// Module rewrites a CommonJS module's source (regex literals hoisted; its
-// returns are not a handler's). wrapper is the header the module loader
-// will put in front of the returned code on its first line; the Map says
-// how far the author's first line moves.
-func Module(file, src, wrapper string, o Options) (string, Map) {
-	o.Key = nil
-	m := Map{File: file, Line: 1, Shift: len(wrapper)}
-	// The wrapper puts the code inside a function; a top-level return
-	// stays legal, so parse it the same way.
-	text := wrapper + src + "\n})"
-	decls, hoisted := Rewrite(text, len(wrapper), len(wrapper)+len(src), o)
-	if decls == "" {
-		return src, m
-	}
-	m.Shift += len(decls)
-	return decls + hoisted[len(wrapper):len(hoisted)-len("\n})")], m
-}

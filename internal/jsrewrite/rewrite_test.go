@@ -10,10 +10,9 @@ import (
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
-// opts hoists every regex literal through a helper and rewrites returns.
+// opts rewrites returns.
 func opts() jsrewrite.Options {
 	return jsrewrite.Options{
-		Plan: func(string, string) int { return 0 }, RegexpHelper: "__re",
 		Key: func(string) int { return 0 }, ResultHelper: "__res",
 		Const: func([]string, []any) int { return 0 }, ConstHelper: "__const",
 	}
@@ -24,7 +23,6 @@ func opts() jsrewrite.Options {
 func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 	t.Helper()
 	rt := goja.New()
-	_ = rt.Set("__re", func(int) goja.Value { v, _ := rt.RunString("/x/"); return v })
 	_ = rt.Set("__res", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 	_ = rt.Set("__const", func(goja.FunctionCall) goja.Value { return rt.NewObject() })
 	prog, err := goja.Compile(file, code, false)
@@ -55,15 +53,14 @@ func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 // TestInlineMapsPositionsBack: an error thrown in an inline body, in each
 // candidate the body compiles to, is reported at the author's line and
 // column: on the first line (where the generated header is), on a later
-// line, and on a line whose regex literal was hoisted.
+// line, and after a rewritten return.
 func TestInlineMapsPositionsBack(t *testing.T) {
 	cases := []struct {
 		name, body string
 		line       int
 	}{
-		{"first line", `const m = /a+/.test("aa"); null.x;`, 7},
-		{"later line", "const a = 1;\n  const b = /b/.exec('b');\n  undefined.y;", 12},
-		{"after a hoisted literal", "const r = /c/.test('c'); missing();", 3},
+		{"first line", `if (false) return {decision: x}; const m = /a+/.test("aa"); null.x;`, 7},
+		{"later line", "if (false) return {decision: x};\n  const b = /b/.exec('b');\n  undefined.y;", 12},
 		{"return rewritten before", "if (false) return { decision: 'deny', reason: x };\nnope();", 5},
 		{"constant return before", "if (false) return { decision: 'deny' }; nope();", 5},
 		{"constant return over lines before", "if (false) return {\n  decision: 'deny',\n  reason: \"r\" }; nope();", 4},
@@ -116,23 +113,23 @@ func TestInlineAsync(t *testing.T) {
 	}
 }
 
-// TestModuleShift: a module's map accounts for the loader's header and the
-// hoisted declarations on its first line, and only there.
-func TestModuleShift(t *testing.T) {
-	src := "const r = /x/;\nmodule.exports = function () { return r; };"
-	code, m := jsrewrite.Module("a.js", src, jsrewrite.ModuleWrapper, opts())
-	if !strings.HasPrefix(code, "var ") || m.Shift <= len(jsrewrite.ModuleWrapper) || m.Line != 1 {
-		t.Fatalf("%q %+v", code, m)
+// TestScopedSourceIsLeftAlone: a program with a with statement or an eval,
+// which could put names of the script's (or of the payload's) in front of
+// the generated ones, is not rewritten.
+func TestScopedSourceIsLeftAlone(t *testing.T) {
+	for _, body := range []string{
+		`with (event) { return {decision: "deny"}; }`,
+		`if (event.x) { with (event.x) {} } return {decision: "deny", reason: event.r};`,
+		`eval(event.code); return {decision: "deny"};`,
+		`const f = () => eval("1"); return {decision: "deny", reason: f()};`,
+	} {
+		for _, c := range jsrewrite.Inline("h.hcl", body, 1, opts()) {
+			if c.Rewritten {
+				t.Errorf("%s: rewritten:\n%s", body, c.Code)
+			}
+		}
 	}
-	first := strings.Index(code, "const")
-	if line, col := m.Original(1, len(jsrewrite.ModuleWrapper)+first+1); line != 1 || col != 1 {
-		t.Fatalf("first statement at %d:%d, want 1:1", line, col)
-	}
-	if line, col := m.Original(2, 5); line != 2 || col != 5 {
-		t.Fatalf("line 2 moved: %d:%d", line, col)
-	}
-	plain, pm := jsrewrite.Module("b.js", "module.exports = 1;", jsrewrite.ModuleWrapper, opts())
-	if plain != "module.exports = 1;" || pm.Shift != len(jsrewrite.ModuleWrapper) {
-		t.Fatalf("%q %+v", plain, pm)
+	if c := jsrewrite.Inline("h.hcl", `return {decision: "deny"};`, 1, opts()); !c[0].Rewritten {
+		t.Fatal("a plain return was not rewritten")
 	}
 }
