@@ -14,6 +14,9 @@ const (
 	fastConsts
 	// fastPrefilter answers RegExp.prototype.test itself (prefilter.go).
 	fastPrefilter
+	// fastLiterals makes a regex literal that is only the receiver of a
+	// test call once per program load (package internal/jsrewrite).
+	fastLiterals
 )
 
 // withoutFastPaths turns the fast paths off off.

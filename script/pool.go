@@ -376,7 +376,9 @@ func (p *Pool) newVM() *VM {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)
 	}
 	vm.deepFreeze(vm.logObj)
-	vm.deepFreeze(vm.marker) // a script reaches it by calling the helper: see installConstHelper
+	vm.deepFreeze(vm.marker) // what rewritten returns evaluate to
+	vm.deepFreeze(vm.resultFn)
+	vm.deepFreeze(vm.constFn)
 	return vm
 }
 

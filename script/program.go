@@ -26,6 +26,9 @@ type Program struct {
 	// Path is the absolute path of a script file ("" for inline code).
 	Path   string
 	inline *goja.Program
+	// factory: inline is a rewritten handler's factory (package
+	// internal/jsrewrite), called with the runtime's helpers.
+	factory bool
 	// Map maps the positions of the compiled code back to Name.
 	Map jsrewrite.Map
 	// sync: the source cannot queue promise jobs, so a call may nest in
@@ -59,7 +62,7 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 		tree, prog, err := p.compileSource(name, c.Code)
 		if err == nil {
 			p.code.addMap(c.Map) // before the analysis reads positions
-			return p.add(&Program{Name: name, inline: prog, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
+			return p.add(&Program{Name: name, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
 		}
 		if c.Rewritten {
 			continue
@@ -78,12 +81,12 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 // constant results registered with the pool, less the fast paths turned
 // off.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	if p.off&fastReturns != 0 {
-		return jsrewrite.Options{}
-	}
-	o := jsrewrite.Options{Key: p.code.addKey, ResultHelper: resultHelper}
-	if p.off&fastConsts == 0 {
-		o.Const, o.ConstHelper = p.code.addConst, constHelper
+	o := jsrewrite.Options{ResultHelper: resultHelper, ConstHelper: constHelper, Literals: p.off&fastLiterals == 0}
+	if p.off&fastReturns == 0 {
+		o.Key = p.code.addKey
+		if p.off&fastConsts == 0 {
+			o.Const = p.code.addConst
+		}
 	}
 	return o
 }
@@ -179,6 +182,13 @@ func (p *Pool) add(prog *Program) *Program { return p.code.add(prog) }
 func (prog *Program) load(vm *VM) (goja.Value, error) {
 	if prog.inline != nil {
 		v, err := vm.rt.RunProgram(prog.inline)
+		if err == nil && prog.factory {
+			factory, ok := goja.AssertFunction(v)
+			if !ok {
+				return nil, fmt.Errorf("script %s: the rewritten handler is not a function", prog.Name)
+			}
+			v, err = factory(goja.Undefined(), vm.resultFn, vm.constFn)
+		}
 		if err != nil {
 			return nil, vm.convertError(err)
 		}

@@ -71,12 +71,13 @@ type VM struct {
 	timerSet  time.Time
 	stopWatch func() bool
 
-	// Rewritten returns (results.go): the marker object and the values
-	// of the last return.
-	marker   *goja.Object
-	pending  bool
-	pendKeys []int
-	pendVals []goja.Value
+	// Rewritten returns (results.go): the helpers rewritten handlers'
+	// factories get, the marker object and the values of the last return.
+	resultFn, constFn goja.Value
+	marker            *goja.Object
+	pending           bool
+	pendKeys          []int
+	pendVals          []goja.Value
 	// Constant returns (results.go): this runtime's token per constant
 	// result index, and the result per token.
 	constTok map[int]*goja.Object

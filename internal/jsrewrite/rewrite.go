@@ -15,28 +15,39 @@ import (
 	"github.com/dop251/goja/parser"
 )
 
-// Handler source is rewritten once, at load, in one way that no script
-// can tell apart from the original except by object identity: in inline
-// handlers, `return { key: value, ... }` of a plain object literal (no
-// computed keys, spreads, accessors or methods) becomes a call of a native
-// function that hands the values straight to the engine (results.go): no
-// object is built only to be taken apart. Returns inside nested functions
-// are left alone. A returned literal whose values are all literals too
-// (strings without escapes, numbers, booleans, null) always gives the same
-// result: it becomes a variable made once, when the program is loaded, that
-// the engine maps to a result built once (Const).
+// Inline handler source is rewritten once, at load, in ways no script can
+// observe:
 //
-// The generated names are variables of a function around the handler, so
-// anything that adds names to the handler's scope chain could stand in for
-// them: a with statement (whose object may be the payload) or a direct
-// eval (whose code may declare them). A program with either is not
-// rewritten at all.
+//   - `return { key: value, ... }` of a plain object literal (no computed
+//     keys, spreads, accessors or methods) becomes a call of a native
+//     function that hands the values straight to the engine (results.go):
+//     no object is built only to be taken apart. Returns inside nested
+//     functions are left alone. A returned literal whose values are all
+//     literals too (strings without escapes, numbers, booleans, null)
+//     always gives the same result: it becomes a variable made once, when
+//     the program is loaded, that the engine maps to a result built once
+//     (Const).
 //
-// Regular expression literals are not rewritten: each evaluation of one
-// must create a new RegExp, as JavaScript says, since a RegExp has state a
-// script can see and change (lastIndex, its own properties, compile). The
-// literal prefilter is applied when a RegExp is tested instead
-// (script/prefilter.go).
+//   - `/re/.test(s)`, a regex literal without the g or y flag that is only
+//     the receiver of a test call, is tested with a RegExp made once per
+//     program and runtime, when the program is loaded (Literals). Every
+//     other literal is left alone: each evaluation of a literal is a new
+//     RegExp, whose state (lastIndex, own properties, compile) the script
+//     can see and change. A receiver of test is never seen by the script:
+//     test is RegExp.prototype's (a fresh RegExp has no own properties,
+//     and the prototype is frozen), it reads the RegExp's lastIndex, which
+//     is 0 and, without g or y, ignored and never written, and it hands
+//     the RegExp to nothing. So a fresh one and one made once give the
+//     same answers; the one made once is no other program's, and reached
+//     by no name the script can write.
+//
+// The generated names are variables of a function around the handler (a
+// factory, called with the native helpers as its parameters when the
+// program is loaded), so anything that adds names to the handler's scope
+// chain could stand in for them: a with statement (whose object may be
+// the payload) or a direct eval (whose code may declare them). A program
+// with either, or whose source names a helper parameter, is not rewritten
+// at all.
 //
 // Edits keep every line where it was and, where the replacement allows,
 // every column, so error positions stay the author's.
@@ -64,6 +75,9 @@ type Options struct {
 	// program is loaded, to ConstHelper(index). Only with Key.
 	Const       func(keys []string, values []any) int
 	ConstHelper string
+	// Literals makes regex literals that are only the receiver of a test
+	// call once per program load.
+	Literals bool
 }
 
 type edit struct {
@@ -80,6 +94,11 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	if err != nil {
 		return "", src
 	}
+	for _, helper := range []string{rw.ResultHelper, rw.ConstHelper} {
+		if helper != "" && strings.Contains(src, helper) {
+			return "", src // the script could name the factory's parameter
+		}
+	}
 	prefix := hoistPrefix
 	if strings.Contains(src, prefix) {
 		prefix = hoistPrefixLong
@@ -94,6 +113,7 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	// outside any function nested in it) and anything that could put a
 	// name of the script's between the handler and the generated names.
 	var rets []*ast.ObjectLiteral
+	var tests []*ast.RegExpLiteral
 	w := walker{fields: map[reflect.Type][]int{}, seen: map[uintptr]bool{}}
 	handler, depth, scoped := false, 0, false
 	w.walk(reflect.ValueOf(prog), func(n any, enter bool) bool {
@@ -119,11 +139,30 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 			if obj, ok := n.Argument.(*ast.ObjectLiteral); ok && enter && depth == 1 && handler {
 				rets = append(rets, obj)
 			}
+		case *ast.CallExpression:
+			if dot, ok := n.Callee.(*ast.DotExpression); ok && enter && dot.Identifier.Name == "test" {
+				if lit, ok := dot.Left.(*ast.RegExpLiteral); ok && !strings.ContainsAny(lit.Flags, "gy") {
+					tests = append(tests, lit)
+				}
+			}
 		}
 		return !scoped
 	})
 	if scoped {
 		return "", src
+	}
+
+	if rw.Literals {
+		for _, l := range tests {
+			start := int(l.Idx) - 1
+			end := start + len(l.Literal)
+			name := fmt.Sprintf("%sT%d", prefix, len(decls))
+			if start < from || end > to || end > len(src) || src[start:end] != l.Literal || len(name) > len(l.Literal) {
+				continue // a literal shorter than the name would move columns
+			}
+			decls = append(decls, name+"="+l.Literal)
+			edits = append(edits, edit{start, end, name + strings.Repeat(" ", len(l.Literal)-len(name))})
+		}
 	}
 
 	if rw.Key != nil && len(rets) > 0 {
@@ -446,8 +485,10 @@ type Candidate struct {
 // a function with event and ctx in scope, written in file from line on)
 // can compile to, best first: the plain function, rewritten and then as
 // written; the same as an async function when the body awaits. Each is an
-// expression whose value is the handler function, padded with blank
-// lines so that its lines are the file's.
+// expression, padded with blank lines so that its lines are the file's,
+// whose value is the handler function or, when Rewritten, a factory that
+// returns it when called with the result helper and the constant helper
+// (in that order), which no other code can reach.
 func Inline(file, body string, line int, o Options) []Candidate {
 	if line < 1 {
 		line = 1
@@ -463,8 +504,8 @@ func Inline(file, body string, line int, o Options) []Candidate {
 		// line numbers stay the file's.
 		decls, hoisted := Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), o)
 		if decls != "" {
-			head := "(function () {" + decls + "return "
-			out = append(out, Candidate{Code: pad + head + hoisted + ";})()", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
+			head := "(function (" + o.ResultHelper + "," + o.ConstHelper + ") {" + decls + "return "
+			out = append(out, Candidate{Code: pad + head + hoisted + ";})", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
 				Async: async, Rewritten: true})
 		}
 		out = append(out, Candidate{Code: pad + fn + body + "\n})", Map: Map{File: file, Line: line, Shift: len(fn)}, Async: async})

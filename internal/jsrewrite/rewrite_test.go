@@ -10,21 +10,20 @@ import (
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
-// opts rewrites returns.
+// opts rewrites returns and test receivers.
 func opts() jsrewrite.Options {
 	return jsrewrite.Options{
 		Key: func(string) int { return 0 }, ResultHelper: "__res",
 		Const: func([]string, []any) int { return 0 }, ConstHelper: "__const",
+		Literals: true,
 	}
 }
 
 // throwAt compiles code as file, calls the handler it evaluates to and
 // returns the position of what it threw, mapped back through m.
-func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
+func throwAt(t *testing.T, file, code string, factory bool, m jsrewrite.Map) (int, int) {
 	t.Helper()
 	rt := goja.New()
-	_ = rt.Set("__res", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	_ = rt.Set("__const", func(goja.FunctionCall) goja.Value { return rt.NewObject() })
 	prog, err := goja.Compile(file, code, false)
 	if err != nil {
 		t.Fatalf("compile: %v\n%s", err, code)
@@ -32,6 +31,14 @@ func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 	fn, err := rt.RunProgram(prog)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if factory {
+		f, _ := goja.AssertFunction(fn)
+		res := rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+		cst := rt.ToValue(func(goja.FunctionCall) goja.Value { return rt.NewObject() })
+		if fn, err = f(goja.Undefined(), res, cst); err != nil {
+			t.Fatal(err)
+		}
 	}
 	call, ok := goja.AssertFunction(fn)
 	if !ok {
@@ -61,6 +68,8 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 	}{
 		{"first line", `if (false) return {decision: x}; const m = /a+/.test("aa"); null.x;`, 7},
 		{"later line", "if (false) return {decision: x};\n  const b = /b/.exec('b');\n  undefined.y;", 12},
+		{"after a test receiver", "const m = /abcd/.test('x'); null.x;", 3},
+		{"after a test receiver, later line", "const a = 1;\n  const m = /abcd/i.test('x') || /ab/.test('y'); null.x;", 3},
 		{"return rewritten before", "if (false) return { decision: 'deny', reason: x };\nnope();", 5},
 		{"constant return before", "if (false) return { decision: 'deny' }; nope();", 5},
 		{"constant return over lines before", "if (false) return {\n  decision: 'deny',\n  reason: \"r\" }; nope();", 4},
@@ -70,7 +79,7 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 			// The reference: the body alone on its lines, the function
 			// header on the line before, so nothing shares its columns.
 			ref := strings.Repeat("\n", tc.line-2) + "(function (event, ctx) {\n" + tc.body + "\n})"
-			wantLine, wantCo := throwAt(t, "hooks.hcl", ref, jsrewrite.Map{})
+			wantLine, wantCo := throwAt(t, "hooks.hcl", ref, false, jsrewrite.Map{})
 			cands := jsrewrite.Inline("hooks.hcl", tc.body, tc.line, opts())
 			if len(cands) == 0 {
 				t.Fatal("no candidate")
@@ -81,7 +90,7 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 				if c.Map.File != "hooks.hcl" || c.Map.Line != tc.line {
 					t.Fatalf("map %+v", c.Map)
 				}
-				line, col := throwAt(t, "hooks.hcl", c.Code, c.Map)
+				line, col := throwAt(t, "hooks.hcl", c.Code, c.Rewritten, c.Map)
 				if line != wantLine || col != wantCo {
 					t.Errorf("rewritten=%v: thrown at %d:%d, want %d:%d\n%s", c.Rewritten, line, col, wantLine, wantCo, c.Code)
 				}
@@ -122,6 +131,8 @@ func TestScopedSourceIsLeftAlone(t *testing.T) {
 		`if (event.x) { with (event.x) {} } return {decision: "deny", reason: event.r};`,
 		`eval(event.code); return {decision: "deny"};`,
 		`const f = () => eval("1"); return {decision: "deny", reason: f()};`,
+		`if (/abcdef/.test(event.c)) return {decision: "deny", reason: __res};`,
+		`with (event) { if (/abcdef/.test(c)) return; }`,
 	} {
 		for _, c := range jsrewrite.Inline("h.hcl", body, 1, opts()) {
 			if c.Rewritten {
