@@ -379,6 +379,7 @@ func (p *Pool) newVM() *VM {
 	vm.deepFreeze(vm.marker) // what rewritten returns evaluate to
 	vm.deepFreeze(vm.resultFn)
 	vm.deepFreeze(vm.constFn)
+	vm.deepFreeze(vm.testFn)
 	return vm
 }
 

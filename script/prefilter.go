@@ -109,6 +109,48 @@ func (vm *VM) quickTest(re *goja.Object, p jsregexp.Pattern, c goja.FunctionCall
 	return vm.answers[boolIndex(match)], true
 }
 
+// testHelper is the function that makes, when a rewritten program is
+// loaded, the test functions `/re/.test(s)` was rewritten into (package
+// internal/jsrewrite): __hookctl_test(re) returns a function of s that
+// answers re.test(s). re is a RegExp of the program's own, made by the
+// factory from the literal and seen by nothing else; without the g or y
+// flag its lastIndex stays 0. The function answers from the prefilter
+// when it can, as quickTest does, and otherwise calls
+// RegExp.prototype.test, deadline and all. Like resultHelper it is only a
+// parameter of the factory.
+const testHelper = "__hookctl_test"
+
+// installTestHelper makes the test helper of vm's runtime.
+func (vm *VM) installTestHelper() {
+	rt := vm.rt
+	vm.testFn = rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		re, ok := c.Argument(0).(*goja.Object)
+		p, isRegExp := jsregexp.Of(re)
+		if !ok || !isRegExp || p.Global() || p.Sticky() || vm.regexpTest == nil {
+			panic(rt.NewTypeError("hookctl: not a regular expression literal"))
+		}
+		var prog *regexp.Regexp
+		var plan *rePlan
+		if p.Linear() && vm.pool.off&fastPrefilter == 0 {
+			prog = p.Regexp()
+			plan = planOf(prog)
+		}
+		test := vm.regexpTest
+		return rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			if prog != nil && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
+				if match, decided := plan.test(prog, c.Arguments[0].String()); decided {
+					return vm.answers[boolIndex(match)]
+				}
+			}
+			v, err := test(re, c.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		})
+	})
+}
+
 func boolIndex(b bool) int {
 	if b {
 		return 1

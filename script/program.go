@@ -81,7 +81,7 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 // constant results registered with the pool, less the fast paths turned
 // off.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	o := jsrewrite.Options{ResultHelper: resultHelper, ConstHelper: constHelper, Literals: p.off&fastLiterals == 0}
+	o := jsrewrite.Options{ResultHelper: resultHelper, ConstHelper: constHelper, TestHelper: testHelper, Literals: p.off&fastLiterals == 0}
 	if p.off&fastReturns == 0 {
 		o.Key = p.code.addKey
 		if p.off&fastConsts == 0 {
@@ -187,7 +187,7 @@ func (prog *Program) load(vm *VM) (goja.Value, error) {
 			if !ok {
 				return nil, fmt.Errorf("script %s: the rewritten handler is not a function", prog.Name)
 			}
-			v, err = factory(goja.Undefined(), vm.resultFn, vm.constFn)
+			v, err = factory(goja.Undefined(), vm.resultFn, vm.constFn, vm.testFn)
 		}
 		if err != nil {
 			return nil, vm.convertError(err)

@@ -154,6 +154,8 @@ func (vm *VM) installRegexpDeadlines() error {
 	if err := vm.guardCompile(); err != nil {
 		return err
 	}
+	vm.regexpTest, _ = goja.AssertFunction(proto.Get("test"))
+	vm.installTestHelper()
 	jsregexp.SetImpl(proto, impl)
 	// matchAll's iterators match with a RegExp of their own.
 	it, err := rt.RunString(`Object.getPrototypeOf("".matchAll(/(?:)/g))`)

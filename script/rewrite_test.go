@@ -175,6 +175,7 @@ func TestRewriteShapes(t *testing.T) {
 		{`return {...x};`, "(function (event, ctx) {return {...x};\n})"},
 		{`return {get a() { return 1; }};`, "(function (event, ctx) {return {get a() { return 1; }};\n})"},
 		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,/x/.test(s));` + "\n})"},
+		{`if (/\bsudo\b/i.test(c) || /a/ .test(c) || /b/.test.call(c)) return;`, `var _$T0=__hookctl_test(/\bsudo\b/i);(function (event, ctx) {if (_$T0            (c) || /a/ .test(c) || /b/.test.call(c)) return;` + "\n})"},
 		{`with (event) { return {decision: "deny"}; }`, "(function (event, ctx) {with (event) { return {decision: \"deny\"}; }\n})"},
 		{`eval(""); return {decision: "deny"};`, "(function (event, ctx) {eval(\"\"); return {decision: \"deny\"};\n})"},
 	} {

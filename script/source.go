@@ -85,7 +85,7 @@ func (p *Pool) compileTSBody(b Body) (*Program, error) {
 		}
 		var candidates []candidate
 		if decls, rewritten := jsrewrite.Rewrite(code, 0, len(code), p.rewriteOptions()); decls != "" {
-			candidates = append(candidates, candidate{"(function (" + resultHelper + "," + constHelper + ") {" + decls + "return " + rewritten + ";})\n" + t.mapLine, true})
+			candidates = append(candidates, candidate{"(function (" + resultHelper + "," + constHelper + "," + testHelper + ") {" + decls + "return " + rewritten + ";})\n" + t.mapLine, true})
 		}
 		candidates = append(candidates, candidate{code + ";\n" + t.mapLine, false})
 		var err error

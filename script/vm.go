@@ -73,11 +73,11 @@ type VM struct {
 
 	// Rewritten returns (results.go): the helpers rewritten handlers'
 	// factories get, the marker object and the values of the last return.
-	resultFn, constFn goja.Value
-	marker            *goja.Object
-	pending           bool
-	pendKeys          []int
-	pendVals          []goja.Value
+	resultFn, constFn, testFn goja.Value
+	marker                    *goja.Object
+	pending                   bool
+	pendKeys                  []int
+	pendVals                  []goja.Value
 	// Constant returns (results.go): this runtime's token per constant
 	// result index, and the result per token.
 	constTok map[int]*goja.Object
@@ -100,6 +100,8 @@ type VM struct {
 	// tested, and answers false and true (prefilter.go).
 	plans   map[*regexp.Regexp]*rePlan
 	answers [2]goja.Value
+	// regexpTest is RegExp.prototype.test, as wrapped.
+	regexpTest goja.Callable
 
 	arrayToString *goja.Object // Array.prototype.toString (console.go)
 

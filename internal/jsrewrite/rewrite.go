@@ -29,17 +29,18 @@ import (
 //     (Const).
 //
 //   - `/re/.test(s)`, a regex literal without the g or y flag that is only
-//     the receiver of a test call, is tested with a RegExp made once per
-//     program and runtime, when the program is loaded (Literals). Every
-//     other literal is left alone: each evaluation of a literal is a new
-//     RegExp, whose state (lastIndex, own properties, compile) the script
-//     can see and change. A receiver of test is never seen by the script:
-//     test is RegExp.prototype's (a fresh RegExp has no own properties,
-//     and the prototype is frozen), it reads the RegExp's lastIndex, which
-//     is 0 and, without g or y, ignored and never written, and it hands
-//     the RegExp to nothing. So a fresh one and one made once give the
-//     same answers; the one made once is no other program's, and reached
-//     by no name the script can write.
+//     the receiver of a test call, becomes `_$T0     (s)`: a native
+//     function made when the program is loaded, by TestHelper(/re/) from
+//     a RegExp of its own, that answers what that RegExp's test would
+//     (Literals). Every other literal is left alone: each evaluation of a
+//     literal is a new RegExp, whose state (lastIndex, own properties,
+//     compile) the script can see and change. A receiver of test is never
+//     seen by the script: test is RegExp.prototype's (a fresh RegExp has
+//     no own properties, and the prototype is frozen), it reads the
+//     RegExp's lastIndex, which is 0 and, without g or y, ignored and
+//     never written, and it hands the RegExp to nothing. So a fresh one
+//     and one made once give the same answers; the one made once is no
+//     other program's, and reached by no name the script can write.
 //
 // The generated names are variables of a function around the handler (a
 // factory, called with the native helpers as its parameters when the
@@ -75,9 +76,10 @@ type Options struct {
 	// program is loaded, to ConstHelper(index). Only with Key.
 	Const       func(keys []string, values []any) int
 	ConstHelper string
-	// Literals makes regex literals that are only the receiver of a test
-	// call once per program load.
-	Literals bool
+	// Literals turns test calls on regex literals into calls of
+	// functions made, when the program is loaded, by TestHelper(literal).
+	Literals   bool
+	TestHelper string
 }
 
 type edit struct {
@@ -94,7 +96,7 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	if err != nil {
 		return "", src
 	}
-	for _, helper := range []string{rw.ResultHelper, rw.ConstHelper} {
+	for _, helper := range []string{rw.ResultHelper, rw.ConstHelper, rw.TestHelper} {
 		if helper != "" && strings.Contains(src, helper) {
 			return "", src // the script could name the factory's parameter
 		}
@@ -113,7 +115,7 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	// outside any function nested in it) and anything that could put a
 	// name of the script's between the handler and the generated names.
 	var rets []*ast.ObjectLiteral
-	var tests []*ast.RegExpLiteral
+	var tests []*ast.DotExpression
 	w := walker{fields: map[reflect.Type][]int{}, seen: map[uintptr]bool{}}
 	handler, depth, scoped := false, 0, false
 	w.walk(reflect.ValueOf(prog), func(n any, enter bool) bool {
@@ -142,7 +144,7 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 		case *ast.CallExpression:
 			if dot, ok := n.Callee.(*ast.DotExpression); ok && enter && dot.Identifier.Name == "test" {
 				if lit, ok := dot.Left.(*ast.RegExpLiteral); ok && !strings.ContainsAny(lit.Flags, "gy") {
-					tests = append(tests, lit)
+					tests = append(tests, dot)
 				}
 			}
 		}
@@ -152,16 +154,19 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 		return "", src
 	}
 
-	if rw.Literals {
-		for _, l := range tests {
+	if rw.Literals && rw.TestHelper != "" {
+		for _, dot := range tests {
+			// `/re/.test` exactly, nothing between the literal and the
+			// name, becomes the generated name padded to its width.
+			l := dot.Left.(*ast.RegExpLiteral)
 			start := int(l.Idx) - 1
-			end := start + len(l.Literal)
+			end := start + len(l.Literal) + len(".test")
 			name := fmt.Sprintf("%sT%d", prefix, len(decls))
-			if start < from || end > to || end > len(src) || src[start:end] != l.Literal || len(name) > len(l.Literal) {
-				continue // a literal shorter than the name would move columns
+			if start < from || end > to || end > len(src) || src[start:end] != l.Literal+".test" || int(dot.Idx1())-1 != end || len(name) > end-start {
+				continue
 			}
-			decls = append(decls, name+"="+l.Literal)
-			edits = append(edits, edit{start, end, name + strings.Repeat(" ", len(l.Literal)-len(name))})
+			decls = append(decls, name+"="+rw.TestHelper+"("+l.Literal+")")
+			edits = append(edits, edit{start, end, name + strings.Repeat(" ", end-start-len(name))})
 		}
 	}
 
@@ -487,8 +492,8 @@ type Candidate struct {
 // written; the same as an async function when the body awaits. Each is an
 // expression, padded with blank lines so that its lines are the file's,
 // whose value is the handler function or, when Rewritten, a factory that
-// returns it when called with the result helper and the constant helper
-// (in that order), which no other code can reach.
+// returns it when called with the result, constant and test helpers (in
+// that order), which no other code can reach.
 func Inline(file, body string, line int, o Options) []Candidate {
 	if line < 1 {
 		line = 1
@@ -504,7 +509,7 @@ func Inline(file, body string, line int, o Options) []Candidate {
 		// line numbers stay the file's.
 		decls, hoisted := Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), o)
 		if decls != "" {
-			head := "(function (" + o.ResultHelper + "," + o.ConstHelper + ") {" + decls + "return "
+			head := "(function (" + o.ResultHelper + "," + o.ConstHelper + "," + o.TestHelper + ") {" + decls + "return "
 			out = append(out, Candidate{Code: pad + head + hoisted + ";})", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
 				Async: async, Rewritten: true})
 		}

@@ -15,7 +15,7 @@ func opts() jsrewrite.Options {
 	return jsrewrite.Options{
 		Key: func(string) int { return 0 }, ResultHelper: "__res",
 		Const: func([]string, []any) int { return 0 }, ConstHelper: "__const",
-		Literals: true,
+		Literals: true, TestHelper: "__test",
 	}
 }
 
@@ -36,7 +36,18 @@ func throwAt(t *testing.T, file, code string, factory bool, m jsrewrite.Map) (in
 		f, _ := goja.AssertFunction(fn)
 		res := rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 		cst := rt.ToValue(func(goja.FunctionCall) goja.Value { return rt.NewObject() })
-		if fn, err = f(goja.Undefined(), res, cst); err != nil {
+		tst := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			re := c.Argument(0).ToObject(rt)
+			test, _ := goja.AssertFunction(re.Get("test"))
+			return rt.ToValue(func(c goja.FunctionCall) goja.Value {
+				v, err := test(re, c.Arguments...)
+				if err != nil {
+					panic(err)
+				}
+				return v
+			})
+		})
+		if fn, err = f(goja.Undefined(), res, cst, tst); err != nil {
 			t.Fatal(err)
 		}
 	}
