@@ -85,6 +85,11 @@ var rewriteBodies = []string{
 	`return {a: undefined};`,
 	`return {t: ` + "`tpl`" + `};`,
 	`return {a: 1, __proto__: {b: 2}};`,
+	// Tested literals: a test function of their own.
+	`if (/abcd/.test(Symbol())) return {a: 1};`,
+	`if (/abcd/.test({ toString() { throw new Error("x"); } })) return {a: 1};`,
+	`const t = /(?=sudo)sudo/i.test(event.tool_input.command); return {t, u: /sudo/i.test(), v: /a.c/s.test("a\nc"), w: /\bsudo\b/.test(event.tool_input.command)};`,
+	`const f = () => /abcd/.test(undefined.x); return {a: f()};`,
 }
 
 // TestRewriteIsInvisible runs every body rewritten and plain, on the same
