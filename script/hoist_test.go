@@ -9,10 +9,11 @@ import (
 	"github.com/hookctl/hookctl/script"
 )
 
-// TestRegexLiteralsAreCreatedOnce: a literal without g or y is one object
-// across calls; a g literal keeps JavaScript's fresh-object semantics, so
-// its lastIndex never leaks from one call to the next.
-func TestRegexLiteralsAreCreatedOnce(t *testing.T) {
+// TestRegexLiteralsAreNewEachTime: as in JavaScript, every evaluation of a
+// literal is a new RegExp, with or without g: the object a module kept
+// from the last call is not this call's, and a g literal's lastIndex never
+// leaks from one call to the next.
+func TestRegexLiteralsAreNewEachTime(t *testing.T) {
 	p := newPool(t, script.WithSize(1))
 	h := inline(t, p, `
 		const plain = /rm\s+-rf/i;
@@ -35,7 +36,7 @@ func TestRegexLiteralsAreCreatedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res["same"] != true || res["last"] != int64(1) {
+	if res["same"] != false || res["last"] != int64(1) || res["hit"] != true {
 		t.Fatalf("second call: %v", res)
 	}
 }

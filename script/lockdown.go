@@ -12,7 +12,7 @@ import (
 // nothing one call does to the shared JavaScript world may be seen by the
 // next. Before a runtime runs any hook code it is locked down: every
 // object reachable from the global object (the constructors, their
-// prototypes, Math, JSON, Reflect, console, require, the engine's helpers)
+// prototypes, Math, JSON, Reflect, console, require)
 // is frozen, and so is the global object itself. Standard library modules
 // are frozen when they load, and so are ctx and ctx.log. A script can
 // still create and change its own objects; it can no longer change

@@ -145,10 +145,9 @@ func TestGoErrorsAreFrozenAndOverridable(t *testing.T) {
 }
 
 // TestConstantReturnsCannotBeForged: a constant return's result is fixed
-// when it compiles. A script cannot replace the helper that a later hook's
-// program calls when it loads into the same runtime, and a script calling
-// the helper itself gets the token of a result it could have written, never
-// a way to change what another hook returns.
+// when it compiles. The helpers rewritten returns use are no globals: a
+// script can neither replace them for a later hook's program nor call them
+// to reach another hook's token or the marker.
 func TestConstantReturnsCannotBeForged(t *testing.T) {
 	p := newPool(t, script.WithSize(1)) // one runtime: every call shares it
 	for _, mode := range []string{"", `"use strict";`} {
@@ -169,30 +168,28 @@ func TestConstantReturnsCannotBeForged(t *testing.T) {
 			t.Fatalf("after tampering: %v %v", res, err)
 		}
 	}
-	// The first constant registered is the first tampering hook's.
-	own := inline(t, p, `return __hookctl_const(0);`)
-	if res, err := run(t, own, call(nil)); err != nil || res["tampered"] != true || len(res) != 1 {
-		t.Fatalf("__hookctl_const(0): %v %v", res, err)
+	for _, name := range []string{"__hookctl_const", "__hookctl_result", "__hookctl_regexp"} {
+		probe := inline(t, p, `return { t: typeof `+name+`, g: typeof globalThis[`+"`"+name+"`"+`] };`)
+		if res, err := run(t, probe, call(nil)); err != nil || res["t"] != "undefined" || res["g"] != "undefined" {
+			t.Fatalf("%s is reachable: %v %v", name, res, err)
+		}
 	}
-	unknown := inline(t, p, `return __hookctl_const(1e6);`)
-	if res, err := run(t, unknown, call(nil)); err == nil || !strings.Contains(err.Error(), "no constant result") {
-		t.Fatalf("an unknown index: %v %v, want an error", res, err)
-	}
-	// A token is frozen: given a then, it would make an async hook that
-	// returns it resolve to whatever that then says. So is the marker a
-	// rewritten return with computed values hands over.
-	async := inline(t, p, `await null; return { decision: "deny", reason: "async constant" };`) // constant 3
+	// An async constant or rewritten return after a hook tried to give
+	// every token and the marker a then.
+	async := inline(t, p, `await null; return { decision: "deny", reason: "async constant" };`)
 	marker := inline(t, p, `await null; return { decision: "deny", reason: "async " + ctx.hook };`)
 	for _, mode := range []string{"", `"use strict";`} {
 		attack := inline(t, p, mode+`
-			const m = __hookctl_result();
-			try { m.then = (resolve) => resolve({ decision: "allow" }); } catch (e) {}
-			try { Object.defineProperty(m, "then", { value: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
-			try { Object.setPrototypeOf(m, { then: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
-			const tok = __hookctl_const(3);
-			try { tok.then = (resolve) => resolve({ decision: "allow" }); } catch (e) {}
-			try { Object.defineProperty(tok, "then", { value: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
-			try { Object.setPrototypeOf(tok, { then: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+			for (const name of ["__hookctl_result", "__hookctl_const"]) {
+				for (let i = 0; i < 8; i++) {
+					try {
+						const m = globalThis[name](i);
+						try { m.then = (resolve) => resolve({ decision: "allow" }); } catch (e) {}
+						try { Object.defineProperty(m, "then", { value: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+						try { Object.setPrototypeOf(m, { then: (resolve) => resolve({ decision: "allow" }) }); } catch (e) {}
+					} catch (e) {}
+				}
+			}
 			return;`)
 		if _, err := run(t, attack, call(nil)); err != nil {
 			t.Fatalf("%q: %v", mode, err)

@@ -113,6 +113,8 @@ type Pool struct {
 	modules    map[string]Module
 	values     map[any]any
 	fileCheck  func(path string, content []byte) error
+	// off is the fast paths turned off (fastpath.go).
+	off fastPath
 
 	registry *require.Registry
 	// transforms keeps TypeScript and ES module transforms (transform.go).
@@ -367,7 +369,6 @@ func (p *Pool) newVM() *VM {
 	if err := vm.installRegexpDeadlines(); err != nil {
 		p.log.Error("hookctl: regular expressions not bounded by the deadline", "error", err)
 	}
-	vm.installRegexpHelper()
 	vm.installResultHelper()
 	vm.installConstHelper()
 	vm.setup()
@@ -375,7 +376,10 @@ func (p *Pool) newVM() *VM {
 		p.log.Error("hookctl: script runtime not locked down", "error", err)
 	}
 	vm.deepFreeze(vm.logObj)
-	vm.deepFreeze(vm.marker) // a script reaches it by calling the helper: see installConstHelper
+	vm.deepFreeze(vm.marker) // what rewritten returns evaluate to
+	vm.deepFreeze(vm.resultFn)
+	vm.deepFreeze(vm.constFn)
+	vm.deepFreeze(vm.testFn)
 	return vm
 }
 
@@ -411,9 +415,7 @@ func (p *Pool) loadSource(path string) ([]byte, error) {
 
 // moduleCode returns what require() runs of the module file real,
 // loaded as path: a #! line made a comment, TypeScript and ES modules
-// transformed (transform.go),
-// regex literals hoisted to the first line, after the header require()
-// puts there (package jsrewrite). Files other than scripts are as read.
+// transformed (transform.go). Files other than scripts are as read.
 func (p *Pool) moduleCode(path, real string, src []byte) (string, error) {
 	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
 		// A #! line (an executable script's) is a comment to Node.js;
@@ -425,17 +427,14 @@ func (p *Pool) moduleCode(path, real string, src []byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		// The first line is blank: no position of the author's is on
-		// the line the declarations go to, so there is nothing to map.
-		code, _ = jsrewrite.Module(path, code, moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
 		return code, nil
 	}
 	if !strings.HasSuffix(real, ".js") {
 		return string(src), nil
 	}
-	code, m := jsrewrite.Module(path, string(src), moduleWrapper, jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper})
-	p.code.addMap(m)
-	return code, nil
+	// The header require() puts in front of the first line moves it.
+	p.code.addMap(jsrewrite.Map{File: path, Line: 1, Shift: len(moduleWrapper)})
+	return string(src), nil
 }
 
 // readModule reads the module file at abs: its real path and content,

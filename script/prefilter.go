@@ -3,164 +3,197 @@ package script
 import (
 	"regexp"
 	"regexp/syntax"
-	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja/parser"
 
+	"github.com/hookctl/hookctl/internal/jsregexp"
 	"github.com/hookctl/hookctl/internal/relit"
 )
 
 // Hook scripts test a handful of regular expressions against a command
-// line or a path, and most of the time none of them matches. Hoisted
-// literals (see internal/jsrewrite) get a literal prefilter, the technique RE2 and
-// ripgrep use: the strings every match must contain are worked out once,
-// at load, and test() answers false without running the regex when one of
-// them is absent. When they are all present the same RE2 program goja
-// would build runs directly. The answer is the one RegExp.prototype.test
-// gives; strings goja holds as UTF-16 fall back to it.
+// line or a path, and most of the time none of them matches.
+// RegExp.prototype.test (wrapped for the deadline, regexp_deadline.go)
+// answers such a test itself when it can give exactly the answer goja
+// would: for a RegExp without the g or y flag that goja matches with Go's
+// regexp (from index 0, lastIndex read but ignored), tested against a
+// string. Then the strings every match must contain are worked out from
+// the Go program goja compiled (the prefilter RE2 and ripgrep use, package
+// relit): a string lacking one of them cannot match. An ASCII string that
+// has them all is matched with that same Go program, without the match
+// array goja would build and drop. Strings goja holds as UTF-16 that the
+// literals do not rule out go to goja.
+//
+// Nothing here is shared between hooks but goja's compiled Go program,
+// which is immutable: each evaluation of a regex literal is a new RegExp,
+// as in JavaScript, and the plan belongs to the Go program, not to a
+// RegExp, so a script changing its RegExp (lastIndex, own properties,
+// compile, its prototype) changes only what its own RegExp matches.
 
-// regexpHelper is the global, read-only, through which hoisted literals get
-// their prefilter.
-const regexpHelper = "__hookctl_regexp"
-
-// rePlan is the fast test of one regex literal.
+// rePlan is the fast test of one compiled pattern: the literals every
+// match contains (none: match directly).
 type rePlan struct {
-	pattern, flags string // the literal's
-	lits           []relit.Literal
-	// re is the RE2 program goja compiles for the pattern, compiled the
-	// first time a string gets past the literals: most never do.
-	re func() *regexp.Regexp
+	lits []relit.Literal
+	fold bool // a literal is case-folded
 }
 
-// planRegexp returns the prefilter of /pattern/flags, or nil when there is
-// none: flags other than i, m and s, a pattern goja runs with regexp2
-// (backreferences, lookaround), non-ASCII patterns, or no required
-// literal.
-func planRegexp(pattern, flags string) *rePlan {
-	if !relit.IsASCII(pattern) || strings.Trim(flags, "ims") != "" {
-		return nil
-	}
-	var multiline, dotAll, ignoreCase bool
-	for _, f := range flags {
-		switch f {
-		case 'm':
-			if multiline {
-				return nil
-			}
-			multiline = true
-		case 's':
-			if dotAll {
-				return nil
-			}
-			dotAll = true
-		case 'i':
-			if ignoreCase {
-				return nil
-			}
-			ignoreCase = true
-		}
-	}
-	// As goja compiles it (builtin_regexp.go, compileRegexp).
-	re2, err := parser.TransformRegExp(pattern, dotAll, false)
+// planPending marks a pattern tested once: most patterns built per call
+// (new RegExp(data)) are tested once, and planning them would cost more
+// than it saves.
+var planPending = &rePlan{}
+
+// maxPlans bounds the plans a runtime keeps; past it, it starts over.
+const maxPlans = 256
+
+// planOf returns the plan of a Go program goja compiled.
+func planOf(re *regexp.Regexp) *rePlan {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
-		return nil
+		return &rePlan{}
 	}
-	mode := ""
-	if multiline {
-		mode += "m"
+	p := &rePlan{lits: relit.Required(tree)}
+	for _, l := range p.lits {
+		p.fold = p.fold || l.Fold
 	}
-	if dotAll {
-		mode += "s"
-	}
-	if ignoreCase {
-		mode += "i"
-	}
-	if mode != "" {
-		re2 = "(?" + mode + ":" + re2 + ")"
-	}
-	tree, err := syntax.Parse(re2, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	if _, err := syntax.Compile(tree.Simplify()); err != nil {
-		return nil // goja falls back to regexp2 for it
-	}
-	lits := relit.Required(tree)
-	if len(lits) == 0 {
-		return nil
-	}
-	return &rePlan{pattern: pattern, flags: flags, lits: lits, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(re2) })}
+	return p
 }
 
-// test answers re.test(s); decided is false when s is not ASCII and the
-// prefilter could not rule a match out (goja then runs it on UTF-16).
-// An ASCII literal is in the UTF-16 string exactly when it is in its UTF-8
-// form, so ruling out works on any string.
-func (p *rePlan) test(s string) (match, decided bool) {
+// test answers re.MatchString(s) as goja would answer test(s); decided is
+// false when s is not ASCII and the literals could not rule a match out
+// (goja then runs it on UTF-16). An ASCII literal is in the UTF-16 string
+// exactly when it is in its UTF-8 form, so ruling out works on any string;
+// case-folded literals only rule out ASCII strings (Unicode folding is the
+// regex's business).
+func (p *rePlan) test(re *regexp.Regexp, s string) (match, decided bool) {
 	ascii := relit.IsASCII(s)
-	if relit.RulesOut(p.lits, s, ascii) {
+	if relit.RulesOut(p.lits, s, ascii && p.fold) {
 		return false, true
 	}
 	if !ascii {
 		return false, false
 	}
-	return p.re().MatchString(s), true
+	return re.MatchString(s), true
 }
 
-// installRegexpHelper defines the read-only global hoisted literals call:
-// __hookctl_regexp(plan) returns the runtime's RegExp for the plan's
-// pattern, with an own test method running the prefilter. All the hooks of
-// a runtime that use one pattern share one object, so a pattern is
-// compiled once per runtime however many hooks test it; the object is
-// frozen, so no hook can change what another sees (a RegExp without the g
-// or y flag never writes its lastIndex).
-func (vm *VM) installRegexpHelper() {
+// quickTest answers RegExp.prototype.test for re, whose pattern p goja
+// matches with Go's regexp from index 0, when it can give exactly goja's
+// answer with no script code run on the way: the argument is a string
+// and lastIndex a number (goja converts it, running a valueOf). ok is
+// false when goja must answer.
+func (vm *VM) quickTest(re *goja.Object, p jsregexp.Pattern, c goja.FunctionCall) (answer goja.Value, ok bool) {
+	if vm.pool.off&fastPrefilter != 0 || len(c.Arguments) == 0 || !goja.IsString(c.Arguments[0]) {
+		return nil, false
+	}
+	if li := re.Get("lastIndex"); li == nil || !goja.IsNumber(li) {
+		return nil, false
+	}
+	prog := p.Regexp()
+	if prog == nil {
+		return nil, false
+	}
+	plan := vm.plans[prog]
+	switch plan {
+	case nil:
+		if len(vm.plans) >= maxPlans {
+			clear(vm.plans)
+		}
+		vm.plans[prog] = planPending
+		return nil, false
+	case planPending:
+		plan = planOf(prog)
+		vm.plans[prog] = plan
+	}
+	match, decided := plan.test(prog, c.Arguments[0].String())
+	if !decided {
+		return nil, false
+	}
+	return vm.answers[boolIndex(match)], true
+}
+
+// testHelper is the function that makes, when a rewritten program is
+// loaded, the test functions `/re/.test(s)` was rewritten into (package
+// internal/jsrewrite): __hookctl_test(re) returns a function of s that
+// answers re.test(s). re is a RegExp of the program's own, made by the
+// factory from the literal and seen by nothing else; without the g or y
+// flag its lastIndex stays 0. The function answers from the prefilter
+// when it can, as quickTest does, and otherwise calls
+// RegExp.prototype.test, deadline and all. Like resultHelper it is only a
+// parameter of the factory.
+const testHelper = "__hookctl_test"
+
+// installTestHelper makes the test helper of vm's runtime.
+func (vm *VM) installTestHelper() {
 	rt := vm.rt
-	ctor, _ := goja.AssertConstructor(rt.Get("RegExp"))
-	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
-	orig, _ := goja.AssertFunction(proto.Get("test"))
-	freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
-	cache := map[int]*goja.Object{}
-	answer := [2]goja.Value{rt.ToValue(false), rt.ToValue(true)}
-	helper := func(c goja.FunctionCall) goja.Value {
-		idx := int(c.Argument(0).ToInteger())
-		if re, ok := cache[idx]; ok {
-			return re
+	vm.testFn = rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		re, ok := c.Argument(0).(*goja.Object)
+		p, isRegExp := jsregexp.Of(re)
+		if !ok || !isRegExp || p.Global() || p.Sticky() || vm.regexpTest == nil {
+			panic(rt.NewTypeError("hookctl: not a regular expression literal"))
 		}
-		plan := vm.pool.code.plan(idx)
-		if plan == nil || ctor == nil || orig == nil || freeze == nil {
-			panic(rt.NewTypeError("hookctl: no regular expression %d", idx))
+		var prog *regexp.Regexp
+		var plan *rePlan
+		if p.Linear() && vm.pool.off&fastPrefilter == 0 {
+			prog = p.Regexp()
+			plan = planOf(prog)
 		}
-		re, err := ctor(nil, rt.ToValue(plan.pattern), rt.ToValue(plan.flags))
-		if err != nil {
-			panic(err)
-		}
-		test := func(c goja.FunctionCall) goja.Value {
-			if this, ok := c.This.(*goja.Object); ok && this == re && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
-				if match, decided := plan.test(c.Arguments[0].String()); decided {
-					if match {
-						return answer[1]
-					}
-					return answer[0]
+		test := vm.regexpTest
+		return rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			if prog != nil && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
+				if match, decided := plan.test(prog, c.Arguments[0].String()); decided {
+					return vm.answers[boolIndex(match)]
 				}
 			}
-			v, err := orig(c.This, c.Arguments...)
+			v, err := test(re, c.Arguments...)
 			if err != nil {
 				panic(err)
 			}
 			return v
+		})
+	})
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// guardCompile wraps RegExp.prototype.compile so that it throws before it
+// changes anything when the RegExp's lastIndex is read-only (a frozen
+// RegExp): goja, as the specification's steps do, would replace the
+// pattern first and throw only when it resets lastIndex, leaving a frozen
+// RegExp matching something else.
+func (vm *VM) guardCompile() error {
+	rt := vm.rt
+	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
+	orig, ok := goja.AssertFunction(proto.Get("compile"))
+	if !ok {
+		return errNoRegexpMethod("compile")
+	}
+	gopd, ok := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("getOwnPropertyDescriptor"))
+	if !ok {
+		return errNoRegexpMethod("compile")
+	}
+	lastIndex := rt.ToValue("lastIndex")
+	f := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		if o, isObj := c.This.(*goja.Object); isObj {
+			if _, isRegExp := jsregexp.Of(o); isRegExp {
+				d, err := gopd(goja.Undefined(), o, lastIndex)
+				if err != nil {
+					panic(err)
+				}
+				if do, ok := d.(*goja.Object); ok && !do.Get("writable").ToBoolean() {
+					panic(rt.NewTypeError("Cannot assign to read only property 'lastIndex' of a RegExp: it cannot be recompiled"))
+				}
+			}
 		}
-		fn := rt.ToValue(test).ToObject(rt)
-		_ = fn.DefineDataProperty("name", rt.ToValue("test"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		_ = re.DefineDataProperty("test", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		if _, err := freeze(goja.Undefined(), re); err != nil {
+		v, err := orig(c.This, c.Arguments...)
+		if err != nil {
 			panic(err)
 		}
-		_, _ = freeze(goja.Undefined(), fn)
-		cache[idx] = re
-		return re
-	}
-	_ = rt.GlobalObject().DefineDataProperty(regexpHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		return v
+	}).ToObject(rt)
+	_ = f.DefineDataProperty("name", rt.ToValue("compile"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = f.DefineDataProperty("length", rt.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return proto.DefineDataProperty("compile", f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }

@@ -26,6 +26,9 @@ type Program struct {
 	// Path is the absolute path of a script file ("" for inline code).
 	Path   string
 	inline *goja.Program
+	// factory: inline is a rewritten handler's factory (package
+	// internal/jsrewrite), called with the runtime's helpers.
+	factory bool
 	// Map maps the positions of the compiled code back to Name.
 	Map jsrewrite.Map
 	// sync: the source cannot queue promise jobs, so a call may nest in
@@ -59,7 +62,7 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 		tree, prog, err := p.compileSource(name, c.Code)
 		if err == nil {
 			p.code.addMap(c.Map) // before the analysis reads positions
-			return p.add(&Program{Name: name, inline: prog, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
+			return p.add(&Program{Name: name, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
 		}
 		if c.Rewritten {
 			continue
@@ -74,11 +77,18 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 	panic("unreachable")
 }
 
-// rewriteOptions are the rewrites of this pool's programs: prefilters and
-// result keys registered with the pool.
+// rewriteOptions are the rewrites of this pool's programs: result keys and
+// constant results registered with the pool, less the fast paths turned
+// off.
 func (p *Pool) rewriteOptions() jsrewrite.Options {
-	return jsrewrite.Options{Plan: p.code.addPlan, RegexpHelper: regexpHelper, Key: p.code.addKey, ResultHelper: resultHelper,
-		Const: p.code.addConst, ConstHelper: constHelper}
+	o := jsrewrite.Options{ResultHelper: resultHelper, ConstHelper: constHelper, TestHelper: testHelper, Literals: p.off&fastLiterals == 0}
+	if p.off&fastReturns == 0 {
+		o.Key = p.code.addKey
+		if p.off&fastConsts == 0 {
+			o.Const = p.code.addConst
+		}
+	}
+	return o
 }
 
 // CompileFile compiles a CommonJS script whose module.exports is the
@@ -108,8 +118,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	prog := &Program{Name: abs, Path: abs, Map: jsrewrite.Map{File: abs, Line: 1, Shift: len(moduleWrapper)}}
 	prog.Module, prog.TypeScript = fileLanguage(abs, src)
 	// What require() will run (loadSource): TypeScript and ES modules
-	// transformed, with a source map naming the file; regex literals
-	// hoisted.
+	// transformed, with a source map naming the file.
 	code, err := p.moduleCode(abs, abs, src)
 	if err != nil {
 		return nil, err
@@ -173,6 +182,13 @@ func (p *Pool) add(prog *Program) *Program { return p.code.add(prog) }
 func (prog *Program) load(vm *VM) (goja.Value, error) {
 	if prog.inline != nil {
 		v, err := vm.rt.RunProgram(prog.inline)
+		if err == nil && prog.factory {
+			factory, ok := goja.AssertFunction(v)
+			if !ok {
+				return nil, fmt.Errorf("script %s: the rewritten handler is not a function", prog.Name)
+			}
+			v, err = factory(goja.Undefined(), vm.resultFn, vm.constFn, vm.testFn)
+		}
 		if err != nil {
 			return nil, vm.convertError(err)
 		}

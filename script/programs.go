@@ -8,16 +8,14 @@ import (
 )
 
 // programs is what a pool compiled, immutable once added and shared by
-// every runtime: the programs, the regex prefilter plans and result keys
-// the rewritten code refers to by index, and the position maps. It is
+// every runtime: the programs, the result keys and constant results the
+// rewritten code refers to by index, and the position maps. It is
 // safe for concurrent use.
 type programs struct {
-	mu      sync.Mutex
-	list    []*Program
-	plans   []*rePlan      // regex prefilters, by index (prefilter.go)
-	planIdx map[string]int // flags/pattern -> index in plans, -1 for none
-	keys    resultKeys
-	consts  []engine.Result // constant returns' results, by index
+	mu     sync.Mutex
+	list   []*Program
+	keys   resultKeys
+	consts []engine.Result // constant returns' results, by index
 	// maps holds, per file and line, the Map of the program whose first
 	// line that is (see shift).
 	maps map[linePos]jsrewrite.Map
@@ -79,41 +77,6 @@ func (c *programs) shift(file string, line int) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.maps[linePos{file, line}].Shift
-}
-
-// plan returns the regex plan of an index (nil when there is none).
-func (c *programs) plan(idx int) *rePlan {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if idx >= 0 && idx < len(c.plans) {
-		return c.plans[idx]
-	}
-	return nil
-}
-
-// addPlan registers a regex literal's prefilter plan and returns its
-// index, or -1 when the pattern has none.
-func (c *programs) addPlan(pattern, flags string) int {
-	key := flags + "/" + pattern
-	c.mu.Lock()
-	if i, ok := c.planIdx[key]; ok {
-		c.mu.Unlock()
-		return i
-	}
-	c.mu.Unlock()
-	plan := planRegexp(pattern, flags)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.planIdx == nil {
-		c.planIdx = map[string]int{}
-	}
-	i := -1
-	if plan != nil {
-		c.plans = append(c.plans, plan)
-		i = len(c.plans) - 1
-	}
-	c.planIdx[key] = i
-	return i
 }
 
 // addKey interns a result key and returns its index.

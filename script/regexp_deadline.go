@@ -2,6 +2,7 @@ package script
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -69,6 +70,8 @@ func (vm *VM) installRegexpDeadlines() error {
 	}
 	rt := vm.rt
 	vm.rx = regexpGuard{byKey: map[jsregexp.Key]*regexp2.Regexp{}, own: map[*regexp2.Regexp]bool{}}
+	vm.plans = map[*regexp.Regexp]*rePlan{}
+	vm.answers = [2]goja.Value{rt.ToValue(false), rt.ToValue(true)}
 	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
 	impl := jsregexp.ImplOf(proto)
 	// wrap returns the guarded method; late is its answer once the
@@ -82,10 +85,16 @@ func (vm *VM) installRegexpDeadlines() error {
 			return nil, errNoRegexpMethod(name)
 		}
 		fromStart := name == "exec" || name == "test"
+		test := name == "test"
 		f := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 			if re := matcher(c.This); re != nil {
 				if p, ok := jsregexp.Of(re); ok {
 					if fromStart && p.Linear() && !p.Global() && !p.Sticky() {
+						if test {
+							if v, ok := vm.quickTest(re, p, c); ok {
+								return v
+							}
+						}
 						return orig(c)
 					}
 					if !vm.armRegexp(p) {
@@ -142,6 +151,11 @@ func (vm *VM) installRegexpDeadlines() error {
 			return err
 		}
 	}
+	if err := vm.guardCompile(); err != nil {
+		return err
+	}
+	vm.regexpTest, _ = goja.AssertFunction(proto.Get("test"))
+	vm.installTestHelper()
 	jsregexp.SetImpl(proto, impl)
 	// matchAll's iterators match with a RegExp of their own.
 	it, err := rt.RunString(`Object.getPrototypeOf("".matchAll(/(?:)/g))`)

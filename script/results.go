@@ -8,21 +8,24 @@ import (
 	"github.com/hookctl/hookctl/engine"
 )
 
-// resultHelper is the read-only global that rewritten returns call (see
-// package internal/jsrewrite): __hookctl_result(k0, v0, k1, v1, ...) with key indexes into
-// the pool's key table. It keeps the values for the call in progress and
-// returns the runtime's marker object; when the handler returns the
-// marker, the result is built from those values, exactly as it would have
-// been from the object literal.
+// resultHelper is the function rewritten returns call (see package
+// internal/jsrewrite): __hookctl_result(k0, v0, k1, v1, ...) with key
+// indexes into the pool's key table. It keeps the values for the call in
+// progress and returns the runtime's marker object; when the handler
+// returns the marker, the result is built from those values, exactly as
+// it would have been from the object literal. It is no global: a rewritten
+// handler's factory gets it as a parameter of this name, which no script
+// can name (a source naming it is not rewritten).
 const resultHelper = "__hookctl_result"
 
-// constHelper is the read-only global that sets, when a program is loaded,
-// the variable a constant return was rewritten into (see package
+// constHelper is the function that sets, when a program is loaded, the
+// variable a constant return was rewritten into (see package
 // internal/jsrewrite): __hookctl_const(i) returns this runtime's token for
 // the pool's constant result i. A handler returning the token returns that
 // result, built once at compile time from the literal, as the exporter
 // would have built it from the object. The results are fixed before any
-// script runs, so no script can change what another's token stands for.
+// script runs, so no script can change what another's token stands for;
+// like resultHelper it is only a parameter of the factory.
 const constHelper = "__hookctl_const"
 
 // maxConstKeys bounds the keys of a constant return: a larger literal goes
@@ -36,7 +39,7 @@ type resultKeys struct {
 	index map[string]int // under Pool.mu
 }
 
-// installResultHelper defines the helper and the marker in vm's runtime.
+// installResultHelper makes the helper and the marker of vm's runtime.
 func (vm *VM) installResultHelper() {
 	rt := vm.rt
 	marker := rt.NewObject()
@@ -52,10 +55,10 @@ func (vm *VM) installResultHelper() {
 		vm.pending = true
 		return marker
 	}
-	_ = rt.GlobalObject().DefineDataProperty(resultHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	vm.resultFn = rt.ToValue(helper)
 }
 
-// installConstHelper defines the constant returns' helper in vm's runtime.
+// installConstHelper makes the constant returns' helper of vm's runtime.
 func (vm *VM) installConstHelper() {
 	rt := vm.rt
 	helper := func(c goja.FunctionCall) goja.Value {
@@ -69,9 +72,8 @@ func (vm *VM) installConstHelper() {
 		}
 		tok := rt.NewObject()
 		_ = tok.SetPrototype(nil)
-		// Frozen: a script reaches tokens by calling the helper, and one
-		// given a then would make an async handler that returns it
-		// resolve to whatever that then says.
+		// Frozen: a token given a then would make an async handler that
+		// returns it resolve to whatever that then says.
 		vm.deepFreeze(tok)
 		if vm.constTok == nil {
 			vm.constTok = map[int]*goja.Object{}
@@ -80,7 +82,7 @@ func (vm *VM) installConstHelper() {
 		vm.constTok[idx], vm.constRes[tok] = tok, res
 		return tok
 	}
-	_ = rt.GlobalObject().DefineDataProperty(constHelper, rt.ToValue(helper), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	vm.constFn = rt.ToValue(helper)
 }
 
 // constResult builds the result of a constant return as the exporter

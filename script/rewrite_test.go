@@ -85,6 +85,11 @@ var rewriteBodies = []string{
 	`return {a: undefined};`,
 	`return {t: ` + "`tpl`" + `};`,
 	`return {a: 1, __proto__: {b: 2}};`,
+	// Tested literals: a test function of their own.
+	`if (/abcd/.test(Symbol())) return {a: 1};`,
+	`if (/abcd/.test({ toString() { throw new Error("x"); } })) return {a: 1};`,
+	`const t = /(?=sudo)sudo/i.test(event.tool_input.command); return {t, u: /sudo/i.test(), v: /a.c/s.test("a\nc"), w: /\bsudo\b/.test(event.tool_input.command)};`,
+	`const f = () => /abcd/.test(undefined.x); return {a: f()};`,
 }
 
 // TestRewriteIsInvisible runs every body rewritten and plain, on the same
@@ -174,7 +179,10 @@ func TestRewriteShapes(t *testing.T) {
 		{`return {s: "a\\n"};`, `var _$R=__hookctl_result;(function (event, ctx) {return _$R(3,"a\\n");` + "\n})"},
 		{`return {...x};`, "(function (event, ctx) {return {...x};\n})"},
 		{`return {get a() { return 1; }};`, "(function (event, ctx) {return {get a() { return 1; }};\n})"},
-		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_re0=__hookctl_regexp(0),__hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,__hookctl_re0.test(s));` + "\n})"},
+		{`const _$R = 1; return {a: /x/.test(s)};`, `var __hookctl_reR=__hookctl_result;(function (event, ctx) {const _$R = 1; return __hookctl_reR(2,/x/.test(s));` + "\n})"},
+		{`if (/\bsudo\b/i.test(c) || /a/ .test(c) || /b/.test.call(c)) return;`, `var _$T0=__hookctl_test(/\bsudo\b/i);(function (event, ctx) {if (_$T0            (c) || /a/ .test(c) || /b/.test.call(c)) return;` + "\n})"},
+		{`with (event) { return {decision: "deny"}; }`, "(function (event, ctx) {with (event) { return {decision: \"deny\"}; }\n})"},
+		{`eval(""); return {decision: "deny"};`, "(function (event, ctx) {eval(\"\"); return {decision: \"deny\"};\n})"},
 	} {
 		if got := fmtProgram(p, c.body); got != c.want {
 			t.Errorf("%s\n got  %s\n want %s", c.body, got, c.want)

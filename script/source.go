@@ -77,20 +77,25 @@ func (p *Pool) compileTSBody(b Body) (*Program, error) {
 		// jsrewrite: edits keep lines and columns, so the map holds)
 		// with its declarations in front on the first line, which holds
 		// only the header; then as written.
+		// The rewritten one is a factory, as jsrewrite.Inline writes it.
 		code := strings.TrimRight(t.code, "; \n")
-		var candidates []string
-		if decls, rewritten := jsrewrite.Rewrite(code, 0, len(code), p.rewriteOptions()); decls != "" {
-			candidates = append(candidates, "(function () {"+decls+"return "+rewritten+";})()\n"+t.mapLine)
+		type candidate struct {
+			code    string
+			factory bool
 		}
-		candidates = append(candidates, code+";\n"+t.mapLine)
+		var candidates []candidate
+		if decls, rewritten := jsrewrite.Rewrite(code, 0, len(code), p.rewriteOptions()); decls != "" {
+			candidates = append(candidates, candidate{"(function (" + resultHelper + "," + constHelper + "," + testHelper + ") {" + decls + "return " + rewritten + ";})\n" + t.mapLine, true})
+		}
+		candidates = append(candidates, candidate{code + ";\n" + t.mapLine, false})
 		var err error
 		var failed string
 		for _, c := range candidates {
-			tree, prog, cerr := p.compileSource(b.File, c)
+			tree, prog, cerr := p.compileSource(b.File, c.code)
 			if cerr == nil {
-				return p.add(&Program{Name: b.File, inline: prog, Map: m, Line: b.Line, TypeScript: true, info: p.code.analyze(tree, nil)}), nil
+				return p.add(&Program{Name: b.File, inline: prog, factory: c.factory, Map: m, Line: b.Line, TypeScript: true, info: p.code.analyze(tree, nil)}), nil
 			}
-			err, failed = cerr, c
+			err, failed = cerr, c.code
 		}
 		return nil, p.code.transformedError(err, b.File, failed, len(header), b.Line)
 	}

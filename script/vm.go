@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -70,12 +71,13 @@ type VM struct {
 	timerSet  time.Time
 	stopWatch func() bool
 
-	// Rewritten returns (results.go): the marker object and the values
-	// of the last return.
-	marker   *goja.Object
-	pending  bool
-	pendKeys []int
-	pendVals []goja.Value
+	// Rewritten returns (results.go): the helpers rewritten handlers'
+	// factories get, the marker object and the values of the last return.
+	resultFn, constFn, testFn goja.Value
+	marker                    *goja.Object
+	pending                   bool
+	pendKeys                  []int
+	pendVals                  []goja.Value
 	// Constant returns (results.go): this runtime's token per constant
 	// result index, and the result per token.
 	constTok map[int]*goja.Object
@@ -94,6 +96,12 @@ type VM struct {
 	// rx holds this runtime's regular expression backtrackers
 	// (regexp_deadline.go).
 	rx regexpGuard
+	// plans are the test prefilters of the Go programs of the patterns
+	// tested, and answers false and true (prefilter.go).
+	plans   map[*regexp.Regexp]*rePlan
+	answers [2]goja.Value
+	// regexpTest is RegExp.prototype.test, as wrapped.
+	regexpTest goja.Callable
 
 	arrayToString *goja.Object // Array.prototype.toString (console.go)
 

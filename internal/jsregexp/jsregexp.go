@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sync"
 	"unsafe"
 
@@ -37,7 +38,7 @@ type layout struct {
 	standardOff uintptr      // regexpObject.standard
 	srcOff      uintptr      // regexpPattern.src
 	flagOff     [6]uintptr   // global, ignoreCase, multiline, dotAll, sticky, unicode
-	re2Off      uintptr      // regexpPattern.regexpWrapper (pointer)
+	re2Off      uintptr      // regexpPattern.regexpWrapper (pointer to a regexp.Regexp)
 	wrapperOff  uintptr      // regexpPattern.regexp2Wrapper (pointer)
 	wrapperType reflect.Type // regexp2Wrapper (the struct)
 	rxOff       uintptr      // regexp2Wrapper.rx
@@ -117,6 +118,9 @@ func find() (layout, error) {
 	if err != nil {
 		return l, err
 	}
+	if !re2.Type.Elem().ConvertibleTo(reflect.TypeOf(regexp.Regexp{})) {
+		return l, fmt.Errorf("jsregexp: goja's %s is not a regexp.Regexp", re2.Type.Elem())
+	}
 	l.re2Off = re2.Offset
 	w, err := field(pt, "regexp2Wrapper", reflect.Pointer)
 	if err != nil {
@@ -169,6 +173,9 @@ func behaves(rt *goja.Runtime, l *layout) error {
 	}
 	if got, want := optionsOf(look.backtracker(l), l), look.options(l); got != want {
 		return fmt.Errorf("jsregexp: goja compiled /(?=a)a/im with options %#x, expected %#x", got, want)
+	}
+	if lin := get(`/a(b)c/i`); lin.p == nil || !lin.hasRE2(l) || !(*regexp.Regexp)(*(*unsafe.Pointer)(unsafe.Add(lin.p, l.re2Off))).MatchString("xABCx") {
+		return errors.New("jsregexp: goja's Go regexp is not where expected")
 	}
 	v, err := rt.RunString(`const __re = /b(c)/gsu; __re.lastIndex = 1; __re.exec("abc"); __re`)
 	if err != nil {
@@ -289,6 +296,14 @@ func (p Pattern) Sticky() bool { return p.flag(&lay, 4) }
 // Linear reports whether goja has a Go regexp for the pattern, which it
 // uses for every match from index 0 of a RegExp without the g or y flag.
 func (p Pattern) Linear() bool { return p.hasRE2(&lay) }
+
+// Regexp returns the Go regexp goja matches the pattern with from index 0
+// (nil when it has none, see Linear). goja compiles it once per pattern
+// source and shares it between the RegExps made from it, in every runtime;
+// a regexp.Regexp is immutable, so it is safe to match with anywhere.
+func (p Pattern) Regexp() *regexp.Regexp {
+	return (*regexp.Regexp)(*(*unsafe.Pointer)(unsafe.Add(p.p, lay.re2Off)))
+}
 
 // Backtracker returns the regexp2 Regexp goja matches the pattern with, nil
 // while it has none (the pattern runs with Go's regexp until goja needs

@@ -23,6 +23,17 @@ func TestLayout(t *testing.T) {
 	if !ok || p.Backtracker() == nil || p.Global() || p.Sticky() || p.Linear() {
 		t.Fatalf("Of: %v %v", ok, p)
 	}
+	// Every evaluation of a literal is a new RegExp with the same Go
+	// program.
+	pair, err := rt.RunString(`function f() { return /\bsudo\b/i; } [f(), f()]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := Of(pair.(*goja.Object).Get("0").(*goja.Object))
+	b, _ := Of(pair.(*goja.Object).Get("1").(*goja.Object))
+	if a.p == b.p || a.Regexp() == nil || a.Regexp() != b.Regexp() || !a.Regexp().MatchString("x SUDO y") {
+		t.Fatalf("Regexp: %p %p", a.Regexp(), b.Regexp())
+	}
 	if _, ok := Of(rt.NewObject()); ok {
 		t.Fatal("Of of a plain object")
 	}

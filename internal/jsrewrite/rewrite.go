@@ -15,34 +15,47 @@ import (
 	"github.com/dop251/goja/parser"
 )
 
-// Handler source is rewritten once, at load, in two ways that no script
-// can tell apart from the original except by object identity:
+// Inline handler source is rewritten once, at load, in ways no script can
+// observe:
 //
-//   - Regular expression literals are hoisted: JavaScript creates a new
-//     RegExp object every time a literal is evaluated, so a hook testing
-//     three patterns allocates three objects per call. A literal without
-//     the g or y flag has no state a later use could see (its lastIndex is
-//     ignored), so each such literal is created once, when the program is
-//     loaded, and reused. One with a literal prefilter (prefilter.go) is
-//     shared by every hook of the runtime that writes the same pattern,
-//     and frozen.
+//   - `return { key: value, ... }` of a plain object literal (no computed
+//     keys, spreads, accessors or methods) becomes a call of a native
+//     function that hands the values straight to the engine (results.go):
+//     no object is built only to be taken apart. Returns inside nested
+//     functions are left alone. A returned literal whose values are all
+//     literals too (strings without escapes, numbers, booleans, null)
+//     always gives the same result: it becomes a variable made once, when
+//     the program is loaded, that the engine maps to a result built once
+//     (Const).
 //
-//   - In inline handlers, `return { key: value, ... }` of a plain object
-//     literal (no computed keys, spreads, accessors or methods) becomes a
-//     call of a native function that hands the values straight to the
-//     engine (results.go): no object is built only to be taken apart.
-//     Returns inside nested functions are left alone. A returned literal
-//     whose values are all literals too (strings without escapes, numbers,
-//     booleans, null) always gives the same result: it becomes a variable
-//     made once, when the program is loaded, that the engine maps to a
-//     result built once (Const).
+//   - `/re/.test(s)`, a regex literal without the g or y flag that is only
+//     the receiver of a test call, becomes `_$T0     (s)`: a native
+//     function made when the program is loaded, by TestHelper(/re/) from
+//     a RegExp of its own, that answers what that RegExp's test would
+//     (Literals). Every other literal is left alone: each evaluation of a
+//     literal is a new RegExp, whose state (lastIndex, own properties,
+//     compile) the script can see and change. A receiver of test is never
+//     seen by the script: test is RegExp.prototype's (a fresh RegExp has
+//     no own properties, and the prototype is frozen), it reads the
+//     RegExp's lastIndex, which is 0 and, without g or y, ignored and
+//     never written, and it hands the RegExp to nothing. So a fresh one
+//     and one made once give the same answers; the one made once is no
+//     other program's, and reached by no name the script can write.
+//
+// The generated names are variables of a function around the handler (a
+// factory, called with the native helpers as its parameters when the
+// program is loaded), so anything that adds names to the handler's scope
+// chain could stand in for them: a with statement (whose object may be
+// the payload) or a direct eval (whose code may declare them). A program
+// with either, or whose source names a helper parameter, is not rewritten
+// at all.
 //
 // Edits keep every line where it was and, where the replacement allows,
 // every column, so error positions stay the author's.
 
 // hoistPrefix names the generated variables: short, so that the name plus
 // padding takes the literal's place. Source that already mentions it gets
-// hoistPrefixLong instead.
+// hoistPrefixLong instead; source that mentions both is not rewritten.
 const (
 	hoistPrefix     = "_$"
 	hoistPrefixLong = "__hookctl_re"
@@ -51,11 +64,6 @@ const (
 // Options say which rewrites to make and the names of the native helpers
 // the rewritten code calls.
 type Options struct {
-	// Plan registers a regex literal's prefilter and returns its index,
-	// or -1 when it has none; nil for no prefilters. Hoisted literals with
-	// a plan are created by RegexpHelper(index).
-	Plan         func(pattern, flags string) int
-	RegexpHelper string
 	// Key interns a result key and returns its index; nil leaves returns
 	// alone. Only for source whose first function is the handler.
 	// Rewritten returns call ResultHelper(index, value, ...).
@@ -68,6 +76,10 @@ type Options struct {
 	// program is loaded, to ConstHelper(index). Only with Key.
 	Const       func(keys []string, values []any) int
 	ConstHelper string
+	// Literals turns test calls on regex literals into calls of
+	// functions made, when the program is loaded, by TestHelper(literal).
+	Literals   bool
+	TestHelper string
 }
 
 type edit struct {
@@ -77,12 +89,17 @@ type edit struct {
 
 // Rewrite applies the rewrites to src, parsed as a whole program, in the
 // byte range [from, to) and returns the declarations to put in front
-// ("var _$0=/a/,...;", "" when there are none) and the rewritten src. Any
-// parse problem leaves src alone: the compiler reports it.
+// ("var _$K0=...,_$R=...;", "" when there are none) and the rewritten src.
+// Any parse problem, a with statement or an eval leaves src alone.
 func Rewrite(src string, from, to int, rw Options) (string, string) {
 	prog, err := parser.ParseFile(nil, "", src, 0)
 	if err != nil {
 		return "", src
+	}
+	for _, helper := range []string{rw.ResultHelper, rw.ConstHelper, rw.TestHelper} {
+		if helper != "" && strings.Contains(src, helper) {
+			return "", src // the script could name the factory's parameter
+		}
 	}
 	prefix := hoistPrefix
 	if strings.Contains(src, prefix) {
@@ -94,17 +111,21 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	var edits []edit
 	var decls []string
 
-	// One walk finds the regex literals anywhere and the returns of the
-	// handler: the first function, outside any function nested in it.
-	var lits []*ast.RegExpLiteral
+	// One walk finds the returns of the handler (the first function,
+	// outside any function nested in it) and anything that could put a
+	// name of the script's between the handler and the generated names.
 	var rets []*ast.ObjectLiteral
+	var tests []*ast.DotExpression
 	w := walker{fields: map[reflect.Type][]int{}, seen: map[uintptr]bool{}}
-	handler, depth := false, 0
+	handler, depth, scoped := false, 0, false
 	w.walk(reflect.ValueOf(prog), func(n any, enter bool) bool {
 		switch n := n.(type) {
-		case *ast.RegExpLiteral:
-			lits = append(lits, n)
-			return false
+		case *ast.WithStatement:
+			scoped = true
+		case *ast.Identifier:
+			if n.Name == "eval" {
+				scoped = true
+			}
 		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.FunctionDeclaration, *ast.ClassDeclaration:
 			if enter {
 				if !handler {
@@ -120,30 +141,33 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 			if obj, ok := n.Argument.(*ast.ObjectLiteral); ok && enter && depth == 1 && handler {
 				rets = append(rets, obj)
 			}
-		}
-		return true
-	})
-	for _, l := range lits {
-		start := int(l.Idx) - 1
-		end := start + len(l.Literal)
-		if start < from || end > to || end > len(src) || src[start:end] != l.Literal {
-			continue
-		}
-		if strings.ContainsAny(l.Flags, "gy") {
-			continue
-		}
-		name := fmt.Sprintf("%s%d", prefix, len(decls))
-		init := l.Literal
-		if rw.Plan != nil {
-			if idx := rw.Plan(l.Pattern, l.Flags); idx >= 0 {
-				init = fmt.Sprintf("%s(%d)", rw.RegexpHelper, idx)
+		case *ast.CallExpression:
+			if dot, ok := n.Callee.(*ast.DotExpression); ok && enter && dot.Identifier.Name == "test" {
+				if lit, ok := dot.Left.(*ast.RegExpLiteral); ok && !strings.ContainsAny(lit.Flags, "gy") {
+					tests = append(tests, dot)
+				}
 			}
 		}
-		decls = append(decls, name+"="+init)
-		if pad := len(l.Literal) - len(name); pad > 0 {
-			name += strings.Repeat(" ", pad)
+		return !scoped
+	})
+	if scoped {
+		return "", src
+	}
+
+	if rw.Literals && rw.TestHelper != "" {
+		for _, dot := range tests {
+			// `/re/.test` exactly, nothing between the literal and the
+			// name, becomes the generated name padded to its width.
+			l := dot.Left.(*ast.RegExpLiteral)
+			start := int(l.Idx) - 1
+			end := start + len(l.Literal) + len(".test")
+			name := fmt.Sprintf("%sT%d", prefix, len(decls))
+			if start < from || end > to || end > len(src) || src[start:end] != l.Literal+".test" || int(dot.Idx1())-1 != end || len(name) > end-start {
+				continue
+			}
+			decls = append(decls, name+"="+rw.TestHelper+"("+l.Literal+")")
+			edits = append(edits, edit{start, end, name + strings.Repeat(" ", end-start-len(name))})
 		}
-		edits = append(edits, edit{start, end, name})
 	}
 
 	if rw.Key != nil && len(rets) > 0 {
@@ -466,8 +490,10 @@ type Candidate struct {
 // a function with event and ctx in scope, written in file from line on)
 // can compile to, best first: the plain function, rewritten and then as
 // written; the same as an async function when the body awaits. Each is an
-// expression whose value is the handler function, padded with blank
-// lines so that its lines are the file's.
+// expression, padded with blank lines so that its lines are the file's,
+// whose value is the handler function or, when Rewritten, a factory that
+// returns it when called with the result, constant and test helpers (in
+// that order), which no other code can reach.
 func Inline(file, body string, line int, o Options) []Candidate {
 	if line < 1 {
 		line = 1
@@ -483,8 +509,8 @@ func Inline(file, body string, line int, o Options) []Candidate {
 		// line numbers stay the file's.
 		decls, hoisted := Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), o)
 		if decls != "" {
-			head := "(function () {" + decls + "return "
-			out = append(out, Candidate{Code: pad + head + hoisted + ";})()", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
+			head := "(function (" + o.ResultHelper + "," + o.ConstHelper + "," + o.TestHelper + ") {" + decls + "return "
+			out = append(out, Candidate{Code: pad + head + hoisted + ";})", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
 				Async: async, Rewritten: true})
 		}
 		out = append(out, Candidate{Code: pad + fn + body + "\n})", Map: Map{File: file, Line: line, Shift: len(fn)}, Async: async})
@@ -495,21 +521,3 @@ func Inline(file, body string, line int, o Options) []Candidate {
 // ModuleWrapper is the function header require() puts in front of a
 // CommonJS module's code, on its first line.
 const ModuleWrapper = "(function(exports,require,module,__filename,__dirname){"
-
-// Module rewrites a CommonJS module's source (regex literals hoisted; its
-// returns are not a handler's). wrapper is the header the module loader
-// will put in front of the returned code on its first line; the Map says
-// how far the author's first line moves.
-func Module(file, src, wrapper string, o Options) (string, Map) {
-	o.Key = nil
-	m := Map{File: file, Line: 1, Shift: len(wrapper)}
-	// The wrapper puts the code inside a function; a top-level return
-	// stays legal, so parse it the same way.
-	text := wrapper + src + "\n})"
-	decls, hoisted := Rewrite(text, len(wrapper), len(wrapper)+len(src), o)
-	if decls == "" {
-		return src, m
-	}
-	m.Shift += len(decls)
-	return decls + hoisted[len(wrapper):len(hoisted)-len("\n})")], m
-}

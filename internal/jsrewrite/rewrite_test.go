@@ -10,23 +10,20 @@ import (
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
 
-// opts hoists every regex literal through a helper and rewrites returns.
+// opts rewrites returns and test receivers.
 func opts() jsrewrite.Options {
 	return jsrewrite.Options{
-		Plan: func(string, string) int { return 0 }, RegexpHelper: "__re",
 		Key: func(string) int { return 0 }, ResultHelper: "__res",
 		Const: func([]string, []any) int { return 0 }, ConstHelper: "__const",
+		Literals: true, TestHelper: "__test",
 	}
 }
 
 // throwAt compiles code as file, calls the handler it evaluates to and
 // returns the position of what it threw, mapped back through m.
-func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
+func throwAt(t *testing.T, file, code string, factory bool, m jsrewrite.Map) (int, int) {
 	t.Helper()
 	rt := goja.New()
-	_ = rt.Set("__re", func(int) goja.Value { v, _ := rt.RunString("/x/"); return v })
-	_ = rt.Set("__res", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	_ = rt.Set("__const", func(goja.FunctionCall) goja.Value { return rt.NewObject() })
 	prog, err := goja.Compile(file, code, false)
 	if err != nil {
 		t.Fatalf("compile: %v\n%s", err, code)
@@ -34,6 +31,25 @@ func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 	fn, err := rt.RunProgram(prog)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if factory {
+		f, _ := goja.AssertFunction(fn)
+		res := rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+		cst := rt.ToValue(func(goja.FunctionCall) goja.Value { return rt.NewObject() })
+		tst := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			re := c.Argument(0).ToObject(rt)
+			test, _ := goja.AssertFunction(re.Get("test"))
+			return rt.ToValue(func(c goja.FunctionCall) goja.Value {
+				v, err := test(re, c.Arguments...)
+				if err != nil {
+					panic(err)
+				}
+				return v
+			})
+		})
+		if fn, err = f(goja.Undefined(), res, cst, tst); err != nil {
+			t.Fatal(err)
+		}
 	}
 	call, ok := goja.AssertFunction(fn)
 	if !ok {
@@ -55,15 +71,16 @@ func throwAt(t *testing.T, file, code string, m jsrewrite.Map) (int, int) {
 // TestInlineMapsPositionsBack: an error thrown in an inline body, in each
 // candidate the body compiles to, is reported at the author's line and
 // column: on the first line (where the generated header is), on a later
-// line, and on a line whose regex literal was hoisted.
+// line, and after a rewritten return.
 func TestInlineMapsPositionsBack(t *testing.T) {
 	cases := []struct {
 		name, body string
 		line       int
 	}{
-		{"first line", `const m = /a+/.test("aa"); null.x;`, 7},
-		{"later line", "const a = 1;\n  const b = /b/.exec('b');\n  undefined.y;", 12},
-		{"after a hoisted literal", "const r = /c/.test('c'); missing();", 3},
+		{"first line", `if (false) return {decision: x}; const m = /a+/.test("aa"); null.x;`, 7},
+		{"later line", "if (false) return {decision: x};\n  const b = /b/.exec('b');\n  undefined.y;", 12},
+		{"after a test receiver", "const m = /abcd/.test('x'); null.x;", 3},
+		{"after a test receiver, later line", "const a = 1;\n  const m = /abcd/i.test('x') || /ab/.test('y'); null.x;", 3},
 		{"return rewritten before", "if (false) return { decision: 'deny', reason: x };\nnope();", 5},
 		{"constant return before", "if (false) return { decision: 'deny' }; nope();", 5},
 		{"constant return over lines before", "if (false) return {\n  decision: 'deny',\n  reason: \"r\" }; nope();", 4},
@@ -73,7 +90,7 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 			// The reference: the body alone on its lines, the function
 			// header on the line before, so nothing shares its columns.
 			ref := strings.Repeat("\n", tc.line-2) + "(function (event, ctx) {\n" + tc.body + "\n})"
-			wantLine, wantCo := throwAt(t, "hooks.hcl", ref, jsrewrite.Map{})
+			wantLine, wantCo := throwAt(t, "hooks.hcl", ref, false, jsrewrite.Map{})
 			cands := jsrewrite.Inline("hooks.hcl", tc.body, tc.line, opts())
 			if len(cands) == 0 {
 				t.Fatal("no candidate")
@@ -84,7 +101,7 @@ func TestInlineMapsPositionsBack(t *testing.T) {
 				if c.Map.File != "hooks.hcl" || c.Map.Line != tc.line {
 					t.Fatalf("map %+v", c.Map)
 				}
-				line, col := throwAt(t, "hooks.hcl", c.Code, c.Map)
+				line, col := throwAt(t, "hooks.hcl", c.Code, c.Rewritten, c.Map)
 				if line != wantLine || col != wantCo {
 					t.Errorf("rewritten=%v: thrown at %d:%d, want %d:%d\n%s", c.Rewritten, line, col, wantLine, wantCo, c.Code)
 				}
@@ -116,23 +133,25 @@ func TestInlineAsync(t *testing.T) {
 	}
 }
 
-// TestModuleShift: a module's map accounts for the loader's header and the
-// hoisted declarations on its first line, and only there.
-func TestModuleShift(t *testing.T) {
-	src := "const r = /x/;\nmodule.exports = function () { return r; };"
-	code, m := jsrewrite.Module("a.js", src, jsrewrite.ModuleWrapper, opts())
-	if !strings.HasPrefix(code, "var ") || m.Shift <= len(jsrewrite.ModuleWrapper) || m.Line != 1 {
-		t.Fatalf("%q %+v", code, m)
+// TestScopedSourceIsLeftAlone: a program with a with statement or an eval,
+// which could put names of the script's (or of the payload's) in front of
+// the generated ones, is not rewritten.
+func TestScopedSourceIsLeftAlone(t *testing.T) {
+	for _, body := range []string{
+		`with (event) { return {decision: "deny"}; }`,
+		`if (event.x) { with (event.x) {} } return {decision: "deny", reason: event.r};`,
+		`eval(event.code); return {decision: "deny"};`,
+		`const f = () => eval("1"); return {decision: "deny", reason: f()};`,
+		`if (/abcdef/.test(event.c)) return {decision: "deny", reason: __res};`,
+		`with (event) { if (/abcdef/.test(c)) return; }`,
+	} {
+		for _, c := range jsrewrite.Inline("h.hcl", body, 1, opts()) {
+			if c.Rewritten {
+				t.Errorf("%s: rewritten:\n%s", body, c.Code)
+			}
+		}
 	}
-	first := strings.Index(code, "const")
-	if line, col := m.Original(1, len(jsrewrite.ModuleWrapper)+first+1); line != 1 || col != 1 {
-		t.Fatalf("first statement at %d:%d, want 1:1", line, col)
-	}
-	if line, col := m.Original(2, 5); line != 2 || col != 5 {
-		t.Fatalf("line 2 moved: %d:%d", line, col)
-	}
-	plain, pm := jsrewrite.Module("b.js", "module.exports = 1;", jsrewrite.ModuleWrapper, opts())
-	if plain != "module.exports = 1;" || pm.Shift != len(jsrewrite.ModuleWrapper) {
-		t.Fatalf("%q %+v", plain, pm)
+	if c := jsrewrite.Inline("h.hcl", `return {decision: "deny"};`, 1, opts()); !c[0].Rewritten {
+		t.Fatal("a plain return was not rewritten")
 	}
 }
