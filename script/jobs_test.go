@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -231,5 +232,107 @@ func TestJobsStayUnderTheMemoryLimit(t *testing.T) {
 	tr, _ := out.Hook("hostile")
 	if tr.Status != engine.StatusError || !strings.Contains(tr.Error, ErrMemoryLimit.Error()) {
 		t.Fatalf("the hostile hook: %s %v, want the memory limit", tr.Status, tr.Error)
+	}
+}
+
+// differentialBodies are hooks, hostile and plain, that the differential
+// test chains: promise jobs in every form, thrown values and results that
+// run code when read, unsettled promises, timeouts, a deny. None reads
+// what an earlier hook left in its runtime's globals: which runtime a hook
+// lands on after another broke one is the pool's choice, not the entry's.
+var differentialBodies = []string{
+	`if (/\brm\s+-rf\b/.test(event.tool_input.command)) return { decision: "deny", reason: "no rm -rf" };`,
+	`return { updated_input: { command: event.tool_input.command + " #" } };`,
+	`const v = await Promise.resolve(event.tool_input.command); return { additional_context: "awaited " + v };`,
+	`globalThis["Pro" + "mise"].resolve()["th" + "en"](() => { ctx.state.n = (ctx.state.n || 0) + 1; }); return { additional_context: "queued " + (ctx.state.n || 0) };`,
+	`return (async () => { await null; return { decision: "ask", reason: "async ask" }; })();`,
+	`return { get decision() { globalThis["Pro" + "mise"].resolve()["th" + "en"](() => { ctx.state.g = 1; }); return "allow"; } };`,
+	`throw { toString() { globalThis["Pro" + "mise"].resolve()["th" + "en"](() => {}); return "thrown"; } };`,
+	`return Promise.reject(new Error("rejected"));`,
+	`return new Promise(() => {});`,
+	`return globalThis["Pro" + "mise"].resolve({ ["th" + "en"](r) { r({ decision: "deny", reason: "thenable" }); } });`,
+	`for (;;) {}`,
+	`globalThis["Pro" + "mise"].resolve()["th" + "en"](() => { for (;;) {} }); return { decision: "allow" };`,
+	`const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw 1; } }); throw e;`,
+	`return new Proxy({}, { ownKeys() { globalThis["Pro" + "mise"].resolve()["th" + "en"](() => {}); return ["reason"]; }, getOwnPropertyDescriptor() { return { value: "proxy", enumerable: true, configurable: true }; }, get() { return "proxy"; } });`,
+	`queueMicrotask(() => {}); return;`,
+	`globalThis["ev" + "al"]("globalThis['Pro' + 'mise'].resolve()['th' + 'en'](() => { globalThis.__evaled = true; })"); return { additional_context: "eval" };`,
+	`return { decision: "deny", reason: "plain deny" };`,
+}
+
+// outcomeText is what the differential test compares: the decision and
+// output, and each hook's status and error.
+func outcomeText(out engine.Outcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "decision=%q reason=%q context=%q updated=%v\n", out.Decision, out.Reason, out.AdditionalContext, out.UpdatedInput)
+	for _, h := range out.Hooks {
+		fmt.Fprintf(&b, "  %s %s %q\n", h.ID, h.Status, h.Error)
+	}
+	return b.String()
+}
+
+// TestNestedEntryIsInvisible: the same chains of hooks fired with the same
+// payloads, in the same order, with the nested entry on and off, give the
+// same outcomes, hook by hook. The chains are drawn from
+// differentialBodies with a fixed seed.
+func TestNestedEntryIsInvisible(t *testing.T) {
+	chains := 60
+	if testing.Short() {
+		chains = 15
+	}
+	modes := [2]*Pool{}
+	progs := [2][]*Program{}
+	for i, on := range []bool{true, false} {
+		p, _ := jobsPool(t, WithNestedEntry(on))
+		modes[i] = p
+		for _, body := range differentialBodies {
+			prog, err := p.CompileInline("hooks.hcl", body, 1)
+			if err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			progs[i] = append(progs[i], prog)
+		}
+	}
+	payloads := []string{"rm -rf /", "ls", "échò ☃"}
+	rng := rand.New(rand.NewPCG(24, 2))
+	for c := range chains {
+		pick := make([]int, 2+rng.IntN(3))
+		for i := range pick {
+			pick[i] = rng.IntN(len(differentialBodies))
+		}
+		var got [2][]string
+		for m, p := range modes {
+			e, err := engine.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, b := range pick {
+				timeout := 5 * time.Second
+				if strings.Contains(differentialBodies[b], "for (;;)") {
+					timeout = 30 * time.Millisecond
+				}
+				if err := e.Register(engine.Hook{ID: fmt.Sprintf("h%d", i), Event: "PreToolUse", Priority: -i, Handler: p.Handler(progs[m][b]), Timeout: timeout}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, cmd := range payloads {
+				out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{
+					"session_id": fmt.Sprint("s", c), "tool_name": "Bash", "tool_input": map[string]any{"command": cmd},
+				}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[m] = append(got[m], outcomeText(out))
+			}
+			e.Close(context.Background())
+		}
+		for i := range payloads {
+			if got[0][i] != got[1][i] {
+				t.Fatalf("chain %v, payload %q:\nnested:\n%s\nnot nested:\n%s", pick, payloads[i], got[0][i], got[1][i])
+			}
+		}
+	}
+	if modes[0].nested.Load() == 0 || modes[1].nested.Load() != 0 {
+		t.Fatalf("calls nested: %d with the entry, %d without", modes[0].nested.Load(), modes[1].nested.Load())
 	}
 }
