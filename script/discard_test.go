@@ -68,7 +68,7 @@ func TestBrokenRuntimesAreDiscarded(t *testing.T) {
 			p := newPool(t, script.WithSize(1), script.WithModule("rt", rid.module))
 			who := inline(t, p, id)
 			bad := inline(t, p, c.body)
-			before, err := run(t, who, call(nil))
+			before, err := run(t, who, longCall())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestBrokenRuntimesAreDiscarded(t *testing.T) {
 			if _, err := bad.Handle(ctx, bc); err == nil {
 				t.Fatal("the call did not fail")
 			}
-			after, err := run(t, who, call(nil))
+			after, err := run(t, who, longCall())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,11 @@ func TestBrokenEnteredRuntimeIsDiscarded(t *testing.T) {
 				{"after", `return { additional_context: require("rt").id() };`},
 			}
 			for i, h := range hooks {
-				if err := e.Register(engine.Hook{ID: h.id, Event: "PreToolUse", Priority: -i, Timeout: 200 * time.Millisecond,
+				timeout := time.Minute // only the bad hook may break a runtime
+				if h.id == "bad" {
+					timeout = 200 * time.Millisecond
+				}
+				if err := e.Register(engine.Hook{ID: h.id, Event: "PreToolUse", Priority: -i, Timeout: timeout,
 					Handler: inline(t, p, h.body)}); err != nil {
 					t.Fatal(err)
 				}
@@ -165,4 +169,13 @@ func TestBrokenEnteredRuntimeIsDiscarded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// longCall is a call whose deadline no healthy hook reaches, however slow
+// the machine: only the hooks meant to break a runtime do.
+func longCall() *engine.Call {
+	c := call(nil)
+	c.Timeout = time.Minute
+	c.Deadline = time.Now().Add(c.Timeout)
+	return c
 }
