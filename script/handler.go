@@ -182,11 +182,18 @@ func (vm *VM) stopped() error {
 	return cause
 }
 
+// jobsGrace is how long past its deadline a call's jobs may go on before
+// jobRunner drops them itself. The deadline's interrupt stops any job that
+// runs script code, as it stops the call's own code (and with the same
+// error); this is a backstop for a chain of jobs that ran none.
+const jobsGrace = time.Second
+
 // jobRunner is runJobs: it takes the queued jobs and runs them, and the
-// jobs they queue, until none is left or the deadline passes; then it drops
-// the rest (jobsLate). It runs as a native function, so that goja turns
-// what a job throws past its own handling (the interrupt at the deadline)
-// into runJobs' error.
+// jobs they queue, until none is left (as goja does when an outermost call
+// returns), or, should the interrupt not have stopped them, until
+// jobsGrace past the deadline; then it drops the rest (jobsLate). It runs
+// as a native function, so that goja turns what a job throws past its own
+// handling (the interrupt at the deadline) into runJobs' error.
 func (vm *VM) jobRunner(goja.FunctionCall) goja.Value {
 	for {
 		jobs := jsjobs.Take(vm.rt)
@@ -194,7 +201,7 @@ func (vm *VM) jobRunner(goja.FunctionCall) goja.Value {
 			return goja.Undefined()
 		}
 		for _, job := range jobs {
-			if vm.expired() {
+			if !vm.deadline.IsZero() && time.Since(vm.deadline) > jobsGrace {
 				jsjobs.Drop(vm.rt)
 				vm.jobsLate = true
 				return goja.Undefined()

@@ -253,6 +253,7 @@ var differentialBodies = []string{
 	`return globalThis["Pro" + "mise"].resolve({ ["th" + "en"](r) { r({ decision: "deny", reason: "thenable" }); } });`,
 	`for (;;) {}`,
 	`globalThis["Pro" + "mise"].resolve()["th" + "en"](() => { for (;;) {} }); return { decision: "allow" };`,
+	`const f = () => globalThis["Pro" + "mise"].resolve()["th" + "en"](f); f(); return { decision: "allow" }; // endless`,
 	`const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw 1; } }); throw e;`,
 	`return new Proxy({}, { ownKeys() { globalThis["Pro" + "mise"].resolve()["th" + "en"](() => {}); return ["reason"]; }, getOwnPropertyDescriptor() { return { value: "proxy", enumerable: true, configurable: true }; }, get() { return "proxy"; } });`,
 	`queueMicrotask(() => {}); return;`,
@@ -266,7 +267,13 @@ func outcomeText(out engine.Outcome) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "decision=%q reason=%q context=%q updated=%v\n", out.Decision, out.Reason, out.AdditionalContext, out.UpdatedInput)
 	for _, h := range out.Hooks {
-		fmt.Fprintf(&b, "  %s %s %q\n", h.ID, h.Status, h.Error)
+		msg := h.Error
+		if h.Status == engine.StatusTimeout {
+			// Where the interrupt lands in a chain of jobs is the
+			// clock's choice, entry or not.
+			msg = ""
+		}
+		fmt.Fprintf(&b, "  %s %s %q\n", h.ID, h.Status, msg)
 	}
 	return b.String()
 }
@@ -308,7 +315,7 @@ func TestNestedEntryIsInvisible(t *testing.T) {
 			}
 			for i, b := range pick {
 				timeout := 5 * time.Second
-				if strings.Contains(differentialBodies[b], "for (;;)") {
+				if body := differentialBodies[b]; strings.Contains(body, "for (;;)") || strings.Contains(body, "// endless") {
 					timeout = 30 * time.Millisecond
 				}
 				if err := e.Register(engine.Hook{ID: fmt.Sprintf("h%d", i), Event: "PreToolUse", Priority: -i, Handler: p.Handler(progs[m][b]), Timeout: timeout}); err != nil {
