@@ -117,12 +117,13 @@ func (vm *VM) run(ctx context.Context, call *engine.Call, allow []string, t call
 	vm.args[0], vm.args[1] = vm.event(call), vm.ctxObj
 	v, err := fn(goja.Undefined(), vm.args[:]...)
 	vm.args[0] = nil
-	if err == nil {
-		// A call nested in a fire's entry returns with its jobs still
-		// queued (goja runs them when the outermost call returns): run
-		// them now, as goja runs an outermost call's, before the result
-		// is read.
-		err = vm.drain()
+	// A call nested in a fire's entry returns with its jobs still queued
+	// (goja runs them when the outermost call returns): run them now, as
+	// goja runs an outermost call's, thrown or not, before the result or
+	// the thrown value is read; what stops them (the deadline) is the
+	// call's error, as it would be there.
+	if derr := vm.drain(); derr != nil {
+		err = derr
 	}
 	if err == nil {
 		res, err = vm.safeResult(v)

@@ -259,6 +259,7 @@ var differentialBodies = []string{
 	`queueMicrotask(() => {}); return;`,
 	`globalThis["ev" + "al"]("globalThis['Pro' + 'mise'].resolve()['th' + 'en'](() => { globalThis.__evaled = true; })"); return { additional_context: "eval" };`,
 	`return { decision: "deny", reason: "plain deny" };`,
+	`let n = 0; globalThis["Pro" + "mise"].resolve()["th" + "en"](() => { n = 1; }); throw { toString() { return "jobs ran first: " + n; } };`,
 }
 
 // outcomeText is what the differential test compares: the decision and
