@@ -366,8 +366,8 @@ func (vm *VM) function(ctx context.Context, prog *Program, deadline time.Time) (
 		vm.end()
 	}()
 	v, err := prog.load(vm)
-	if derr := vm.drain(); derr != nil && err == nil {
-		err = vm.convertError(derr)
+	if derr := vm.drain(); derr != nil {
+		err = vm.convertError(derr) // what stopped the jobs, as goja would say
 	}
 	if err != nil {
 		return nil, true, err
