@@ -250,6 +250,7 @@ hook "a" {
 func TestReloadKeepsLastGoodConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hooks.hcl")
+	files := newFileWriter(t)
 	write := func(reason string) {
 		src := `hook "gate" {
   event    = "PreToolUse"
@@ -257,18 +258,21 @@ func TestReloadKeepsLastGoodConfig(t *testing.T) {
   reason   = "` + reason + `"
 }
 `
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files.write(path, src)
 	}
 	write("v1")
 	e := newEngine(t)
 	var reloads, failures atomic.Int32
+	reloaded := make(chan struct{}, 1) // a reload was tried since the last look
 	w, err := assemble.Watch(e, path, assemble.WithInterval(10*time.Millisecond), assemble.OnReload(func(c *assemble.Config, err error) {
 		if err != nil {
 			failures.Add(1)
 		} else {
 			reloads.Add(1)
+		}
+		select {
+		case reloaded <- struct{}{}:
+		default:
 		}
 	}))
 	if err != nil {
@@ -284,22 +288,18 @@ func TestReloadKeepsLastGoodConfig(t *testing.T) {
 	}
 	waitFor := func(cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
 		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatal("timed out")
+			select {
+			case <-reloaded:
+			case <-time.After(time.Minute): // a guard against a hang, not a measure
+				t.Fatal("the watcher never reloaded")
 			}
-			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	time.Sleep(20 * time.Millisecond) // let mtimes differ
 	write("v2")
 	waitFor(func() bool { return reason() == "v2" })
 
-	time.Sleep(20 * time.Millisecond)
-	if err := os.WriteFile(path, []byte(`hook "gate" { event = "NoSuchEvent" decision = "deny" }`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	files.write(path, `hook "gate" { event = "NoSuchEvent" decision = "deny" }`)
 	waitFor(func() bool { return failures.Load() > 0 })
 	if reason() != "v2" {
 		t.Fatalf("a broken config replaced the good one: %q", reason())
@@ -307,7 +307,6 @@ func TestReloadKeepsLastGoodConfig(t *testing.T) {
 	if err := w.Reload(); err == nil {
 		t.Fatal("reloading a broken config succeeded")
 	}
-	time.Sleep(20 * time.Millisecond)
 	write("v3")
 	waitFor(func() bool { return reason() == "v3" })
 	// OnReload runs after the swap: a fire can see v3 before it counts.

@@ -2,7 +2,6 @@ package assemble_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -18,12 +17,7 @@ func TestWatchGate(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hooks.hcl")
 	stamp := filepath.Join(dir, "stamp")
-	write := func(p, src string) {
-		t.Helper()
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := newFileWriter(t).write
 	hook := func(reason string) string {
 		return "hook \"gate\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n  reason   = \"" + reason + "\"\n}\n"
 	}
@@ -53,6 +47,7 @@ func TestWatchGate(t *testing.T) {
 	refuse.Store(false)
 	e := newEngine(t)
 	var failures atomic.Int32
+	reloaded := make(chan struct{}, 1) // a reload was tried since the last look
 	w, err := assemble.Watch(e, path, gate, assemble.WithInterval(10*time.Millisecond),
 		assemble.WatchFiles(func() []string { return []string{stamp} }),
 		assemble.OnReload(func(_ *assemble.Config, err error) {
@@ -61,6 +56,10 @@ func TestWatchGate(t *testing.T) {
 					t.Errorf("reload: %v", err)
 				}
 				failures.Add(1)
+			}
+			select {
+			case reloaded <- struct{}{}:
+			default:
 			}
 		}))
 	if err != nil {
@@ -73,12 +72,12 @@ func TestWatchGate(t *testing.T) {
 	reason := func() string { return fire(t, e, "PreToolUse", nil).Reason }
 	waitFor := func(cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
 		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatal("timed out")
+			select {
+			case <-reloaded:
+			case <-time.After(time.Minute): // a guard against a hang, not a measure
+				t.Fatal("the watcher never reloaded")
 			}
-			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	if reason() != "v1" {
@@ -86,7 +85,6 @@ func TestWatchGate(t *testing.T) {
 	}
 
 	refuse.Store(true)
-	time.Sleep(20 * time.Millisecond)
 	write(path, hook("v2"))
 	waitFor(func() bool { return failures.Load() > 0 })
 	if reason() != "v1" {
@@ -96,7 +94,6 @@ func TestWatchGate(t *testing.T) {
 	// The configuration does not change again; the file the gate reads
 	// does, and the load is tried again.
 	refuse.Store(false)
-	time.Sleep(20 * time.Millisecond)
 	write(stamp, "22")
 	waitFor(func() bool { return reason() == "v2" })
 }

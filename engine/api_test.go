@@ -41,8 +41,9 @@ type ctxKey struct{}
 func TestBackgroundHooksKeepTheCallersValues(t *testing.T) {
 	e := newEngine(t)
 	got := make(chan string, 1)
+	cancelled := make(chan struct{})
 	register(t, e, engine.Hook{ID: "bg", Event: "PostToolUse", Background: true, Handler: fn(func(ctx context.Context, _ *engine.Call) (engine.Result, error) {
-		time.Sleep(20 * time.Millisecond) // past the caller's cancel
+		<-cancelled // runs on after the caller's cancel
 		v, _ := ctx.Value(ctxKey{}).(string)
 		if ctx.Err() != nil {
 			v += " (cancelled)"
@@ -55,6 +56,7 @@ func TestBackgroundHooksKeepTheCallersValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
+	close(cancelled)
 	select {
 	case v := <-got:
 		if v != "trace-7" {

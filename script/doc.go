@@ -53,14 +53,20 @@
 // stack outside the script's own handling, or panicked is discarded and
 // replaced; one whose script merely threw is reused.
 //
-// Promise jobs run as the hook that queued them. goja runs queued jobs when
-// control returns from JavaScript to Go, but reading a result or a thrown
-// value runs script code outside any call; the jobs that code queues are
-// run (drained) before the call ends, while the call's identity,
-// capabilities, state and deadline are still in place, and dropped with the
-// runtime if the deadline interrupts them. Module loading is drained the
-// same way, with no call in progress. No job of one hook can run under
-// another hook's identity, on another session's state.
+// Promise jobs run as the hook that queued them, inside its call. goja runs
+// queued jobs when control returns from JavaScript to Go, but only from the
+// outermost call: a call nested in a fire's entry (entry.go) would leave its
+// jobs to the end of the fire, and reading a result or a thrown value runs
+// script code outside any call. So every call and every module load drains
+// the job queue itself (internal/jsjobs reaches goja's unexported queue)
+// before it ends, while the call's identity, capabilities, state, deadline
+// and memory limit are in place, and never ends with a job queued: what
+// the deadline or an interrupt stops is dropped with the runtime. This
+// holds however the script reached the queue (computed names, Reflect,
+// eval, await, thenables, getters and proxies on what it returns, a
+// module's top-level code); no scan of the source decides it. No job of
+// one hook can run under another hook's identity, on another session's
+// state, or after its hook ended.
 //
 // Values leave a script through one converter (export.go) that walks the
 // JavaScript value itself and checks its limits before it allocates:

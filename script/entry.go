@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsjobs"
 )
 
 // Entering a runtime once per fire.
@@ -21,12 +22,17 @@ import (
 // nested in it, on the same runtime, with its own deadline, result and
 // error handling exactly as a call of its own.
 //
-// Nested calls do not run promise jobs (goja runs them only when the
-// outermost call returns), so only handlers that cannot queue any are
-// nested: their source names no async function, await, promise, then,
-// module or timer (syncSource). The rest, and any hook after the runtime
-// broke (a timeout, a stack overflow), run on a runtime of their own as
-// before.
+// Nested calls do not run promise jobs: goja runs them only when the
+// outermost call returns, which here is the entry's, after every hook of
+// the fire, with no hook's deadline or memory limit in force. So every call
+// drains its own jobs before it ends (handler.go, drain), under its
+// deadline, and leaves none queued: what a call cannot run in time is
+// dropped with the runtime. Whatever the source says, any handler nests.
+// The entry checks once more, when the fire's work returns, that nothing
+// is queued, and otherwise drops the jobs and the runtime before leaving
+// it. Any hook after the runtime broke (a timeout, a stack overflow) runs
+// on a runtime of its own, as do all hooks of a pool made with
+// WithNestedEntry(false).
 
 // entryKey is the context key of the runtime a fire entered.
 type entryKey struct{}
@@ -43,49 +49,11 @@ type entry struct {
 	fire atomic.Uint64
 }
 
-// asyncWord reports the names whose presence in a handler's source makes it
-// unsafe to nest: anything that may queue a promise job, load a module or
-// start a timer.
-func asyncWord(w string) bool {
-	switch w {
-	case "async", "await", "Promise", "then", "require", "import", "queueMicrotask", "setTimeout",
-		"setInterval", "setImmediate", "fetch", "eval", "Function":
-		return true
-	}
-	return false
-}
-
-// syncSource reports whether a handler's source cannot queue promise jobs
-// (see above): a conservative test of its words. A word is a run of ASCII
-// letters, digits and underscores, as \b in a regular expression sees it,
-// so "$async" holds the word "async" too.
-func syncSource(src string) bool {
-	for i := 0; i < len(src); {
-		if !isWordByte(src[i]) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(src) && isWordByte(src[j]) {
-			j++
-		}
-		if asyncWord(src[i:j]) {
-			return false
-		}
-		i = j
-	}
-	return true
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
 // EntryKey implements engine.Entrant: hooks of one pool share an entry;
-// a handler whose calls cannot nest, or a pool of a single runtime (a hook
-// that finds the entered runtime broken needs another), has none.
+// a pool of a single runtime (a hook that finds the entered runtime broken
+// needs another), or one made with WithNestedEntry(false), has none.
 func (h *handler) EntryKey() any {
-	if !h.prog.sync || h.pool.size < 2 {
+	if h.pool.noEntry || h.pool.size < 2 {
 		return nil
 	}
 	return h.pool
@@ -151,6 +119,12 @@ func (vm *VM) ensureTrampoline() error {
 		if run := vm.enterRun; run != nil && !vm.enterDone {
 			vm.enterDone = true
 			run(vm.entered)
+			if jsjobs.Pending(vm.rt) > 0 {
+				// No call left a job (see above); were one queued, it
+				// would run when the frame returns, as no hook.
+				jsjobs.Drop(vm.rt)
+				vm.broken = true
+			}
 		}
 		return goja.Undefined()
 	})
@@ -160,7 +134,7 @@ func (vm *VM) ensureTrampoline() error {
 // enteredVM returns the runtime entered for call's fire, or nil when the
 // call must check out a runtime of its own.
 func (h *handler) enteredVM(ctx context.Context, call *engine.Call) *VM {
-	if !h.prog.sync || call.Fire == 0 {
+	if call.Fire == 0 {
 		return nil
 	}
 	en, ok := ctx.Value(entryKey{}).(*entry)

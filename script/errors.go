@@ -195,7 +195,6 @@ func (vm *VM) describe(v goja.Value) string {
 	if _, isObj := v.(*goja.Object); !isObj {
 		return describePrimitive(v)
 	}
-	vm.queued = true
 	var s string
 	if ex := vm.rt.Try(func() { s = vm.text(v) }); ex != nil {
 		return describePrimitive(v) + " (converting it to a string threw " + describePrimitive(ex.Value()) + ")"

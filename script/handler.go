@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsjobs"
 )
 
 // handler runs a Program as an engine hook.
@@ -116,6 +117,14 @@ func (vm *VM) run(ctx context.Context, call *engine.Call, allow []string, t call
 	vm.args[0], vm.args[1] = vm.event(call), vm.ctxObj
 	v, err := fn(goja.Undefined(), vm.args[:]...)
 	vm.args[0] = nil
+	// A call nested in a fire's entry returns with its jobs still queued
+	// (goja runs them when the outermost call returns): run them now, as
+	// goja runs an outermost call's, thrown or not, before the result or
+	// the thrown value is read; what stops them (the deadline) is the
+	// call's error, as it would be there.
+	if derr := vm.drain(); derr != nil {
+		err = derr
+	}
 	if err == nil {
 		res, err = vm.safeResult(v)
 	} else {
@@ -133,22 +142,74 @@ func (vm *VM) run(ctx context.Context, call *engine.Call, allow []string, t call
 	return res, err
 }
 
-// drain runs the promise jobs queued since the runtime last left
-// JavaScript: reading a result or a thrown value runs getters, traps and
-// toString outside any call, and goja runs the jobs these queue only when
-// a call returns. Draining before the call ends runs them as the hook that
-// queued them, under its deadline; an uncatchable error (the deadline) drops
-// the rest, and the runtime with them.
+// drain runs the promise jobs queued in the call in progress, until none
+// is left, as the hook that queued them, under its deadline and memory
+// limit. goja runs an outermost call's jobs when it returns, but not those
+// of a call nested in a fire's entry (entry.go), nor those queued by what
+// runs outside a call (reading a result or a thrown value runs getters,
+// traps and toString). It never leaves a job queued: a call interrupted, or
+// past its deadline, has what is left dropped, and the runtime with it;
+// the error says why (an uncatchable error of a job, the interrupt's cause,
+// or the timeout).
 func (vm *VM) drain() error {
-	if !vm.queued {
+	if jsjobs.Pending(vm.rt) == 0 {
 		return nil
 	}
-	vm.queued = false
-	_, err := vm.noop(goja.Undefined())
-	if err != nil {
+	var err error
+	if cause := vm.stopped(); cause != nil {
+		err = &Error{Message: cause.Error(), cause: cause}
+	} else {
+		_, err = vm.runJobs(goja.Undefined())
+		if err == nil && vm.jobsLate {
+			err = &Error{Message: ErrTimeout.Error(), cause: ErrTimeout}
+		}
+	}
+	if err != nil || jsjobs.Pending(vm.rt) > 0 {
+		jsjobs.Drop(vm.rt)
 		vm.broken = true
 	}
 	return err
+}
+
+// stopped returns why the call in progress must not run more script code:
+// what interrupted it, or the timeout once its deadline has passed.
+func (vm *VM) stopped() error {
+	vm.mu.Lock()
+	cause := vm.cause
+	vm.mu.Unlock()
+	if cause == nil && vm.expired() {
+		cause = ErrTimeout
+	}
+	return cause
+}
+
+// jobsGrace is how long past its deadline a call's jobs may go on before
+// jobRunner drops them itself. The deadline's interrupt stops any job that
+// runs script code, as it stops the call's own code (and with the same
+// error); this is a backstop for a chain of jobs that ran none.
+const jobsGrace = time.Second
+
+// jobRunner is runJobs: it takes the queued jobs and runs them, and the
+// jobs they queue, until none is left (as goja does when an outermost call
+// returns), or, should the interrupt not have stopped them, until
+// jobsGrace past the deadline; then it drops the rest (jobsLate). It runs
+// as a native function, so that goja turns what a job throws past its own
+// handling (the interrupt at the deadline) into runJobs' error.
+func (vm *VM) jobRunner(goja.FunctionCall) goja.Value {
+	for {
+		jobs := jsjobs.Take(vm.rt)
+		if len(jobs) == 0 {
+			return goja.Undefined()
+		}
+		for _, job := range jobs {
+			if !vm.deadline.IsZero() && time.Since(vm.deadline) > jobsGrace {
+				jsjobs.Drop(vm.rt)
+				vm.jobsLate = true
+				return goja.Undefined()
+			}
+			job()
+		}
+	}
 }
 
 var stackFrameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n\tat (?:[^\n]*? \()?([^\n()]+):(\d+):(\d+)\(`) })
@@ -169,7 +230,6 @@ func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
 	if res, ok := vm.constant(v); ok {
 		return res, nil
 	}
-	vm.queued = true
 	if ex := vm.rt.Try(func() { res, err = vm.result(v) }); ex != nil {
 		return nil, vm.convertError(ex)
 	}

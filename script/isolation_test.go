@@ -159,32 +159,31 @@ var poisoners = map[string]string{
 
 // TestPoisonedRuntimeDoesNotAffectTheNextHook: whatever a hook throws, the
 // call ends as an error (or a timeout) of that hook, and the next hook on
-// the same runtime, here a deny, runs untouched.
+// the same pool, here a deny, runs untouched, even while the poisoned
+// call's deadline timer comes due: the deny spins across that moment.
+// (TestBrokenRuntimesAreDiscarded checks that the runtime itself is
+// dropped.)
 func TestPoisonedRuntimeDoesNotAffectTheNextHook(t *testing.T) {
 	p := newPool(t, script.WithSize(1))
-	deny := inline(t, p, `return { decision: "deny", reason: "policy" };`)
+	deny := inline(t, p, `while (Date.now() < event.until) {} return { decision: "deny", reason: "policy" };`)
 	for name, body := range poisoners {
 		t.Run(name, func(t *testing.T) {
 			h := inline(t, p, body)
 			c := call(nil)
 			c.Timeout = 100 * time.Millisecond
 			c.Deadline = time.Now().Add(c.Timeout)
-			start := time.Now()
-			_, err := h.Handle(context.Background(), c)
-			if err == nil {
+			if _, err := h.Handle(context.Background(), c); err == nil {
 				t.Fatal("no error")
 			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Fatalf("took %s", d)
-			}
-			// The deny right after, and later, when the first call's
-			// timer would have fired.
-			for range 2 {
-				res, err := run(t, deny, call(nil))
+			// The deny right after, and one that runs past the moment
+			// the first call's timer was set for.
+			for _, until := range []time.Time{{}, c.Deadline.Add(50 * time.Millisecond)} {
+				dc := longCall()
+				dc.Payload = map[string]any{"until": until.UnixMilli()}
+				res, err := run(t, deny, dc)
 				if err != nil || res["decision"] != "deny" {
 					t.Fatalf("the deny after %q: %v %v", name, res, err)
 				}
-				time.Sleep(150 * time.Millisecond)
 			}
 		})
 	}
@@ -206,7 +205,7 @@ func TestPoisoningHookThenDenyThroughTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := e.Register(engine.Hook{ID: "deny", Event: "PreToolUse", When: `session_id == "b"`, Timeout: time.Second,
-		Handler: inline(t, p, `return { decision: "deny", reason: "no" };`)}); err != nil {
+		Handler: inline(t, p, `while (Date.now() < event.until) {} return { decision: "deny", reason: "no" };`)}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -214,8 +213,10 @@ func TestPoisoningHookThenDenyThroughTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel() // the first fire's context ends, as a served request's does
-	time.Sleep(150 * time.Millisecond)
-	out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"session_id": "b", "tool_name": "Bash"}})
+	// At once: the deny runs while any late callback of the first fire's
+	// context would run, and spins a little so that it is still running.
+	until := time.Now().Add(50 * time.Millisecond).UnixMilli()
+	out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"session_id": "b", "tool_name": "Bash", "until": until}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,39 +227,32 @@ func TestPoisoningHookThenDenyThroughTheEngine(t *testing.T) {
 }
 
 // TestWaitingForARuntimeCountsAgainstTheTimeout: with every runtime busy,
-// a hook waits at most until its deadline and then times out.
+// a hook waits at most until its deadline and then times out (had it
+// waited longer, it would have run once the busy call timed out, and
+// answered).
 func TestWaitingForARuntimeCountsAgainstTheTimeout(t *testing.T) {
-	p := newPool(t, script.WithSize(1))
-	busy := inline(t, p, `for (;;) {}`)
+	rid := &runtimeID{started: make(chan struct{}, 1)}
+	p := newPool(t, script.WithSize(1), script.WithModule("rt", rid.module))
+	busy := inline(t, p, `require("rt").started(); for (;;) {}`)
 	quick := inline(t, p, `return { decision: "deny" };`)
-	started := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		c := call(nil)
 		c.Timeout = 3 * time.Second
 		c.Deadline = time.Now().Add(c.Timeout)
-		close(started)
 		_, _ = busy.Handle(context.Background(), c)
 	}()
-	<-started
-	st := p.Stats()
-	for end := time.Now().Add(2 * time.Second); st.OldestCall <= 0 && time.Now().Before(end); st = p.Stats() {
-		time.Sleep(10 * time.Millisecond) // the busy call is still starting
-	}
-	if st.Size != 1 || st.InUse != 1 || st.Idle != 0 || st.OldestCall <= 0 {
+	<-rid.started
+	if st := p.Stats(); st.Size != 1 || st.InUse != 1 || st.Idle != 0 || st.OldestCall <= 0 {
 		t.Errorf("stats while busy: %+v", st)
 	}
 	c := call(nil)
 	c.Timeout = 200 * time.Millisecond
 	c.Deadline = time.Now().Add(c.Timeout)
-	start := time.Now()
-	_, err := quick.Handle(context.Background(), c)
+	res, err := quick.Handle(context.Background(), c)
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, script.ErrTimeout) {
-		t.Fatalf("waiting hook: %v", err)
-	}
-	if d := time.Since(start); d > 1500*time.Millisecond {
-		t.Fatalf("the waiting hook answered after %s", d)
+		t.Fatalf("waiting hook: %v %v", res, err)
 	}
 	<-done
 	if st := p.Stats(); st.InUse != 0 || st.OldestCall != 0 {
@@ -266,10 +260,12 @@ func TestWaitingForARuntimeCountsAgainstTheTimeout(t *testing.T) {
 	}
 }
 
-// TestWaitThenBlock: through the engine, a 1s hook with on_error=block
-// behind a busy pool blocks within about its timeout.
+// TestWaitThenBlock: through the engine, a hook with on_error=block behind
+// a busy pool times out at its deadline (not when the pool frees up) and
+// blocks.
 func TestWaitThenBlock(t *testing.T) {
-	p := newPool(t, script.WithSize(1))
+	rid := &runtimeID{started: make(chan struct{}, 1)}
+	p := newPool(t, script.WithSize(1), script.WithModule("rt", rid.module))
 	e, err := engine.New()
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +275,7 @@ func TestWaitThenBlock(t *testing.T) {
 		Handler: inline(t, p, `return;`)}); err != nil {
 		t.Fatal(err)
 	}
-	busy := inline(t, p, `for (;;) {}`)
+	busy := inline(t, p, `require("rt").started(); for (;;) {}`)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -288,14 +284,10 @@ func TestWaitThenBlock(t *testing.T) {
 		c.Deadline = time.Now().Add(c.Timeout)
 		_, _ = busy.Handle(context.Background(), c)
 	}()
-	time.Sleep(50 * time.Millisecond)
-	start := time.Now()
+	<-rid.started
 	out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"tool_name": "Bash"}})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("answered after %s", d)
 	}
 	if out.Decision != "deny" {
 		t.Errorf("decision %q, want deny (on_error=block): %+v", out.Decision, out.Hooks)

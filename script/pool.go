@@ -18,6 +18,7 @@ import (
 	"github.com/dop251/goja_nodejs/require"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsjobs"
 	"github.com/hookctl/hookctl/internal/jsregexp"
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
@@ -96,6 +97,14 @@ func WithFileCheck(check func(path string, content []byte) error) Option {
 	return func(p *Pool) { p.fileCheck = check }
 }
 
+// WithNestedEntry turns on or off (default on) running the script hooks of
+// one fire nested in one runtime entered for the fire (entry.go). Off, each
+// hook checks a runtime out for itself: slower, and otherwise the same,
+// which the differential tests hold it to.
+func WithNestedEntry(on bool) Option {
+	return func(p *Pool) { p.noEntry = !on }
+}
+
 // WithValue attaches a value native modules can read with VM.Value (a kv
 // store, an HTTP client, ...).
 func WithValue(key, value any) Option {
@@ -108,6 +117,7 @@ type Pool struct {
 	Sandbox
 	size       int
 	nested     atomic.Uint64 // calls run in a fire's entry (entry.go)
+	noEntry    bool          // WithNestedEntry(false)
 	stackLimit int
 	log        *slog.Logger
 	modules    map[string]Module
@@ -136,6 +146,7 @@ type Pool struct {
 	// created and createTime count the runtimes made (PoolStats).
 	created    int
 	createTime time.Duration
+	discarded  int // broken runtimes dropped (PoolStats)
 	// slots bounds the runtimes in use; idle is a stack of warm ones, so
 	// the runtime used last (its caches hot) is used next.
 	slots   chan struct{}
@@ -150,6 +161,10 @@ func NewPool(dir string, opts ...Option) (*Pool, error) {
 	// Regular expressions cannot be held to the deadline without it
 	// (regexp_deadline.go): refuse to run scripts.
 	if err := jsregexp.Check(); err != nil {
+		return nil, err
+	}
+	// Nor promise jobs to the hook that queued them (handler.go, drain).
+	if err := jsjobs.Check(); err != nil {
 		return nil, err
 	}
 	abs, err := filepath.Abs(dir)
@@ -336,6 +351,8 @@ func (p *Pool) release(vm *VM) {
 	keep := !vm.broken && !p.closed
 	if keep {
 		p.idle = append(p.idle, vm)
+	} else if vm.broken {
+		p.discarded++
 	}
 	p.mu.Unlock()
 	if !keep {
@@ -362,7 +379,7 @@ func (p *Pool) newVM() *VM {
 	p.mu.Unlock()
 	vm.timer = time.AfterFunc(time.Hour, vm.onTimer)
 	vm.timer.Stop()
-	vm.noop, _ = goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	vm.runJobs, _ = goja.AssertFunction(rt.ToValue(vm.jobRunner))
 	vm.arrayToString, _ = rt.Get("Array").ToObject(rt).Get("prototype").ToObject(rt).Get("toString").(*goja.Object)
 	vm.req = p.registry.Enable(rt)
 	console.Enable(rt)

@@ -31,9 +31,6 @@ type Program struct {
 	factory bool
 	// Map maps the positions of the compiled code back to Name.
 	Map jsrewrite.Map
-	// sync: the source cannot queue promise jobs, so a call may nest in
-	// a fire's entry (entry.go).
-	sync bool
 	// Line is the line of Name an inline body starts on.
 	Line int
 	// TypeScript says the source is TypeScript; Module that it is an ES
@@ -62,7 +59,7 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 		tree, prog, err := p.compileSource(name, c.Code)
 		if err == nil {
 			p.code.addMap(c.Map) // before the analysis reads positions
-			return p.add(&Program{Name: name, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, sync: syncSource(c.Code), info: p.code.analyze(tree, nil)}), nil
+			return p.add(&Program{Name: name, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, info: p.code.analyze(tree, nil)}), nil
 		}
 		if c.Rewritten {
 			continue
@@ -137,7 +134,6 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	}
 	prog.info = p.code.analyze(tree, func(fn *ast.FunctionLiteral) bool { return true })
 	prog.info.esm = prog.Module
-	prog.sync = syncSource(string(src))
 	prog = p.add(prog)
 	vm, _, err := p.acquire(context.Background(), time.Time{}, time.Now())
 	if err != nil {

@@ -19,6 +19,10 @@ type PoolStats struct {
 	// lockdown): what a cold process pays before its first script hook.
 	Created    int
 	CreateTime time.Duration
+	// Discarded is how many runtimes the pool has dropped because a call
+	// on them broke (an interrupt, a panic, a stack overflow past the
+	// script's handling, promise jobs left over): never reused.
+	Discarded int
 }
 
 // Stats returns the pool's current usage.
@@ -26,7 +30,7 @@ func (p *Pool) Stats() PoolStats {
 	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	st := PoolStats{Size: p.size, InUse: len(p.slots), Idle: len(p.idle), Created: p.created, CreateTime: p.createTime}
+	st := PoolStats{Size: p.size, InUse: len(p.slots), Idle: len(p.idle), Created: p.created, CreateTime: p.createTime, Discarded: p.discarded}
 	for _, vm := range p.vms {
 		if !vm.since.IsZero() {
 			st.OldestCall = max(st.OldestCall, now.Sub(vm.since))

@@ -15,6 +15,7 @@ import (
 	"github.com/dop251/goja_nodejs/require"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsjobs"
 )
 
 // VM is one warm goja runtime of a Pool. Native modules receive it to reach
@@ -57,6 +58,7 @@ type VM struct {
 	mu          sync.Mutex
 	armed       bool
 	interrupted bool
+	cause       error // what interrupted the call, when interrupted
 	// seq numbers the calls, and timerAt is when the call in progress
 	// times out: a context callback or a timer firing of an earlier call
 	// that runs late, after the next call began, must not interrupt it.
@@ -83,10 +85,11 @@ type VM struct {
 	constTok map[int]*goja.Object
 	constRes map[*goja.Object]engine.Result
 
-	// noop is a native function; calling it makes goja run the promise
-	// jobs queued outside a call (see drain). queued says some may be.
-	noop   goja.Callable
-	queued bool
+	// runJobs is a native function that runs the promise jobs queued in
+	// the call in progress (see drain); jobsLate says it stopped at the
+	// deadline with jobs left, which it dropped.
+	runJobs  goja.Callable
+	jobsLate bool
 	// matched says a regular expression was matched in the call.
 	matched bool
 	// since is when the call the runtime is checked out for started
@@ -216,7 +219,7 @@ func (vm *VM) Throw(err error) {
 func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, deadline time.Time, left time.Duration) {
 	vm.cur, vm.curCtx, vm.allow, vm.deadline = call, ctx, allow, deadline
 	vm.hookVal, vm.eventVal = nil, nil
-	vm.queued, vm.matched = false, false
+	vm.matched, vm.jobsLate = false, false
 	vm.mu.Lock()
 	vm.armed = true
 	vm.seq++
@@ -244,12 +247,20 @@ func (vm *VM) end() {
 	vm.mu.Lock()
 	vm.armed = false
 	interrupted := vm.interrupted
-	vm.interrupted = false
+	vm.interrupted, vm.cause = false, nil
 	vm.mu.Unlock()
 	vm.rt.ClearInterrupt()
 	if interrupted {
 		// A script stopped mid-way may have left module state half
 		// updated: replace the runtime.
+		vm.broken = true
+	}
+	if jsjobs.Pending(vm.rt) > 0 {
+		// A job the call queued and did not run (drain stopped, or the
+		// call ended by a panic) must never run after it: outside its
+		// deadline, or as the next hook. Drop it, and the runtime that
+		// may hold more of the same code's state.
+		jsjobs.Drop(vm.rt)
 		vm.broken = true
 	}
 	if vm.cancel != nil {
@@ -258,7 +269,7 @@ func (vm *VM) end() {
 	}
 	vm.cur, vm.curCtx, vm.allow, vm.deadline = nil, nil, nil, time.Time{}
 	vm.hookVal, vm.eventVal = nil, nil
-	vm.queued, vm.matched = false, false
+	vm.matched, vm.jobsLate = false, false
 	vm.clearPending()
 }
 
@@ -286,7 +297,7 @@ func (vm *VM) onTimer() {
 		return
 	}
 	if !now.Before(vm.timerAt) {
-		vm.interrupted = true
+		vm.interrupted, vm.cause = true, ErrTimeout
 		vm.rt.Interrupt(ErrTimeout)
 		return
 	}
@@ -299,7 +310,7 @@ func (vm *VM) interruptCall(seq uint64, cause error) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.armed && vm.seq == seq {
-		vm.interrupted = true
+		vm.interrupted, vm.cause = true, cause
 		vm.rt.Interrupt(cause)
 	}
 }
@@ -337,7 +348,7 @@ func (vm *VM) interrupt(cause error) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
 	if vm.armed {
-		vm.interrupted = true
+		vm.interrupted, vm.cause = true, cause
 		vm.rt.Interrupt(cause)
 	}
 }
@@ -363,8 +374,8 @@ func (vm *VM) function(ctx context.Context, prog *Program, deadline time.Time) (
 		vm.end()
 	}()
 	v, err := prog.load(vm)
-	if derr := vm.drain(); derr != nil && err == nil {
-		err = vm.convertError(derr)
+	if derr := vm.drain(); derr != nil {
+		err = vm.convertError(derr) // what stopped the jobs, as goja would say
 	}
 	if err != nil {
 		return nil, true, err
