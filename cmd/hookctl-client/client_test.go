@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/ostest"
 )
 
 // binaries builds hookctl and hookctl-client side by side.
@@ -188,25 +192,99 @@ func TestDaemonExitsWhenIdle(t *testing.T) {
 func TestConcurrentFirstCalls(t *testing.T) {
 	e := newEnv(t)
 	type res struct {
-		out  string
-		code int
+		out, errOut string
+		code        int
 	}
 	results := make(chan res, 6)
 	for range 6 {
 		go func() {
-			out, _, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
-			results <- res{out, code}
+			out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+			results <- res{out, errOut, code}
 		}()
 	}
+	// Every daemon a client started says its pid on the client's stderr,
+	// before the client exits: none can start unseen, however late.
+	var pids []int
 	for range 6 {
 		r := <-results
 		if r.code != 0 || !strings.Contains(r.out, `"permissionDecision":"deny"`) {
 			t.Fatalf("a call: %d %q", r.code, r.out)
 		}
+		for _, m := range startedPID.FindAllStringSubmatch(r.errOut, -1) {
+			pid, _ := strconv.Atoi(m[1])
+			pids = append(pids, pid)
+		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	out, _ := exec.Command("pgrep", "-f", "--", "--socket "+filepath.Join(e.dir, "rt")).Output()
-	if n := len(strings.Fields(string(out))); n > 1 {
-		t.Fatalf("%d daemons serve one socket", n)
+	if len(pids) == 0 {
+		t.Fatal("no client started a daemon")
+	}
+	// The ones that lost the race exit (they find the socket served);
+	// two that both serve would both stay.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var alive []int
+		for _, pid := range pids {
+			if ostest.Alive(pid) {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) <= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemons %v of %v still run: more than one serves", alive, pids)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// And the one left answers.
+	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "answered by the daemon") || strings.Contains(errOut, "starting one") {
+		t.Fatalf("after the race: %s", errOut)
+	}
+}
+
+// startedPID finds the client's "started daemon pid N" debug lines.
+var startedPID = regexp.MustCompile(`started daemon pid (\d+)`)
+
+// TestEachCallHasItsOwnEnvironment: a daemon started by one environment
+// never runs another's calls. A command hook that denies in prod, and a
+// condition reading env(), must see each call's DEPLOY_ENV, as hookctl
+// claude does: DEPLOY_ENV=dev first, then prod, must deny.
+func TestEachCallHasItsOwnEnvironment(t *testing.T) {
+	e := newEnv(t)
+	e.write("env.hcl", `hook "no-prod-cmd" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  command = "if [ \"$DEPLOY_ENV\" = prod ]; then echo 'command: not in prod' >&2; exit 2; fi"
+}
+hook "no-prod-env" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  when     = "${env("DEPLOY_ENV", "") == "prod"}"
+  decision = "deny"
+  reason   = "condition: not in prod"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "env.hcl")
+	base := e.vars
+	call := func(bin, deploy string) (string, string) {
+		e.vars = append(base[:len(base):len(base)], "DEPLOY_ENV="+deploy)
+		out, errOut, _ := e.run(bin, ls, "claude", "--config", "env.hcl")
+		return out, errOut
+	}
+	want, _ := call(e.full, "prod")
+	if !strings.Contains(want, "not in prod") {
+		t.Fatalf("hookctl claude does not deny in prod: %s", want)
+	}
+	if out, errOut := call(e.client, "dev"); strings.Contains(out, "deny") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("dev: %s %s", out, errOut)
+	}
+	for i := range 2 {
+		out, errOut := call(e.client, "prod")
+		if out != want {
+			t.Fatalf("prod call %d after dev: %q, hookctl claude says %q\n%s", i, out, want, errOut)
+		}
+	}
+	if out, _ := call(e.client, "dev"); strings.Contains(out, "deny") {
+		t.Fatalf("dev after prod: %s", out)
 	}
 }
