@@ -288,3 +288,21 @@ hook "no-prod-env" {
 		t.Fatalf("dev after prod: %s", out)
 	}
 }
+
+// TestNestedCallStartsNoDaemon: a call from one of hookctl's own hooks
+// (HOOKCTL_DEPTH set) is refused by the full binary with the host's
+// block, and starts no daemon.
+func TestNestedCallStartsNoDaemon(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "HOOKCTL_DEPTH=1")
+	out, errOut, code := e.run(e.client, ls, "claude", "--config", "hooks.hcl")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "hookctl's own hooks") {
+		t.Fatalf("nested: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "starting one") {
+		t.Fatalf("a nested call started a daemon: %s", errOut)
+	}
+	if socks, _ := filepath.Glob(filepath.Join(e.dir, "rt", "hookctl", "*.sock")); len(socks) != 0 {
+		t.Fatalf("sockets: %v", socks)
+	}
+}

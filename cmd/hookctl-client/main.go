@@ -27,6 +27,10 @@ import (
 
 func main() { os.Exit(run(os.Args[1:])) }
 
+// depthEnv is proc.DepthEnv (this program links none of the engine): set
+// for every program one of hookctl's hooks runs.
+const depthEnv = "HOOKCTL_DEPTH"
+
 func run(args []string) int {
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
@@ -41,6 +45,12 @@ func run(args []string) int {
 	}
 	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
 		// Not a hook call: the full binary does everything else.
+		return runFull(full, args, os.Stdin)
+	}
+	if d := os.Getenv(depthEnv); d != "" && d != "0" {
+		// Called from one of hookctl's own hooks: hookctl refuses the
+		// call in its host's format. No daemon is started for it.
+		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		return runFull(full, args, os.Stdin)
 	}
 	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))

@@ -49,6 +49,9 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := notNested(); err != nil {
+				return &exitError{code: exitBlocked, err: err}
+			}
 			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
 				return err
