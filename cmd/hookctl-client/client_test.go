@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +33,8 @@ type env struct {
 	client, full string
 	dir          string
 	vars         []string
+	mu           sync.Mutex
+	daemons      []int // the daemons the clients said they started
 }
 
 func newEnv(t *testing.T) *env {
@@ -48,7 +51,13 @@ func newEnv(t *testing.T) *env {
 	}}
 	t.Cleanup(func() {
 		// The daemons of this test exit when idle; make it now.
-		exec.Command("pkill", "-f", "--", "--socket "+rt).Run()
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, pid := range e.daemons {
+			if p, err := os.FindProcess(pid); err == nil && ostest.Alive(pid) {
+				p.Kill()
+			}
+		}
 	})
 	e.write("hooks.hcl", `hook "no-rm" {
   event    = "PreToolUse"
@@ -80,11 +89,17 @@ func (e *env) run(bin, stdin string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	e.mu.Lock()
+	for _, m := range startedPID.FindAllStringSubmatch(errb.String(), -1) {
+		pid, _ := strconv.Atoi(m[1])
+		e.daemons = append(e.daemons, pid)
+	}
+	e.mu.Unlock()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		e.t.Fatal(err)
+		e.t.Error(err)
 	}
 	return out.String(), errb.String(), code
 }

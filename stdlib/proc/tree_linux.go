@@ -193,8 +193,9 @@ func (t *tree) kill(cmd *exec.Cmd) {
 				}
 				if is {
 					ours[p.pid], changed = true, true
-					if !p.zombie {
-						_ = syscall.Kill(p.pid, syscall.SIGSTOP)
+					// One that cannot be signalled (another user's, a
+					// setuid program) is not waited for.
+					if !p.zombie && syscall.Kill(p.pid, syscall.SIGSTOP) == nil {
 						stopped = append(stopped, p.pid)
 						found++
 					}
