@@ -89,6 +89,13 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 		return nil, "TRACEPARENT is set (a trace context per call)"
 	}
 	environ := os.Environ()
+	size := len(stdin) + len(cwd)
+	for _, kv := range environ {
+		size += 4 + len(kv)
+	}
+	if size > daemon.MaxMessage-(64<<10) {
+		return nil, "the call is too large for the daemon"
+	}
 	sock := daemon.Socket(dir, id, cwd, daemon.EnvKey(environ))
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin, Cwd: cwd, Env: environ}
 	// A hook call may run for minutes (hook timeouts); the exchange ends

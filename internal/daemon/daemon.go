@@ -123,18 +123,25 @@ var magic = [4]byte{'H', 'K', 'C', '1'}
 
 // WriteRequest sends a request.
 func WriteRequest(w io.Writer, r *Request) error {
-	var b []byte
+	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4
+	for _, a := range r.Args {
+		size += 4 + len(a)
+	}
+	for _, kv := range r.Env {
+		size += 4 + len(kv)
+	}
+	b := make([]byte, 8, size) // the frame's header, filled in by writeFrame
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
-	b = appendBytes(b, []byte(r.Identity))
+	b = appendString(b, r.Identity)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Args)))
 	for _, a := range r.Args {
-		b = appendBytes(b, []byte(a))
+		b = appendString(b, a)
 	}
 	b = appendBytes(b, r.Stdin)
-	b = appendBytes(b, []byte(r.Cwd))
+	b = appendString(b, r.Cwd)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Env)))
 	for _, kv := range r.Env {
-		b = appendBytes(b, []byte(kv))
+		b = appendString(b, kv)
 	}
 	return writeFrame(w, b)
 }
@@ -177,11 +184,11 @@ func ReadRequest(rd io.Reader) (*Request, error) {
 
 // WriteResponse sends a response.
 func WriteResponse(w io.Writer, r *Response) error {
-	var b []byte
+	b := make([]byte, 8, 8+4+4+len(r.Stdout)+4+len(r.Stderr)+4+len(r.Refused))
 	b = binary.BigEndian.AppendUint32(b, uint32(int32(r.Code)))
 	b = appendBytes(b, r.Stdout)
 	b = appendBytes(b, r.Stderr)
-	b = appendBytes(b, []byte(r.Refused))
+	b = appendString(b, r.Refused)
 	return writeFrame(w, b)
 }
 
@@ -205,14 +212,20 @@ func appendBytes(b, v []byte) []byte {
 	return append(b, v...)
 }
 
-func writeFrame(w io.Writer, body []byte) error {
-	if len(body) > MaxMessage {
+func appendString(b []byte, v string) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+// writeFrame writes msg, whose first 8 bytes are room for the header.
+func writeFrame(w io.Writer, msg []byte) error {
+	body := len(msg) - 8
+	if body > MaxMessage {
 		return errors.New("daemon: message too large")
 	}
-	head := make([]byte, 0, 8+len(body))
-	head = append(head, magic[:]...)
-	head = binary.BigEndian.AppendUint32(head, uint32(len(body)))
-	_, err := w.Write(append(head, body...))
+	copy(msg, magic[:])
+	binary.BigEndian.PutUint32(msg[4:8], uint32(body))
+	_, err := w.Write(msg)
 	return err
 }
 
@@ -228,8 +241,16 @@ func readFrame(r io.Reader) ([]byte, error) {
 	if size > MaxMessage {
 		return nil, errors.New("daemon: message too large")
 	}
-	// Read as it comes rather than allocate what the header claims: a
-	// header that promises 80 MiB and sends nothing costs nothing.
+	if size <= 1<<20 {
+		b := make([]byte, size)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	// Past a MiB, read as it comes rather than allocate what the header
+	// claims: a header that promises 80 MiB and sends nothing costs
+	// little.
 	b, err := io.ReadAll(io.LimitReader(r, int64(size)))
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -269,4 +270,24 @@ func FuzzReadResponse(f *testing.F) {
 			t.Fatalf("round trip differs")
 		}
 	})
+}
+
+// BenchmarkRequestWithEnv is what a call's environment costs on the
+// wire and in the daemon's check: encode, decode, compare.
+func BenchmarkRequestWithEnv(b *testing.B) {
+	env := make([]string, 60) // a typical desktop session
+	for i := range env {
+		env[i] = fmt.Sprintf("VARIABLE_%02d=%s", i, strings.Repeat("v", 40))
+	}
+	own := EnvKey(env)
+	req := &Request{Protocol: Protocol, Identity: "id", Args: []string{"claude"}, Stdin: make([]byte, 2048), Cwd: "/w", Env: env}
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		WriteRequest(&buf, req)
+		got, err := ReadRequest(&buf)
+		if err != nil || !slices.Equal(EnvKey(got.Env), own) {
+			b.Fatal(err)
+		}
+	}
 }
