@@ -91,9 +91,18 @@ func Import(data []byte) (string, []string, error) {
 				if h.Async {
 					attr(&body, "background", "true")
 				}
-				skip := false
+				skip, self := false, false
 				switch h.Type {
 				case "command", "":
+					var args []string
+					if len(h.Args) > 0 {
+						args = h.Args
+					}
+					if RunsHookctl(h.Command, args) {
+						skip, self = true, true
+						warnings = append(warnings, fmt.Sprintf("%s: %q runs hookctl itself (what hookctl install registers); imported, hookctl would call itself on every %s, so it was left out (kept as a comment)", id, h.Command, ev))
+						break
+					}
 					if len(h.Args) > 0 && strings.Contains(h.Command, "/") && !strings.HasPrefix(h.Command, "/") {
 						// A relative program is relative to the project, where
 						// Claude Code and hookctl run hooks; hookctl reads a
@@ -160,7 +169,11 @@ func Import(data []byte) (string, []string, error) {
 				text := body.String()
 				if skip {
 					raw, _ := json.Marshal(h)
-					text = fmt.Sprintf("\n# %s on %s (matcher %q) was not imported: %s hooks are not supported.\n# %s\n", id, ev, g.Matcher, h.Type, raw)
+					why := fmt.Sprintf("%s hooks are not supported", h.Type)
+					if self {
+						why = "it runs hookctl itself, which would call itself"
+					}
+					text = fmt.Sprintf("\n# %s on %s (matcher %q) was not imported: %s.\n# %s\n", id, ev, g.Matcher, why, raw)
 				}
 				b.WriteString(text)
 			}

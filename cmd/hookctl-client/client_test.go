@@ -5,9 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/ostest"
 )
 
 // binaries builds hookctl and hookctl-client side by side.
@@ -28,6 +33,8 @@ type env struct {
 	client, full string
 	dir          string
 	vars         []string
+	mu           sync.Mutex
+	daemons      []int // the daemons the clients said they started
 }
 
 func newEnv(t *testing.T) *env {
@@ -44,7 +51,13 @@ func newEnv(t *testing.T) *env {
 	}}
 	t.Cleanup(func() {
 		// The daemons of this test exit when idle; make it now.
-		exec.Command("pkill", "-f", "--", "--socket "+rt).Run()
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, pid := range e.daemons {
+			if p, err := os.FindProcess(pid); err == nil && ostest.Alive(pid) {
+				p.Kill()
+			}
+		}
 	})
 	e.write("hooks.hcl", `hook "no-rm" {
   event    = "PreToolUse"
@@ -76,11 +89,17 @@ func (e *env) run(bin, stdin string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	e.mu.Lock()
+	for _, m := range startedPID.FindAllStringSubmatch(errb.String(), -1) {
+		pid, _ := strconv.Atoi(m[1])
+		e.daemons = append(e.daemons, pid)
+	}
+	e.mu.Unlock()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		e.t.Fatal(err)
+		e.t.Error(err)
 	}
 	return out.String(), errb.String(), code
 }
@@ -188,25 +207,117 @@ func TestDaemonExitsWhenIdle(t *testing.T) {
 func TestConcurrentFirstCalls(t *testing.T) {
 	e := newEnv(t)
 	type res struct {
-		out  string
-		code int
+		out, errOut string
+		code        int
 	}
 	results := make(chan res, 6)
 	for range 6 {
 		go func() {
-			out, _, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
-			results <- res{out, code}
+			out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+			results <- res{out, errOut, code}
 		}()
 	}
+	// Every daemon a client started says its pid on the client's stderr,
+	// before the client exits: none can start unseen, however late.
+	var pids []int
 	for range 6 {
 		r := <-results
 		if r.code != 0 || !strings.Contains(r.out, `"permissionDecision":"deny"`) {
 			t.Fatalf("a call: %d %q", r.code, r.out)
 		}
+		for _, m := range startedPID.FindAllStringSubmatch(r.errOut, -1) {
+			pid, _ := strconv.Atoi(m[1])
+			pids = append(pids, pid)
+		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	out, _ := exec.Command("pgrep", "-f", "--", "--socket "+filepath.Join(e.dir, "rt")).Output()
-	if n := len(strings.Fields(string(out))); n > 1 {
-		t.Fatalf("%d daemons serve one socket", n)
+	if len(pids) == 0 {
+		t.Fatal("no client started a daemon")
+	}
+	// The ones that lost the race exit (they find the socket served);
+	// two that both serve would both stay.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var alive []int
+		for _, pid := range pids {
+			if ostest.Alive(pid) {
+				alive = append(alive, pid)
+			}
+		}
+		if len(alive) <= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemons %v of %v still run: more than one serves", alive, pids)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// And the one left answers.
+	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "answered by the daemon") || strings.Contains(errOut, "starting one") {
+		t.Fatalf("after the race: %s", errOut)
+	}
+}
+
+// startedPID finds the client's "started daemon pid N" debug lines.
+var startedPID = regexp.MustCompile(`started daemon pid (\d+)`)
+
+// TestEachCallHasItsOwnEnvironment: a daemon started by one environment
+// never runs another's calls. A command hook that denies in prod, and a
+// condition reading env(), must see each call's DEPLOY_ENV, as hookctl
+// claude does: DEPLOY_ENV=dev first, then prod, must deny.
+func TestEachCallHasItsOwnEnvironment(t *testing.T) {
+	e := newEnv(t)
+	e.write("env.hcl", `hook "no-prod-cmd" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  command = "if [ \"$DEPLOY_ENV\" = prod ]; then echo 'command: not in prod' >&2; exit 2; fi"
+}
+hook "no-prod-env" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  when     = "${env("DEPLOY_ENV", "") == "prod"}"
+  decision = "deny"
+  reason   = "condition: not in prod"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "env.hcl")
+	base := e.vars
+	call := func(bin, deploy string) (string, string) {
+		e.vars = append(base[:len(base):len(base)], "DEPLOY_ENV="+deploy)
+		out, errOut, _ := e.run(bin, ls, "claude", "--config", "env.hcl")
+		return out, errOut
+	}
+	want, _ := call(e.full, "prod")
+	if !strings.Contains(want, "not in prod") {
+		t.Fatalf("hookctl claude does not deny in prod: %s", want)
+	}
+	if out, errOut := call(e.client, "dev"); strings.Contains(out, "deny") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("dev: %s %s", out, errOut)
+	}
+	for i := range 2 {
+		out, errOut := call(e.client, "prod")
+		if out != want {
+			t.Fatalf("prod call %d after dev: %q, hookctl claude says %q\n%s", i, out, want, errOut)
+		}
+	}
+	if out, _ := call(e.client, "dev"); strings.Contains(out, "deny") {
+		t.Fatalf("dev after prod: %s", out)
+	}
+}
+
+// TestNestedCallStartsNoDaemon: a call from one of hookctl's own hooks
+// (HOOKCTL_DEPTH set) is refused by the full binary with the host's
+// block, and starts no daemon.
+func TestNestedCallStartsNoDaemon(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "HOOKCTL_DEPTH=1")
+	out, errOut, code := e.run(e.client, ls, "claude", "--config", "hooks.hcl")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "hookctl's own hooks") {
+		t.Fatalf("nested: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "starting one") {
+		t.Fatalf("a nested call started a daemon: %s", errOut)
+	}
+	if socks, _ := filepath.Glob(filepath.Join(e.dir, "rt", "hookctl", "*.sock")); len(socks) != 0 {
+		t.Fatalf("sockets: %v", socks)
 	}
 }

@@ -27,6 +27,10 @@ import (
 
 func main() { os.Exit(run(os.Args[1:])) }
 
+// depthEnv is proc.DepthEnv (this program links none of the engine): set
+// for every program one of hookctl's hooks runs.
+const depthEnv = "HOOKCTL_DEPTH"
+
 func run(args []string) int {
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
@@ -41,6 +45,12 @@ func run(args []string) int {
 	}
 	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
 		// Not a hook call: the full binary does everything else.
+		return runFull(full, args, os.Stdin)
+	}
+	if d := os.Getenv(depthEnv); d != "" && d != "0" {
+		// Called from one of hookctl's own hooks: hookctl refuses the
+		// call in its host's format. No daemon is started for it.
+		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		return runFull(full, args, os.Stdin)
 	}
 	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))
@@ -73,16 +83,36 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 	if err != nil {
 		return nil, err.Error()
 	}
-	sock := daemon.Socket(dir, id, cwd, daemon.EnvKey(os.Environ()))
-	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin}
+	if os.Getenv("TRACEPARENT") != "" {
+		// A trace context changes with every call: a daemon per value
+		// would be a daemon per call. hookctl itself traces the call.
+		return nil, "TRACEPARENT is set (a trace context per call)"
+	}
+	environ := os.Environ()
+	size := len(stdin) + len(cwd)
+	for _, kv := range environ {
+		size += 4 + len(kv)
+	}
+	if size > daemon.MaxMessage-(64<<10) {
+		return nil, "the call is too large for the daemon"
+	}
+	sock := daemon.Socket(dir, id, cwd, daemon.EnvKey(environ))
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin, Cwd: cwd, Env: environ}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
 	resp, err := daemon.Call(sock, req)
 	if err != nil {
+		if n := daemon.Live(dir); n >= daemon.MaxDaemons {
+			// An environment that changes with every call would start a
+			// daemon per call: past the bound, calls run hookctl itself.
+			return nil, fmt.Sprintf("%d daemons already run for this user", n)
+		}
 		say("no daemon at %s (%v): starting one", sock, err)
-		if err := startDaemon(full, sock, id); err != nil {
+		pid, err := startDaemon(full, sock, id)
+		if err != nil {
 			return nil, "starting the daemon: " + err.Error()
 		}
+		say("started daemon pid %d", pid)
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
 			resp, err = daemon.Call(sock, req)
 			if err == nil || wait > 2*time.Second {
@@ -103,7 +133,8 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 
 // startDaemon starts hookctl daemon in its own session, with this
 // process's working directory and environment, detached from its output.
-func startDaemon(full, sock, id string) error {
+// It returns the daemon's process id.
+func startDaemon(full, sock, id string) (int, error) {
 	args := []string{"daemon", "--socket", sock, "--identity", id}
 	if d := os.Getenv("HOOKCTL_DAEMON_IDLE"); d != "" {
 		args = append(args, "--idle", d)
@@ -112,14 +143,15 @@ func startDaemon(full, sock, id string) error {
 	cmd.SysProcAttr = detached()
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer devnull.Close()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
 	if err := cmd.Start(); err != nil {
-		return err
+		return 0, err
 	}
-	return cmd.Process.Release()
+	pid := cmd.Process.Pid
+	return pid, cmd.Process.Release()
 }
 
 // runFull runs the full hookctl binary with the call's arguments and

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -233,6 +234,10 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 		return err
 	}
 	defer os.Remove(socket)
+	self, err := daemonSelf(identity)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
 	cache := &engineCache{}
 	defer cache.closeAll()
 	var active atomic.Int64
@@ -270,15 +275,15 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 			continue
 		}
 		active.Add(1)
-		last.Store(time.Now().UnixNano())
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() {
+			defer active.Add(-1)
+			// Only a call keeps the daemon: a connection that sends no
+			// request (a client counting live daemons) does not.
+			if serveCall(ctx, conn, self, cache) {
 				last.Store(time.Now().UnixNano())
-				active.Add(-1)
-			}()
-			serveCall(ctx, conn, identity, cache)
+			}
 		}()
 	}
 }
@@ -324,26 +329,58 @@ func listenOnce(ctx context.Context, socket string) (net.Listener, error) {
 	return ln, nil
 }
 
-// serveCall answers one client connection.
-func serveCall(ctx context.Context, conn net.Conn, identity string, cache *engineCache) {
+// self is what a daemon serves: the clients of one binary identity, in
+// one working directory, with one environment (its own).
+type self struct {
+	identity string
+	cwd      string
+	env      []string // daemon.EnvKey of the daemon's environment
+}
+
+// daemonSelf is the daemon's own identity, working directory and
+// environment: those of the client that started it.
+func daemonSelf(identity string) (self, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return self{}, err
+	}
+	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(os.Environ())}, nil
+}
+
+// refusal says why the daemon will not run req ("" when it will). A call
+// whose working directory or environment is not the daemon's own would
+// run its hooks with another caller's: the client runs hookctl itself.
+func (s self) refusal(req *daemon.Request) string {
+	switch {
+	case req.Protocol != daemon.Protocol || req.Identity != s.identity:
+		return "the client and the daemon are different hookctl builds"
+	case len(req.Args) == 0 || (req.Args[0] != "claude" && req.Args[0] != "hook"):
+		return "the daemon runs hook calls only (claude, hook)"
+	case req.Cwd != s.cwd:
+		return "the call comes from another working directory than the daemon's"
+	case !slices.Equal(daemon.EnvKey(req.Env), s.env):
+		return "the call has another environment than the daemon's"
+	}
+	return ""
+}
+
+// serveCall answers one client connection; it reports whether the client
+// sent a request.
+func serveCall(ctx context.Context, conn net.Conn, me self, cache *engineCache) bool {
 	defer conn.Close()
-	if me, err := peerIsMe(conn); err != nil || !me {
-		return // another user's process: not a word
+	if mine, err := peerIsMe(conn); err != nil || !mine {
+		return false // another user's process: not a word
 	}
 	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	req, err := daemon.ReadRequest(conn)
 	if err != nil {
-		return
+		return false
 	}
 	conn.SetReadDeadline(time.Time{})
 	var resp daemon.Response
-	switch {
-	case req.Protocol != daemon.Protocol || req.Identity != identity:
-		resp.Refused = "the client and the daemon are different hookctl builds"
-	case len(req.Args) == 0 || (req.Args[0] != "claude" && req.Args[0] != "hook"):
-		resp.Refused = "the daemon runs hook calls only (claude, hook)"
-	default:
+	if resp.Refused = me.refusal(req); resp.Refused == "" {
 		resp = runCall(ctx, req, cache)
 	}
 	daemon.WriteResponse(conn, &resp)
+	return true
 }

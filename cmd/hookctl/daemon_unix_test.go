@@ -7,31 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// pyCall is a raw client: it sends one framed request and prints what
-// came back (nothing when the daemon closed the connection unanswered).
-const pyCall = `
-import socket, struct, sys
-def field(b): return struct.pack(">I", len(b)) + b
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sys.argv[1])
-body = struct.pack(">I", 1) + field(b"id") + struct.pack(">I", 1) + field(b"claude") + field(b"")
-data = b""
-try:
-    s.sendall(b"HKC1" + struct.pack(">I", len(body)) + body)
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-except OSError:
-    pass  # closed on us
-sys.stdout.write("code %d" % struct.unpack(">i", data[8:12])[0] if data else "")
-`
 
 // TestDaemonRefusesOtherUsers: even when another user can reach the
 // socket (here made world-writable on purpose), the daemon answers only
@@ -40,16 +21,11 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("running a client as another user needs root")
 	}
-	// A python3 another user can run (not one under root's home).
-	python := ""
-	for _, p := range []string{"/usr/bin/python3", "/usr/local/bin/python3"} {
-		if _, err := os.Stat(p); err == nil {
-			python = p
-			break
-		}
-	}
-	if python == "" {
-		t.Skip("needs /usr/bin/python3")
+	// The test binary itself is the raw client (TestMain, rawCallEnv),
+	// copied where another user can run it.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	// Reachable by another user: every parent must be enterable.
 	dir, err := os.MkdirTemp("", "hookctl-daemon-")
@@ -66,21 +42,32 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 		cancel()
 		<-done
 	}()
-	for i := 0; ; i++ {
-		if _, err := os.Stat(sock); err == nil {
+	client := filepath.Join(dir, "rawcall")
+	copyFile(t, self, client, 0o755)
+	// The daemon listens, then makes the socket 0600: wait for that
+	// before opening it to everyone.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if fi, err := os.Stat(sock); err == nil && fi.Mode().Perm() == 0o600 {
 			break
 		}
-		if i > 200 {
+		if time.Now().After(deadline) {
 			t.Fatal("the daemon did not listen")
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // past its chmod
 	if err := os.Chmod(sock, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	call := func(uid uint32) string {
-		cmd := exec.Command(python, "-c", pyCall, sock)
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(uid uint32, extra ...string) string {
+		cmd := exec.Command(client)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), extra...), rawCallEnv+"="+sock)
+		if !slices.ContainsFunc(extra, func(kv string) bool { return strings.HasPrefix(kv, rawCallCwdEnv+"=") }) {
+			cmd.Env = append(cmd.Env, rawCallCwdEnv+"="+cwd)
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -94,5 +81,24 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 	}
 	if out := call(65534); out != "" {
 		t.Fatalf("another user got an answer: %q", out)
+	}
+	// Its own user with another environment or working directory is
+	// refused: the call's hooks would see the daemon's.
+	if out := call(0, "DEPLOY_ENV=prod"); out != "refused: the call has another environment than the daemon's" {
+		t.Fatalf("another environment: %q", out)
+	}
+	if out := call(0, rawCallCwdEnv+"=/"); !strings.HasPrefix(out, "refused: the call comes from another working directory") {
+		t.Fatalf("another working directory: %q", out)
+	}
+}
+
+func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, mode); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -52,6 +52,9 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// stdout is JSON; --explain, diagnostics and logs are on stderr.
 			defer a.escapeOutput(false)()
+			if err := notNested(); err != nil {
+				return &exitError{code: exitBlocked, err: err}
+			}
 			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
 				return err

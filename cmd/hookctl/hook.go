@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/stdlib/proc"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -139,6 +140,10 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	if err != nil {
 		return cannotRead(h, err)
 	}
+	if err := notNested(); err != nil {
+		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+		return a.writeReply(h.Block(ev, "hookctl: "+err.Error()))
+	}
 	a.timings.mark("decode")
 	path, err := a.discover()
 	if err != nil {
@@ -229,4 +234,15 @@ func configErrorText(diag string) string {
 		lines = append(lines[:20], "...")
 	}
 	return "hookctl: the hook configuration could not be loaded; its hooks did not run:\n" + strings.Join(lines, "\n")
+}
+
+// notNested refuses a hook call made from within one of hookctl's own
+// hooks (proc.DepthEnv is set for every program a hook runs): hookctl
+// registered as its own hook would call itself without end, each call
+// waiting for the next until the host's timeout, which fails open.
+func notNested() error {
+	if d := proc.Depth(os.Getenv); d > 0 {
+		return fmt.Errorf("this call comes from one of hookctl's own hooks (%s=%d): a hook that runs hookctl claude, hook or fire would make hookctl call itself without end, so no hook ran and the action is blocked; remove that hook (see hookctl list)", proc.DepthEnv, d)
+	}
+	return nil
 }

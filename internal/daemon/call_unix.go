@@ -26,3 +26,13 @@ func Call(socket string, req *Request) (*Response, error) {
 	}
 	return ReadResponse(f)
 }
+
+// reachable reports whether a daemon accepts connections on socket.
+func reachable(socket string) bool {
+	fd, err := unixSocket()
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}) == nil
+}

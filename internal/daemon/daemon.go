@@ -16,11 +16,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
-// Protocol is the wire protocol's version.
-const Protocol = 1
+// Protocol is the wire protocol's version. Version 2 added the client's
+// working directory and environment to the request.
+const Protocol = 2
 
 // MaxMessage bounds a request or a response (hook input is at most 64
 // MiB; the rest is small).
@@ -28,12 +28,17 @@ const MaxMessage = 80 << 20
 
 // Request is one hook call: the arguments the client was given and its
 // standard input. Identity is the client's idea of the daemon's binary;
-// a daemon that is another refuses the call.
+// a daemon that is another refuses the call. Cwd and Env are the client's
+// working directory and whole environment ("KEY=value", as os.Environ
+// gives it): a daemon runs a call only when they are its own, so that the
+// call's hooks see exactly what hookctl claude run by the client would.
 type Request struct {
 	Protocol int
 	Identity string
 	Args     []string
 	Stdin    []byte
+	Cwd      string
+	Env      []string
 }
 
 // Response is what the call printed and its exit status. Refused is set
@@ -56,27 +61,29 @@ func Identity(binary string) (string, error) {
 	return fmt.Sprintf("%s|%d|%d", binary, fi.Size(), fi.ModTime().UnixNano()), nil
 }
 
-// EnvKey lists the environment variables whose values choose a daemon:
-// the daemon runs with the environment of the client that started it, so
-// clients that differ in these get different daemons.
+// EnvKey is the environment that chooses a daemon: the whole of environ,
+// sorted. A daemon runs with the environment of the client that started
+// it and serves only clients whose environment is the same (SameEnv), so
+// a call never runs its hooks (command hooks, hookctl/proc, env() in the
+// configuration, trust and state paths) with another caller's variables.
 func EnvKey(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(name, "HOOKCTL_"), strings.HasPrefix(name, "CLAUDE_"),
-			strings.HasPrefix(name, "CRUSH"), strings.HasPrefix(name, "GEMINI_"),
-			strings.HasPrefix(name, "CODEX_"), strings.HasPrefix(name, "CURSOR_"),
-			strings.HasPrefix(name, "COPILOT_"), name == "AGENT", name == "PATH", name == "HOME",
-			name == "XDG_CONFIG_HOME", name == "XDG_STATE_HOME", name == "XDG_RUNTIME_DIR", name == "TMPDIR":
-			if name != "HOOKCTL_DEBUG_CLIENT" {
-				out = append(out, kv)
-			}
-		}
-	}
+	out := slices.Clone(environ)
 	slices.Sort(out)
 	return out
 }
+
+// SameEnv reports whether two environments hold the same variables with
+// the same values, in any order.
+func SameEnv(a, b []string) bool {
+	return slices.Equal(EnvKey(a), EnvKey(b))
+}
+
+// MaxArgs bounds the arguments of a request; MaxEnv its environment
+// variables.
+const (
+	MaxArgs = 4096
+	MaxEnv  = 1 << 16
+)
 
 // Dir is the per-user directory of the daemons' sockets:
 // $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID. It is created
@@ -116,14 +123,26 @@ var magic = [4]byte{'H', 'K', 'C', '1'}
 
 // WriteRequest sends a request.
 func WriteRequest(w io.Writer, r *Request) error {
-	var b []byte
+	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4
+	for _, a := range r.Args {
+		size += 4 + len(a)
+	}
+	for _, kv := range r.Env {
+		size += 4 + len(kv)
+	}
+	b := make([]byte, 8, size) // the frame's header, filled in by writeFrame
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
-	b = appendBytes(b, []byte(r.Identity))
+	b = appendString(b, r.Identity)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Args)))
 	for _, a := range r.Args {
-		b = appendBytes(b, []byte(a))
+		b = appendString(b, a)
 	}
 	b = appendBytes(b, r.Stdin)
+	b = appendString(b, r.Cwd)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Env)))
+	for _, kv := range r.Env {
+		b = appendString(b, kv)
+	}
 	return writeFrame(w, b)
 }
 
@@ -136,23 +155,40 @@ func ReadRequest(rd io.Reader) (*Request, error) {
 	d := decoder{b: b}
 	r := &Request{Protocol: int(d.u32()), Identity: string(d.bytes())}
 	n := d.u32()
-	if n > 4096 {
+	if n > MaxArgs {
 		return nil, errors.New("daemon: too many arguments")
 	}
 	for range n {
+		if d.err != nil {
+			break
+		}
 		r.Args = append(r.Args, string(d.bytes()))
 	}
 	r.Stdin = d.bytes()
+	r.Cwd = string(d.bytes())
+	n = d.u32()
+	if n > MaxEnv {
+		return nil, errors.New("daemon: too many environment variables")
+	}
+	for range n {
+		if d.err != nil {
+			break
+		}
+		r.Env = append(r.Env, string(d.bytes()))
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("daemon: trailing bytes after the request")
+	}
 	return r, d.err
 }
 
 // WriteResponse sends a response.
 func WriteResponse(w io.Writer, r *Response) error {
-	var b []byte
+	b := make([]byte, 8, 8+4+4+len(r.Stdout)+4+len(r.Stderr)+4+len(r.Refused))
 	b = binary.BigEndian.AppendUint32(b, uint32(int32(r.Code)))
 	b = appendBytes(b, r.Stdout)
 	b = appendBytes(b, r.Stderr)
-	b = appendBytes(b, []byte(r.Refused))
+	b = appendString(b, r.Refused)
 	return writeFrame(w, b)
 }
 
@@ -165,6 +201,9 @@ func ReadResponse(rd io.Reader) (*Response, error) {
 	d := decoder{b: b}
 	r := &Response{Code: int(int32(d.u32()))}
 	r.Stdout, r.Stderr, r.Refused = d.bytes(), d.bytes(), string(d.bytes())
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("daemon: trailing bytes after the response")
+	}
 	return r, d.err
 }
 
@@ -173,14 +212,20 @@ func appendBytes(b, v []byte) []byte {
 	return append(b, v...)
 }
 
-func writeFrame(w io.Writer, body []byte) error {
-	if len(body) > MaxMessage {
+func appendString(b []byte, v string) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
+	return append(b, v...)
+}
+
+// writeFrame writes msg, whose first 8 bytes are room for the header.
+func writeFrame(w io.Writer, msg []byte) error {
+	body := len(msg) - 8
+	if body > MaxMessage {
 		return errors.New("daemon: message too large")
 	}
-	head := make([]byte, 0, 8+len(body))
-	head = append(head, magic[:]...)
-	head = binary.BigEndian.AppendUint32(head, uint32(len(body)))
-	_, err := w.Write(append(head, body...))
+	copy(msg, magic[:])
+	binary.BigEndian.PutUint32(msg[4:8], uint32(body))
+	_, err := w.Write(msg)
 	return err
 }
 
@@ -196,9 +241,24 @@ func readFrame(r io.Reader) ([]byte, error) {
 	if size > MaxMessage {
 		return nil, errors.New("daemon: message too large")
 	}
-	b := make([]byte, size)
-	_, err := io.ReadFull(r, b)
-	return b, err
+	if size <= 1<<20 {
+		b := make([]byte, size)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	// Past a MiB, read as it comes rather than allocate what the header
+	// claims: a header that promises 80 MiB and sends nothing costs
+	// little.
+	b, err := io.ReadAll(io.LimitReader(r, int64(size)))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != int(size) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return b, nil
 }
 
 // decoder reads fields, remembering the first error.
@@ -232,4 +292,22 @@ func (d *decoder) fail() {
 	if d.err == nil {
 		d.err = errors.New("daemon: truncated message")
 	}
+}
+
+// MaxDaemons bounds the daemons a client starts for one user: a host
+// whose environment changes with every call would otherwise get a daemon
+// per call. Past it the client runs hookctl itself.
+const MaxDaemons = 16
+
+// Live counts the daemons that answer on the sockets in dir (sockets a
+// daemon left behind when it was killed are not counted).
+func Live(dir string) int {
+	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	n := 0
+	for _, s := range socks {
+		if reachable(s) {
+			n++
+		}
+	}
+	return n
 }

@@ -3,11 +3,15 @@ package proc
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -33,7 +37,7 @@ type Spec struct {
 	// Dir is the working directory ("" = the current one).
 	Dir string
 	// Env is the whole environment ("KEY=value"); nil inherits the
-	// process's.
+	// process's. Run adds DepthEnv and TokenEnv to it.
 	Env []string
 	// Stdin is written to the program's standard input.
 	Stdin []byte
@@ -55,7 +59,7 @@ type Result struct {
 	// Truncated reports that output went past MaxOutput.
 	Truncated bool
 	// TimedOut reports that the deadline or the context ended the run
-	// before the program exited, and the process group was killed.
+	// before the program exited, and the processes of the run were killed.
 	TimedOut bool
 	Duration time.Duration
 }
@@ -77,9 +81,9 @@ func (e *StartError) Unwrap() error { return e.Err }
 // its exit status and what it printed are the result, read until its
 // output pipes close or OutputGrace passes, whichever comes first; a child
 // it left behind holding the pipes (a background job, nohup, setsid) does
-// not delay the answer: the process group is killed and what was printed
-// is kept. When the deadline or ctx ends the run first, the process group
-// is killed, Result.TimedOut is true and the error is
+// not delay the answer: the processes of the run are killed and what was
+// printed is kept. When the deadline or ctx ends the run first, the
+// processes of the run are killed, Result.TimedOut is true and the error is
 // context.DeadlineExceeded (the deadline) or ctx's error. A program that
 // could not start is a *StartError; a non-zero exit status is not an
 // error, it is in Result.ExitCode.
@@ -93,7 +97,8 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir = s.Dir
-	cmd.Env = s.Env
+	token := newToken()
+	cmd.Env = childEnv(s.Env, token)
 	setProcessGroup(cmd)
 
 	// The pipes are ours rather than exec's: exec's Wait waits for its
@@ -129,6 +134,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1, Duration: time.Since(start)}, &StartError{Argv0: s.Argv[0], Err: err}
 	}
+	procs := newTree(cmd.Process.Pid, token)
 	// The child has its copies; the parent keeps only its own ends, so
 	// that EOF comes when the last process holding a pipe is gone.
 	_ = inR.Close()
@@ -175,7 +181,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 			// It exited as time ran out: its exit stands.
 			runErr = nil
 		default:
-			killGroup(cmd)
+			procs.kill(cmd)
 			<-exited
 		}
 	}
@@ -195,8 +201,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		}
 		grace.Stop()
 	}
-	// Children left in the group are stopped: they outlived the program.
-	killGroup(cmd)
+	// Processes of the run left behind are stopped: they outlived the
+	// program (after a timeout, this finds what was started since).
+	procs.kill(cmd)
 	// Stop the copying goroutines (a pipe still held by a process out of
 	// the group never reaches EOF), then take what is already in the pipes
 	// without waiting: nothing printed before the exit is lost.
@@ -240,6 +247,66 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 var _ io.Writer = (*capped)(nil)
+
+// DepthEnv is the environment variable that tells a program how deep in
+// hookctl's hooks it runs: every program Run starts gets one more than
+// the process's own (1 under a hookctl that no hook started). hookctl's
+// hook commands (claude, hook, fire) refuse to run when it is set, so a
+// hook that calls hookctl cannot make it call itself without end.
+const DepthEnv = "HOOKCTL_DEPTH"
+
+// TokenEnv is the environment variable that marks every process of one
+// run: a token new for each run, after those of the runs it is nested in
+// (comma-separated), and how the processes a run left behind are found
+// on Linux (see tree).
+const TokenEnv = "HOOKCTL_RUN"
+
+// Depth is the process's own depth in hookctl's hooks: DepthEnv read
+// from getenv (0 when unset; 1 when it is not a number, which only a hook
+// could have set).
+func Depth(getenv func(string) string) int {
+	v := getenv(DepthEnv)
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+// childEnv is env (the process's when nil) with DepthEnv one more than
+// the process's own depth and TokenEnv set to token.
+func childEnv(env []string, token string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+2)
+	tokens := token
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, DepthEnv+"="):
+		case strings.HasPrefix(kv, TokenEnv+"="):
+			// The runs this one is nested in keep their tokens: their
+			// walks find what this run leaves behind too.
+			if prev := kv[len(TokenEnv)+1:]; prev != "" && len(prev) < 4096 {
+				tokens = prev + "," + token
+			}
+		default:
+			out = append(out, kv)
+		}
+	}
+	return append(out, DepthEnv+"="+strconv.Itoa(Depth(os.Getenv)+1), TokenEnv+"="+tokens)
+}
+
+// newToken is a run's TokenEnv value: random, so that no other run and no
+// unrelated process holds it.
+func newToken() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
 
 // Environ returns the process environment with extra variables set
 // (replacing earlier values of the same name).

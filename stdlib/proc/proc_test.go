@@ -157,3 +157,13 @@ func TestSpecDeadlineEndsTheRun(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// BenchmarkRun is one short program run: start, wait, and the search for
+// processes it left behind.
+func BenchmarkRun(b *testing.B) {
+	for b.Loop() {
+		if _, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"true"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

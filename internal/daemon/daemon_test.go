@@ -1,0 +1,293 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func sampleRequest() *Request {
+	return &Request{
+		Protocol: Protocol, Identity: "/bin/hookctl|1|2",
+		Args:  []string{"claude", "--config", "hooks.hcl"},
+		Stdin: []byte(`{"tool_name":"Bash"}`),
+		Cwd:   "/home/dev/shop",
+		Env:   []string{"PATH=/usr/bin", "DEPLOY_ENV=prod", "EMPTY="},
+	}
+}
+
+func TestRequestRoundTrip(t *testing.T) {
+	for _, req := range []*Request{sampleRequest(), {Protocol: Protocol}} {
+		var buf bytes.Buffer
+		if err := WriteRequest(&buf, req); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRequest(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Protocol != req.Protocol || got.Identity != req.Identity || got.Cwd != req.Cwd ||
+			!slices.Equal(got.Args, req.Args) || !bytes.Equal(got.Stdin, req.Stdin) || !slices.Equal(got.Env, req.Env) {
+			t.Fatalf("got %+v, want %+v", got, req)
+		}
+		if buf.Len() != 0 {
+			t.Fatalf("%d bytes left unread", buf.Len())
+		}
+	}
+}
+
+func TestResponseRoundTrip(t *testing.T) {
+	for _, resp := range []*Response{
+		{Code: 2, Stdout: []byte("{}\n"), Stderr: []byte("blocked\n")},
+		{Code: -1},
+		{Refused: "another environment"},
+	} {
+		var buf bytes.Buffer
+		if err := WriteResponse(&buf, resp); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadResponse(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Code != resp.Code || !bytes.Equal(got.Stdout, resp.Stdout) || !bytes.Equal(got.Stderr, resp.Stderr) || got.Refused != resp.Refused {
+			t.Fatalf("got %+v, want %+v", got, resp)
+		}
+	}
+}
+
+// TestWireFormat pins the bytes on the wire: clients and daemons of one
+// build must agree, and a change must be a new Protocol.
+func TestWireFormat(t *testing.T) {
+	var buf bytes.Buffer
+	req := &Request{Protocol: 2, Identity: "i", Args: []string{"claude"}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}}
+	if err := WriteRequest(&buf, req); err != nil {
+		t.Fatal(err)
+	}
+	want := "HKC1\x00\x00\x00\x2c" + // magic, body length 44
+		"\x00\x00\x00\x02" + "\x00\x00\x00\x01i" + // protocol, identity
+		"\x00\x00\x00\x01" + "\x00\x00\x00\x06claude" + // one argument
+		"\x00\x00\x00\x01x" + "\x00\x00\x00\x01/" + // stdin, cwd
+		"\x00\x00\x00\x01" + "\x00\x00\x00\x03A=1" // one variable
+	if buf.String() != want {
+		t.Fatalf("wire:\n%q\nwant\n%q", buf.String(), want)
+	}
+}
+
+// frame wraps body in a message header.
+func frame(body []byte) []byte {
+	return append(binary.BigEndian.AppendUint32([]byte("HKC1"), uint32(len(body))), body...)
+}
+
+func TestMalformedFrames(t *testing.T) {
+	var good bytes.Buffer
+	if err := WriteRequest(&good, sampleRequest()); err != nil {
+		t.Fatal(err)
+	}
+	body := good.Bytes()[8:]
+	u32 := func(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
+	cases := map[string][]byte{
+		"empty":                  nil,
+		"short header":           []byte("HKC1\x00\x00"),
+		"bad magic":              append([]byte("HKC0"), good.Bytes()[4:]...),
+		"http":                   []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+		"truncated body":         good.Bytes()[:good.Len()-1],
+		"oversized header":       append([]byte("HKC1"), u32(MaxMessage+1)...),
+		"max header, no body":    append([]byte("HKC1"), u32(MaxMessage)...),
+		"empty body":             frame(nil),
+		"field past the end":     frame(append(u32(Protocol), u32(1000)...)),
+		"too many arguments":     frame(slices.Concat(u32(Protocol), u32(0), u32(MaxArgs+1))),
+		"arguments past the end": frame(slices.Concat(u32(Protocol), u32(0), u32(3), u32(1), []byte("a"))),
+		"too many variables":     frame(slices.Concat(u32(Protocol), u32(0), u32(0), u32(0), u32(0), u32(MaxEnv+1))),
+		"trailing bytes":         frame(append(slices.Clone(body), 0)),
+		"no env (protocol 1)":    frame(slices.Concat(u32(1), u32(2), []byte("id"), u32(1), u32(6), []byte("claude"), u32(0))),
+	}
+	for name, in := range cases {
+		t.Run(name, func(t *testing.T) {
+			if req, err := ReadRequest(bytes.NewReader(in)); err == nil {
+				t.Fatalf("accepted: %+v", req)
+			}
+		})
+	}
+	if _, err := ReadRequest(bytes.NewReader(cases["oversized header"])); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("oversized: %v", err)
+	}
+	if _, err := ReadRequest(bytes.NewReader(cases["bad magic"])); err == nil || !strings.Contains(err.Error(), "not a hookctl message") {
+		t.Fatalf("bad magic: %v", err)
+	}
+	if _, err := ReadRequest(bytes.NewReader(cases["truncated body"])); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("truncated: %v", err)
+	}
+}
+
+// TestOversizedHeaderAllocatesNothing: a header that promises the most a
+// message may hold and sends nothing does not make the reader allocate it.
+func TestOversizedHeaderAllocatesNothing(t *testing.T) {
+	in := append([]byte("HKC1"), binary.BigEndian.AppendUint32(nil, MaxMessage)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := ReadRequest(bytes.NewReader(in)); err == nil {
+		t.Fatal("accepted")
+	}
+	runtime.ReadMemStats(&after)
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Fatalf("reading an empty 80 MiB frame allocated %d bytes", d)
+	}
+}
+
+func TestWriteTooLarge(t *testing.T) {
+	err := WriteRequest(io.Discard, &Request{Stdin: make([]byte, MaxMessage)})
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestEnvKey(t *testing.T) {
+	a := []string{"B=2", "A=1"}
+	if got := EnvKey(a); !slices.Equal(got, []string{"A=1", "B=2"}) || a[0] != "B=2" {
+		t.Fatalf("EnvKey %v (input %v)", got, a)
+	}
+	if !SameEnv([]string{"A=1", "B=2"}, []string{"B=2", "A=1"}) {
+		t.Fatal("order matters")
+	}
+	for _, other := range [][]string{{"A=1"}, {"A=1", "B=3"}, {"A=1", "B=2", "C="}, {"A=1", "B=2", "DEPLOY_ENV=dev"}} {
+		if SameEnv(a, other) {
+			t.Fatalf("%v = %v", a, other)
+		}
+	}
+}
+
+// TestSocketPerEnvironment: any variable, not only a few known ones,
+// chooses another daemon; so do the working directory and the binary.
+func TestSocketPerEnvironment(t *testing.T) {
+	base := Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin"}))
+	for name, s := range map[string]string{
+		"variable":  Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin", "DEPLOY_ENV=prod"})),
+		"value":     Socket("/d", "id", "/w", EnvKey([]string{"PATH=/usr/bin"})),
+		"cwd":       Socket("/d", "id", "/x", EnvKey([]string{"PATH=/bin"})),
+		"identity":  Socket("/d", "id2", "/w", EnvKey([]string{"PATH=/bin"})),
+		"separator": Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bi", "n"})),
+	} {
+		if s == base {
+			t.Errorf("another %s, the same socket", name)
+		}
+	}
+	if Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin"})) != base || filepath.Dir(base) != "/d" {
+		t.Fatal("not stable")
+	}
+}
+
+func TestDir(t *testing.T) {
+	rt := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil || dir != filepath.Join(rt, "hookctl") || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("%s %v %v", dir, fi.Mode(), err)
+	}
+	// Others can enter: refused.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dir(); err == nil {
+		t.Fatal("a directory others can enter was accepted")
+	}
+	// A symlink to a private directory: refused (Lstat).
+	os.Remove(dir)
+	private := filepath.Join(rt, "private")
+	if err := os.Mkdir(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(private, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dir(); err == nil {
+		t.Fatal("a symlink was accepted")
+	}
+}
+
+// FuzzReadRequest: whatever a peer sends, the reader returns a request or
+// an error, never panics, and a request it returns encodes back to what
+// it read.
+func FuzzReadRequest(f *testing.F) {
+	var buf bytes.Buffer
+	WriteRequest(&buf, sampleRequest())
+	f.Add(buf.Bytes())
+	buf.Reset()
+	WriteRequest(&buf, &Request{Protocol: Protocol})
+	f.Add(buf.Bytes())
+	f.Add([]byte("HKC1\x00\x00\x00\x04\x00\x00\x00\x02"))
+	f.Add(append([]byte("HKC1"), binary.BigEndian.AppendUint32(nil, MaxMessage+1)...))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		req, err := ReadRequest(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteRequest(&out, req); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadRequest(&out)
+		if err != nil {
+			t.Fatalf("re-read: %v", err)
+		}
+		if again.Protocol != req.Protocol || again.Identity != req.Identity || again.Cwd != req.Cwd ||
+			!slices.Equal(again.Args, req.Args) || !bytes.Equal(again.Stdin, req.Stdin) || !slices.Equal(again.Env, req.Env) {
+			t.Fatalf("round trip: %+v != %+v", again, req)
+		}
+		if len(req.Args) > MaxArgs || len(req.Env) > MaxEnv {
+			t.Fatalf("bounds: %d args, %d variables", len(req.Args), len(req.Env))
+		}
+	})
+}
+
+// FuzzReadResponse: the client's reader, likewise.
+func FuzzReadResponse(f *testing.F) {
+	var buf bytes.Buffer
+	WriteResponse(&buf, &Response{Code: 2, Stdout: []byte("{}"), Stderr: []byte("no"), Refused: "r"})
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, in []byte) {
+		resp, err := ReadResponse(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteResponse(&out, resp); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), in[:out.Len()]) {
+			t.Fatalf("round trip differs")
+		}
+	})
+}
+
+// BenchmarkRequestWithEnv is what a call's environment costs on the
+// wire and in the daemon's check: encode, decode, compare.
+func BenchmarkRequestWithEnv(b *testing.B) {
+	env := make([]string, 60) // a typical desktop session
+	for i := range env {
+		env[i] = fmt.Sprintf("VARIABLE_%02d=%s", i, strings.Repeat("v", 40))
+	}
+	own := EnvKey(env)
+	req := &Request{Protocol: Protocol, Identity: "id", Args: []string{"claude"}, Stdin: make([]byte, 2048), Cwd: "/w", Env: env}
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		WriteRequest(&buf, req)
+		got, err := ReadRequest(&buf)
+		if err != nil || !slices.Equal(EnvKey(got.Env), own) {
+			b.Fatal(err)
+		}
+	}
+}

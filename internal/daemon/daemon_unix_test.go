@@ -1,0 +1,78 @@
+//go:build unix
+
+package daemon
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOwnedByMe: a directory of this user is its own; one chowned to
+// another user is not, and Dir refuses it.
+func TestOwnedByMe(t *testing.T) {
+	rt := t.TempDir()
+	dir := filepath.Join(rt, "hookctl")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil || !ownedByMe(fi) {
+		t.Fatalf("own directory: %v", err)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("giving a directory to another user needs root")
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(dir); ownedByMe(fi) {
+		t.Fatal("another user's directory is mine")
+	}
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	if _, err := Dir(); err == nil {
+		t.Fatal("Dir accepted another user's directory")
+	}
+}
+
+// TestLiveAndCall: Live counts the sockets a daemon listens on, not the
+// files a dead one left; Call reaches a listener and fails on a stale
+// socket.
+func TestLiveAndCall(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.Listen("unix", filepath.Join(dir, "a.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	stale, err := net.Listen("unix", filepath.Join(dir, "b.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	stale.Close()
+	if n := Live(dir); n != 1 {
+		t.Fatalf("Live = %d, want 1", n)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			// Live's probe sends nothing; the call sends a request.
+			if req, err := ReadRequest(c); err == nil {
+				WriteResponse(c, &Response{Code: 7, Stdout: []byte(req.Cwd)})
+			}
+			c.Close()
+		}
+	}()
+	resp, err := Call(filepath.Join(dir, "a.sock"), &Request{Protocol: Protocol, Cwd: "/here"})
+	if err != nil || resp.Code != 7 || string(resp.Stdout) != "/here" {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	if _, err := Call(filepath.Join(dir, "b.sock"), &Request{}); err == nil {
+		t.Fatal("a stale socket answered")
+	}
+}
