@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/keypart"
 )
 
 // LoopStore keeps the Stop loop guard's count of consecutive blocks per
@@ -112,12 +114,14 @@ type guardState struct {
 }
 
 // loopKey identifies a block streak: per event and session, and per
-// subagent for SubagentStop.
+// subagent for SubagentStop: "Event/session[/agent]", each part escaped
+// (keypart.Escape) so that no two streaks share a key.
 func loopKey(spec *EventSpec, payload map[string]any) string {
 	sid, _ := payload["session_id"].(string)
-	key := spec.Name + "/" + sid
+	// Each part escaped: session "a/b" is not session "a" of agent "b".
+	key := keypart.Escape(spec.Name) + "/" + keypart.Escape(sid)
 	if aid, ok := payload["agent_id"].(string); ok && aid != "" {
-		key += "/" + aid
+		key += "/" + keypart.Escape(aid)
 	}
 	return key
 }
