@@ -496,7 +496,7 @@ func FuzzServer(f *testing.F) {
 		}
 		before := health(t, srv)
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-		req.URL, req.RequestURI = u, u.RequestURI()
+		req.URL, req.RequestURI, req.Host = u, u.RequestURI(), "127.0.0.1:8765"
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
@@ -590,7 +590,9 @@ func FuzzServer(f *testing.F) {
 func health(t *testing.T, srv http.Handler) float64 {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	req.Host = "127.0.0.1:8765"
+	srv.ServeHTTP(rec, req)
 	var m map[string]any
 	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &m) != nil || m["status"] != "ok" {
 		t.Fatalf("health check: %d %s", rec.Code, rec.Body.Bytes())
