@@ -126,6 +126,20 @@ func loopKey(spec *EventSpec, payload map[string]any) string {
 	return key
 }
 
+// guardBudget bounds the loop guard's store operations before, and
+// again after, the hooks of one fire: the budget a hook of the event
+// gets (the default timeout, else the event's, else a minute), so that a
+// store that stalls cannot hold a fire longer than its hooks could.
+func guardBudget(s *snapshot, spec *EventSpec) time.Duration {
+	if d := s.settings.defaultTimeout; d > 0 {
+		return d
+	}
+	if d := spec.DefaultTimeout; d > 0 {
+		return d
+	}
+	return fallbackTimeout
+}
+
 // guardBefore tells the hooks about the streak: stop_hook_active is true
 // while the agent is continuing because of a Stop hook, and loop_count is
 // the number of consecutive blocks so far.

@@ -293,7 +293,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
 			}
 			if store.onNATS() {
-				eng.SetAuditLog(store.auditLog())
+				eng.SetAuditLog(store.auditLog(eng.Logger()))
 			}
 			mu.Lock()
 			started = true
@@ -333,8 +333,9 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 					}
 					return nil
 				}),
-				// The shared state reachable (NATS connected); no I/O.
-				claude.WithReadiness("state", func(context.Context) error { return store.Ready() }))
+				// The shared state answering: on NATS a round trip within
+				// claude.ReadinessTimeout, so that a stalled server is noticed.
+				claude.WithReadiness("state", store.Check))
 			srv := handler.HTTPServer()
 			if tr != nil {
 				// Fires continue the trace of the request's traceparent.
@@ -392,6 +393,11 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			_ = srv.Shutdown(sctx)
 			w.Close()
 			if err := eng.Close(sctx); err != nil {
+				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+			}
+			// The audit records still queued for NATS, background hooks'
+			// included, within what is left of the shutdown timeout.
+			if err := store.closeAudit(sctx); err != nil {
 				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 			}
 			w.Config().Close()
