@@ -99,7 +99,7 @@ func (p *RequestPolicy) hostAllowed(hostport string) bool {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	host = unbracket(host)
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
@@ -110,11 +110,19 @@ func (p *RequestPolicy) hostAllowed(hostport string) bool {
 		if strings.EqualFold(a, hostport) {
 			return true
 		}
-		if _, _, err := net.SplitHostPort(a); err != nil && strings.EqualFold(strings.TrimSuffix(strings.TrimPrefix(a, "["), "]"), host) {
+		if _, _, err := net.SplitHostPort(a); err != nil && strings.EqualFold(unbracket(a), host) {
 			return true // no port in the allowed name: any port
 		}
 	}
 	return false
+}
+
+// unbracket strips the brackets of an IPv6 address without a port.
+func unbracket(h string) string {
+	if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+		return h[1 : len(h)-1]
+	}
+	return h
 }
 
 func containsFold(list []string, v string) bool {
