@@ -707,10 +707,10 @@ func FuzzServerHeaders(f *testing.F) {
 		want, says := http.StatusOK, ""
 		mt, _, mterr := mime.ParseMediaType(ct)
 		switch {
-		case origin != "":
-			want, says = http.StatusForbidden, "Origin"
 		case !loopbackHost(host):
 			want, says = http.StatusForbidden, "Host"
+		case origin != "":
+			want, says = http.StatusForbidden, "Origin"
 		case mterr != nil || mt != "application/json":
 			want, says = http.StatusUnsupportedMediaType, "application/json"
 		}
