@@ -137,6 +137,9 @@ func containsFold(list []string, v string) bool {
 // checkContentType refuses a body not declared application/json.
 func checkContentType(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
+	if ct == "application/json" {
+		return nil // the common case, without parsing's allocations
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
 		return &ContentTypeError{ContentType: ct}
