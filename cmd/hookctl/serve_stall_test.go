@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -5,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -21,9 +22,6 @@ import (
 // swapped-out server's do. It returns the server's URL and the process.
 func natsServerProcess(t *testing.T) (string, *os.Process) {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("SIGSTOP")
-	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "nats-server")
 	build := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2")
