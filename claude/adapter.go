@@ -67,6 +67,22 @@ func DecodeObject(r io.Reader) (map[string]any, error) {
 	return decodeObject(data)
 }
 
+// DecodeValue decodes a JSON document carried inside a hook input (a
+// string field holding JSON, such as Copilot CLI's toolArgs) within the
+// input's own limits (DefaultInputLimits), so that nesting or values
+// past them cannot come in through a string: a document past a limit is
+// a *LimitError, one that is not JSON a syntax error.
+func DecodeValue(data []byte) (any, error) {
+	if _, _, err := readBounded(bytes.NewReader(data), DefaultInputLimits(), nil); err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // decodeInput decodes hook input read within its limits.
 func decodeInput(data []byte) (map[string]any, string, error) {
 	payload, err := decodeObject(data)

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,6 +17,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hookctl/hookctl/assemble"
@@ -496,7 +500,7 @@ func FuzzServer(f *testing.F) {
 		}
 		before := health(t, srv)
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-		req.URL, req.RequestURI = u, u.RequestURI()
+		req.URL, req.RequestURI, req.Host = u, u.RequestURI(), "127.0.0.1:8765"
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
@@ -590,7 +594,9 @@ func FuzzServer(f *testing.F) {
 func health(t *testing.T, srv http.Handler) float64 {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	req.Host = "127.0.0.1:8765"
+	srv.ServeHTTP(rec, req)
 	var m map[string]any
 	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &m) != nil || m["status"] != "ok" {
 		t.Fatalf("health check: %d %s", rec.Code, rec.Body.Bytes())
@@ -634,4 +640,113 @@ func TestDecodeInputNumberOutOfRange(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "want a JSON object, got number") {
 		t.Fatalf("%v", err)
 	}
+}
+
+// FuzzServerHeaders sends the serve API requests with every Host, Origin
+// and Content-Type a browser, a DNS-rebound page or a broken client could
+// send. It never panics; a request with an Origin, or whose Host is not a
+// loopback name, is 403 and one that passes those but is not
+// application/json is 415, each with a JSON error naming the header,
+// before any hook fires; every other request is not refused for its
+// headers.
+func FuzzServerHeaders(f *testing.F) {
+	for _, s := range []struct{ host, origin, ct string }{
+		{"127.0.0.1:8765", "", "application/json"},
+		{"localhost", "", "application/json; charset=utf-8"},
+		{"[::1]:8765", "", "Application/JSON"},
+		{"127.0.0.1:8765", "", "text/plain;charset=UTF-8"},
+		{"127.0.0.1:8765", "", "application/x-www-form-urlencoded"},
+		{"127.0.0.1:8765", "", "multipart/form-data; boundary=x"},
+		{"127.0.0.1:8765", "", ""},
+		{"127.0.0.1:8765", "", "application/json;;"},
+		{"127.0.0.1:8765", "http://evil.example", "application/json"},
+		{"127.0.0.1:8765", "null", "text/plain"},
+		{"evil.example:8765", "", "application/json"},
+		{"127.0.0.1.evil.example", "", "application/json"},
+		{"localhost.evil.example:8765", "", "application/json"},
+		{"[::ffff:127.0.0.1]:8765", "", "application/json"},
+		{"0x7f.1", "", "application/json"},
+		{"127.1", "", "application/json"},
+		{"", "", "application/json"},
+		{"[", "", "application/json"},
+	} {
+		for r := range routes {
+			f.Add(uint8(r), s.host, s.origin, s.ct)
+		}
+	}
+	log := slog.New(slog.DiscardHandler)
+	eng, err := engine.New(engine.WithLogger(log))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { eng.Close(context.Background()) })
+	var fired atomic.Int64
+	if err := eng.Register(engine.Hook{ID: "count", Event: "PreToolUse", Handler: engine.HandlerFunc(func(ctx context.Context, c *engine.Call) (engine.Result, error) {
+		fired.Add(1)
+		return engine.Deny("no"), nil
+	})}); err != nil {
+		f.Fatal(err)
+	}
+	srv := claude.NewServer(eng, nil)
+	body := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	f.Fuzz(func(t *testing.T, route uint8, host, origin, ct string) {
+		path := [...]string{"/claude", "/claude/PreToolUse", "/v1/fire/PreToolUse"}[route%routes]
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Host = host
+		if origin != "" {
+			req.Header["Origin"] = []string{origin}
+		}
+		req.Header["Content-Type"] = []string{ct}
+		before := fired.Load()
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		resp := rec.Result()
+		got, _ := io.ReadAll(resp.Body)
+
+		// What the request deserves, decided independently.
+		want, says := http.StatusOK, ""
+		mt, _, mterr := mime.ParseMediaType(ct)
+		switch {
+		case !loopbackHost(host):
+			want, says = http.StatusForbidden, "Host"
+		case origin != "":
+			want, says = http.StatusForbidden, "Origin"
+		case mterr != nil || mt != "application/json":
+			want, says = http.StatusUnsupportedMediaType, "application/json"
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("POST %s Host %q Origin %q Content-Type %q: %d %s, want %d", path, host, origin, ct, resp.StatusCode, got, want)
+		}
+		if want == http.StatusOK {
+			if fired.Load() != before+1 {
+				t.Fatalf("an answered request fired %d times", fired.Load()-before)
+			}
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal(got, &m) != nil || !strings.Contains(fmt.Sprint(m["error"]), says) || resp.Header.Get("Content-Type") != "application/json" {
+			t.Fatalf("refusal %d is not a JSON error naming %s: %q", want, says, got)
+		}
+		if fired.Load() != before {
+			t.Fatal("a refused request fired")
+		}
+	})
+}
+
+// loopbackHost is the test's own idea of a loopback Host header: empty,
+// "localhost", or a loopback IP address, with or without a port.
+func loopbackHost(h string) bool {
+	if h == "" {
+		return true
+	}
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	} else if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		h = h[1 : len(h)-1]
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

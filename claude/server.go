@@ -29,6 +29,11 @@ import (
 // Fire replies carry the Hookctl-Config-Hash header when WithConfigHash is
 // set.
 //
+// It answers no web browser: a request with a Host that is not a
+// loopback name, with an Origin header, or a POST whose body is not
+// application/json is refused (403, 403, 415) unless WithRequestPolicy
+// allows it.
+//
 // Everything it holds is bounded (see ServerLimits): each request's input
 // is refused before it is decoded when it is past its limits (413, or 400
 // for nesting); the requests that fire at once are bounded, with a bounded
@@ -56,6 +61,11 @@ type Server struct {
 	busy     atomic.Uint64 // 503: queue full, queue wait over, memory full
 	refused  atomic.Uint64 // input past a limit
 	timedOut atomic.Uint64 // a client too slow to send its body
+	// forbidden counts requests refused for their Host or Origin,
+	// unsupported those whose body was not application/json.
+	forbidden   atomic.Uint64
+	unsupported atomic.Uint64
+	policy      RequestPolicy
 	// rejected counts the refusals by limit (the keys of rejectedLimits).
 	rejected map[string]*atomic.Uint64
 
@@ -326,13 +336,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.t.enter(c)
 		defer c.t.leave(c)
 	}
+	handle := s.mux.ServeHTTP
+	if err := s.policy.checkOrigin(r); err != nil {
+		// A browser's request (or a rebound name's): refused before
+		// anything reads it.
+		handle = func(w http.ResponseWriter, r *http.Request) {
+			s.forbidden.Add(1)
+			s.writeError(w, http.StatusForbidden, err)
+		}
+	}
 	if s.metrics == nil {
-		s.mux.ServeHTTP(w, r)
+		handle(w, r)
 		return
 	}
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
-	s.mux.ServeHTTP(sw, r)
+	handle(sw, r)
 	s.metrics.ObserveRequest(route(r.Pattern), sw.code(), time.Since(start))
 }
 
@@ -434,6 +453,13 @@ func (s *Server) admit(ctx context.Context) (release func(), err error) {
 // when ok is true. Otherwise the error reply is written.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, done func(), ok bool) {
 	s.served.Add(1)
+	if err := checkContentType(r); err != nil {
+		// Not read: a browser's "simple" request (text/plain, form data)
+		// never gets to fire.
+		s.unsupported.Add(1)
+		s.writeError(w, http.StatusUnsupportedMediaType, err)
+		return nil, nil, false
+	}
 	in := s.lim.Input
 	if r.ContentLength > in.MaxBytes {
 		s.refused.Add(1)
@@ -620,6 +646,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 			"rejected_busy":      s.busy.Load(),
 			"refused_input":      s.refused.Load(),
 			"body_timeouts":      s.timedOut.Load(),
+			"refused_origin":     s.forbidden.Load(),
+			"refused_media_type": s.unsupported.Load(),
 			"connections":        s.conns.openCount(),
 			"max_connections":    s.lim.MaxConns,
 			"connections_closed": s.conns.evicted.Load(),

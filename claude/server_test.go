@@ -152,7 +152,7 @@ func TestServeRefusesHugeInputEarly(t *testing.T) {
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", 65<<20)
+	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", 65<<20)
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func rawPost(t *testing.T, base, path string, body []byte) (int, string) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	go func() {
-		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, len(body))
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, len(body))
 		_, _ = conn.Write(body) // fails once the server closes: expected
 	}()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -276,7 +276,7 @@ func TestServeSlowBodyTimesOut(t *testing.T) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	start := time.Now()
-	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"hook_")
+	fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"hook_")
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -355,7 +355,7 @@ func TestServeSurvivesSlowConnections(t *testing.T) {
 		}
 		if i%2 == 1 {
 			// Slowloris: a request line and a header, never finished.
-			fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: x\r\n")
+			fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n")
 		}
 		slow = append(slow, conn)
 	}
@@ -400,7 +400,7 @@ func TestServeSurvivesSlowConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer idle.Close()
-	fmt.Fprintf(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	fmt.Fprintf(idle, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	br := bufio.NewReader(idle)
 	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("keep-alive request: %v", err)

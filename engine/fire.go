@@ -239,7 +239,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	}
 	var guard *guardState
 	if spec.StopGuard && s.settings.stopBlockCap > 0 {
-		payload, guard = e.guardBefore(ctx, spec, payload)
+		gctx, cancel := context.WithTimeout(ctx, guardBudget(s, spec))
+		payload, guard = e.guardBefore(gctx, spec, payload)
+		cancel()
 	}
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard}
 	f.m.init(spec, payload)
@@ -337,7 +339,9 @@ func (fi *firing) run(ctx context.Context) {
 	}
 	m.finish(out)
 	if fi.guard != nil {
-		e.guardAfter(ctx, fi.guard, s.settings.stopBlockCap, out)
+		gctx, cancel := context.WithTimeout(ctx, guardBudget(s, spec))
+		e.guardAfter(gctx, fi.guard, s.settings.stopBlockCap, out)
+		cancel()
 	}
 
 	// Void hooks of a void event run now; observe hooks see the outcome.

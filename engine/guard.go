@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/keypart"
 )
 
 // LoopStore keeps the Stop loop guard's count of consecutive blocks per
@@ -112,14 +114,30 @@ type guardState struct {
 }
 
 // loopKey identifies a block streak: per event and session, and per
-// subagent for SubagentStop.
+// subagent for SubagentStop: "Event/session[/agent]", each part escaped
+// (keypart.Escape) so that no two streaks share a key.
 func loopKey(spec *EventSpec, payload map[string]any) string {
 	sid, _ := payload["session_id"].(string)
-	key := spec.Name + "/" + sid
+	// Each part escaped: session "a/b" is not session "a" of agent "b".
+	key := keypart.Escape(spec.Name) + "/" + keypart.Escape(sid)
 	if aid, ok := payload["agent_id"].(string); ok && aid != "" {
-		key += "/" + aid
+		key += "/" + keypart.Escape(aid)
 	}
 	return key
+}
+
+// guardBudget bounds the loop guard's store operations before, and
+// again after, the hooks of one fire: the budget a hook of the event
+// gets (the default timeout, else the event's, else a minute), so that a
+// store that stalls cannot hold a fire longer than its hooks could.
+func guardBudget(s *snapshot, spec *EventSpec) time.Duration {
+	if d := s.settings.defaultTimeout; d > 0 {
+		return d
+	}
+	if d := spec.DefaultTimeout; d > 0 {
+		return d
+	}
+	return fallbackTimeout
 }
 
 // guardBefore tells the hooks about the streak: stop_hook_active is true

@@ -161,8 +161,14 @@ func (h *Host) Decode(raw map[string]any, event string) (*Event, error) {
 		if !ok {
 			continue
 		}
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
+		// Within the input's own limits: a string must not carry in the
+		// nesting the reader refused.
+		v, err := claude.DecodeValue([]byte(s))
+		if err != nil {
+			var le *claude.LimitError
+			if errors.As(err, &le) {
+				return nil, &InputError{Field: f, Err: fmt.Errorf("the JSON document in it is past the input limits: %w", err)}
+			}
 			return nil, &InputError{Field: f, Err: fmt.Errorf("not a JSON document: %w", err)}
 		}
 		p[f] = v

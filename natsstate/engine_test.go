@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/stdlib/kv"
 )
 
 // State.Loops satisfies the engine's LoopStore.
@@ -96,5 +97,48 @@ func TestEngineReplicasConcurrentStops(t *testing.T) {
 	wg.Wait()
 	if n, err := sts[0].Loops().LoopCount(context.Background(), "Stop/"+session); err != nil || n != 2*perReplica {
 		t.Fatalf("count %d, %v after %d blocks", n, err, 2*perReplica)
+	}
+}
+
+// TestSessionScopesDoNotCollideOnNATS: on NATS KV too, session "a" key
+// "b/x" is not session "a/b" key "x", and the loop guard's streak of
+// session "a" agent "b" is not session "a/b"'s.
+func TestSessionScopesDoNotCollideOnNATS(t *testing.T) {
+	ctx := context.Background()
+	st := openShared(t)
+	a, ab := kv.Scoped(st.KV(), kv.SessionScope("a")), kv.Scoped(st.KV(), kv.SessionScope("a/b"))
+	if err := a.Set(ctx, "b/x", "session a", 0); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := ab.Get(ctx, "x"); ok || err != nil {
+		t.Fatalf("session a/b reads session a's b/x as its x: %v %v", v, err)
+	}
+	if err := ab.Set(ctx, "x", "session a/b", 0); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, err := a.Get(ctx, "b/x"); v != "session a" || err != nil {
+		t.Errorf("session a's b/x = %v, %v after session a/b set its x", v, err)
+	}
+
+	eng, err := engine.New(engine.WithStopBlockCap(5), engine.WithLoopStore(st.Loops()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close(context.Background()) })
+	if err := eng.Register(engine.Hook{ID: "keep-going", Event: "SubagentStop", Handler: engine.Static(engine.Block("keep going"))}); err != nil {
+		t.Fatal(err)
+	}
+	fire := func(payload map[string]any) int {
+		t.Helper()
+		out, err := eng.Fire(ctx, engine.Event{Name: "SubagentStop", Payload: payload})
+		if err != nil || out.StopGuard == nil || out.StopGuard.Error != "" {
+			t.Fatalf("fire %v: %v %+v", payload, err, out.StopGuard)
+		}
+		return out.StopGuard.LoopCount
+	}
+	fire(map[string]any{"session_id": "a", "agent_id": "b"})
+	fire(map[string]any{"session_id": "a", "agent_id": "b"})
+	if n := fire(map[string]any{"session_id": "a/b"}); n != 0 {
+		t.Errorf("session a/b starts with session a agent b's loop count %d", n)
 	}
 }

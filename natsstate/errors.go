@@ -26,7 +26,7 @@ var (
 // ErrOutcomeUnknown when Unknown is set, and its cause.
 type Error struct {
 	// Op names the operation: get, set, delete, incr, cas, keys, audit,
-	// open.
+	// open, ready, ping.
 	Op string
 	// Key is the key operated on, if any.
 	Key string

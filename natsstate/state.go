@@ -362,7 +362,7 @@ func unreachable(err error) bool {
 		errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrConnectionReconnecting) ||
 		errors.Is(err, nats.ErrReconnectBufExceeded) || errors.Is(err, nats.ErrDisconnected) ||
 		errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, jetstream.ErrJetStreamNotEnabled) ||
-		errors.Is(err, errNotConnected) || errors.Is(err, errDisconnected)
+		errors.Is(err, errNotConnected) || errors.Is(err, errDisconnected) || errors.Is(err, errNotAnswering)
 }
 
 // KV returns the kv store. It implements kv.Store.
@@ -406,6 +406,26 @@ func (s *State) Ready() error {
 	return nil
 }
 
+// Ping checks that the server answers now: a round trip (PING, PONG)
+// within ctx and the State's operation timeout. A server that keeps the
+// TCP connection open but does not answer (stopped, wedged) fails it,
+// where Ready, which looks only at the connection, passes. It returns an
+// *Error matching ErrUnavailable, or ErrClosed after Close.
+func (s *State) Ping(ctx context.Context) error {
+	if err := s.Ready(); err != nil {
+		return err
+	}
+	ctx, cancel := s.opCtx(ctx)
+	defer cancel()
+	if err := s.nc.FlushWithContext(ctx); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			err = fmt.Errorf("no answer to a ping within the deadline: %w", err)
+		}
+		return &Error{Op: "ping", Err: fmt.Errorf("%w: %w", errNotAnswering, err)}
+	}
+	return nil
+}
+
 // Close closes the connection. Operations in progress fail; later ones
 // return ErrClosed. Close is idempotent.
 func (s *State) Close() error {
@@ -423,6 +443,7 @@ func (s *State) Close() error {
 // Errors of the connection, as causes inside an *Error.
 var (
 	errNotConnected = errors.New("not connected")
+	errNotAnswering = errors.New("server not answering")
 	errDisconnected = errors.New("connection lost while waiting for the reply")
 )
 

@@ -65,6 +65,7 @@ func ExampleHandler() {
 	defer ts.Close()
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/fire/PreToolUse", strings.NewReader(`{"tool_name":"Bash"}`))
 	req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := ts.Client().Do(req)
 	if err != nil {
 		panic(err)

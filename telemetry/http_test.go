@@ -39,6 +39,7 @@ func TestHandlerTakesTraceparent(t *testing.T) {
 			sr.Reset()
 			req, _ := http.NewRequest(http.MethodPost, ts.URL+c.path, strings.NewReader(c.body))
 			req.Header.Set("traceparent", "00-"+callerTrace+"-"+callerSpan+"-01")
+			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("tracestate", "vendor=opaque")
 			resp, err := ts.Client().Do(req)
 			if err != nil {

@@ -195,7 +195,7 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *sharedStat
 func useState(eng *engine.Engine, cfg *assemble.Config, store *sharedState) {
 	store.configure(backendOf(cfg))
 	if store.onNATS() {
-		eng.SetAuditLog(store.auditLog())
+		eng.SetAuditLog(store.auditLog(eng.Logger()))
 	}
 }
 

@@ -192,7 +192,7 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(fleetHooks), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	flags := []string{"--nats", ns.URL(), "--max-inflight", "16", "--max-queue", "1200", "--max-conns", "1300", "--queue-timeout", "60s", "--nats-timeout", "3s"}
+	flags := []string{"--nats", ns.URL(), "--max-inflight", "16", "--max-queue", "1200", "--max-conns", "1300", "--queue-timeout", "60s", "--nats-timeout", "10s"}
 	reps := []*replica{startReplica(t, cfg, flags...), startReplica(t, cfg, flags...)}
 	t.Logf("NATS and 2 replicas up in %v", time.Since(start))
 	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 1000}}
@@ -267,7 +267,23 @@ func TestFleetSharesStateOnNATS(t *testing.T) {
 		t.Fatalf("global/bash.calls = %v (%v, %v), want %d", v, ok, err, 2*perReplica)
 	}
 
-	// (c) The audit stream: one record per fire, none twice.
+	// (c) The audit stream: one record per fire, none twice, once the
+	// replicas' audit queues have published what they hold.
+	for _, r := range reps {
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			_, h := get(t, r.base+"/healthz")
+			st, _ := h["state"].(map[string]any)
+			if st["audit_records_queued"] == 0.0 {
+				if st["audit_records_lost"] != nil {
+					t.Fatalf("replica %s lost audit records: %v", r.base, st)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("replica %s: the audit queue did not drain: %v", r.base, st)
+			}
+		}
+	}
 	stops, calls := auditRecords(t, ns.URL())
 	if len(stops) != 5 {
 		t.Fatalf("%d Stop records, want 5", len(stops))

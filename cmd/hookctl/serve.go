@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -33,6 +34,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var allowRemote, allowUntrustedFlag bool
 	var interval, grace, natsTimeout, drainDelay time.Duration
 	var natsReplicas int
+	var allowedHosts, allowedOrigins []string
 	var tracePayloads bool
 	lim := claude.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
@@ -62,6 +64,13 @@ are still served for --drain-delay (default 0; set it to a few seconds behind a
 load balancer or in Kubernetes, so the replica leaves the endpoints before its
 listener closes), then it stops accepting requests, finishes those in flight
 and drains background hooks (within --shutdown-timeout).
+
+It answers no web browser, so that a page cannot fire hooks, write kv
+or read replies through 127.0.0.1 or a DNS-rebound name: a Host header that
+is not a loopback name, the listen address or an --allowed-host is 403
+(with --allow-remote and no --allowed-host, any Host is answered); a request
+with an Origin header is 403 unless --allowed-origin names it; a POST whose
+body is not Content-Type application/json is 415.
 
 It serves only a configuration trusted with "hookctl trust" and unchanged since:
 an untrusted one is refused at start (exit 1), and a reload whose files changed
@@ -140,6 +149,10 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			}
 			if ip := net.ParseIP(host); !allowRemote && (ip == nil && host != "localhost" || ip != nil && !ip.IsLoopback()) {
 				return usageError("--listen %s is not a loopback address; pass --allow-remote to serve other hosts", listen)
+			}
+			policy, err := requestPolicy(host, allowRemote, allowedHosts, allowedOrigins)
+			if err != nil {
+				return err
 			}
 			natsList, err := natsFlag(natsURLs)
 			if err != nil {
@@ -280,7 +293,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
 			}
 			if store.onNATS() {
-				eng.SetAuditLog(store.auditLog())
+				eng.SetAuditLog(store.auditLog(eng.Logger()))
 			}
 			mu.Lock()
 			started = true
@@ -309,7 +322,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				}
 				out["state"] = store.status()
 				return out
-			}, claude.WithLimits(lim), claude.WithPoolStats(func() claude.PoolStats {
+			}, claude.WithLimits(lim), claude.WithRequestPolicy(policy), claude.WithPoolStats(func() claude.PoolStats {
 				st := scripts()
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}), claude.WithMetrics(mets, metrics.Handler(reg)),
@@ -320,8 +333,9 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 					}
 					return nil
 				}),
-				// The shared state reachable (NATS connected); no I/O.
-				claude.WithReadiness("state", func(context.Context) error { return store.Ready() }))
+				// The shared state answering: on NATS a round trip within
+				// claude.ReadinessTimeout, so that a stalled server is noticed.
+				claude.WithReadiness("state", store.Check))
 			srv := handler.HTTPServer()
 			if tr != nil {
 				// Fires continue the trace of the request's traceparent.
@@ -342,6 +356,9 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			}
 			if tr != nil {
 				fmt.Fprintln(a.stderr, "hookctl: exporting traces as the OTEL_* environment says")
+			}
+			if policy.AnyHost {
+				fmt.Fprintln(a.stderr, "hookctl: --allow-remote without --allowed-host: answering any Host header; name the hosts clients use with --allowed-host to refuse the others")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -378,6 +395,11 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			if err := eng.Close(sctx); err != nil {
 				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 			}
+			// The audit records still queued for NATS, background hooks'
+			// included, within what is left of the shutdown timeout.
+			if err := store.closeAudit(sctx); err != nil {
+				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
+			}
 			w.Config().Close()
 			st := eng.Stats()
 			fmt.Fprintf(a.stderr, "hookctl: stopped after %d fires; background hooks: %d done, %d dropped\n", st.Fires, st.BackgroundDone, st.BackgroundDropped)
@@ -386,6 +408,8 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 	}
 	cmd.Flags().StringVarP(&listen, "listen", "l", "127.0.0.1:8765", "address to listen on")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback listen address")
+	cmd.Flags().StringSliceVar(&allowedHosts, "allowed-host", nil, "a Host header to answer besides loopback names and the listen address (name or name:port; repeat or comma-separate)")
+	cmd.Flags().StringSliceVar(&allowedOrigins, "allowed-origin", nil, "an Origin header to answer (scheme://host[:port]); requests with any other Origin are refused")
 	cmd.Flags().BoolVar(&allowUntrustedFlag, "allow-untrusted", false, "serve the configuration even if it is not trusted (see hookctl trust)")
 	cmd.Flags().DurationVar(&interval, "reload-interval", time.Second, "how often to check the configuration's files")
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
@@ -409,6 +433,30 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "how long a kept-alive connection waits for its next request")
 	f.DurationVar(&lim.WedgedAfter, "wedged-after", lim.WedgedAfter, "how long every script runtime may be busy before /healthz says wedged")
 	return cmd
+}
+
+// requestPolicy is what serve answers, against web browsers (see
+// claude.RequestPolicy): loopback names, the listen address's host and
+// --allowed-host in the Host header (any Host with --allow-remote and no
+// --allowed-host), and only the --allowed-origin origins.
+func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string) (claude.RequestPolicy, error) {
+	p := claude.RequestPolicy{AllowedOrigins: origins}
+	for _, h := range hosts {
+		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, "/ \t") {
+			return p, usageError("--allowed-host %q: want a host name or address, with an optional :port", h)
+		}
+	}
+	for _, o := range origins {
+		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+			return p, usageError("--allowed-origin %q: want scheme://host[:port], as browsers send it", o)
+		}
+	}
+	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
+		p.AllowedHosts = append(p.AllowedHosts, listenHost)
+	}
+	p.AllowedHosts = append(p.AllowedHosts, hosts...)
+	p.AnyHost = allowRemote && len(hosts) == 0
+	return p, nil
 }
 
 // checkServeLimits refuses limits that are not positive, and a connection

@@ -1,22 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/auditq"
 	"github.com/hookctl/hookctl/internal/natsurl"
 	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/stdlib/kv"
@@ -101,8 +101,9 @@ type sharedState struct {
 	err      error // the last open's failure
 	failedAt time.Time
 	closed   bool
-
-	auditLost atomic.Uint64
+	// audit queues the audit records for the stream (auditLog), so that
+	// a slow or stalled NATS never delays a decision.
+	audit *auditq.Queue
 }
 
 // newSharedState returns a state on the file store until configured.
@@ -227,8 +228,12 @@ func (s *sharedState) status() map[string]any {
 	out := map[string]any{"backend": "file"}
 	if b.NATS != "" {
 		out = map[string]any{"backend": "nats", "servers": natsurl.Redact(b.NATS), "source": b.Source}
-		if n := s.auditLost.Load(); n > 0 {
-			out["audit_records_lost"] = n
+		if q := s.auditQueue(); q != nil {
+			st := q.Stats()
+			if st.Lost > 0 {
+				out["audit_records_lost"] = st.Lost
+			}
+			out["audit_records_queued"] = st.Queued
 		}
 	} else if b.File != "" {
 		out["path"] = b.File
@@ -242,15 +247,54 @@ func (s *sharedState) status() map[string]any {
 	return out
 }
 
-// Close closes the NATS connection, if any. Uses after it fail.
+// Check is the readiness check of the state (GET /readyz): Ready, and on
+// NATS a round trip to the server within ctx, so that a server that keeps
+// the connection open but does not answer (stopped, wedged) is noticed.
+func (s *sharedState) Check(ctx context.Context) error {
+	if err := s.Ready(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	st, b := s.nats, s.backend
+	s.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	if err := st.Ping(ctx); err != nil {
+		return fmt.Errorf("shared state on %s: %w", b, err)
+	}
+	return nil
+}
+
+func (s *sharedState) auditQueue() *auditq.Queue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.audit
+}
+
+// closeAudit writes the audit records still queued, until ctx ends; the
+// error says how many were lost, if any. Records written after it are
+// dropped.
+func (s *sharedState) closeAudit(ctx context.Context) error {
+	if q := s.auditQueue(); q != nil {
+		return q.Close(ctx)
+	}
+	return nil
+}
+
+// Close writes the audit records still queued (for the operation timeout
+// at most), then closes the NATS connection, if any. Uses after it fail.
 func (s *sharedState) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	aerr := s.closeAudit(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
 	if s.nats != nil {
-		return s.nats.Close()
+		return errors.Join(aerr, s.nats.Close())
 	}
-	return nil
+	return aerr
 }
 
 // loops is the Stop loop guard's store: its counts in the kv store, under
@@ -258,12 +302,25 @@ func (s *sharedState) Close() error {
 func (s *sharedState) loops() engine.Option { return engine.WithLoopStore(kv.LoopStore(s)) }
 
 // auditLog is the audit writer of a state on NATS, for
-// engine.SetAuditLog: each record is published to the audit stream and
-// acknowledged before Write returns. A record that cannot be published is
-// an error, which the engine logs on stderr, saying how many records were
-// lost since the process started.
-func (s *sharedState) auditLog() io.Writer { return auditWriter{s} }
+// engine.SetAuditLog. A record is queued (a bounded queue: auditq) and
+// Write returns at once, so that a slow or stalled NATS never delays a
+// decision; the queue's goroutine publishes each record to the audit
+// stream. A record that finds the queue full is dropped, and Write's
+// error (which the engine logs) says so; one that cannot be published is
+// logged on log. Both say how many records were lost since the process
+// started. Close (or closeAudit) publishes what is still queued.
+func (s *sharedState) auditLog(log *slog.Logger) io.Writer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.audit == nil {
+		s.audit = auditq.New(auditWriter{s}, auditq.OnError(func(err error, lost uint64) {
+			log.Warn("audit record not written", "error", fmt.Sprintf("%v (%d audit %s lost since start)", err, lost, plural(lost, "record", "records")))
+		}))
+	}
+	return s.audit
+}
 
+// auditWriter publishes records to the audit stream, synchronously.
 type auditWriter struct{ s *sharedState }
 
 func (w auditWriter) Write(p []byte) (int, error) {
@@ -280,12 +337,7 @@ func (w auditWriter) Write(p []byte) (int, error) {
 		}
 		n, err = st.Audit().Write(p)
 	}
-	if err != nil {
-		lost := uint64(bytes.Count(bytes.TrimRight(p[n:], "\n"), []byte("\n")) + 1)
-		total := w.s.auditLost.Add(lost)
-		return n, fmt.Errorf("%w (%d audit %s lost since start)", err, total, plural(total, "record", "records"))
-	}
-	return n, nil
+	return n, err
 }
 
 func plural(n uint64, one, many string) string {

@@ -118,6 +118,7 @@ func TestServeExportsTraces(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(
 			`{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`))
 		req.Header.Set("traceparent", "00-"+parentTrace+"-"+span+"-01")
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)

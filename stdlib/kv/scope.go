@@ -9,13 +9,18 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/keypart"
 )
 
 // GlobalScope is the scope of state shared by every session and project.
 const GlobalScope = "global"
 
-// SessionScope returns the scope of one agent session: "session/<id>".
-func SessionScope(sessionID string) string { return "session/" + sessionID }
+// SessionScope returns the scope of one agent session: "session/<id>",
+// the id escaped ("%" written "%25", "/" written "%2F"), so that session
+// "a" key "b/x" and session "a/b" key "x" are different keys, in every
+// store. A session id with neither character (a UUID) is kept as it is.
+func SessionScope(sessionID string) string { return "session/" + keypart.Escape(sessionID) }
 
 // ProjectScope returns the scope of one project directory:
 // "project/<h>", where h is the first 16 hex digits of the SHA-256 of the

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/stdlib/kv"
 )
@@ -104,6 +105,42 @@ func TestDefaultPath(t *testing.T) {
 			got, err := kv.DefaultPath()
 			if err != nil || got != tt.want {
 				t.Errorf("DefaultPath() = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSessionScopesDoNotCollide: session "a" key "b/x" and session "a/b"
+// key "x" are two keys, in the memory and the file store alike.
+func TestSessionScopesDoNotCollide(t *testing.T) {
+	for _, im := range []struct {
+		name string
+		open func(*testing.T, func() time.Time) kv.Store
+	}{{"Memory", openMemory}, {"File", openFile}} {
+		t.Run(im.name, func(t *testing.T) {
+			ctx := context.Background()
+			base := im.open(t, time.Now)
+			a, ab, aEsc := kv.Scoped(base, kv.SessionScope("a")), kv.Scoped(base, kv.SessionScope("a/b")), kv.Scoped(base, kv.SessionScope("a%2Fb"))
+			if err := a.Set(ctx, "b/x", "session a", 0); err != nil {
+				t.Fatal(err)
+			}
+			if v, ok, err := ab.Get(ctx, "x"); ok || err != nil {
+				t.Fatalf("session a/b reads session a's b/x as its x: %v %v", v, err)
+			}
+			if err := ab.Set(ctx, "x", "session a/b", 0); err != nil {
+				t.Fatal(err)
+			}
+			if v, _, _ := a.Get(ctx, "b/x"); v != "session a" {
+				t.Errorf("session a's b/x = %v after session a/b set its x", v)
+			}
+			if v, ok, _ := aEsc.Get(ctx, "x"); ok {
+				t.Errorf("session a%%2Fb reads session a/b's x: %v", v)
+			}
+			if ks, _ := ab.Keys(ctx, ""); !reflect.DeepEqual(ks, []string{"x"}) {
+				t.Errorf("session a/b keys %q", ks)
+			}
+			if ks, _ := a.Keys(ctx, ""); !reflect.DeepEqual(ks, []string{"b/x"}) {
+				t.Errorf("session a keys %q", ks)
 			}
 		})
 	}

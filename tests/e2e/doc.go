@@ -5,5 +5,8 @@
 // through `hookctl serve` and Claude's http hooks.
 //
 // The test skips, saying why, only when the npm registry cannot be reached
-// or the machine cannot create a network namespace.
+// or the machine cannot create a network namespace (or lacks unshare, ip
+// or npm); with HOOKCTL_E2E_REQUIRED=1, which CI sets, each of those is a
+// failure instead. The crush test (crush_test.go) runs only when
+// HOOKCTL_E2E_CRUSH names a crush binary, and skips otherwise, saying so.
 package e2e

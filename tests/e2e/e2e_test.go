@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -23,6 +24,22 @@ import (
 const claudeVersion = "2.1.329"
 
 const runnerEnv = "HOOKCTL_E2E_RUNNER"
+
+// requiredEnv, set to 1 (CI sets it), turns the skips for a missing tool,
+// a machine without network namespaces or an unreachable npm registry into
+// failures: where the end-to-end test is required, not running it is a
+// failure, not a pass.
+const requiredEnv = "HOOKCTL_E2E_REQUIRED"
+
+// skipf skips the test saying why, or fails it when the end-to-end tests
+// are required (requiredEnv).
+func skipf(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv(requiredEnv) == "1" {
+		t.Fatalf("%s=1 and the end-to-end test cannot run: "+format, append([]any{requiredEnv}, args...)...)
+	}
+	t.Skipf(format, args...)
+}
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(runnerEnv); spec != "" {
@@ -48,6 +65,9 @@ type runSpec struct {
 	APILog   string   `json:"api_log"`
 	Stream   string   `json:"stream"`
 	StateDir string   `json:"state_dir"`
+	// Health is where the runner saves serve's /healthz after the
+	// session.
+	Health string `json:"health"`
 	// NoTrust leaves the configuration untrusted.
 	NoTrust bool `json:"no_trust"`
 }
@@ -148,6 +168,21 @@ func runner(specPath string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("claude: %w", err)
 	}
+	if s.Serve {
+		// What serve saw of Claude Code's requests: how many, and how
+		// many it refused (a Content-Type, Host or Origin it does not
+		// answer).
+		resp, err := http.Get("http://127.0.0.1:18799/healthz")
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(s.Health, b, 0o644)
+	}
 	return nil
 }
 
@@ -171,15 +206,15 @@ type setup struct {
 func prepare(t *testing.T) setup {
 	t.Helper()
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		t.Skip("the end-to-end test runs the linux-x64 Claude Code binary")
+		skipf(t, "the end-to-end test runs the linux-x64 Claude Code binary")
 	}
 	for _, tool := range []string{"unshare", "ip", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("the end-to-end test needs %s: %v", tool, err)
+			skipf(t, "the end-to-end test needs %s: %v", tool, err)
 		}
 	}
 	if out, err := exec.Command("unshare", "-n", "true").CombinedOutput(); err != nil {
-		t.Skipf("cannot create a network namespace here (unshare -n): %v: %s", err, out)
+		skipf(t, "cannot create a network namespace here (unshare -n): %v: %s", err, out)
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -199,7 +234,7 @@ func prepare(t *testing.T) setup {
 		if err != nil {
 			text := string(out)
 			if registryUnreachable(text) {
-				t.Skipf("the npm registry cannot be reached, so Claude Code cannot be installed: %s", lastLines(text, 3))
+				skipf(t, "the npm registry cannot be reached, so Claude Code cannot be installed: %s", lastLines(text, 3))
 			}
 			t.Fatalf("npm install @anthropic-ai/claude-code@%s: %v\n%s", claudeVersion, err, text)
 		}
@@ -305,7 +340,8 @@ func runWith(t *testing.T, su setup, o runOpts) (session, string) {
 	}
 	spec := runSpec{Claude: su.claude, Hookctl: su.hookctl, Home: home, Project: project, Config: config,
 		Events: []string{"PreToolUse", "UserPromptSubmit", "Stop"}, Serve: o.serve, Prompt: o.prompt, NoTrust: o.noTrust,
-		APILog: filepath.Join(dir, "api.jsonl"), Stream: filepath.Join(dir, "stream.jsonl"), StateDir: filepath.Join(dir, "state")}
+		APILog: filepath.Join(dir, "api.jsonl"), Stream: filepath.Join(dir, "stream.jsonl"), StateDir: filepath.Join(dir, "state"),
+		Health: filepath.Join(dir, "health.json")}
 	b, _ := json.Marshal(spec)
 	specPath := filepath.Join(dir, "spec.json")
 	if err := os.WriteFile(specPath, b, 0o644); err != nil {
@@ -340,7 +376,34 @@ func runWith(t *testing.T, su setup, o runOpts) (session, string) {
 	}
 	st, _ := os.ReadFile(spec.Stream)
 	s.stream = string(st)
+	if o.serve {
+		checkServeSaw(t, spec.Health)
+	}
 	return s, project
+}
+
+// checkServeSaw checks that serve answered every hook request Claude Code
+// made: Claude Code's http hooks send Content-Type application/json to
+// Host 127.0.0.1 with no Origin, which serve's browser checks let in.
+func checkServeSaw(t *testing.T, healthPath string) {
+	t.Helper()
+	b, err := os.ReadFile(healthPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h struct {
+		Requests float64 `json:"requests"`
+		Load     struct {
+			RefusedOrigin    *float64 `json:"refused_origin"`
+			RefusedMediaType *float64 `json:"refused_media_type"`
+		} `json:"load"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil {
+		t.Fatalf("serve's /healthz: %v: %s", err, b)
+	}
+	if h.Requests == 0 || h.Load.RefusedOrigin == nil || h.Load.RefusedMediaType == nil || *h.Load.RefusedOrigin != 0 || *h.Load.RefusedMediaType != 0 {
+		t.Fatalf("serve refused some of Claude Code's hook requests (its Content-Type, Host or Origin): %s", b)
+	}
 }
 
 func (s session) requestText(i int) string {
