@@ -82,7 +82,7 @@ func (f *openAIFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestCrushGuards(t *testing.T) {
 	crush := os.Getenv(crushEnv)
 	if crush == "" {
-		t.Skipf("set %s to a crush v0.90.0 binary to run the crush end-to-end test", crushEnv)
+		skip(t, "set %s to a crush v0.90.0 binary to run the crush end-to-end test", crushEnv)
 	}
 	hookctl := buildHookctl(t)
 	for _, tc := range []struct {

@@ -38,7 +38,24 @@ func skipf(t *testing.T, format string, args ...any) {
 	if os.Getenv(requiredEnv) == "1" {
 		t.Fatalf("%s=1 and the end-to-end test cannot run: "+format, append([]any{requiredEnv}, args...)...)
 	}
-	t.Skipf(format, args...)
+	skip(t, format, args...)
+}
+
+// skipLogEnv names a file each skipped end-to-end test appends a line to
+// (its name and why), so that a run of the whole tree can list them.
+const skipLogEnv = "HOOKCTL_E2E_SKIPLOG"
+
+// skip skips the test saying why, and notes it in the skip log.
+func skip(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if p := os.Getenv(skipLogEnv); p != "" {
+		if f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+			fmt.Fprintf(f, "%s: %s\n", t.Name(), msg)
+			f.Close()
+		}
+	}
+	t.Skip(msg)
 }
 
 func TestMain(m *testing.M) {
