@@ -47,6 +47,10 @@ var corpusConditions = []string{
 	`missing.a == nil && missing.a.b == nil && missing.a == nil`,
 	"tool_input.command matches `curl[^|]*\\|\\s*(ba)?sh` || tool_input.command matches `(?i)\\bSUDO\\b`",
 	`nested.deep.value == "v"`, `nested.deep.list[1] == 2`,
+	// The whole environment is the payload (and state), not a field.
+	`$env.tool_name == "Bash"`, `$env["tool_input"].command contains "sudo"`, `$env.state == nil`,
+	// The regexp reads an invalid byte as U+FFFD.
+	`tool_input.command matches "\uFFFD"`, `tool_input.command matches "^\uFFFD"`, `tool_input.command matches "x\uFFFD$"`,
 }
 
 var corpusPayloads = []map[string]any{
@@ -57,6 +61,7 @@ var corpusPayloads = []map[string]any{
 		"tool_input": map[string]any{"command": "ls /"}},
 	{"tool_name": "Shell", "n": 2.5, "tool_input": map[string]any{"command": 42}, "list": []any{}},
 	{"tool_name": nil, "tool_input": "not a map", "list": "x", "nested": []any{1}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "\xff\xfe x\xff"}},
 	{},
 }
 
