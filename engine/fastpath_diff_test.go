@@ -375,3 +375,31 @@ func TestObserveTraceIsCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberedConditionsDoNotOutliveTheFire: the caller may change a
+// payload between fires (not during one); a fire through FireInto into
+// the outcome of the last, on the same map, with conditions and
+// sub-conditions shared between hooks, sees the change.
+func TestRememberedConditionsDoNotOutliveTheFire(t *testing.T) {
+	e := newEngine(t)
+	rm := `tool_name == "Bash" && tool_input.command contains "rm"`
+	register(t, e,
+		engine.Hook{ID: "note", Event: "PreToolUse", Priority: 2, When: rm, Handler: engine.Static(engine.Context("rm"))},
+		engine.Hook{ID: "guard", Event: "PreToolUse", Priority: 1, When: rm, Handler: engine.Static(engine.Deny("rm"))},
+		engine.Hook{ID: "part", Event: "PreToolUse", When: `tool_name == "Bash" && !(tool_input.command contains "rm")`, Handler: engine.Static(engine.Context("safe"))},
+	)
+	in := map[string]any{"command": "ls"}
+	payload := map[string]any{"tool_name": "Bash", "tool_input": in}
+	var out engine.Outcome
+	ctx := context.Background()
+	for i, cmd := range []string{"ls", "rm -rf /", "ls", "rm -rf /"} {
+		in["command"] = cmd
+		if err := e.FireInto(ctx, engine.Event{Name: "PreToolUse", Payload: payload}, &out); err != nil {
+			t.Fatal(err)
+		}
+		deny := strings.Contains(cmd, "rm")
+		if (out.Decision == engine.DecisionDeny) != deny || deny != (out.AdditionalContext == "rm") {
+			t.Fatalf("fire %d (%s): %s", i, cmd, describe(out, nil))
+		}
+	}
+}
