@@ -518,9 +518,10 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Decision = Decision(d)
 	tr.Reason, _ = res[fieldReason].(string)
-	if spec.DecisionField != "" && spec.DecisionField != fieldDecision || anyUpper(res) {
-		// The trace a declarative hook's result gets (staticTrace), and a
-		// chain hook's: canonical names, the event's decision field.
+	if !canBlock && (spec.DecisionField != "" && spec.DecisionField != fieldDecision || anyUpper(res)) {
+		// A void, observe or background hook: the trace a declarative
+		// hook's result gets (staticTrace), and a chain hook's (run):
+		// canonical names, the event's decision field.
 		var p prepared
 		p.load(res)
 		tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
