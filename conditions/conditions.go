@@ -12,6 +12,8 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/hookctl/hookctl/internal/fastpath"
 )
 
 // StateName is the identifier under which the chain's shared state is
@@ -64,6 +66,13 @@ func WithMaxNodes(n uint) Option {
 	return func(c *Compiler) { c.maxNodes = n }
 }
 
+// WithoutFastPaths turns optimisations off (those of off that concern
+// conditions), for the differential tests that compare each with its
+// plain path. Nothing else has a reason to use it.
+func WithoutFastPaths(off fastpath.Set) Option {
+	return func(c *Compiler) { c.off |= off }
+}
+
 // Compiler compiles conditions with one set of options. It is safe for
 // concurrent use once built. A condition compiled twice is the same
 // *Program (configurations repeat conditions; a Program is immutable), so
@@ -73,6 +82,7 @@ type Compiler struct {
 	maxNodes uint
 	opts     []expr.Option
 	known    map[string]bool // functions a call may name
+	off      fastpath.Set    // the optimisations turned off
 
 	mu    sync.Mutex
 	cache map[string]*Program
@@ -184,6 +194,9 @@ func Compile(src string, opts ...Option) (*Program, error) {
 // Compile compiles one condition. A syntax or type error is returned as an
 // *Error carrying the line and column inside src.
 func (c *Compiler) Compile(src string) (*Program, error) {
+	if c.off.Has(fastpath.CondCompileCache) {
+		return c.compile(src)
+	}
 	c.mu.Lock()
 	p, ok := c.cache[src]
 	c.mu.Unlock()
@@ -222,7 +235,15 @@ func (c *Compiler) compile(src string) (*Program, error) {
 	if err != nil {
 		return nil, wrapError(src, err)
 	}
-	return &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots, fast: compileFast(prog.Node(), c.intern)}, nil
+	p := &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots}
+	if !c.off.Has(fastpath.CondClosures) {
+		intern := c.intern
+		if c.off.Has(fastpath.CondSharedAtoms) {
+			intern = nil
+		}
+		p.fast = compileFast(prog.Node(), intern, c.off)
+	}
+	return p, nil
 }
 
 // intern returns the atom of a sub-condition, counting the conditions

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/fastpath"
 )
 
 // corpusConditions and corpusPayloads drive a differential test: the
@@ -47,6 +48,10 @@ var corpusConditions = []string{
 	`missing.a == nil && missing.a.b == nil && missing.a == nil`,
 	"tool_input.command matches `curl[^|]*\\|\\s*(ba)?sh` || tool_input.command matches `(?i)\\bSUDO\\b`",
 	`nested.deep.value == "v"`, `nested.deep.list[1] == 2`,
+	// The whole environment is the payload (and state), not a field.
+	`$env.tool_name == "Bash"`, `$env["tool_input"].command contains "sudo"`, `$env.state == nil`,
+	// The regexp reads an invalid byte as U+FFFD.
+	`tool_input.command matches "\uFFFD"`, `tool_input.command matches "^\uFFFD"`, `tool_input.command matches "x\uFFFD$"`,
 }
 
 var corpusPayloads = []map[string]any{
@@ -57,6 +62,7 @@ var corpusPayloads = []map[string]any{
 		"tool_input": map[string]any{"command": "ls /"}},
 	{"tool_name": "Shell", "n": 2.5, "tool_input": map[string]any{"command": 42}, "list": []any{}},
 	{"tool_name": nil, "tool_input": "not a map", "list": "x", "nested": []any{1}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "\xff\xfe x\xff"}},
 	{},
 }
 
@@ -95,4 +101,50 @@ func ExampleProgram_Fast() {
 	// Output:
 	// true
 	// false
+}
+
+// TestSwitchesAgree: every corpus condition gives the same result, and an
+// error alike, with each of the conditions' fast paths off and all off, on
+// compilers that share sub-conditions between the corpus' conditions, with
+// one Evaluator per compiler remembering shared sub-conditions per payload.
+func TestSwitchesAgree(t *testing.T) {
+	sets := []fastpath.Set{0, fastpath.CondClosures, fastpath.CondFieldCache, fastpath.CondLiterals,
+		fastpath.CondPrefilter, fastpath.CondSharedAtoms, fastpath.CondCompileCache, fastpath.All}
+	states := []map[string]any{nil, {"count": 2, "flag": true}}
+	type res struct {
+		b   bool
+		err bool
+	}
+	var want [][]res // per payload and state, in corpus order
+	for si, off := range sets {
+		c := conditions.NewCompiler(conditions.WithoutFastPaths(off))
+		var progs []*conditions.Program
+		for _, src := range corpusConditions {
+			if p, err := c.Compile(src); err == nil {
+				progs = append(progs, p)
+			}
+		}
+		var ev conditions.Evaluator
+		row := 0
+		for i, pl := range corpusPayloads {
+			for j, st := range states {
+				ev.Within(pl, uint64(row+1))
+				var got []res
+				for _, p := range progs {
+					b, err := ev.Eval(p, pl, st)
+					got = append(got, res{b, err != nil})
+				}
+				if si == 0 {
+					want = append(want, got)
+				} else {
+					for k := range got {
+						if got[k] != want[row][k] {
+							t.Errorf("%s on payload %d state %d, fast paths off %#x: %v, with them on %v", progs[k].Source(), i, j, off, got[k], want[row][k])
+						}
+					}
+				}
+				row++
+			}
+		}
+	}
 }

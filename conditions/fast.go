@@ -3,12 +3,15 @@ package conditions
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
 
+	"github.com/hookctl/hookctl/internal/fastpath"
 	"github.com/hookctl/hookctl/internal/relit"
 )
 
@@ -85,12 +88,16 @@ func (s *scope) remember(a *atom, b bool) {
 
 const maxSlots = 16
 
+// envName is expr's name of the whole environment.
+const envName = "$env"
+
 // fastCompiler compiles one condition.
 type fastCompiler struct {
 	seen  map[string]int // how often each field path occurs
 	slots map[string]int // the cache slot of each path read twice or more
 	// intern returns the atom of a sub-condition's text (nil: no sharing).
 	intern func(key string, dyn bool) *atom
+	off    fastpath.Set // the optimisations turned off
 }
 
 // countMembers counts the field paths of a tree.
@@ -109,8 +116,8 @@ type boolFn func(s *scope) (b bool, ok bool)
 
 // compileFast returns the fast evaluator of a tree, or nil when a node is
 // not supported.
-func compileFast(n ast.Node, intern func(string, bool) *atom) boolFn {
-	c := &fastCompiler{slots: map[string]int{}, seen: map[string]int{}, intern: intern}
+func compileFast(n ast.Node, intern func(string, bool) *atom, off fastpath.Set) boolFn {
+	c := &fastCompiler{slots: map[string]int{}, seen: map[string]int{}, intern: intern, off: off}
 	countMembers(n, c.seen)
 	v := c.value(n)
 	if v == nil {
@@ -240,6 +247,11 @@ func (c *fastCompiler) value(n ast.Node) valueFn {
 		return func(*scope) (any, bool) { return v, true }
 	case *ast.IdentifierNode:
 		name := n.Value
+		if name == envName {
+			// The whole environment (payload and state): the virtual
+			// machine's business.
+			return nil
+		}
 		if name == StateName {
 			return func(s *scope) (any, bool) {
 				if s.state == nil {
@@ -254,7 +266,7 @@ func (c *fastCompiler) value(n ast.Node) valueFn {
 	case *ast.MemberNode:
 		get := c.member(n)
 		path := n.String()
-		if get == nil || c.seen[path] < 2 {
+		if get == nil || c.seen[path] < 2 || c.off.Has(fastpath.CondFieldCache) {
 			return get
 		}
 		slot, ok := c.slots[path]
@@ -360,13 +372,19 @@ func (c *fastCompiler) binary(n *ast.BinaryNode) boolFn {
 		if !isLit || l == nil {
 			return nil
 		}
-		match := literalMatcher(lit.Value)
+		var match func(string) bool
+		if !c.off.Has(fastpath.CondLiterals) {
+			match = literalMatcher(lit.Value)
+		}
 		if match == nil {
 			re, err := regexp.Compile(lit.Value)
 			if err != nil {
 				return nil
 			}
-			match = relit.Matcher(re)
+			match = re.MatchString
+			if !c.off.Has(fastpath.CondPrefilter) {
+				match = relit.Matcher(re)
+			}
 		}
 		return func(s *scope) (bool, bool) {
 			a, ok := l(s)
@@ -492,6 +510,11 @@ func literalMatcher(pattern string) func(string) bool {
 	re = re.Simplify()
 	lit := func(r *syntax.Regexp) (string, bool) {
 		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
+			return "", false
+		}
+		if slices.Contains(r.Rune, utf8.RuneError) {
+			// The regexp reads each invalid byte of the subject as
+			// U+FFFD; a substring search would not.
 			return "", false
 		}
 		return string(r.Rune), true

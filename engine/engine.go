@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/fastpath"
 	"github.com/hookctl/hookctl/internal/safefile"
 )
 
@@ -49,6 +50,7 @@ type Engine struct {
 	auditOpt  io.Writer
 	extraEvts []EventSpec
 	condOpts  []conditions.Option
+	off       fastpath.Set // the optimisations turned off (withoutFastPaths)
 	mw        []Middleware
 	obs       Observer
 
@@ -74,6 +76,17 @@ type Engine struct {
 
 	firePool sync.Pool
 	taskPool sync.Pool
+}
+
+// withoutFastPaths turns optimisations off, the engine's and its
+// conditions', for the differential tests that compare each with its plain
+// path (export_test.go).
+func withoutFastPaths(off fastpath.Set) Option {
+	return func(e *Engine) error {
+		e.off |= off
+		e.condOpts = append(e.condOpts, conditions.WithoutFastPaths(off))
+		return nil
+	}
 }
 
 // Option configures an Engine.
@@ -198,12 +211,13 @@ func New(opts ...Option) (*Engine, error) {
 	if err := e.reg.init(e.reg.base, e.extraEvts); err != nil {
 		return nil, err
 	}
+	e.reg.off = e.off
 	e.cc = conditions.NewCompiler(e.condOpts...)
 	if e.auditOpt != nil {
 		e.auditW.Store(&auditSink{w: e.auditOpt})
 	}
 	e.workers.init(e)
-	e.firePool.New = func() any { return new(fireState) }
+	e.firePool.New = func() any { return &fireState{off: e.off} }
 	e.taskPool.New = func() any { return new(task) }
 	e.snap.Store(e.reg.build())
 	return e, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/fastpath"
 )
 
 // Event is one firing of an event. Set Name (a canonical name or alias) or,
@@ -37,6 +38,7 @@ type fireState struct {
 	call  Call
 	prep  prepared
 	obs   Outcome
+	off   fastpath.Set // the engine's optimisations turned off
 }
 
 // firing carries the values of one fire through its phases: the chain,
@@ -132,7 +134,7 @@ var emptyPayload = map[string]any{}
 func (e *Engine) Fire(ctx context.Context, ev Event) (Outcome, error) {
 	s := e.snap.Load()
 	ent := s.entry(ev)
-	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
+	if ent == nil || len(ent.all) > 0 || e.closed.Load() || e.off != 0 && e.off.Has(fastpath.EngineNoHooks) {
 		return e.fire(ctx, s, ent, ev, nil, nil)
 	}
 	// The fast path: nothing to run.
@@ -151,7 +153,7 @@ func (e *Engine) FireInto(ctx context.Context, ev Event, out *Outcome) error {
 	clear(spare)
 	s := e.snap.Load()
 	ent := s.entry(ev)
-	if ent == nil || len(ent.all) > 0 || e.closed.Load() {
+	if ent == nil || len(ent.all) > 0 || e.closed.Load() || e.off != 0 && e.off.Has(fastpath.EngineNoHooks) {
 		o, err := e.fire(ctx, s, ent, ev, buf, spare)
 		if o.Hooks == nil {
 			o.Hooks = buf // an error before any trace: keep the memory
@@ -229,7 +231,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	if payload == nil {
 		payload = emptyPayload
 	}
-	if ent.needsTool {
+	if ent.needsTool || e.off != 0 && e.off.Has(fastpath.EngineToolSkip) {
 		payload = withTool(payload)
 	}
 	id := e.fireSeq.Add(1)
@@ -398,16 +400,21 @@ func (f *fireState) admit(h *compiledHook, spec *EventSpec, payload map[string]a
 	}
 	var ok bool
 	var err error
-	f.eval.Within(payload, f.m.payloadGen)
+	if f.off == 0 || !f.off.Has(fastpath.CondSharedAtoms) {
+		f.eval.Within(payload, f.m.payloadGen)
+	}
+	memo := f.off == 0 || !f.off.Has(fastpath.EngineCondMemo)
 	if h.cond.UsesState() {
 		state.mu.RLock()
 		ok, err = f.eval.Eval(h.cond, payload, state.m)
 		state.mu.RUnlock()
-	} else if m := f.recall(h.cond, payload); m != nil {
+	} else if m := f.recall(h.cond, payload); memo && m != nil {
 		ok, err = m.ok, m.err
 	} else {
 		ok, err = f.eval.Eval(h.cond, payload, nil)
-		f.remember(h.cond, payload, ok, err)
+		if memo {
+			f.remember(h.cond, payload, ok, err)
+		}
 	}
 	if err != nil {
 		return "", err
@@ -515,7 +522,25 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Decision = Decision(d)
 	tr.Reason, _ = res[fieldReason].(string)
+	if !canBlock && (spec.DecisionField != "" && spec.DecisionField != fieldDecision || anyUpper(res)) {
+		// A void, observe or background hook: the trace a declarative
+		// hook's result gets (staticTrace), and a chain hook's (run):
+		// canonical names, the event's decision field.
+		var p prepared
+		p.load(res)
+		tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
+	}
 	return res
+}
+
+// anyUpper reports whether a result names a field in camelCase.
+func anyUpper(r Result) bool {
+	for k := range r {
+		if hasUpper(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // failed records a hook that could not run or failed, and applies its

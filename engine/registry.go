@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/conditions"
+	"github.com/hookctl/hookctl/internal/fastpath"
 	"github.com/hookctl/hookctl/internal/suggest"
 )
 
@@ -96,8 +97,9 @@ type registry struct {
 	disabled map[string]bool // enable/disable overrides by hook id
 	seq      uint64
 
-	base    settings // from options
-	cfgSet  Settings // from the loaded config
+	off     fastpath.Set // the optimisations turned off
+	base    settings     // from options
+	cfgSet  Settings     // from the loaded config
 	hasCfg  bool
 	cfgName string
 }
@@ -311,8 +313,8 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		}
 		return c, nil
 	}
-	if r, ok := StaticResult(h.Handler); ok {
-		c.static = prepareStatic(r)
+	if res, ok := StaticResult(h.Handler); ok && !r.off.Has(fastpath.EngineStatic) {
+		c.static = prepareStatic(res)
 	}
 	return c, nil
 }
@@ -410,6 +412,9 @@ func (r *registry) build() *snapshot {
 			default:
 				e.chain = append(e.chain, h)
 			}
+		}
+		if r.off.Has(fastpath.EngineEntrant) {
+			continue
 		}
 		if e.entrant = entrantOf(e); e.entrant != nil {
 			e.entryKey = e.entrant.EntryKey()

@@ -1,0 +1,4 @@
+package engine
+
+// WithoutFastPaths turns optimisations off, for the differential tests.
+var WithoutFastPaths = withoutFastPaths
