@@ -122,5 +122,11 @@ func (c *programs) constResult(idx int) (engine.Result, bool) {
 	return c.consts[idx], true
 }
 
-// keyNames returns the interned result keys, by index.
-func (c *programs) keyNames() []string { return *c.keys.names.Load() }
+// keyNames returns the interned result keys, by index (none before the
+// first is interned: a pool whose only returns are `return {}`).
+func (c *programs) keyNames() []string {
+	if names := c.keys.names.Load(); names != nil {
+		return *names
+	}
+	return nil
+}

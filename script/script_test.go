@@ -578,3 +578,27 @@ func TestLargePayloadWalk(t *testing.T) {
 		t.Fatalf("%v %v", res, err)
 	}
 }
+
+// TestEmptyReturnInAFreshPool: a pool whose hooks return no key that is
+// not constant (`return {}`, or a constant deny and `return {}`) had no
+// interned result keys, and reading the empty result panicked: the hook
+// failed, which on_error = "block" turned into a block of every call.
+func TestEmptyReturnInAFreshPool(t *testing.T) {
+	for _, body := range []string{
+		`return {}`,
+		`return ({})`,
+		"if (/\\brm\\b/.test(event.tool_input.command)) return {decision: \"deny\"}\nreturn {}",
+	} {
+		p := newPool(t)
+		h := inline(t, p, body)
+		for _, cmd := range []string{"ls", "rm -rf x"} {
+			res, err := run(t, h, call(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": cmd}}))
+			if err != nil {
+				t.Fatalf("%q on %q: %v", body, cmd, err)
+			}
+			if want := strings.Contains(body, "deny") && cmd != "ls"; (res["decision"] == "deny") != want {
+				t.Fatalf("%q on %q: %v", body, cmd, res)
+			}
+		}
+	}
+}
