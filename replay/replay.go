@@ -175,16 +175,19 @@ func Run(ctx context.Context, r *Reader, configs ...Config) (*Report, error) {
 
 // MaxHeld is how many records Stream holds back behind a tool call whose
 // result has not been read yet. Past it, the oldest is given to the sink
-// without the result (Record.Recorded empty), so that a call never
-// answered cannot make a replay keep the rest of the transcript.
+// as RecordedNone (no result within MaxHeld events), so that a call never
+// answered cannot make a replay keep the rest of the transcript; a result
+// read for it later fires its post event as usual. The Reader bounds the
+// open calls themselves (MaxOpen).
 const MaxHeld = 1 << 12
 
 // Stream is Run without keeping the records: each is given to sink, in
 // transcript order, as soon as it is complete, that is, for a PreToolUse,
 // once its result has been read (Recorded) or the transcript has ended
 // (RecordedNone); sink must not keep the *Record. What Stream holds is the
-// tool calls still open and the records behind the oldest of them (at
-// most MaxHeld), so its memory does not grow with the transcript. The
+// tool calls still open (at most MaxOpen) and the records behind the
+// oldest of them (at most MaxHeld), so its memory does not grow with the
+// transcript, even one made only of calls never answered. The
 // report has no Records; its Summaries count every record, and Events
 // how many there were. A sink's error ends the replay with that error.
 func Stream(ctx context.Context, r *Reader, sink func(*Record) error, configs ...Config) (*Report, error) {
@@ -214,8 +217,11 @@ func Stream(ctx context.Context, r *Reader, sink func(*Record) error, configs ..
 		n := 0
 		for ; n < len(held); n++ {
 			rec := held[n]
-			if rec.Event == EventPreToolUse && rec.Recorded == "" && !all && len(held)-n <= MaxHeld {
-				break
+			if rec.Event == EventPreToolUse && rec.Recorded == "" {
+				if !all && len(held)-n <= MaxHeld {
+					break
+				}
+				rec.Recorded = RecordedNone
 			}
 			if err := emit(rec); err != nil {
 				return err
@@ -276,11 +282,6 @@ func Stream(ctx context.Context, r *Reader, sink func(*Record) error, configs ..
 		}
 	}
 	rep.Stats = r.Stats()
-	for _, rec := range held {
-		if rec.Event == EventPreToolUse && rec.Recorded == "" {
-			rec.Recorded = RecordedNone
-		}
-	}
 	if err := flush(true); err != nil {
 		return nil, err
 	}

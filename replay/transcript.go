@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/jsonx"
@@ -179,7 +180,9 @@ type Reader struct {
 	turn                                   int
 
 	calls    map[string]*call // tool calls waiting for their result
+	order    []string         // ids of calls, oldest first (some may be closed)
 	answered recentSet        // the last tool calls whose result was replayed
+	dropped  recentSet        // the last tool calls given up past MaxOpen
 	stop     *pendingStop
 }
 
@@ -189,6 +192,15 @@ type Reader struct {
 // resumed, close to the first ones). Older ids are forgotten, so that the
 // Reader's memory does not grow with the transcript.
 const maxAnswered = 1 << 14
+
+// MaxOpen is how many tool calls a Reader keeps waiting for their result.
+// A transcript can open calls and never answer them (a cut session, or a
+// file made to exhaust memory): past MaxOpen open calls, the oldest is
+// given up, closed as RecordedNone (an Event with no Name, as a result
+// that fires no post event is), and a result read for it later is
+// skipped and counted ("tool_result of a call given up"). Claude Code
+// runs a handful of calls at once, so real sessions stay far below it.
+const MaxOpen = 1 << 12
 
 // recentSet holds the last n strings added to it.
 type recentSet struct {
@@ -239,7 +251,7 @@ type pendingStop struct {
 func NewReader(r io.Reader, opts ...Option) *Reader {
 	rd := &Reader{
 		br: bufio.NewReaderSize(r, 64<<10), maxLine: DefaultMaxLine,
-		calls: map[string]*call{}, answered: newRecentSet(maxAnswered),
+		calls: map[string]*call{}, answered: newRecentSet(maxAnswered), dropped: newRecentSet(maxAnswered),
 		stats: Stats{Skipped: map[string]int{}},
 	}
 	for _, o := range opts {
@@ -603,7 +615,7 @@ func (r *Reader) toolUse(u map[string]any) {
 		r.problem("tool_use block without an id or a name")
 		return
 	}
-	if r.calls[id] != nil || r.answered.has(id) {
+	if r.calls[id] != nil || r.answered.has(id) || r.dropped.has(id) {
 		r.skip("repeated tool_use")
 		return
 	}
@@ -614,7 +626,9 @@ func (r *Reader) toolUse(u map[string]any) {
 	jsonx.Numbers(input)
 	r.start()
 	r.stats.ToolCalls++
+	r.giveUp()
 	r.calls[id] = &call{name: name, input: input, turn: r.turn}
+	r.order = append(r.order, id)
 	p := r.payload(EventPreToolUse, true)
 	p["tool_name"] = name
 	p["tool_input"] = Clone(input)
@@ -628,9 +642,12 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 	id, _ := res["tool_use_id"].(string)
 	c := r.calls[id]
 	if c == nil {
-		if r.answered.has(id) {
+		switch {
+		case r.answered.has(id):
 			r.skip("repeated tool_result")
-		} else {
+		case r.dropped.has(id):
+			r.skip("tool_result of a call given up")
+		default:
 			r.skip("tool_result without its tool_use")
 		}
 		return
@@ -669,6 +686,28 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 		ev.Payload["tool_use_id"] = id
 	}
 	r.emitAt(ev, r.line, c.turn)
+}
+
+// giveUp makes room for one more open call: while MaxOpen calls are
+// open, the oldest is closed as RecordedNone. It also drops the ids of
+// closed calls from the head of r.order, and compacts r.order when closed
+// ids make up most of it, so that its size stays within 2×MaxOpen.
+func (r *Reader) giveUp() {
+	for len(r.order) > 0 && (r.calls[r.order[0]] == nil || len(r.calls) >= MaxOpen) {
+		id := r.order[0]
+		r.order[0] = ""
+		r.order = r.order[1:]
+		c := r.calls[id]
+		if c == nil {
+			continue
+		}
+		delete(r.calls, id)
+		r.dropped.add(id)
+		r.emitAt(Event{Tool: c.name, ToolUseID: id, Recorded: RecordedNone}, r.line, c.turn)
+	}
+	if len(r.order) >= 2*MaxOpen {
+		r.order = slices.DeleteFunc(slices.Clone(r.order), func(id string) bool { return r.calls[id] == nil })
+	}
 }
 
 // classifyError tells a failed tool from a call that never ran, by the
