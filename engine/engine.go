@@ -697,8 +697,10 @@ func (e *Engine) openAudit(path string) (*auditSink, error) {
 		return cur, nil
 	}
 	// Never through a link or into a FIFO or device: a link placed after
-	// trust (to /dev/stdout, say) would put the record before the reply.
-	f, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// trust (to /dev/stdout, say) would put the record before the reply;
+	// nor into a file with other hard links, which the records would
+	// reach under another name.
+	f, err := safefile.OpenFileOwn(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}

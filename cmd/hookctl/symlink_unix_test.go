@@ -126,6 +126,26 @@ hook "no-rm" {
 			t.Errorf("the link's target was written:\n%s", b)
 		}
 	})
+	t.Run("hard link to a file elsewhere", func(t *testing.T) {
+		home := filepath.Join(dir, "home-file")
+		writeFile(t, home, "mine\n")
+		if err := os.Remove(audit); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(home, audit); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut := run(t, nil)
+		if !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Errorf("the deny did not stand:\n%s", out)
+		}
+		if !strings.Contains(out+errOut, audit+" has 2 hard links: refused") {
+			t.Errorf("neither the reply nor stderr names the refused hard link:\n%s\n%s", out, errOut)
+		}
+		if b, _ := os.ReadFile(home); string(b) != "mine\n" {
+			t.Errorf("the other name of the audit log was written:\n%s", b)
+		}
+	})
 }
 
 // TestClaudeStdoutIsTheReplyOnly: a command hook that writes to hookctl's

@@ -96,7 +96,7 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 				if err := rep.WriteJUnit(&b); err != nil {
 					return &exitError{code: exitFailure, err: err}
 				}
-				if err := safefile.WriteFile(junit, b.Bytes(), 0o644); err != nil {
+				if err := safefile.WriteFileOwn(junit, b.Bytes(), 0o644); err != nil {
 					return &exitError{code: exitFailure, err: fmt.Errorf("--junit: %w", err)}
 				}
 			}

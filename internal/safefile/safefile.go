@@ -102,6 +102,84 @@ func OpenDir(name string) (*os.File, error) {
 // O_CREATE can touch anything. Links in the directories above name are
 // followed.
 func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return openFile(name, flag, perm, false)
+}
+
+// OpenFileOwn is OpenFile for a file that hookctl owns alone (an audit
+// log, a report): it also refuses, with a *HardLinkError, an existing
+// file with more than one hard link, before O_TRUNC can touch it and
+// again on the file opened. A hard link placed after trust makes a
+// write land in the other name too (a file in the user's home, a
+// script), and unlike a symbolic link it cannot be told from the file
+// itself but by its link count. On Windows, where the count is not read,
+// only the checks of OpenFile apply.
+func OpenFileOwn(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return openFile(name, flag, perm, true)
+}
+
+// ErrHardLink is what a *HardLinkError matches with errors.Is.
+var ErrHardLink = errors.New("hard link")
+
+// HardLinkError reports a file to be written by OpenFileOwn that has
+// other names (hard links).
+type HardLinkError struct {
+	Path  string
+	Links uint64
+}
+
+func (e *HardLinkError) Error() string {
+	return fmt.Sprintf("%s has %d hard links: refused (hookctl does not write to a file with other names; remove the other links)", e.Path, e.Links)
+}
+
+// Is makes errors.Is(err, ErrHardLink) true.
+func (e *HardLinkError) Is(target error) bool { return target == ErrHardLink }
+
+// ErrNotDir is what a *NotDirError matches with errors.Is.
+var ErrNotDir = errors.New("not a directory")
+
+// NotDirError reports a directory hookctl writes in that is something
+// else: a regular file, a FIFO, ...
+type NotDirError struct {
+	Path string
+	Kind string
+}
+
+func (e *NotDirError) Error() string {
+	return fmt.Sprintf("%s is %s, not a directory: refused", e.Path, e.Kind)
+}
+
+// Is makes errors.Is(err, ErrNotDir) true.
+func (e *NotDirError) Is(target error) bool { return target == ErrNotDir }
+
+// CheckDir returns nil if name is a directory, not reached through a
+// symbolic link (or reparse point) at its end, or does not exist; else a
+// *SymlinkError or a *NotDirError naming it. A caller that writes in a
+// tree checks each directory of it it walks through, below a root it
+// trusts: it is a check by Lstat, not a walk by file descriptor, so it
+// stops a link placed before the call (a git pull), not one swapped in by
+// a process racing it.
+func CheckDir(name string) error {
+	fi, err := os.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if k := linkKind(fi.Mode()); k != "" {
+		return &SymlinkError{Path: name, Kind: k}
+	}
+	if !fi.IsDir() {
+		k := kindOf(fi.Mode())
+		if fi.Mode().IsRegular() {
+			k = "a regular file"
+		}
+		return &NotDirError{Path: name, Kind: k}
+	}
+	return nil
+}
+
+func openFile(name string, flag int, perm fs.FileMode, own bool) (*os.File, error) {
 	if fi, err := os.Lstat(name); err == nil {
 		if k := linkKind(fi.Mode()); k != "" {
 			return nil, &SymlinkError{Path: name, Kind: k}
@@ -109,6 +187,9 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		if !fi.Mode().IsRegular() {
 			// Refuse before O_TRUNC or O_CREATE can touch it.
 			return nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
+		}
+		if n := links(fi); own && n > 1 {
+			return nil, &HardLinkError{Path: name, Links: n}
 		}
 	}
 	f, err := open(name, flag|nofollow, perm, false)
@@ -126,6 +207,13 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
+	if own {
+		// A link made since the Lstat.
+		if fi, err := f.Stat(); err == nil && links(fi) > 1 {
+			f.Close()
+			return nil, &HardLinkError{Path: name, Links: links(fi)}
+		}
+	}
 	return f, nil
 }
 
@@ -133,7 +221,17 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 // with the checks of OpenFile: a symbolic link, FIFO, socket or device at
 // name is refused and left alone.
 func WriteFile(name string, data []byte, perm fs.FileMode) error {
-	f, err := OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	return writeFile(name, data, perm, false)
+}
+
+// WriteFileOwn is WriteFile with the checks of OpenFileOwn: a file with
+// other hard links is refused and left alone.
+func WriteFileOwn(name string, data []byte, perm fs.FileMode) error {
+	return writeFile(name, data, perm, true)
+}
+
+func writeFile(name string, data []byte, perm fs.FileMode, own bool) error {
+	f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm, own)
 	if err != nil {
 		return err
 	}

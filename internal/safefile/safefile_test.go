@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,40 @@ func TestOpenFileRefusesFinalSymlink(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(sub, "log")); string(b) != "ok" {
 		t.Errorf("through a directory link: %q", b)
+	}
+}
+
+// TestOpenFileOwnRefusesHardLinks: OpenFileOwn and WriteFileOwn refuse a
+// file with another hard link (an audit log or a report linked, after
+// trust, to a file elsewhere) and leave it untouched; OpenFile does not
+// look at the link count.
+func TestOpenFileOwnRefusesHardLinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the link count is not read on Windows")
+	}
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(other, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "report.xml")
+	if err := os.Link(other, name); err != nil {
+		t.Fatal(err)
+	}
+	if err := safefile.WriteFileOwn(name, []byte("x"), 0o600); !errors.Is(err, safefile.ErrHardLink) || !strings.Contains(err.Error(), name) {
+		t.Errorf("WriteFileOwn on a hard link = %v, want ErrHardLink naming it", err)
+	}
+	if _, err := safefile.OpenFileOwn(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); !errors.Is(err, safefile.ErrHardLink) {
+		t.Errorf("OpenFileOwn on a hard link = %v, want ErrHardLink", err)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "keep" {
+		t.Errorf("the other name was written: %q", b)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if err := safefile.WriteFileOwn(fresh, []byte("x"), 0o600); err != nil {
+		t.Errorf("WriteFileOwn on a new file: %v", err)
+	}
+	if err := safefile.CheckDir(fresh); !errors.Is(err, safefile.ErrNotDir) {
+		t.Errorf("CheckDir on a file = %v, want ErrNotDir", err)
 	}
 }

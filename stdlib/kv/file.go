@@ -110,10 +110,11 @@ func OpenFile(path string, opts ...Option) (*File, error) {
 	}
 	// The state file and its data directory are never links: one placed
 	// after trust would send every write elsewhere.
-	for _, p := range []string{abs, f.dataDir} {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("kv: state file: %w", &safefile.SymlinkError{Path: p, Kind: "a symbolic link"})
-		}
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("kv: state file: %w", &safefile.SymlinkError{Path: abs, Kind: "a symbolic link"})
+	}
+	if err := safefile.CheckDir(f.dataDir); err != nil {
+		return nil, fmt.Errorf("kv: state file: %w", err)
 	}
 	version, _, err := f.readManifest()
 	if err != nil {
@@ -236,8 +237,14 @@ func (f *File) Keys(ctx context.Context, prefix string) ([]string, error) {
 	now := f.now()
 	ks := []string{}
 	for _, b := range buckets {
-		if !b.IsDir() || !isBucket(b.Name()) {
+		if !isBucket(b.Name()) {
 			continue
+		}
+		if !b.IsDir() {
+			// A link or a file where a bucket should be.
+			if err := f.checkDirs(filepath.Join(f.dataDir, b.Name())); err != nil {
+				return nil, err
+			}
 		}
 		found, err := f.bucketKeys(ctx, filepath.Join(f.dataDir, b.Name()), prefix, now)
 		if err != nil {
@@ -367,7 +374,23 @@ var ErrLockWait = errors.New("kv: gave up waiting for the state lock")
 // it is missing (a new bucket, or a state directory removed meanwhile).
 // The wait ends with ctx, and after f.lockWait in any case.
 func (f *File) lock(ctx context.Context, dir string, exclusive bool) (func(), error) {
+	if err := f.checkDirs(dir); err != nil {
+		return nil, err
+	}
 	return f.lockAt(ctx, filepath.Join(dir, lockName), exclusive)
+}
+
+// checkDirs refuses a data directory or a bucket directory that is a
+// symbolic link (or anything but a directory): a link placed after trust
+// (state.json.d/c4 -> elsewhere) would send the bucket's writes, lock
+// and sweep elsewhere. A missing directory passes (lockAt creates it).
+func (f *File) checkDirs(bucket string) error {
+	for _, d := range []string{f.dataDir, bucket} {
+		if err := safefile.CheckDir(d); err != nil {
+			return fmt.Errorf("kv: state directory: %w", err)
+		}
+	}
+	return nil
 }
 
 func (f *File) lockAt(ctx context.Context, path string, exclusive bool) (func(), error) {
@@ -650,6 +673,9 @@ func (f *File) ready(ctx context.Context) error {
 				continue
 			}
 			dir, file := f.locate(k)
+			if err := f.checkDirs(dir); err != nil {
+				return err
+			}
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				return fmt.Errorf("kv: state directory: %w", err)
 			}
