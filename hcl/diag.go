@@ -7,8 +7,11 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
+
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // Severity is how bad a Diagnostic is.
@@ -154,14 +157,16 @@ func (d *Diagnostics) Render(w io.Writer) {
 }
 
 func (d *Diagnostics) renderOne(w io.Writer, diag Diagnostic) {
+	// The file name, the summary and the detail can hold text from the
+	// configuration or its path: escaped, as the snippet is.
 	if diag.Line > 0 {
-		fmt.Fprintf(w, "%s: %s: %s\n", diag.At(), diag.Severity, diag.Summary)
+		fmt.Fprintf(w, "%s: %s: %s\n", termsafe.Escape(diag.At()), diag.Severity, termsafe.Escape(diag.Summary))
 	} else {
-		fmt.Fprintf(w, "%s: %s\n", diag.Severity, diag.Summary)
+		fmt.Fprintf(w, "%s: %s\n", diag.Severity, termsafe.Escape(diag.Summary))
 	}
 	if diag.Detail != "" {
 		for _, line := range strings.Split(diag.Detail, "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
+			fmt.Fprintf(w, "  %s\n", termsafe.Escape(line))
 		}
 	}
 	if src := d.sources[diag.File]; diag.Line > 0 && src != nil {
@@ -191,18 +196,27 @@ func snippet(w io.Writer, src []byte, r Diagnostic) {
 			break
 		}
 		text := strings.ReplaceAll(sc.Text(), "\t", " ")
-		fmt.Fprintf(w, "  %*d | %s\n", width, n, text)
-		if n == r.Line {
-			start := max(1, r.Column)
-			end := len(text) + 1
-			if r.EndLine == r.Line && r.EndColumn > start {
-				end = min(r.EndColumn, len(text)+1)
-			}
-			if end <= start {
-				end = start + 1
-			}
-			fmt.Fprintf(w, "  %*s | %s%s\n", width, "", strings.Repeat(" ", start-1), strings.Repeat("^", end-start))
+		if n != r.Line {
+			fmt.Fprintf(w, "  %*d | %s\n", width, n, termsafe.Escape(text))
+			continue
 		}
+		start := min(max(1, r.Column), len(text)+1)
+		end := len(text) + 1
+		if r.EndLine == r.Line && r.EndColumn > start {
+			end = min(r.EndColumn, len(text)+1)
+		}
+		for start > 1 && start <= len(text) && !utf8.RuneStart(text[start-1]) {
+			start--
+		}
+		for end <= len(text) && !utf8.RuneStart(text[end-1]) {
+			end++
+		}
+		// The source is shown escaped (a control or bidi character in it
+		// would act on the terminal), the caret under the escaped subject.
+		before, subject := termsafe.Escape(text[:start-1]), termsafe.Escape(text[start-1:end-1])
+		fmt.Fprintf(w, "  %*d | %s%s%s\n", width, n, before, subject, termsafe.Escape(text[end-1:]))
+		fmt.Fprintf(w, "  %*s | %s%s\n", width, "", strings.Repeat(" ", utf8.RuneCountInString(before)),
+			strings.Repeat("^", max(1, utf8.RuneCountInString(subject))))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
+	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/stdlib/proc"
 	"github.com/hookctl/hookctl/trust"
@@ -90,6 +91,16 @@ hookctl claude: the events that can block are blocked with the reason.
 // configuration that cannot be found, loaded or trusted all answer with
 // the host's block (or, where asked, a warning).
 func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
+	// What reaches stderr here is read by a person (in a terminal, or in
+	// the host's transcript view): a path, a diagnostic or a hook's text
+	// holding ESC, BEL, CR or a bidi control is escaped (newlines and
+	// tabs stay).
+	tw := termsafe.NewWriter(a.stderr)
+	defer func(w io.Writer) {
+		_ = tw.Flush()
+		a.stderr = w
+	}(a.stderr)
+	a.stderr = tw
 	var h *host.Host
 	if hostName != "" {
 		var ok bool
