@@ -241,16 +241,18 @@ func requiredName(file string, line, col int) string {
 		if n < line {
 			continue
 		}
+		// The call the column points into (goja points at its
+		// argument): the last one to start at or before it, else the
+		// first of the line.
 		text := sc.Text()
-		if col > 1 && col-1 < len(text) {
-			if m := requireCallRE().FindStringSubmatch(text[col-1:]); m != nil {
-				return m[1]
+		name := ""
+		for _, m := range requireCallRE().FindAllStringSubmatchIndex(text, -1) {
+			if name != "" && m[0] > col-1 {
+				break
 			}
+			name = text[m[2]:m[3]]
 		}
-		if m := requireCallRE().FindStringSubmatch(text); m != nil {
-			return m[1]
-		}
-		return ""
+		return name
 	}
 	return ""
 }
