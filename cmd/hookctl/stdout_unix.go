@@ -16,7 +16,9 @@ import (
 // resolves to /dev/stdout or /proc/self/fd/1, a child process that
 // inherits it) lands on stderr, never before or after the reply, which
 // the host must parse alone. release points descriptor 1 back at the
-// reply's and closes the duplicate.
+// reply's and closes the duplicate. It is no wall against a command
+// hook: running as the user, it can open the duplicate too, through
+// /proc/<hookctl's pid>/fd/ (see SECURITY.md).
 func (a *app) reserveStdout() (release func(), err error) {
 	f, ok := a.stdout.(*os.File)
 	if !ok || f != os.Stdout {
