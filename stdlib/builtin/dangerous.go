@@ -181,14 +181,14 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 		ask   bool
 		memo  placeMemo
 	)
-	start := [1]place{{cwd: cwd, depth: at.depth}}
+	start := [1]place{{cwd: cwd, depth: at.depth, project: project}}
 	vars := g.lineVars(segs, start[0])
 	for i, s := range segs {
 		places, overflow := start[:], false
 		if len(s.Dirs) > 0 {
 			places, overflow = g.placesOf(&memo, s, start[0])
 		}
-		variants := varVariants(s, vars)
+		variants := g.varVariants(s, vars)
 		for vi := -1; vi < len(variants); vi++ {
 			v := s
 			if vi >= 0 {
@@ -323,6 +323,16 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				if hit := g.globHit(a, cwd, project); hit != "" {
 					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
 				}
+			}
+		}
+	case strings.HasPrefix(s.Argv[0], "$") && s.Flag("r", "R", "recursive"):
+		// $RM -rf ~: a command name the guard cannot know, aimed
+		// recursively at what rm -r must never delete.
+		for _, a := range s.Args() {
+			t := classifyArg(a, cwd, g.home)
+			if allTargets.has(t.kind) || projectTarget(t, project) != "" {
+				return finding{rule: ruleUnseen, cmd: text, ask: true,
+					why: "runs a command the guard cannot name recursively on " + a}, true
 			}
 		}
 	case name == "chmod":

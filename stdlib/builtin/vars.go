@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -63,13 +64,15 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*)[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
 // varVariants returns the versions of s with the variables the line
 // assigns replaced in its words by each of their values (s itself is not
-// among them).
-func varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
+// among them); their parameter expansions (${D:-build}) are evaluated. A
+// command name that becomes "rm -rf" (x="rm -rf"; $x ~) is split into
+// words, as the shell splits an unquoted expansion.
+func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
 	if len(vars) == 0 || !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "$") }) {
 		return nil
 	}
@@ -89,7 +92,16 @@ func varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
 				w := v
 				w.Argv = slices.Clone(v.Argv)
 				for i, a := range w.Argv {
+					if strings.Contains(a, "${"+name) {
+						a = g.expandParams(a, place{}, map[string]string{name: val})
+					}
 					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
+				}
+				if w.Argv[0] != v.Argv[0] {
+					if f := strings.Fields(w.Argv[0]); len(f) > 1 {
+						w.Argv = append(f, w.Argv[1:]...)
+					}
+					w.Name = path.Base(w.Argv[0])
 				}
 				next = append(next, w)
 			}
