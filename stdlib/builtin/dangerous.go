@@ -211,6 +211,10 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 				}
 			}
 		}
+		if !ask && len(vars[""]) > 0 && deletes(s) && overflowedVar(s, vars) && !g.allowed(strings.Join(s.Argv, " ")) {
+			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+				why: "deletes files named by a variable the line gives more values than the guard tries"}, true
+		}
 		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
 			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
 				why: "deletes files in a working directory the guard cannot follow (too many cd before it)"}, true
@@ -278,6 +282,9 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 	f, ok := g.rules(s, cwd, project)
 	if !ok {
 		f, ok = g.pipeline(segs, i, s, at, project)
+	}
+	if !ok {
+		f, ok = g.substitutedScript(s, at, project)
 	}
 	if !ok {
 		f, ok = g.redirects(s)
@@ -677,6 +684,46 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
 	}
 	return f, ok
+}
+
+// substitutedScript applies every rule to a script that a shell, source
+// or . reads from a process substitution of echo or printf: `. <(echo
+// "rm -rf ~")`, `bash < <(printf ...)`.
+func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string) (finding, bool) {
+	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
+		return finding{}, false
+	}
+	var subs []string
+	if args := s.Args(); len(args) > 0 && !s.Flag("c") {
+		subs = append(subs, args[0])
+	}
+	for _, r := range s.Redirects {
+		if r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+			subs = append(subs, r.Target)
+		}
+	}
+	for _, sub := range subs {
+		inner, ok := strings.CutPrefix(sub, "<(")
+		if !ok || !strings.HasSuffix(inner, ")") {
+			continue
+		}
+		segs, err := g.shell.Parse(strings.TrimSuffix(inner, ")"))
+		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
+			continue
+		}
+		script := strings.Join(segs[0].Args(), " ")
+		if segs[0].Name == "printf" || segs[0].Flag("e") {
+			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+		}
+		if strings.TrimSpace(script) == "" {
+			continue
+		}
+		if f, ok := g.nested(script, at, project); ok {
+			f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
+			return f, true
+		}
+	}
+	return finding{}, false
 }
 
 // substitutedDownload flags code run from a substitution of curl or wget:

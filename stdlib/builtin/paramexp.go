@@ -9,14 +9,15 @@ import (
 
 // paramExpRe finds braced parameter expansions without nested braces:
 // ${PWD%/*}, ${X:-~}, ${HOME:0:9}, ${a[@]}.
-var paramExpRe = lazyRegexp(`\$\{[^{}$` + "`" + `]*\}`)
+var paramExpRe = lazyRegexp(`\$\{[^{}` + "`" + `]*\}`)
 
 // expandParams evaluates, in a word, the braced parameter expansions with
 // an operator (${PWD%/*}, ${PWD/shop/}, ${PWD:0:9}, ${X:-~}) whose value
 // the guard knows: PWD, OLDPWD, HOME and CLAUDE_PROJECT_DIR at p, and the
 // variables in vars. A variable it does not know is taken as unset only
 // where that gives a value that does not depend on it (the default of
-// ${X:-~} and ${X:=~}); other expansions of it are left as written.
+// ${X:-~} and ${X:=~}); other expansions of it, and any expansion whose
+// operand uses one, are left as written.
 func (g *dangerGuard) expandParams(a string, p place, vars map[string]string) string {
 	return paramExpRe().ReplaceAllStringFunc(a, func(m string) string {
 		word, err := syntax.NewParser().Document(strings.NewReader(m))
@@ -32,6 +33,11 @@ func (g *dangerGuard) expandParams(a string, p place, vars map[string]string) st
 			env[k] = v
 		}
 		name := pe.Param.Value
+		for _, ref := range varRefRe().FindAllStringSubmatch(m[2:], -1) {
+			if env[ref[1]+ref[2]] == "" {
+				return m // the value depends on a variable the guard does not know
+			}
+		}
 		v, known := env[name]
 		known = known && v != ""
 		if pe.Exp == nil && pe.Slice == nil && pe.Repl == nil {
