@@ -212,10 +212,8 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
 				}
 				if w.Argv[0] != v.Argv[0] {
-					if f := strings.Fields(w.Argv[0]); len(f) > 1 {
-						w.Argv = append(f, w.Argv[1:]...)
-					}
-					w.Name = path.Base(w.Argv[0])
+					next = append(next, g.renamed(w)...)
+					continue
 				}
 				next = append(next, w)
 			}
@@ -226,6 +224,38 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		}
 	}
 	return out[1:]
+}
+
+// renamed returns the commands that s runs once its command name has been
+// replaced by a variable's value: the value is split into words, as the
+// shell splits an unquoted expansion ("rm -rf"), and the command is parsed
+// again, so that a launcher or shell it names is unwrapped (x=sudo; $x rm
+// -rf ~, x=bash; $x -c '...').
+func (g *dangerGuard) renamed(s shell.Segment) []shell.Segment {
+	words := strings.Fields(s.Argv[0])
+	if len(words) == 0 {
+		return nil
+	}
+	argv := append(words, s.Argv[1:]...)
+	s.Argv, s.Name = argv, path.Base(argv[0])
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = shellQuote(a)
+	}
+	segs, err := g.shell.Parse(strings.Join(quoted, " "))
+	if err != nil || len(segs) == 0 {
+		return []shell.Segment{s}
+	}
+	out := make([]shell.Segment, 0, len(segs))
+	for _, p := range segs {
+		p.Op = s.Op
+		p.Subshell = p.Subshell || s.Subshell
+		p.Assigns = slices.Concat(s.Assigns, p.Assigns)
+		p.Redirects = slices.Concat(s.Redirects, p.Redirects)
+		p.Dirs = s.Dirs
+		out = append(out, p)
+	}
+	return out
 }
 
 // varUseRe matches the plain uses of a variable: $NAME, ${NAME} and, for
