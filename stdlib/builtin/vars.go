@@ -22,7 +22,8 @@ const (
 // assignments before commands, which scripts they run see, the items of
 // for loops, the elements of arrays (a=(x y)), the positional parameters
 // set by set -- or given to a function the line defines, and the words
-// read reads from a here-string or here-document. Every value is kept,
+// read reads from a here-string or here-document, printf -v, and the
+// variable a nameref (declare -n) names. Every value is kept,
 // whatever the order or branch, since the guard does not follow which one
 // holds where: a command is checked with each. $(pwd) and the like in a
 // value are expanded where the assignment runs. The names of variables
@@ -87,6 +88,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		case s.Func && len(s.Argv) > 1:
 		case s.Name == "set" && len(s.Argv) > 1:
 		case s.Name == "read" && len(s.Argv) > 1:
+		case s.Name == "printf" && len(s.Argv) > 3 && s.Argv[1] == "-v":
 		case len(s.Argv) > 1 && declNames[s.Name]:
 		default:
 			continue
@@ -97,8 +99,25 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		}
 		switch {
 		case declNames[s.Name]:
+			nameref := s.Flag("n")
 			for _, a := range s.Argv[1:] {
+				if name, ref, ok := strings.Cut(a, "="); ok && nameref && varNameRe().MatchString(ref) {
+					// declare -n r=HOME: $r is $HOME.
+					a = name + "=${" + ref + "}"
+				}
 				add(a)
+			}
+		case s.Name == "printf":
+			// printf -v X FORMAT ARGS: X gets the formatted text, taken
+			// here as each argument, or the format alone.
+			args := s.Argv[1:]
+			if len(args) >= 3 && args[0] == "-v" && varNameRe().MatchString(args[1]) {
+				if len(args) == 3 {
+					addValue(args[1], args[2])
+				}
+				for _, a := range args[3:] {
+					addValue(args[1], a)
+				}
 			}
 		case s.Func:
 			positional(s.Argv[1:])
