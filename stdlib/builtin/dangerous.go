@@ -181,14 +181,14 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 		ask   bool
 		memo  placeMemo
 	)
-	start := [1]place{{cwd: cwd, depth: at.depth}}
+	start := [1]place{{cwd: cwd, depth: at.depth, project: project}}
 	vars := g.lineVars(segs, start[0])
 	for i, s := range segs {
 		places, overflow := start[:], false
 		if len(s.Dirs) > 0 {
 			places, overflow = g.placesOf(&memo, s, start[0])
 		}
-		variants := varVariants(s, vars)
+		variants := g.varVariants(s, vars)
 		for vi := -1; vi < len(variants); vi++ {
 			v := s
 			if vi >= 0 {
@@ -210,6 +210,10 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 					asked, ask = f, true
 				}
 			}
+		}
+		if !ask && len(vars[""]) > 0 && deletes(s) && overflowedVar(s, vars) && !g.allowed(strings.Join(s.Argv, " ")) {
+			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+				why: "deletes files named by a variable the line gives more values than the guard tries"}, true
 		}
 		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
 			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
@@ -280,6 +284,9 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 		f, ok = g.pipeline(segs, i, s, at, project)
 	}
 	if !ok {
+		f, ok = g.substitutedScript(s, at, project)
+	}
+	if !ok {
 		f, ok = g.redirects(s)
 	}
 	if !ok {
@@ -323,6 +330,16 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				if hit := g.globHit(a, cwd, project); hit != "" {
 					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
 				}
+			}
+		}
+	case strings.HasPrefix(s.Argv[0], "$") && s.Flag("r", "R", "recursive"):
+		// $RM -rf ~: a command name the guard cannot know, aimed
+		// recursively at what rm -r must never delete.
+		for _, a := range s.Args() {
+			t := classifyArg(a, cwd, g.home)
+			if allTargets.has(t.kind) || projectTarget(t, project) != "" {
+				return finding{rule: ruleUnseen, cmd: text, ask: true,
+					why: "runs a command the guard cannot name recursively on " + a}, true
 			}
 		}
 	case name == "chmod":
@@ -667,6 +684,46 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
 	}
 	return f, ok
+}
+
+// substitutedScript applies every rule to a script that a shell, source
+// or . reads from a process substitution of echo or printf: `. <(echo
+// "rm -rf ~")`, `bash < <(printf ...)`.
+func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string) (finding, bool) {
+	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
+		return finding{}, false
+	}
+	var subs []string
+	if args := s.Args(); len(args) > 0 && !s.Flag("c") {
+		subs = append(subs, args[0])
+	}
+	for _, r := range s.Redirects {
+		if r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+			subs = append(subs, r.Target)
+		}
+	}
+	for _, sub := range subs {
+		inner, ok := strings.CutPrefix(sub, "<(")
+		if !ok || !strings.HasSuffix(inner, ")") {
+			continue
+		}
+		segs, err := g.shell.Parse(strings.TrimSuffix(inner, ")"))
+		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
+			continue
+		}
+		script := strings.Join(segs[0].Args(), " ")
+		if segs[0].Name == "printf" || segs[0].Flag("e") {
+			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+		}
+		if strings.TrimSpace(script) == "" {
+			continue
+		}
+		if f, ok := g.nested(script, at, project); ok {
+			f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
+			return f, true
+		}
+	}
+	return finding{}, false
 }
 
 // substitutedDownload flags code run from a substitution of curl or wget:

@@ -190,7 +190,41 @@ func (g *dangerGuard) code(calls []langCall, code string, at place, project stri
 	if ok, fs := g.backticks(code, at, project); ok {
 		return fs, true
 	}
+	if !ask && strings.Contains(code, "rmtree") {
+		return g.rmtreeAlias(code, at, project)
+	}
 	return asked, ask
+}
+
+var (
+	// rmtreeAliasRe finds rmtree taken under another name or passed as a
+	// value: "rmtree as r", "f = shutil.rmtree", "map(shutil.rmtree, ...)".
+	rmtreeAliasRe = lazyRegexp(`\brmtree\s+as\s+\w|=\s*[\w.]*\brmtree\b\s*(?:[;\n,)]|$)|[(,]\s*[\w.]*\brmtree\s*[,)]`)
+	// strLitRe finds simple string literals.
+	strLitRe = lazyRegexp(`'([^'\\\n]{0,1000})'|"([^"\\\n]{0,1000})"`)
+)
+
+// rmtreeAlias judges code that calls rmtree under another name: a string
+// literal in it naming what rm -r must never delete is denied; with no
+// string literal to judge, it asks.
+func (g *dangerGuard) rmtreeAlias(code string, at place, project string) (finding, bool) {
+	if !rmtreeAliasRe().MatchString(code) {
+		return finding{}, false
+	}
+	lits := strLitRe().FindAllStringSubmatch(code, maxCalls)
+	for _, m := range lits {
+		t := classifyArg(m[1]+m[2], at.cwd, g.home)
+		if what := projectTarget(t, project); allTargets.has(t.kind) || what != "" {
+			if what == "" {
+				what = t.describe()
+			}
+			return finding{rule: ruleInterpreter, why: "passes " + what + " to shutil.rmtree under another name"}, true
+		}
+	}
+	if len(lits) == 0 {
+		return finding{rule: ruleUnseen, ask: true, why: "calls shutil.rmtree under another name on a path the guard cannot see"}, true
+	}
+	return finding{}, false
 }
 
 // backtickRe finds commands in backticks, qx{...} and %x{...}: Ruby's and

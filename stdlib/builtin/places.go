@@ -20,6 +20,9 @@ type place struct {
 	old   string
 	stack string // the pushd stack, NUL-separated, top first; unknown below
 	depth int    // how many scripts deep the command is (see nested)
+	// project is the project directory, the value of $CLAUDE_PROJECT_DIR
+	// ("" if unknown).
+	project string
 }
 
 // places returns the working directories a segment may run in, from the
@@ -44,7 +47,7 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir) ([]place, boo
 		}
 		for _, p := range out {
 			q := g.chdir(c.Argv, p)
-			q.depth = p.depth
+			q.depth, q.project = p.depth, p.project
 			next = append(next, q)
 		}
 		out = dedupPlaces(next)
@@ -190,7 +193,7 @@ func (g *dangerGuard) dirArg(a string, p place) string {
 
 // placeRe finds the spellings of the working directory, the previous one
 // and home that expandPlace replaces.
-var placeRe = lazyRegexp("\\$\\(\\s*pwd(?:\\s+-[LP])?\\s*\\)|`\\s*pwd(?:\\s+-[LP])?\\s*`|\\$\\{(?:PWD|OLDPWD|HOME)\\}|\\$(?:PWD|OLDPWD|HOME)\\b")
+var placeRe = lazyRegexp("\\$\\(\\s*pwd(?:\\s+-[LP])?\\s*\\)|`\\s*pwd(?:\\s+-[LP])?\\s*`|\\$\\{(?:PWD|OLDPWD|HOME|CLAUDE_PROJECT_DIR)\\}|\\$(?:PWD|OLDPWD|HOME|CLAUDE_PROJECT_DIR)\\b")
 
 // dirOfRe finds $(dirname DIR), $(realpath DIR) and $(readlink -f DIR) of
 // an absolute directory once the working directory is expanded.
@@ -219,6 +222,9 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 	if !strings.ContainsAny(a, "$`") {
 		return a
 	}
+	if strings.Contains(a, "${") {
+		a = g.expandParams(a, p, nil)
+	}
 	if p.cwd != "" && strings.Contains(a, "cd") {
 		a = cdPwdRe().ReplaceAllStringFunc(a, func(m string) string {
 			d := cdPwdRe().FindStringSubmatch(m)[1]
@@ -235,6 +241,8 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 			v = p.old
 		case "HOME":
 			v = g.home
+		case "CLAUDE_PROJECT_DIR":
+			v = p.project
 		default: // PWD, $(pwd), `pwd`
 			v = p.cwd
 		}

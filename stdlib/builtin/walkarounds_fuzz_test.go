@@ -48,6 +48,21 @@ func FuzzDangerousCommands(f *testing.F) {
 	for _, c := range dangerCases {
 		f.Add(c.cmd)
 	}
+	// Odd parameter expansions, arrays, positional parameters, read,
+	// launchers and substituted scripts, for the code that resolves them.
+	for _, c := range []string{
+		`rm -rf ${PWD:`, `rm -rf ${PWD/`, `rm -rf ${X:=}`, `rm -rf ${!PWD}`, `rm -rf ${#PWD}`,
+		`rm -rf ${PWD@Q}`, `rm -rf ${PWD^^}`, `rm -rf ${X:-$(rm -rf ~)}`, `rm -rf ${X:-$((1/0))}`,
+		`rm -rf ${PWD:99999999999999999999}`, `rm -rf ${PWD:0:-99}`, `rm -rf ${PWD//?/}`,
+		`rm -rf ${X:-${HOME}}`, `rm -rf ${X?}`, `rm -rf "${a[@]:1}"`, `a=(; rm -rf $a`, `a=([0]=~ [1]=x); rm -rf ${a[0]}`,
+		`set --; rm -rf "$@"`, `set -o; rm -rf $1`, `read <<< ~; rm -rf "$REPLY"`, `read -a a <<< "~ /"; rm -rf ${a[1]}`,
+		`f(){ :; }; f; rm -rf "$1"`, `f() { f "$@"; }; f ~`, `for d; do rm -rf "$d"; done`,
+		`for ((;;)); do rm -rf ~; done`, `x=; $x -rf ~`, `x=" "; $x ~`, `script -c`, `script -qc`,
+		`. <(`, `. <()`, `source <(echo)`, `bash < <(printf '%s' "rm -rf ~")`, `source /dev/stdin`,
+		`python3 -c "rmtree as r"`, `python3 -c "f=rmtree"`, `taskset`, `strace -o`, `systemd-run -p`,
+	} {
+		f.Add(c)
+	}
 	h := newFuzzHook(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		base := decide(t, h, cmd)

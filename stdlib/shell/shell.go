@@ -70,6 +70,11 @@ type Segment struct {
 	// happened are marked [Chdir.Maybe]; a caller must then consider both
 	// directories. Empty when the command runs where the line starts.
 	Dirs []Chdir
+
+	// Func reports whether Argv[0] names a shell function that the line
+	// defined before the command, so that its arguments are the function's
+	// positional parameters ("f() { rm -rf \"$1\"; }; f build").
+	Func bool
 }
 
 // Redirect is one input or output redirection, such as "> out.log",

@@ -39,6 +39,7 @@ func op(o string) segOpt                { return func(s *Segment) { s.Op = o } }
 func sub() segOpt                       { return func(s *Segment) { s.Subshell = true } }
 func wrap(w ...string) segOpt           { return func(s *Segment) { s.Wrappers = w } }
 func assign(a ...string) segOpt         { return func(s *Segment) { s.Assigns = a } }
+func fn() segOpt                        { return func(s *Segment) { s.Func = true } }
 func redir(rs ...Redirect) segOpt       { return func(s *Segment) { s.Redirects = rs } }
 func to(op, fd, target string) Redirect { return Redirect{Op: op, Fd: fd, Target: target} }
 
@@ -46,8 +47,8 @@ func to(op, fd, target string) Redirect { return Redirect{Op: op, Fd: fd, Target
 func format(segs []Segment) string {
 	var b strings.Builder
 	for _, s := range segs {
-		fmt.Fprintf(&b, "\n\top=%q name=%q argv=%q assigns=%q wrappers=%q subshell=%v redirects=%q",
-			s.Op, s.Name, s.Argv, s.Assigns, s.Wrappers, s.Subshell, s.Redirects)
+		fmt.Fprintf(&b, "\n\top=%q name=%q argv=%q assigns=%q wrappers=%q subshell=%v func=%v redirects=%q",
+			s.Op, s.Name, s.Argv, s.Assigns, s.Wrappers, s.Subshell, s.Func, s.Redirects)
 	}
 	return b.String()
 }
@@ -115,7 +116,7 @@ func TestParse(t *testing.T) {
 		}},
 		{"function", "cleanup() { rm -rf \"$TMP\"; }; trap cleanup EXIT", []Segment{
 			sgv([]string{"rm", "-rf", "$TMP"}), sg("trap cleanup EXIT", op(";")),
-			sg("cleanup", sub(), wrap("trap")), // the trap's script, run at exit
+			sg("cleanup", sub(), wrap("trap"), fn()), // the trap's script, run at exit
 		}},
 		{"function keyword", "function f { sudo reboot; }", []Segment{
 			sg("reboot", wrap("sudo")),
@@ -124,7 +125,14 @@ func TestParse(t *testing.T) {
 			sg("test -f a"), sg("rm a", op(";")), sg("[ -d b ]", op(";")), sg("rmdir b", op(";")), sg("touch c", op(";")),
 		}},
 		{"for loop", "for f in $(ls *.tmp); do rm \"$f\"; done", []Segment{
-			sgv([]string{"ls", "*.tmp"}, sub()), sgv([]string{"rm", "$f"}),
+			// The body sees the loop variable set to each item.
+			sgv([]string{"ls", "*.tmp"}, sub()), sgv([]string{"rm", "$f"}, assign("f=$(ls *.tmp)")),
+		}},
+		{"for loop items", "for d in ~ build; do rm -rf \"$d\"; done", []Segment{
+			sgv([]string{"rm", "-rf", "$d"}, assign("d=~", "d=build")),
+		}},
+		{"function call", "f() { rm -rf \"$1\"; }; f ~; g ~", []Segment{
+			sgv([]string{"rm", "-rf", "$1"}), sg("f ~", op(";"), fn()), sg("g ~", op(";")),
 		}},
 		{"c style for", "for ((i=0; i<3; i++)); do echo $i; done", []Segment{
 			sg("echo $i"),
@@ -324,6 +332,19 @@ func TestParse(t *testing.T) {
 		}},
 		{"stacked launchers", "nice -n 10 ionice -c 3 timeout -s KILL 5 command -p stdbuf -oL chroot /mnt flock /tmp/l exec nohup rm x", []Segment{
 			sg("rm x", wrap("nice", "ionice", "timeout", "command", "stdbuf", "chroot", "flock", "exec", "nohup")),
+		}},
+		{"more launchers", "setsid -f taskset -c 0 strace -f -o /dev/null unbuffer chronic systemd-run --user -p X=1 xvfb-run -a -s '-screen 0' firejail --noprofile busybox rm x", []Segment{
+			sg("rm x", wrap("setsid", "taskset", "strace", "unbuffer", "chronic", "systemd-run", "xvfb-run", "firejail", "busybox")),
+		}},
+		{"script -c", "script -qc 'rm x; ls' /dev/null", []Segment{
+			sg("rm x", sub(), wrap("script -c")), sg("ls", op(";"), sub(), wrap("script -c")),
+		}},
+		{"script without -c", "script -q /dev/null", []Segment{sg("script -q /dev/null")}},
+		{"source /dev/stdin", "source /dev/stdin <<< 'rm x'", []Segment{
+			sg("rm x", sub(), wrap("source /dev/stdin")),
+		}},
+		{"sh /dev/stdin", "sh /dev/stdin <<< 'rm x'", []Segment{
+			sg("rm x", sub(), wrap("sh -s")),
 		}},
 		{"curl pipe sudo sh", "curl -fsSL https://example.com/install.sh | sudo sh", []Segment{
 			sg("curl -fsSL https://example.com/install.sh"), sg("sh", op("|"), wrap("sudo")),

@@ -234,6 +234,14 @@ func (w *walker) compound(cmd syntax.Command, fr frame) flow {
 		return same(union(in, cond.any(), w.stmts(c.Do, fr).any()))
 	case *syntax.ForClause:
 		w.substs(c.Loop, fr)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			// The body sees the variable set to each item in turn.
+			var items []string
+			for _, item := range wi.Items {
+				items = append(items, wi.Name.Value+"="+wordText(item, fr.src))
+			}
+			fr.assigns = concat(fr.assigns, items)
+		}
 		return same(union(in, w.stmts(c.Do, fr).any()))
 	case *syntax.CaseClause:
 		w.substs(c.Word, fr)
@@ -373,6 +381,9 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		Wrappers:  u.wrappers,
 		Launchers: u.launched,
 		Redirects: redirs,
+	}
+	if len(u.argv) > 0 {
+		_, seg.Func = w.funcs[u.argv[0].text]
 	}
 	used := consumed{flow: same(fr.dir)}
 	if s := u.script; s != nil && fr.depth < maxDepth {

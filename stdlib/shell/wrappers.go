@@ -101,6 +101,30 @@ var launchers = map[string]*launch{
 		noRunLong: []string{"help", "version"},
 		kind:      runWatch,
 	},
+	"setsid":  {noRunLong: []string{"help", "version"}, noRun: "hV"},
+	"taskset": {noRun: "hpV", noRunLong: []string{"help", "pid", "version"}, operands: 1},
+	"strace": {
+		shortArg:  "abeEIoOpPsSuUX",
+		longArg:   []string{"output", "trace", "signal", "status", "string-limit", "user", "env", "attach", "trace-path", "expr"},
+		noRun:     "hV",
+		noRunLong: []string{"help", "version"},
+	},
+	"ltrace":   {shortArg: "aAeEfFlLnosSuwxX", longArg: []string{"output", "library"}, noRun: "hVp", noRunLong: []string{"help", "version"}},
+	"unbuffer": {},
+	"chronic":  {noRun: "h"},
+	"busybox":  {noRunLong: []string{"help", "list", "list-full", "install"}},
+	"systemd-run": {
+		shortArg: "pMHESGu",
+		longArg: []string{
+			"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory",
+			"setenv", "machine", "host", "service-type", "on-active", "on-boot", "on-startup",
+			"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "timer-property",
+			"path-property", "socket-property", "slice-inherit", "expand-environment",
+		},
+		noRunLong: []string{"help", "version"},
+	},
+	"xvfb-run": {shortArg: "efnpsw", longArg: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}, noRun: "h", noRunLong: []string{"help"}},
+	"firejail": {noRunLong: []string{"help", "version", "list", "tree", "top"}},
 	"flock": {
 		shortArg:  "wE",
 		longArg:   []string{"conflict-exit-code", "timeout"},
@@ -143,6 +167,15 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 		rest := u.argv[1:]
 		if shells[name] {
 			u.script = shellScript(name, rest, haveStdin)
+			return u
+		}
+		if (name == "source" || name == ".") && len(rest) > 0 && haveStdin && stdinFile(rest[0].text) {
+			// source /dev/stdin <<< SCRIPT runs the here-string.
+			u.script = &script{label: name + " /dev/stdin", stdin: true, words: []int{rest[0].word}}
+			return u
+		}
+		if name == "script" {
+			u.script = scriptCommand(rest)
 			return u
 		}
 		spec := launchers[name]
@@ -246,6 +279,61 @@ options:
 		return nil
 	case haveStdin && (stdin || len(rest) == 0):
 		return &script{label: name + " -s", stdin: true}
+	case haveStdin && stdinFile(rest[0].text):
+		return &script{label: name + " -s", stdin: true, words: []int{rest[0].word}}
+	}
+	return nil
+}
+
+// stdinFile reports whether a script file operand names standard input.
+func stdinFile(name string) bool {
+	switch name {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// scriptCommand returns the command util-linux script(1) runs with -c
+// CMD or --command CMD (through the user's shell), or nil if it runs an
+// interactive shell.
+func scriptCommand(args []arg) *script {
+	for i := 0; i < len(args); i++ {
+		a := args[i].text
+		switch {
+		case a == "--":
+			return nil
+		case a == "--command" || a == "-c":
+			if i+1 < len(args) {
+				return &script{label: "script -c", text: args[i+1].text, words: []int{args[i+1].word}}
+			}
+			return nil
+		case strings.HasPrefix(a, "--command="):
+			return &script{label: "script -c", text: strings.TrimPrefix(a, "--command="), words: []int{args[i].word}}
+		case strings.HasPrefix(a, "--"):
+			switch a {
+			case "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit", "--timing":
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'c':
+					if j+1 < len(a) {
+						return &script{label: "script -c", text: a[j+1:], words: []int{args[i].word}}
+					}
+					if i+1 < len(args) {
+						return &script{label: "script -c", text: args[i+1].text, words: []int{args[i+1].word}}
+					}
+					return nil
+				case 'E', 'I', 'O', 'B', 'T', 'm', 'o':
+					if j+1 == len(a) {
+						i++
+					}
+					j = len(a)
+				}
+			}
+		}
 	}
 	return nil
 }
