@@ -110,6 +110,20 @@ var diffTemplates = []diffTemplate{
 	{`return { decision: /%[1]s/.test(event.tool_input.command) ? "ask" : undefined, reason: /%[1]s/.source };`, true},
 	{`if (/%[1]s/.test(event.tool_input.command)) return { decision: "ask", reason: "literal" }; return { additional_context: "no", n: 1.5, z: null };`, true},
 	{`if (/%[1]s/.test(event.tool_input.command)) return { decision: "ask", reason: "literal " + event.tool_input.command };`, true},
+	// Generated names spelt with escapes: declared, read, written.
+	{`const { command, _\u0024K0, _\u0024R, _\u0024T0 } = event.tool_input; if (/%[1]s/.test(command)) return { decision: "deny", reason: "escaped" };`, true},
+	{`const { command, _\u{24}K0 } = event.tool_input; if (/%[1]s/.test(command)) return { decision: "ask", reason: "escaped" };`, true},
+	{`try { _\u0024T0.calls = (_\u0024T0.calls || 0) + 1; return { decision: "ask", reason: "calls=" + _\u0024T0.calls }; } catch (e) { return { additional_context: e.name }; } if (/%[1]s/.test(event.tool_input.command)) return;`, true},
+	{`try { return _\u0024R(0, "allow", 1, "escaped helper"); } catch (e) { if (/%[1]s/.test(event.tool_input.command)) return { additional_context: e.name }; }`, true},
+	{`var _\u0024K0 = { decision: "allow" }; if (/%[1]s/.test(event.tool_input.command)) return { decision: "ask", reason: "own escaped" };`, true},
+	// Results that inherit their fields, and thenables.
+	{`if (/%[1]s/.test(event.tool_input.command)) return Object.create({ decision: "ask", reason: "inherited" });`, true},
+	{`class R { get decision() { return "ask"; } get reason() { return "class getter"; } } return new R();`, true},
+	{`return { then(ok) { ok({ decision: "ask", reason: "thenable" }); } };`, true},
+	{`return { then: (ok) => ok({ decision: "ask", reason: "then key" }), decision: "allow" };`, true},
+	{`return { then(ok) { Promise.resolve().then(() => ok(Object.create({ decision: "ask", reason: "later" }))); } };`, true},
+	{`return { then(ok, no) { no(new Error("refused")); } };`, true},
+	{`return { then() {} };`, false}, // never settles: Node would wait for ever
 }
 
 // diffHostile returns the hostile hooks: every template with every
@@ -386,7 +400,8 @@ func TestFastPathsAgreeWithNode(t *testing.T) {
 	}
 	dir := t.TempDir()
 	runner := filepath.Join(dir, "run.js")
-	if err := os.WriteFile(runner, []byte(nodeRunner), 0o644); err != nil {
+	fields, _ := json.Marshal(resultFields())
+	if err := os.WriteFile(runner, []byte(strings.Replace(nodeRunner, `"use strict";`, `"use strict"; const FIELDS = `+string(fields)+";", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(t.Context(), node, runner)
@@ -465,14 +480,24 @@ function canon(v) {
 	const keys = Object.keys(v).filter(k => v[k] !== undefined && typeof v[k] !== "function").sort();
 	return "{" + keys.map(k => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}";
 }
+// canonResult reads a result as the engine does: its own keys and the
+// result fields (FIELDS) it inherits, as result.decision reads them.
+function canonResult(v) {
+	if (typeof v !== "object") return canon(v);
+	const o = {};
+	for (const k of Object.keys(v)) o[k] = v[k];
+	for (const k of FIELDS) if (!Object.prototype.hasOwnProperty.call(v, k) && v[k] !== undefined) o[k] = v[k];
+	return canon(o);
+}
 const out = [];
+(async () => {
 for (const c of cases) {
 	const ctx = Object.freeze({ hook: "h", event: "PreToolUse", state: { get() {}, set() {} }, log: { debug() {}, info() {}, warn() {}, error() {} } });
 	let r;
 	try {
 		const f = (0, eval)("(function (event, ctx) {" + c.body + "\n})");
-		const v = f(deepFreeze(JSON.parse(JSON.stringify(c.payload))), ctx);
-		r = v === undefined || v === null ? "undefined" : canon(v);
+		const v = await f(deepFreeze(JSON.parse(JSON.stringify(c.payload))), ctx);
+		r = v === undefined || v === null ? "undefined" : canonResult(v);
 		if (r === "{}") r = "undefined";
 	} catch (e) {
 		r = "error";
@@ -480,6 +505,7 @@ for (const c of cases) {
 	out.push(r);
 }
 process.stdout.write(JSON.stringify(out));
+})();
 `
 
 // FuzzFastPaths fires a hostile hook made of a template, a pattern and a

@@ -236,9 +236,16 @@ func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
 	return res, err
 }
 
-// result reads what a handler returned: undefined or null is no opinion, a
-// settled promise is its value, an object is read by its own keys.
+// result reads what a handler returned: undefined or null is no opinion,
+// a promise or a thenable (an object whose then is callable) is what it
+// settles to, as await would make it, and an object is read by its keys.
 func (vm *VM) result(v goja.Value) (engine.Result, error) {
+	return vm.readResult(v, false)
+}
+
+// readResult is result; settled says v is what a promise or thenable
+// settled to, which is read as it is (await does not look at it again).
+func (vm *VM) readResult(v goja.Value, settled bool) (engine.Result, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil, nil
 	}
@@ -252,20 +259,55 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 	if res, ok := vm.constant(obj); ok {
 		return res, nil
 	}
-	if obj.ExportType() == promiseType {
-		p, _ := obj.Export().(*goja.Promise)
-		switch p.State() {
-		case goja.PromiseStateFulfilled:
-			return vm.result(p.Result())
-		case goja.PromiseStateRejected:
-			return nil, vm.convertError(vm.rejection(p.Result()))
-		default:
-			return nil, ErrUnsettled
+	if !settled {
+		if obj.ExportType() == promiseType {
+			p, _ := obj.Export().(*goja.Promise)
+			return vm.settledResult(p)
+		}
+		if _, ok := goja.AssertFunction(obj.Get("then")); ok {
+			return vm.thenableResult(obj)
 		}
 	}
-	// The result's own keys, read directly: no JSON round trip, and no
-	// lookups of absent keys along the prototype chain. Keys whose value
-	// is undefined are left out, as JSON.stringify would.
+	return vm.objectResult(obj)
+}
+
+// settledResult reads what a promise settled to.
+func (vm *VM) settledResult(p *goja.Promise) (engine.Result, error) {
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return vm.readResult(p.Result(), true)
+	case goja.PromiseStateRejected:
+		return nil, vm.convertError(vm.rejection(p.Result()))
+	default:
+		return nil, ErrUnsettled
+	}
+}
+
+// thenableResult resolves a thenable the handler returned as await does
+// (a promise resolved with it calls its then, in a job, with the
+// promise's resolving functions), runs the jobs that queues as the hook,
+// under its deadline, and reads what it settled to. A thenable that has
+// not settled when no job is left never will: ErrUnsettled, as for an
+// async handler's promise, so the hook's on_error applies.
+func (vm *VM) thenableResult(obj *goja.Object) (engine.Result, error) {
+	p, resolve, _ := vm.rt.NewPromise()
+	if err := resolve(obj); err != nil {
+		return nil, err
+	}
+	if err := vm.drain(); err != nil {
+		return nil, err
+	}
+	return vm.settledResult(p)
+}
+
+// objectResult reads a result object: its own keys, read directly (no
+// JSON round trip, no lookups of absent keys along the prototype chain),
+// and, when it inherits from anything but Object.prototype (frozen, with
+// none of them), the result fields of the engine's vocabulary it does not
+// have as its own, read as `result.decision` reads them: along the
+// prototype chain, getters and all. Keys whose value is undefined are left
+// out, as JSON.stringify would.
+func (vm *VM) objectResult(obj *goja.Object) (engine.Result, error) {
 	keys := obj.GetOwnPropertyNames()
 	x := newExporter()
 	x.strs = &vm.strs
@@ -273,22 +315,51 @@ func (vm *VM) result(v goja.Value) (engine.Result, error) {
 		return nil, x.fail("values", MaxExportValues)
 	}
 	var res engine.Result
-	for _, k := range keys {
+	add := func(k string, v goja.Value) error {
 		x.root = k
-		fv, keep, err := x.value(obj.Get(k), 1)
-		if err != nil {
-			return nil, err
-		}
-		if !keep {
-			continue
+		fv, keep, err := x.value(v, 1)
+		if err != nil || !keep {
+			return err
 		}
 		if res == nil {
 			res = make(engine.Result, len(keys))
 		}
 		res[k] = fv
+		return nil
+	}
+	for _, k := range keys {
+		if err := add(k, obj.Get(k)); err != nil {
+			return nil, err
+		}
+	}
+	if proto := obj.Prototype(); proto != nil && proto != vm.objectProto {
+		for _, k := range resultFields() {
+			if slices.Contains(keys, k) {
+				continue
+			}
+			if err := add(k, obj.Get(k)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return res, nil
 }
+
+// resultFields is every result field of the built-in events' vocabulary
+// (decision, reason, the universal fields, each event's own, and the
+// camelCase spellings accepted): what the engine reads of a result.
+var resultFields = sync.OnceValue(func() []string {
+	var out []string
+	for _, ev := range engine.BuiltinEvents() {
+		for _, f := range ev.ResultFields() {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+})
 
 // rejection turns a rejected promise's reason into an error with the
 // reason's stack when it is an Error.

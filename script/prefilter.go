@@ -136,7 +136,7 @@ func (vm *VM) installTestHelper() {
 			plan = planOf(prog)
 		}
 		test := vm.regexpTest
-		return rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		fn := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 			if prog != nil && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
 				if match, decided := plan.test(prog, c.Arguments[0].String()); decided {
 					return vm.answers[boolIndex(match)]
@@ -148,7 +148,25 @@ func (vm *VM) installTestHelper() {
 			}
 			return v
 		})
+		// Frozen, as the helpers are: the function is the program's for
+		// the life of the runtime, so a property a call left on it would
+		// be there for the next call, another session's.
+		vm.freezeFunc(fn)
+		return fn
 	})
+}
+
+// freezeFunc freezes a function object made for scripts and its prototype
+// property, if it has one.
+func (vm *VM) freezeFunc(fn goja.Value) {
+	o, ok := fn.(*goja.Object)
+	if !ok || vm.freeze == nil {
+		return
+	}
+	if p, ok := o.Get("prototype").(*goja.Object); ok {
+		_, _ = vm.freeze(goja.Undefined(), p)
+	}
+	_, _ = vm.freeze(goja.Undefined(), o)
 }
 
 func boolIndex(b bool) int {

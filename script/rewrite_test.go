@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dop251/goja"
+
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsrewrite"
 )
@@ -358,5 +360,48 @@ func TestConstantReturnIsBuiltOnce(t *testing.T) {
 	b, err2 := runOnce(t, p, computed, payload)
 	if err1 != nil || err2 != nil || id(a) == id(b) {
 		t.Errorf("a computed return shares its result: %v %v", err1, err2)
+	}
+}
+
+// TestGeneratedHelpersAreFrozen: every object the engine hands a rewritten
+// program's factory, and every function the factory makes with them (the
+// per-program test functions, the constant tokens), is frozen, with the
+// prototype property of a function that has one: a runtime keeps them
+// for every call and session it serves.
+func TestGeneratedHelpersAreFrozen(t *testing.T) {
+	p, err := NewPool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// A constant result for the const helper to stand for.
+	if _, err := p.CompileInline("h.hcl", `return {decision: "deny"};`, 1); err != nil {
+		t.Fatal(err)
+	}
+	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.release(vm)
+	check, err := vm.rt.RunString(`(function (result, cnst, test, marker) {
+		"use strict";
+		var t = test(/\brm\b/), objs = [result, cnst, test, marker, t, test(/x/i), cnst(0)], bad = [];
+		objs.forEach(function (o, i) {
+			if (!Object.isFrozen(o)) bad.push(i);
+			if (typeof o === "function" && o.prototype !== undefined && !Object.isFrozen(o.prototype)) bad.push(i + ".prototype");
+		});
+		try { t.calls = 1; bad.push("written"); } catch (e) {}
+		return bad.join(",");
+	})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := goja.AssertFunction(check)
+	v, err := c(goja.Undefined(), vm.resultFn, vm.constFn, vm.testFn, vm.marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := v.String(); s != "" {
+		t.Fatalf("not frozen (0 result, 1 const, 2 test helpers, 3 marker, 4-5 test functions, 6 token): %s", s)
 	}
 }

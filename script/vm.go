@@ -107,6 +107,7 @@ type VM struct {
 	regexpTest goja.Callable
 
 	arrayToString *goja.Object // Array.prototype.toString (console.go)
+	objectProto   *goja.Object // Object.prototype (handler.go)
 
 	freeze goja.Callable         // Object.freeze (lockdown.go)
 	frozen map[*goja.Object]bool // what lockdown and deepFreeze froze
@@ -124,6 +125,7 @@ type VM struct {
 
 func (vm *VM) setup() {
 	rt := vm.rt
+	vm.objectProto, _ = rt.Get("Object").ToObject(rt).Get("prototype").(*goja.Object)
 	vm.ctxObj = rt.NewDynamicObject(&ctxObject{vm: vm})
 	vm.stateObj = rt.NewDynamicObject(&stateObject{vm: vm})
 	log := rt.NewObject()

@@ -96,15 +96,30 @@ func Rewrite(src string, from, to int, rw Options) (string, string) {
 	if err != nil {
 		return "", src
 	}
+	// The source text, and every name and string the parser decoded from
+	// it (an identifier written with \u escapes, `_\u0024K0`, is the
+	// name _$K0 to the scope chain), must not spell a generated name.
+	strs := decodedStrings(prog)
+	spells := func(name string) bool {
+		if strings.Contains(src, name) {
+			return true
+		}
+		for _, s := range strs {
+			if strings.Contains(s, name) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, helper := range []string{rw.ResultHelper, rw.ConstHelper, rw.TestHelper} {
-		if helper != "" && strings.Contains(src, helper) {
-			return "", src // the script could name the factory's parameter
+		if helper != "" && spells(helper) {
+			return "", src
 		}
 	}
 	prefix := hoistPrefix
-	if strings.Contains(src, prefix) {
+	if spells(prefix) {
 		prefix = hoistPrefixLong
-		if strings.Contains(src, prefix) {
+		if spells(prefix) {
 			return "", src
 		}
 	}
@@ -268,7 +283,9 @@ func returnEdits(src string, obj *ast.ObjectLiteral, alias string, key func(stri
 		default:
 			return nil // spread, accessor, method
 		}
-		if name == "__proto__" || start < last {
+		// A returned object with a then is a thenable, which the engine
+		// resolves as await would: it must stay an object.
+		if name == "__proto__" || name == "then" || start < last {
 			return nil
 		}
 		if strings.ContainsRune(src[last:start], '\n') {
@@ -390,6 +407,50 @@ func afterKeyword(src string, open int, text string) string {
 		return " " + text
 	}
 	return text
+}
+
+// decodedStrings returns every string the parser made from the source,
+// whatever node or field holds it: identifiers, binding names, shorthand
+// properties, labels, keys and literal values, with their escapes decoded.
+// Scope resolution uses these names, not the source text.
+func decodedStrings(root any) []string {
+	var out []string
+	seen := map[uintptr]bool{}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			s := v.String()
+			if str, ok := v.Interface().(fmt.Stringer); ok {
+				s = str.String() // unistring.String: UTF-16 inside when not ASCII
+			}
+			if s != "" {
+				out = append(out, s)
+			}
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] {
+				return
+			}
+			seen[v.Pointer()] = true
+			walk(v.Elem())
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
+			}
+		}
+	}
+	walk(reflect.ValueOf(root))
+	return out
 }
 
 // walker walks any goja AST by reflection in source order, calling visit

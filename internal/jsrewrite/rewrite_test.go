@@ -155,3 +155,47 @@ func TestScopedSourceIsLeftAlone(t *testing.T) {
 		t.Fatal("a plain return was not rewritten")
 	}
 }
+
+// TestEscapedNamesAreNotGenerated: a program that names a generated
+// variable or helper in any spelling the parser decodes (\u escapes in
+// identifiers, binding names, shorthand properties, labels, keys) never
+// gets that name generated: its own declaration would shadow it. The
+// rewriter takes the long prefix, or leaves the program alone.
+func TestEscapedNamesAreNotGenerated(t *testing.T) {
+	for _, body := range []string{
+		`const { command, _\u0024K0 } = event.tool_input; if (/\brm\b/.test(command)) return { decision: "deny", reason: "no rm" };`,
+		`const { command, _\u{24}K0 } = event.tool_input; if (/\brm\b/.test(command)) return { decision: "deny", reason: "no rm" };`,
+		`var _\u0024R = event.r; return {decision: "deny", reason: event.x};`,
+		`let _\u0024T0 = event.t; if (/\brm\b/.test(event.c)) return;`,
+		`function f(_\u0024K0) {} return {decision: "deny"};`,
+		`\u005f$K0: for (;;) break; return {decision: "deny"};`,
+		`var { a: _\u0024K0 } = event; return {decision: "deny"};`,
+		`var o = { _\u0024K0: 1 }; return {decision: "deny"};`,
+	} {
+		for _, c := range jsrewrite.Inline("h.hcl", body, 1, opts()) {
+			if c.Rewritten && strings.Contains(c.Code, "var _$") {
+				t.Errorf("%s: generated a name it declares:\n%s", body, c.Code)
+			}
+		}
+	}
+	for _, body := range []string{
+		`var __r\u0065s = 1; return {decision: "deny", reason: event.x};`,
+		`var _\u0024R = 1, __hookctl_r\u0065R = 2; return {decision: "deny", reason: event.x};`,
+	} {
+		for _, c := range jsrewrite.Inline("h.hcl", body, 1, opts()) {
+			if c.Rewritten {
+				t.Errorf("%s: rewritten:\n%s", body, c.Code)
+			}
+		}
+	}
+}
+
+// TestThenIsNotRewritten: a returned literal with a then is a thenable,
+// which must stay an object.
+func TestThenIsNotRewritten(t *testing.T) {
+	for _, c := range jsrewrite.Inline("h.hcl", `return {then: event.f, decision: "x"};`, 1, opts()) {
+		if c.Rewritten {
+			t.Errorf("rewritten:\n%s", c.Code)
+		}
+	}
+}
