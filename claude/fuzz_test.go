@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -669,6 +670,15 @@ func FuzzServerHeaders(f *testing.F) {
 		{"127.1", "", "application/json"},
 		{"", "", "application/json"},
 		{"[", "", "application/json"},
+		{"localhost:8765.evil.com", "", "application/json"},
+		{"127.0.0.1:8766", "", "application/json"},
+		{"127.0.0.1:08765", "", "application/json"},
+		{"127.0.0.1:+8765", "", "application/json"},
+		{"127.0.0.1:", "", "application/json"},
+		{"[127.0.0.1]:8765", "", "application/json"},
+		{"[::1]", "", "application/json"},
+		{"::1", "", "application/json"},
+		{"[::1]x", "", "application/json"},
 	} {
 		for r := range routes {
 			f.Add(uint8(r), s.host, s.origin, s.ct)
@@ -692,6 +702,8 @@ func FuzzServerHeaders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, route uint8, host, origin, ct string) {
 		path := [...]string{"/claude", "/claude/PreToolUse", "/v1/fire/PreToolUse"}[route%routes]
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		// As http.Server does: the address the connection came in on.
+		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, listenAddr))
 		req.Host = host
 		if origin != "" {
 			req.Header["Origin"] = []string{origin}
@@ -733,16 +745,27 @@ func FuzzServerHeaders(f *testing.F) {
 	})
 }
 
-// loopbackHost is the test's own idea of a loopback Host header: empty,
-// "localhost", or a loopback IP address, with or without a port.
+// listenAddr is where FuzzServerHeaders' requests came in.
+var listenAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8765}
+
+// loopbackHost is the test's own idea of a loopback Host header on an
+// HTTP/1.1 request to port 8765: "localhost", a loopback IPv4 address or
+// a loopback IPv6 address in brackets, with no port or the decimal port
+// 8765; not empty.
 func loopbackHost(h string) bool {
-	if h == "" {
-		return true
-	}
-	if host, _, err := net.SplitHostPort(h); err == nil {
+	bracketed := strings.HasPrefix(h, "[")
+	if host, port, err := net.SplitHostPort(h); err == nil {
+		if n, err := strconv.Atoi(port); err != nil || n != 8765 || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
 		h = host
-	} else if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+	} else if bracketed && strings.HasSuffix(h, "]") {
 		h = h[1 : len(h)-1]
+	} else if bracketed || strings.Contains(h, ":") {
+		return false
+	}
+	if bracketed != strings.Contains(h, ":") {
+		return false // brackets hold an IPv6 address, and only they do
 	}
 	if strings.EqualFold(h, "localhost") {
 		return true

@@ -14,9 +14,14 @@ import (
 // own name resolving to 127.0.0.1) read the replies.
 //
 //   - Host: a request whose Host header names neither a loopback address
-//     ("localhost", 127.0.0.0/8, ::1) nor one of AllowedHosts is refused
-//     with 403, unless AnyHost. An empty Host (HTTP/1.0) is answered: a
-//     browser always sends one.
+//     ("localhost", 127.0.0.0/8, [::1]) nor one of AllowedHosts is refused
+//     with 403, unless AnyHost. The header is parsed strictly (see
+//     splitHost): its port, if any, must be a number and the port the
+//     connection came in on (or, for an allowed "name:port", that port).
+//     An empty Host is refused on HTTP/1.1 and answered on HTTP/1.0 (no
+//     browser sends that); a request target in absolute form
+//     (http://host/path) is refused, since net/http then drops the Host
+//     header.
 //   - Origin: a request carrying an Origin header (browsers send it with
 //     every POST, and with every cross-origin request) is refused with 403
 //     unless the origin is one of AllowedOrigins.
@@ -28,8 +33,9 @@ import (
 // Host and Origin are checked on every endpoint, before anything else.
 type RequestPolicy struct {
 	// AllowedHosts are Host values answered besides loopback names: a
-	// name or address alone matches it on any port, "name:port" only on
-	// that port. Compared without regard to case.
+	// name or address alone matches it with no port or the listening
+	// port, "name:port" only on that port. Compared without regard to
+	// case.
 	AllowedHosts []string
 	// AnyHost answers every Host (a server reached by names it cannot
 	// know, behind a load balancer).
@@ -74,9 +80,10 @@ func (e *ContentTypeError) Error() string {
 // checkOrigin refuses a request whose Host or Origin the policy does not
 // allow.
 func (p *RequestPolicy) checkOrigin(r *http.Request) error {
-	if !p.AnyHost && !p.hostAllowed(r.Host) {
-		return &ForbiddenError{Header: "Host", Value: r.Host,
-			Hint: "serve answers loopback names and the names given with --allowed-host"}
+	if !p.AnyHost {
+		if err := p.checkHost(r); err != nil {
+			return err
+		}
 	}
 	if vs := r.Header.Values("Origin"); len(vs) > 0 {
 		for _, v := range vs {
@@ -89,40 +96,138 @@ func (p *RequestPolicy) checkOrigin(r *http.Request) error {
 	return nil
 }
 
+// checkHost refuses a request whose Host the policy does not allow, an
+// HTTP/1.1 request with an empty Host, and a request target in absolute
+// form (http://host/path, as sent to a proxy): net/http takes the host
+// from the target and drops the Host header, which could then not be
+// checked.
+func (p *RequestPolicy) checkHost(r *http.Request) error {
+	const hint = "serve answers loopback names and the names given with --allowed-host, with no port or the port it listens on"
+	if t := r.RequestURI; t != "" && t[0] != '/' && t != "*" {
+		return &ForbiddenError{Header: "Host", Value: r.Host,
+			Hint: "a request target in absolute form (" + truncate(t, 64) + ") is refused: send the path alone"}
+	}
+	if r.Host == "" {
+		if r.ProtoAtLeast(1, 1) {
+			return &ForbiddenError{Header: "Host", Value: "",
+				Hint: "an HTTP/1.1 request must name the host; " + hint}
+		}
+		return nil // HTTP/1.0 without a Host: no browser sends that
+	}
+	if !p.hostAllowed(r.Host, localPort(r)) {
+		return &ForbiddenError{Header: "Host", Value: r.Host, Hint: hint}
+	}
+	return nil
+}
+
+// localPort is the port the request's connection was accepted on, 0 when
+// unknown (a handler called without an http.Server).
+func localPort(r *http.Request) int {
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return 0
+}
+
 // hostAllowed reports whether a Host header names a loopback address or
-// an allowed host.
-func (p *RequestPolicy) hostAllowed(hostport string) bool {
-	if hostport == "" {
-		return true
+// an allowed host, with no port or a port the policy accepts: the
+// listening port (any port when it is unknown, listenPort 0) or, for an
+// allowed "name:port", that port.
+func (p *RequestPolicy) hostAllowed(hostport string, listenPort int) bool {
+	host, port, ok := splitHost(hostport)
+	if !ok {
+		return false
 	}
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = unbracket(host)
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	onPort := port < 0 || listenPort == 0 || port == listenPort
+	if onPort && isLoopbackName(host) {
 		return true
 	}
 	for _, a := range p.AllowedHosts {
-		if strings.EqualFold(a, hostport) {
-			return true
+		ah, aport, ok := splitHost(a)
+		if !ok || !strings.EqualFold(ah, host) {
+			continue
 		}
-		if _, _, err := net.SplitHostPort(a); err != nil && strings.EqualFold(unbracket(a), host) {
-			return true // no port in the allowed name: any port
+		if aport >= 0 {
+			if port == aport {
+				return true
+			}
+			continue
+		}
+		if onPort {
+			return true
 		}
 	}
 	return false
 }
 
-// unbracket strips the brackets of an IPv6 address without a port.
-func unbracket(h string) string {
-	if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
-		return h[1 : len(h)-1]
+// isLoopbackName reports whether host is "localhost" or a loopback IP
+// address.
+func isLoopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
 	}
-	return h
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// splitHost parses a Host header strictly: a name or IPv4 address, or an
+// IPv6 address in brackets, optionally followed by ":port" where port is
+// a decimal number from 1 to 65535. port is -1 when there is none. ok is
+// false for anything else ("localhost:8765.evil.com", "::1", "[x]", "a:").
+func splitHost(hostport string) (host string, port int, ok bool) {
+	host, port = hostport, -1
+	if strings.HasPrefix(hostport, "[") {
+		i := strings.IndexByte(hostport, ']')
+		if i < 0 {
+			return "", 0, false
+		}
+		host = hostport[1:i]
+		if ip := net.ParseIP(host); ip == nil || !strings.Contains(host, ":") {
+			return "", 0, false
+		}
+		rest := hostport[i+1:]
+		if rest == "" {
+			return host, -1, true
+		}
+		if rest[0] != ':' {
+			return "", 0, false
+		}
+		port, ok = parsePort(rest[1:])
+		return host, port, ok
+	}
+	if i := strings.IndexByte(hostport, ':'); i >= 0 {
+		host = hostport[:i]
+		if port, ok = parsePort(hostport[i+1:]); !ok {
+			return "", 0, false
+		}
+	}
+	if host == "" || strings.ContainsAny(host, "[]:/@ \t") {
+		return "", 0, false
+	}
+	return host, port, true
+}
+
+// parsePort parses a decimal port from 1 to 65535.
+func parsePort(s string) (int, bool) {
+	if s == "" || len(s) > 5 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, n >= 1 && n <= 65535
+}
+
+// truncate shortens s to at most n bytes for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 func containsFold(list []string, v string) bool {
@@ -145,4 +250,12 @@ func checkContentType(r *http.Request) error {
 		return &ContentTypeError{ContentType: ct}
 	}
 	return nil
+}
+
+// ValidHost reports whether h is a Host value the server can match: a
+// name or IPv4 address, or an IPv6 address in brackets, with an optional
+// decimal ":port" (what --allowed-host takes).
+func ValidHost(h string) bool {
+	_, _, ok := splitHost(h)
+	return ok
 }

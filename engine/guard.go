@@ -119,7 +119,9 @@ type guardState struct {
 func loopKey(spec *EventSpec, payload map[string]any) string {
 	sid, _ := payload["session_id"].(string)
 	// Each part escaped: session "a/b" is not session "a" of agent "b".
-	key := keypart.Escape(spec.Name) + "/" + keypart.Escape(sid)
+	// No session_id and "" are the same: no session (keypart.None,
+	// which session "none" does not share).
+	key := keypart.Escape(spec.Name) + "/" + keypart.ID(sid)
 	if aid, ok := payload["agent_id"].(string); ok && aid != "" {
 		key += "/" + keypart.Escape(aid)
 	}

@@ -98,3 +98,33 @@ func TestLoopGuardBoundedByHookBudget(t *testing.T) {
 		t.Fatal("the loop store was not asked")
 	}
 }
+
+// TestLoopKeyOfNoSession: a Stop without a session_id and one with ""
+// are one streak (no session); sessions "none" and "%none" are not it.
+func TestLoopKeyOfNoSession(t *testing.T) {
+	eng, err := engine.New(engine.WithStopBlockCap(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close(context.Background()) })
+	if err := eng.Register(engine.Hook{ID: "keep-going", Event: "Stop", Handler: engine.Static(engine.Block("keep going"))}); err != nil {
+		t.Fatal(err)
+	}
+	fire := func(payload map[string]any) int {
+		t.Helper()
+		out, err := eng.Fire(context.Background(), engine.Event{Name: "Stop", Payload: payload})
+		if err != nil || out.StopGuard == nil || out.StopGuard.Error != "" {
+			t.Fatalf("fire %v: %v %+v", payload, err, out.StopGuard)
+		}
+		return out.StopGuard.LoopCount
+	}
+	fire(map[string]any{})
+	if n := fire(map[string]any{"session_id": ""}); n != 1 {
+		t.Errorf("session_id \"\" after a block without one: loop count %d, want 1", n)
+	}
+	for _, sid := range []string{"none", "%none", "%25none"} {
+		if n := fire(map[string]any{"session_id": sid}); n != 0 {
+			t.Errorf("session %q starts with no session's loop count %d", sid, n)
+		}
+	}
+}

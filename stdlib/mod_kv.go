@@ -20,11 +20,9 @@ func kvModule(o Options) script.Module {
 			scope := optString(opts, "scope")
 			switch scope {
 			case "", "session":
-				sid := payloadString(vm, "session_id")
-				if sid == "" {
-					sid = "none"
-				}
-				return kv.Scoped(o.Store, kv.SessionScope(sid))
+				// No session_id (or ""): the one scope of no session,
+				// which no real session id shares.
+				return kv.Scoped(o.Store, kv.SessionScope(payloadString(vm, "session_id")))
 			case "project":
 				dir := payloadString(vm, "cwd")
 				if dir == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
+	"github.com/hookctl/hookctl/stdlib/kv"
 )
 
 func TestMain(m *testing.M) {
@@ -370,5 +372,63 @@ func TestHostileArgumentsAreHookErrors(t *testing.T) {
 	}
 	if r := e.must(t, `require("hookctl/kv").set("k", { fine: [1, 2] }); return { n: require("hookctl/kv").get("k").fine[1] };`, nil); r["n"] != int64(2) {
 		t.Fatalf("%v", r)
+	}
+}
+
+// TestKVNoSessionIsNotSessionNone: a payload without a session_id (or
+// with "") has the scope of no session, which a real session named
+// "none" (or "%none") does not share, in the memory and file stores.
+func TestKVNoSessionIsNotSessionNone(t *testing.T) {
+	file, err := kv.OpenFile(filepath.Join(t.TempDir(), "kv.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		name  string
+		store kv.Store
+	}{{"Memory", kv.NewMemory()}, {"File", file}} {
+		t.Run(s.name, func(t *testing.T) { checkNoSessionIsNotSessionNone(t, s.store) })
+	}
+}
+
+// checkNoSessionIsNotSessionNone counts with hookctl/kv on store in
+// sessions "none" and "%none" and with no session_id or "": the last two
+// share a count, the others each have their own.
+func checkNoSessionIsNotSessionNone(t *testing.T, store kv.Store) {
+	t.Helper()
+	mods, err := stdlib.Modules(stdlib.Options{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := script.NewPool(t.TempDir(), mods...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	prog, err := p.CompileInline("test.hcl", `return { additional_context: String(require("hookctl/kv").incr("n")) };`, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(payload map[string]any) string {
+		t.Helper()
+		r, err := p.Handler(prog).Handle(context.Background(), &engine.Call{
+			Event: "PreToolUse", Hook: "t", Payload: payload, State: engine.NewState(nil),
+			Timeout: 5 * time.Second, Deadline: time.Now().Add(5 * time.Second),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(r["additional_context"])
+	}
+	if n := count(map[string]any{}); n != "1" {
+		t.Fatalf("no session_id: count %s, want 1", n)
+	}
+	if n := count(map[string]any{"session_id": ""}); n != "2" {
+		t.Errorf("session_id \"\": count %s, want 2 (no session, as without one)", n)
+	}
+	for _, sid := range []string{"none", "%none"} {
+		if n := count(map[string]any{"session_id": sid}); n != "1" {
+			t.Errorf("session %q: count %s, want 1: it shares the scope of no session", sid, n)
+		}
 	}
 }

@@ -67,7 +67,9 @@ and drains background hooks (within --shutdown-timeout).
 
 It answers no web browser, so that a page cannot fire hooks, write kv
 or read replies through 127.0.0.1 or a DNS-rebound name: a Host header that
-is not a loopback name, the listen address or an --allowed-host is 403
+is not a loopback name, the listen address or an --allowed-host, with no port
+or the port serve listens on (an --allowed-host name:port: that port), is 403,
+as are an empty Host on HTTP/1.1 and a request target in absolute form
 (with --allow-remote and no --allowed-host, any Host is answered); a request
 with an Origin header is 403 unless --allowed-origin names it; a POST whose
 body is not Content-Type application/json is 415.
@@ -442,8 +444,8 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string) (claude.RequestPolicy, error) {
 	p := claude.RequestPolicy{AllowedOrigins: origins}
 	for _, h := range hosts {
-		if strings.TrimSpace(h) == "" || strings.ContainsAny(h, "/ \t") {
-			return p, usageError("--allowed-host %q: want a host name or address, with an optional :port", h)
+		if !claude.ValidHost(h) {
+			return p, usageError("--allowed-host %q: want a host name or address ([IPv6] in brackets), with an optional numeric :port", h)
 		}
 	}
 	for _, o := range origins {
@@ -452,6 +454,9 @@ func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string)
 		}
 	}
 	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
+		if strings.Contains(listenHost, ":") {
+			listenHost = "[" + listenHost + "]" // as a Host header names it
+		}
 		p.AllowedHosts = append(p.AllowedHosts, listenHost)
 	}
 	p.AllowedHosts = append(p.AllowedHosts, hosts...)

@@ -28,3 +28,18 @@ func Escape(part string) string {
 	}
 	return b.String()
 }
+
+// None is the part that stands for an absent or empty id (a payload
+// without a session_id). Escape never returns it: Escape writes every "%"
+// as "%25", so a real id (the id "none" or "%none" included) cannot take
+// its key.
+const None = "%none"
+
+// ID is Escape for an id that may be absent: None for "", else
+// Escape(id).
+func ID(id string) string {
+	if id == "" {
+		return None
+	}
+	return Escape(id)
+}

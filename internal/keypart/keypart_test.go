@@ -41,3 +41,24 @@ func FuzzEscapeInjective(f *testing.F) {
 		}
 	})
 }
+
+// TestNoneIsNoEscapedID: the part of no id is no real id's.
+func TestNoneIsNoEscapedID(t *testing.T) {
+	if ID("") != None {
+		t.Fatalf("ID(\"\") = %q, want None", ID(""))
+	}
+	for _, id := range []string{"none", "%none", "%25none", None} {
+		if ID(id) == None {
+			t.Errorf("ID(%q) is None", id)
+		}
+	}
+}
+
+func FuzzIDNeverNone(f *testing.F) {
+	f.Add("%none")
+	f.Fuzz(func(t *testing.T, id string) {
+		if id != "" && ID(id) == None {
+			t.Fatalf("ID(%q) is None", id)
+		}
+	})
+}

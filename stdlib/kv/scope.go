@@ -20,7 +20,10 @@ const GlobalScope = "global"
 // the id escaped ("%" written "%25", "/" written "%2F"), so that session
 // "a" key "b/x" and session "a/b" key "x" are different keys, in every
 // store. A session id with neither character (a UUID) is kept as it is.
-func SessionScope(sessionID string) string { return "session/" + keypart.Escape(sessionID) }
+// No session (an empty id: a payload without a session_id, or with "")
+// is "session/%none", which no real id produces: session "none" is a
+// session of its own.
+func SessionScope(sessionID string) string { return "session/" + keypart.ID(sessionID) }
 
 // ProjectScope returns the scope of one project directory:
 // "project/<h>", where h is the first 16 hex digits of the SHA-256 of the
