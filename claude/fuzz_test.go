@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
 	"net"
 	"net/http"
@@ -149,7 +150,7 @@ func FuzzDecodeInput(f *testing.F) {
 
 // exactNumbers is the payload number contract, written out apart from
 // the decoder: json.Numbers that parse as int64 become int64, the others
-// float64.
+// float64, or int64 when whole and below 2^53.
 func exactNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
@@ -157,6 +158,9 @@ func exactNumbers(v any) any {
 			return i
 		}
 		f, _ := strconv.ParseFloat(string(x), 64)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f)
+		}
 		return f
 	case map[string]any:
 		for k, e := range x {

@@ -79,7 +79,10 @@ func differentialCases() []differentialCase {
 		{name: "minus-zero", toolInput: `{"v":-0,"w":-0}`},
 		{name: "minus-zero-float", toolInput: `{"v":-0.0,"w":-0.0}`},
 		{name: "floats", toolInput: `{"v":0.1,"w":1e-7}`},
-		{name: "exponent-int", toolInput: `{"v":1e6,"w":1E2}`},
+		// A whole number below 2^53 is an int64 however it is written.
+		{name: "exponent-int", toolInput: `{"v":1e6,"w":1E2}`, want: `{"decision":"deny","reason":"v is the string 1000000"}`},
+		{name: "whole-float", toolInput: `{"v":1.0,"w":100.000,"mode":"whole"}`, want: `{"decision":"allow","reason":"whole","updated_input":{"mode":"whole","v":1,"w":100}}`},
+		{name: "past-2^53-as-float", toolInput: `{"v":9007199254740993.0,"w":1e17}`},
 		{name: "huge-float", toolInput: `{"v":1e308,"w":-1.7976931348623157e308}`},
 		{name: "past-float64", toolInput: `{"v":1e400}`, want: `"refused"`},
 		{name: "unicode", toolInput: `{"v":1,"s":"é日本🙂 \u00e9\ud83d\ude42 \u2028 \"q\" \\ \t"}`},

@@ -36,22 +36,81 @@ type KindError struct {
 func (e *KindError) Error() string { return "want a JSON object, got " + e.Kind }
 
 // Decode decodes one JSON document the way every hook payload is decoded,
-// under every transport: integers that fit an int64 become int64 (exact:
-// 9007199254740993 stays itself, 1000000 is not 1e+06, -0 is 0), every
-// other number becomes float64, integers past int64 included (documented:
-// conditions, JavaScript and the outputs carry no wider exact integer).
-// A number past float64 is a *RangeError. Duplicate keys keep the last
-// value. A syntax error is encoding/json's *json.SyntaxError; an empty
-// document io.EOF; anything after the value but white space ErrTrailing.
+// under every transport. Numbers follow one rule (Number): an integer
+// written as one that fits an int64 is that int64, exactly
+// (9007199254740993 stays itself, 1000000 is not 1e+06); any other number
+// whose value is a whole number below 2^53 in magnitude is an int64 too
+// (1e6, 1.0, -0 and -0.0 are 1000000, 1, 0 and 0); every other number is
+// a float64, integers past int64 included (conditions, JavaScript and
+// the outputs carry no wider exact integer). A number past float64 is a
+// *RangeError. Duplicate keys keep the last value. A syntax error is
+// encoding/json's *json.SyntaxError; an empty document io.EOF; anything
+// after the value but white space ErrTrailing.
 //
 // Decode does not bound its input: callers check their limits (size,
 // depth, values) before decoding.
 func Decode(data []byte) (any, error) {
-	v, err := decodeRaw(data)
+	// Fast path: encoding/json's float64s are exact below 2^53, so only a
+	// document with a larger number, or an error, is decoded again with
+	// json.Number (which copies the input into the decoder's buffer).
+	var v any
+	if json.Unmarshal(data, &v) == nil && wholeFloats(v) {
+		if f, ok := v.(float64); ok && f == math.Trunc(f) {
+			return int64(f), nil // a whole number alone
+		}
+		return v, nil
+	}
+	raw, err := decodeRaw(data)
 	if err != nil {
 		return nil, err
 	}
-	return Convert(v)
+	return Convert(raw)
+}
+
+// maxExactFloat is 2^53: below it, a float64 holds every integer exactly.
+const maxExactFloat = 1 << 53
+
+// wholeFloats turns the float64s of v holding whole numbers below 2^53
+// into int64, in place, and reports false when v holds a number of 2^53
+// or more, whose float64 may not be the number written.
+func wholeFloats(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return math.Abs(x) < maxExactFloat
+	case map[string]any:
+		for k, e := range x {
+			switch e := e.(type) {
+			case float64:
+				if math.Abs(e) >= maxExactFloat {
+					return false
+				}
+				if e == math.Trunc(e) {
+					x[k] = int64(e)
+				}
+			case map[string]any, []any:
+				if !wholeFloats(e) {
+					return false
+				}
+			}
+		}
+	case []any:
+		for i, e := range x {
+			switch e := e.(type) {
+			case float64:
+				if math.Abs(e) >= maxExactFloat {
+					return false
+				}
+				if e == math.Trunc(e) {
+					x[i] = int64(e)
+				}
+			case map[string]any, []any:
+				if !wholeFloats(e) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // decodeRaw decodes one document, numbers left as json.Number.
@@ -71,6 +130,10 @@ func decodeRaw(data []byte) (any, error) {
 // DecodeObject is Decode for a document that must be one JSON object:
 // any other value is a *KindError.
 func DecodeObject(data []byte) (map[string]any, error) {
+	var m map[string]any
+	if json.Unmarshal(data, &m) == nil && m != nil && wholeFloats(m) {
+		return m, nil
+	}
 	v, err := decodeRaw(data)
 	if err != nil {
 		return nil, err
@@ -105,7 +168,10 @@ func Kind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// Number converts one json.Number as Decode does.
+// Number converts one json.Number as Decode does: an integer literal
+// that fits int64 is that int64; another number is a float64, or an
+// int64 when its value is a whole number below 2^53 in magnitude; a
+// number past float64 is a *RangeError.
 func Number(n json.Number) (any, error) {
 	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 		return i, nil
@@ -113,6 +179,9 @@ func Number(n json.Number) (any, error) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) {
 		return nil, &RangeError{Number: string(n)}
+	}
+	if math.Abs(f) < maxExactFloat && f == math.Trunc(f) {
+		return int64(f), nil
 	}
 	return f, nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,7 +41,11 @@ func TestDecode(t *testing.T) {
 		`-9223372036854775808`:  int64(-9223372036854775808),
 		`9223372036854775808`:   float64(9223372036854775808),
 		`12345678901234567890`:  float64(12345678901234567890),
-		`1e6`:                   float64(1e6),
+		`1e6`:                   int64(1000000),
+		`1.0`:                   int64(1),
+		`-0.0`:                  int64(0),
+		`1e17`:                  float64(1e17),
+		`9007199254740993.0`:    float64(9007199254740992),
 		`1.5`:                   1.5,
 		` {"a":[1,{"b":2.5}]} `: map[string]any{"a": []any{int64(1), map[string]any{"b": 2.5}}},
 		`{"a":1,"a":2}`:         map[string]any{"a": int64(2)},
@@ -53,8 +56,34 @@ func TestDecode(t *testing.T) {
 			t.Errorf("%s: %#v, %v; want %#v", in, got, err, want)
 		}
 	}
-	if v, err := jsonx.Decode([]byte(`-0.0`)); err != nil || v != any(math.Copysign(0, -1)) || !math.Signbit(v.(float64)) {
-		t.Errorf("-0.0: %#v, %v", v, err)
+}
+
+// TestDecodePathsAgree: a number decodes to the same value whether the
+// document takes the fast path (float64s below 2^53) or, because a
+// number of 2^53 or more is beside it, the json.Number path.
+func TestDecodePathsAgree(t *testing.T) {
+	for _, n := range []string{"0", "-0", "-0.0", "1", "1.0", "1.5", "1e6", "1E2", "-7", "0.1", "1e-7", "1e-400",
+		"9007199254740991", "-9007199254740991", "4503599627370495.5", "123456789.000", "2.5e3", "1e15"} {
+		fast, err := jsonx.Decode([]byte(`[` + n + `]`))
+		if err != nil {
+			t.Fatal(n, err)
+		}
+		slow, err := jsonx.Decode([]byte(`[` + n + `, 9007199254740993]`))
+		if err != nil {
+			t.Fatal(n, err)
+		}
+		alone, err := jsonx.Decode([]byte(n))
+		if err != nil {
+			t.Fatal(n, err)
+		}
+		obj, err := jsonx.DecodeObject([]byte(`{"n":` + n + `}`))
+		if err != nil {
+			t.Fatal(n, err)
+		}
+		f, s := fast.([]any)[0], slow.([]any)[0]
+		if f != s || f != alone || f != obj["n"] {
+			t.Errorf("%s: fast %#v, slow %#v, alone %#v, in an object %#v", n, f, s, alone, obj["n"])
+		}
 	}
 }
 
