@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // Reply is what hookctl answers Claude Code for one hook event: the JSON
@@ -76,11 +77,16 @@ func DecodeValue(data []byte) (any, error) {
 	if _, _, err := readBounded(bytes.NewReader(data), DefaultInputLimits(), nil); err != nil {
 		return nil, err
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return jsonx.Decode(data)
+}
+
+// CheckLimits checks a document read whole against DefaultInputLimits
+// (size, depth, values) before it is decoded: one past a limit is a
+// *LimitError. Other errors are the scanner's view of malformed JSON,
+// which the decoder reports more precisely.
+func CheckLimits(data []byte) error {
+	_, _, err := readBounded(bytes.NewReader(data), DefaultInputLimits(), nil)
+	return err
 }
 
 // decodeInput decodes hook input read within its limits.
@@ -100,23 +106,20 @@ func decodeInput(data []byte) (map[string]any, string, error) {
 	return payload, name, nil
 }
 
-// decodeObject decodes one JSON object read within its limits.
+// decodeObject decodes one JSON object read within its limits, with the
+// one payload decoder of every transport (jsonx.DecodeObject).
 func decodeObject(data []byte) (map[string]any, error) {
-	var payload map[string]any
-	if err := json.Unmarshal(data, &payload); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// Inside an object, a value only fails to fit when it is a
-			// number beyond float64.
-			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-				return nil, &InputError{Err: fmt.Errorf("number out of range: %w", err)}
-			}
-			return nil, &InputError{Err: fmt.Errorf("want a JSON object, got %s", te.Value)}
+	payload, err := jsonx.DecodeObject(data)
+	if err != nil {
+		var re *jsonx.RangeError
+		var ke *jsonx.KindError
+		switch {
+		case errors.As(err, &re):
+			return nil, &InputError{Err: fmt.Errorf("number out of range: %w", err)}
+		case errors.As(err, &ke):
+			return nil, &InputError{Err: err}
 		}
 		return nil, &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
-	}
-	if payload == nil {
-		return nil, &InputError{Err: errors.New("want a JSON object, got null")}
 	}
 	return payload, nil
 }

@@ -75,7 +75,10 @@ func decodeOutput(stdout []byte) (map[string]any, error) {
 		}
 		return nil, &OutputError{Err: err, Snippet: snippet}
 	}
-	return jsonx.Numbers(raw).(map[string]any), nil
+	if _, err := jsonx.Convert(raw); err != nil {
+		return nil, &OutputError{Err: err, Snippet: "a number past float64"}
+	}
+	return raw, nil
 }
 
 // Normalize maps one decoded Claude Code output object onto hookctl's

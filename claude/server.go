@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/metrics"
 )
 
@@ -580,10 +581,8 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 	event := r.PathValue("event")
 	payload := map[string]any{}
 	if len(strings.TrimSpace(string(data))) > 0 {
-		if err := json.Unmarshal(data, &payload); err != nil || payload == nil {
-			if err == nil {
-				err = errors.New("want a JSON object, got null")
-			}
+		var err error
+		if payload, err = jsonx.DecodeObject(data); err != nil {
 			s.writeError(w, http.StatusBadRequest, &InputError{Err: fmt.Errorf("payload: %w", err)})
 			return
 		}

@@ -1,7 +1,6 @@
 package hcl
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -445,10 +444,15 @@ func readPayloadFile(testFile, p string) (map[string]any, error) {
 	if len(data) > MaxPayloadFile {
 		return nil, fmt.Errorf("%s is larger than %d bytes", p, MaxPayloadFile)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	m, err := jsonx.DecodeObject(data)
+	if err != nil {
+		var ke *jsonx.KindError
+		if errors.As(err, &ke) {
+			return nil, fmt.Errorf("%s is not a JSON object", p)
+		}
+		if errors.Is(err, jsonx.ErrTrailing) {
+			return nil, fmt.Errorf("%s holds more than one JSON value", p)
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			line, col := lineCol(data, se.Offset)
@@ -459,14 +463,7 @@ func readPayloadFile(testFile, p string) (map[string]any, error) {
 		}
 		return nil, fmt.Errorf("%s: %v", p, err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s holds more than one JSON value", p)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s is not a JSON object", p)
-	}
-	return jsonx.Numbers(m).(map[string]any), nil
+	return m, nil
 }
 
 // lineCol is the line and column of the byte before offset (a JSON

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // Failure is one expectation a test's outcome did not meet.
@@ -192,16 +193,17 @@ func subset(path string, want, got map[string]any) []Failure {
 	return fs
 }
 
-// normalize turns a value into what encoding/json would decode it to, so
-// that int64(4), float64(4) and json.Number("4") are equal and structs
-// and typed maps compare as objects.
+// normalize turns a value into what the payload decoder (jsonx.Decode)
+// makes of its JSON, so that int64(4), float64(4) and json.Number("4")
+// are equal, structs and typed maps compare as objects, and integers
+// compare exactly (9007199254740993 is not 9007199254740992).
 func normalize(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
+	out, err := jsonx.Decode(b)
+	if err != nil {
 		return string(b)
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // A host's own hook scripts speak its protocol: they read its payload
@@ -136,8 +137,9 @@ func (h *Host) ReadReply(event string, payload map[string]any, code int, stdout,
 	if !claude.IsJSONOutput(stdout) {
 		return nil, nil
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(stdout, &raw); err != nil {
+	// Numbers as in payloads: an updated input keeps its integers exact.
+	raw, err := jsonx.DecodeObject(stdout)
+	if err != nil {
 		return nil, &claude.OutputError{Err: err, Snippet: firstLine(string(stdout))}
 	}
 	if _, ok := raw["hookSpecificOutput"]; ok && h.Name == "crush" {

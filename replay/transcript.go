@@ -623,7 +623,10 @@ func (r *Reader) toolUse(u map[string]any) {
 	if !ok {
 		input = map[string]any{}
 	}
-	jsonx.Numbers(input)
+	if _, err := jsonx.Convert(input); err != nil {
+		r.problem("tool_use input: " + err.Error())
+		return
+	}
 	r.start()
 	r.stats.ToolCalls++
 	r.giveUp()
@@ -669,7 +672,12 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 		p := r.payload(EventPostToolUse, true)
 		var resp any = text
 		if single && l.ToolUseResult != nil {
-			resp = jsonx.Numbers(l.ToolUseResult)
+			// A number past float64 leaves the text as the response.
+			if v, err := jsonx.Convert(l.ToolUseResult); err == nil {
+				resp = v
+			} else {
+				r.problem("toolUseResult: " + err.Error())
+			}
 		}
 		p["tool_response"] = resp
 		ev.Payload = p

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsonx"
@@ -182,40 +182,39 @@ func readPayload(stdin io.Reader, path string) (map[string]any, error) {
 	return DecodePayload(name, data)
 }
 
-// DecodePayload decodes a payload that must be one JSON object.
+// DecodePayload decodes a payload that must be one JSON object, within
+// the input limits of every other transport (claude.CheckLimits) and with
+// their decoder (jsonx.DecodeObject).
 func DecodePayload(name string, data []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	var le *claude.LimitError
+	if err := claude.CheckLimits(data); errors.As(err, &le) {
+		return nil, fmt.Errorf("payload %s: %w", name, err)
+	}
+	m, err := jsonx.DecodeObject(data)
+	var ke *jsonx.KindError
+	if errors.As(err, &ke) {
+		return nil, fmt.Errorf("payload %s: want a JSON object, got %s", name, jsonKindName(ke.Kind))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("payload %s: %s", name, jsonErrorAt(data, err))
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("payload %s: more than one JSON value", name)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("payload %s: want a JSON object, got %s", name, jsonKind(v))
-	}
-	return jsonx.Numbers(m).(map[string]any), nil
+	return m, nil
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
+func jsonKind(v any) string { return jsonKindName(jsonx.Kind(v)) }
+
+// jsonKindName is a JSON kind with its article: "an array".
+func jsonKindName(k string) string {
+	switch k {
+	case "null":
+		return k
+	case "array", "object":
+		return "an " + k
+	case "bool":
 		return "a boolean"
-	case json.Number, int64, float64:
-		return "a number"
-	case map[string]any:
-		return "an object"
+	default:
+		return "a " + k
 	}
-	return fmt.Sprintf("%T", v)
 }
 
 // jsonErrorAt adds line and column to a JSON syntax error.
@@ -255,11 +254,8 @@ func setField(payload map[string]any, kv string) error {
 		return fmt.Errorf("--set %q: want key=value", kv)
 	}
 	var val any = raw
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var js any
-	if err := dec.Decode(&js); err == nil && !dec.More() {
-		val = jsonx.Numbers(js)
+	if js, err := jsonx.Decode([]byte(raw)); err == nil {
+		val = js
 	}
 	if err := hcl.SetPath(payload, key, val); err != nil {
 		return fmt.Errorf("--set %s", err)

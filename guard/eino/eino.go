@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/guard"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // Middleware returns a tool middleware over g. A denied call does not run:
@@ -82,11 +83,12 @@ func ArgumentsHandler(g *guard.Guard) func(ctx context.Context, name, arguments 
 }
 
 func decodeArgs(s string) (map[string]any, error) {
-	args := map[string]any{}
 	if s == "" {
-		return args, nil
+		return map[string]any{}, nil
 	}
-	if err := json.Unmarshal([]byte(s), &args); err != nil {
+	// The payload decoder of every transport: integers stay exact.
+	args, err := jsonx.DecodeObject([]byte(s))
+	if err != nil {
 		// Arguments the hooks cannot read cannot be guarded.
 		return nil, fmt.Errorf("tool arguments are not a JSON object: %w", err)
 	}

@@ -9,7 +9,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // LoadEngine returns an engine loaded with a configuration.
@@ -48,8 +48,8 @@ func ReadPayload(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
+	p, err := jsonx.DecodeObject(b) // as every transport decodes payloads
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
