@@ -116,14 +116,17 @@ subject hookctl.audit.EVENT, besides any audit_log file). --nats wins over
 settings.state and state_file. The first replica to connect creates the kv
 bucket "hookctl" and the audit stream, kept by --nats-replicas servers.
 
-Connecting is bounded by --nats-timeout, which bounds every operation too:
+Connecting and setting up, together, are bounded by --nats-timeout, which
+bounds every operation too:
 NATS that cannot be reached at start is exit 1. If it goes away later, the
 client reconnects on its own; meanwhile a kv call throws into its hook (the
 hook's on_error decides, and the trace shows the error), the loop guard
 cannot count (stop_guard.error says so and a block stands: the guard never
 lets the agent stop on its own account), and an audit record that cannot be
 published is logged on stderr with the count lost so far. /healthz reports
-where the state is and whether it is connected. settings.state is read at
+where the state is and whether it answers (the round trip /readyz makes);
+after a failed one, kv calls fail at once for a few seconds instead of each
+waiting its timeout. settings.state is read at
 start: a reload that changes it is reported, and applies at the next start.
 
 Tracing. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
@@ -398,8 +401,10 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 			}
 			// The audit records still queued for NATS, background hooks'
-			// included, within what is left of the shutdown timeout.
-			if err := store.closeAudit(sctx); err != nil {
+			// included, within what is left of the shutdown timeout; then
+			// the connection closes, ending a publish in progress, so that
+			// every record lost is logged before "stopped".
+			if err := store.Shutdown(sctx); err != nil {
 				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
 			}
 			w.Config().Close()
@@ -417,7 +422,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 	cmd.Flags().DurationVar(&grace, "shutdown-timeout", 30*time.Second, "how long shutdown waits for requests and background hooks")
 	cmd.Flags().DurationVar(&drainDelay, "drain-delay", 0, "on SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before the listener closes")
 	cmd.Flags().StringVar(&natsURLs, "nats", "", "keep the shared state (kv, Stop loop guard, audit log) in NATS JetStream at these nats:// or tls:// URLs, comma-separated; wins over settings.state")
-	cmd.Flags().DurationVar(&natsTimeout, "nats-timeout", defaultNATSTimeout, "bound on connecting to NATS at start, and on each NATS operation")
+	cmd.Flags().DurationVar(&natsTimeout, "nats-timeout", defaultNATSTimeout, "bound on connecting to NATS and setting up at start, and on each NATS operation")
 	cmd.Flags().IntVar(&natsReplicas, "nats-replicas", 1, "how many NATS servers keep the kv bucket and the audit stream, when serve creates them (3 on a 3-node cluster)")
 	cmd.Flags().BoolVar(&tracePayloads, "trace-payloads", false, "put payloads and reasons (credentials redacted) on trace spans (or HOOKCTL_TRACE_PAYLOADS=1)")
 	f := cmd.Flags()

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -111,6 +114,12 @@ func TestServeProcessStalledNATS(t *testing.T) {
 	if ready.code != 503 || !strings.Contains(ready.raw, `"failing":["state"]`) || !strings.Contains(ready.raw, "not answering") {
 		t.Fatalf("/readyz with NATS stopped: %d %s %v", ready.code, ready.raw, ready.err)
 	}
+	// /healthz's state says the same, from that round trip.
+	if h := request("GET", p.base+"/healthz", ""); h.code != 200 {
+		t.Fatalf("/healthz with NATS stopped: %d %s", h.code, h.raw)
+	} else if st, _ := h.body["state"].(map[string]any); st["ready"] != false || !strings.Contains(fmt.Sprint(st["error"]), "not answering") || st["checked_at"] == nil {
+		t.Errorf("/healthz state with NATS stopped, /readyz 503: %v", st)
+	}
 
 	// Continued, the server answers again and the queue drains.
 	if err := nats.Signal(syscall.SIGCONT); err != nil {
@@ -129,5 +138,171 @@ func TestServeProcessStalledNATS(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("after SIGCONT: /readyz %d %s; /healthz %s", r.code, r.raw, h.raw)
 		}
+	}
+}
+
+// TestServeProcessShutdownStalledNATS: a real `hookctl serve --nats`
+// whose nats-server is stopped (SIGSTOP) while audit records are queued,
+// with a publish in progress that would take --nats-timeout (60 s): on
+// SIGTERM it stops within --shutdown-timeout (1 s), not after that
+// publish; the records lost are logged before "stopped", which is the
+// last line.
+func TestServeProcessShutdownStalledNATS(t *testing.T) {
+	url, nats := natsServerProcess(t)
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	writeFile(t, cfg, browserHCL)
+	p := startReplica(t, cfg, "--nats", url, "--nats-timeout", "60s", "--shutdown-timeout", "1s")
+	if err := nats.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if r := request("POST", p.base+"/claude", prePayload); r.code != 200 || !strings.Contains(r.raw, "BROWSER-TEST-DENY") {
+			t.Fatalf("deny %d with NATS stopped: %d %s %v", i, r.code, r.raw, r.err)
+		}
+	}
+	// The server is stopped (a round trip fails) and the records wait.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		r := request("GET", p.base+"/readyz", "")
+		h := request("GET", p.base+"/healthz", "")
+		if st, _ := h.body["state"].(map[string]any); r.code == 503 && st["audit_records_queued"] != 0.0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("NATS stopped: /readyz %d %s; /healthz %s", r.code, r.raw, h.raw)
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Well before the publish in progress would end on its own (60 s).
+	if code := p.wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(p.stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "hookctl: stopped after") {
+		t.Errorf("the last line is not \"stopped\": %q\n%s", last, p.stderr)
+	}
+	if !strings.Contains(p.stderr.String(), "lost") {
+		t.Errorf("no count of the audit records lost:\n%s", p.stderr)
+	}
+}
+
+// silentJetStream is a fake NATS server on 127.0.0.1: it greets each
+// client (INFO) and answers its PINGs, so that the connection comes up,
+// but never answers anything else: JetStream requests go unanswered.
+func silentJetStream(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() {
+				defer c.Close()
+				_, _ = c.Write([]byte(`INFO {"server_id":"fake","version":"2.10.0","proto":1,"headers":true,"max_payload":1048576,"jetstream":true}` + "\r\n"))
+				sc := bufio.NewScanner(c)
+				for sc.Scan() {
+					if strings.HasPrefix(sc.Text(), "PING") {
+						_, _ = c.Write([]byte("PONG\r\n"))
+					}
+				}
+			})
+		}
+	})
+	return "nats://" + ln.Addr().String()
+}
+
+// TestServeNATSSetupBoundedByTimeout: against a server that connects but
+// never answers JetStream, `hookctl serve --nats` gives up (exit 1) within
+// one --nats-timeout for connecting and setting up together, not one for
+// each step.
+func TestServeNATSSetupBoundedByTimeout(t *testing.T) {
+	url := silentJetStream(t)
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	writeFile(t, cfg, browserHCL)
+	bin, err := exec.LookPath("hookctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const natsTimeout = 5 * time.Second
+	cmd := exec.Command(bin, "serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted", "--nats", url, "--nats-timeout", natsTimeout.String())
+	cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Two steps with a timeout each would end at 2 × natsTimeout.
+	select {
+	case err := <-exited:
+		if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("exit %v, want 1:\n%s", err, stderr.String())
+		}
+	case <-time.After(2*natsTimeout - time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatalf("still setting up NATS after %s (--nats-timeout %s):\n%s", 2*natsTimeout-time.Second, natsTimeout, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "NATS") {
+		t.Errorf("the error does not name NATS:\n%s", stderr.String())
+	}
+}
+
+// kvHookHCL is a kv-using guard with a long timeout, as hooks are
+// written.
+const kvHookHCL = `
+hook "count-bash" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  on_error = "block"
+  timeout  = "60s"
+  js       = <<-JS
+    require("hookctl/kv").incr("bash.calls");
+    return { decision: "deny", reason: "KV-COUNTED" };
+  JS
+}
+`
+
+// TestServeProcessKVFailsFastOnStalledNATS: once a round trip to a
+// stopped nats-server (SIGSTOP) has failed (/readyz 503), a kv-using hook
+// fails at once instead of holding its slot of --max-inflight for its
+// whole timeout (60 s; --nats-timeout 60 s too), and on_error = "block"
+// denies; the reply comes well before either timeout.
+func TestServeProcessKVFailsFastOnStalledNATS(t *testing.T) {
+	url, nats := natsServerProcess(t)
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	writeFile(t, cfg, kvHookHCL)
+	p := startReplica(t, cfg, "--nats", url, "--nats-timeout", "60s")
+	if r := request("POST", p.base+"/claude", prePayload); r.code != 200 || !strings.Contains(r.raw, "KV-COUNTED") {
+		t.Fatalf("with NATS up: %d %s %v", r.code, r.raw, r.err)
+	}
+	if err := nats.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if r := request("GET", p.base+"/readyz", ""); r.code == 503 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("/readyz never 503 with NATS stopped")
+		}
+	}
+	// request gives up after 20 s, a third of the hook's timeout.
+	r := request("POST", p.base+"/claude", prePayload)
+	if r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) || strings.Contains(r.raw, "KV-COUNTED") {
+		t.Fatalf("kv hook with NATS stopped: %d %s %v", r.code, r.raw, r.err)
+	}
+	if err := nats.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/auditq"
 	"github.com/hookctl/hookctl/internal/natsurl"
@@ -104,7 +105,14 @@ type sharedState struct {
 	// audit queues the audit records for the stream (auditLog), so that
 	// a slow or stalled NATS never delays a decision.
 	audit *auditq.Queue
+	// The last round trip to NATS (Check): when, and its error.
+	pingAt  time.Time
+	pingErr error
 }
+
+// pingFresh is how long /healthz reports the last round trip to NATS
+// instead of making one of its own.
+const pingFresh = 5 * time.Second
 
 // newSharedState returns a state on the file store until configured.
 func newSharedState(name string, connectTimeout, timeout time.Duration) *sharedState {
@@ -162,9 +170,10 @@ func (s *sharedState) open(ctx context.Context) (kv.Store, error) {
 		return st, nil
 	}
 	// Connecting, then finding or creating the bucket and the stream, is
-	// bounded as a whole: a server that accepts the connection but never
-	// answers JetStream must not hang a command.
-	octx, cancel := context.WithTimeout(ctx, s.connectTimeout+s.timeout)
+	// bounded as a whole, by one connect timeout (--nats-timeout): a
+	// server that accepts the connection but never answers JetStream must
+	// not hang a command, nor take a timeout per step.
+	octx, cancel := context.WithTimeout(ctx, s.connectTimeout)
 	defer cancel()
 	st, err := natsstate.Open(octx, b.NATS,
 		natsstate.WithConnectTimeout(s.connectTimeout),
@@ -238,7 +247,28 @@ func (s *sharedState) status() map[string]any {
 	} else if b.File != "" {
 		out["path"] = b.File
 	}
-	if err := s.Ready(); err != nil {
+	err := s.Ready()
+	if err == nil && b.NATS != "" {
+		// The round trip /readyz makes, so that both say the same of a
+		// server that keeps the connection open but answers nothing: the
+		// last one if it is fresh, else one within the readiness bound.
+		s.mu.Lock()
+		at, perr := s.pingAt, s.pingErr
+		s.mu.Unlock()
+		if at.IsZero() || time.Since(at) >= pingFresh {
+			ctx, cancel := context.WithTimeout(context.Background(), claude.ReadinessTimeout)
+			perr = s.Check(ctx)
+			cancel()
+			s.mu.Lock()
+			at = s.pingAt
+			s.mu.Unlock()
+		}
+		err = perr
+		if !at.IsZero() {
+			out["checked_at"] = at.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	if err != nil {
 		out["ready"] = false
 		out["error"] = err.Error()
 	} else {
@@ -260,10 +290,14 @@ func (s *sharedState) Check(ctx context.Context) error {
 	if st == nil {
 		return nil
 	}
-	if err := st.Ping(ctx); err != nil {
-		return fmt.Errorf("shared state on %s: %w", b, err)
+	err := st.Ping(ctx)
+	if err != nil {
+		err = fmt.Errorf("shared state on %s: %w", b, err)
 	}
-	return nil
+	s.mu.Lock()
+	s.pingAt, s.pingErr = time.Now(), err
+	s.mu.Unlock()
+	return err
 }
 
 func (s *sharedState) auditQueue() *auditq.Queue {
@@ -287,14 +321,44 @@ func (s *sharedState) closeAudit(ctx context.Context) error {
 func (s *sharedState) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
+	return s.Shutdown(ctx)
+}
+
+// auditGone bounds the wait, after the NATS connection closed, for the
+// audit queue's publish in progress to fail and be logged.
+const auditGone = time.Second
+
+// Shutdown writes the audit records still queued until ctx ends, then
+// closes the NATS connection, which ends a publish still in progress, and
+// waits (auditGone at most) for that publish's failure to be logged, so
+// that every record lost is reported before Shutdown returns. The error
+// counts the records lost. Uses after it fail; it is idempotent.
+func (s *sharedState) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	already := s.closed
+	s.mu.Unlock()
+	if already {
+		return nil
+	}
 	aerr := s.closeAudit(ctx)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	st, q := s.nats, s.audit
 	s.closed = true
-	if s.nats != nil {
-		return errors.Join(aerr, s.nats.Close())
+	s.mu.Unlock()
+	var cerr error
+	if st != nil {
+		cerr = st.Close()
 	}
-	return aerr
+	if q != nil {
+		wctx, cancel := context.WithTimeout(context.Background(), auditGone)
+		defer cancel()
+		if q.Wait(wctx) == nil {
+			if lost := q.Stats().Lost; lost > 0 && aerr == nil {
+				aerr = fmt.Errorf("audit: %d %s lost since start", lost, plural(lost, "record", "records"))
+			}
+		}
+	}
+	return errors.Join(aerr, cerr)
 }
 
 // loops is the Stop loop guard's store: its counts in the kv store, under
@@ -348,7 +412,7 @@ func plural(n uint64, one, many string) string {
 }
 
 func (s *sharedState) Get(ctx context.Context, key string) (any, bool, error) {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -356,7 +420,7 @@ func (s *sharedState) Get(ctx context.Context, key string) (any, bool, error) {
 }
 
 func (s *sharedState) Set(ctx context.Context, key string, v any, ttl time.Duration) error {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return err
 	}
@@ -364,7 +428,7 @@ func (s *sharedState) Set(ctx context.Context, key string, v any, ttl time.Durat
 }
 
 func (s *sharedState) Delete(ctx context.Context, key string) error {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return err
 	}
@@ -372,7 +436,7 @@ func (s *sharedState) Delete(ctx context.Context, key string) error {
 }
 
 func (s *sharedState) Incr(ctx context.Context, key string, d int64, ttl time.Duration) (int64, error) {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -380,7 +444,7 @@ func (s *sharedState) Incr(ctx context.Context, key string, d int64, ttl time.Du
 }
 
 func (s *sharedState) CompareAndSwap(ctx context.Context, key string, old, new any, ttl time.Duration) (bool, error) {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -388,11 +452,26 @@ func (s *sharedState) CompareAndSwap(ctx context.Context, key string, old, new a
 }
 
 func (s *sharedState) Keys(ctx context.Context, prefix string) ([]string, error) {
-	st, err := s.open(ctx)
+	st, err := s.kv(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return st.Keys(ctx, prefix)
+}
+
+// kv is the open store for a kv operation. On NATS whose last round trip
+// (a /readyz or /healthz ping, pingFresh ago at most) failed, it fails at
+// once instead of letting the operation wait its whole timeout: a stalled
+// server would otherwise hold each kv-using hook (and its slot of
+// --max-inflight) for the hook's full timeout.
+func (s *sharedState) kv(ctx context.Context) (kv.Store, error) {
+	s.mu.Lock()
+	perr, at := s.pingErr, s.pingAt
+	s.mu.Unlock()
+	if perr != nil && time.Since(at) < pingFresh {
+		return nil, fmt.Errorf("%w (failing fast: the last round trip, %s ago, had no answer)", perr, time.Since(at).Round(time.Millisecond))
+	}
+	return s.open(ctx)
 }
 
 var _ kv.Store = (*sharedState)(nil)
