@@ -321,3 +321,44 @@ func TestNestedCallStartsNoDaemon(t *testing.T) {
 		t.Fatalf("sockets: %v", socks)
 	}
 }
+
+// TestEachCallHasItsOwnUmaskAndLimits: a daemon started with umask 022 and
+// no file size limit never runs a call made with umask 077 or a file size
+// limit: its command hooks must see the caller's, as under hookctl claude.
+func TestEachCallHasItsOwnUmaskAndLimits(t *testing.T) {
+	e := newEnv(t)
+	e.write("attrs.hcl", `hook "umask" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  command = "if [ \"$(umask)\" = 0077 ]; then echo 'command: umask 077' >&2; exit 2; fi"
+}
+hook "fsize" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  command = "if [ \"$(ulimit -S -f)\" = 4096 ]; then echo 'command: fsize 4096' >&2; exit 2; fi"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "attrs.hcl")
+	// sh sets the umask and limit, then becomes the program.
+	call := func(bin, setup string) (string, string) {
+		out, errOut, _ := e.run("/bin/sh", ls, "-c", setup+`; exec "$0" "$@"`, bin, "claude", "--config", "attrs.hcl")
+		return out, errOut
+	}
+	if out, errOut := call(e.client, "umask 022; ulimit -S -f unlimited"); strings.Contains(out, "deny") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("umask 022: %s %s", out, errOut)
+	}
+	for _, setup := range []string{"umask 077; ulimit -S -f unlimited", "umask 022; ulimit -S -f 4096"} {
+		want, _ := call(e.full, setup)
+		if !strings.Contains(want, "deny") {
+			t.Fatalf("hookctl claude does not deny with %q: %s", setup, want)
+		}
+		for i := range 2 {
+			if out, errOut := call(e.client, setup); out != want {
+				t.Fatalf("%q, call %d: %q, hookctl claude says %q\n%s", setup, i, out, want, errOut)
+			}
+		}
+	}
+	if out, _ := call(e.client, "umask 022; ulimit -S -f unlimited"); strings.Contains(out, "deny") {
+		t.Fatalf("umask 022 again: %s", out)
+	}
+}

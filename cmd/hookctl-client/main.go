@@ -96,8 +96,9 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 	if size > daemon.MaxMessage-(64<<10) {
 		return nil, "the call is too large for the daemon"
 	}
-	sock := daemon.Socket(dir, id, cwd, daemon.EnvKey(environ))
-	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin, Cwd: cwd, Env: environ}
+	attrs := daemon.ProcessAttrs()
+	sock := daemon.Socket(dir, id, cwd, attrs, daemon.EnvKey(environ))
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
 	resp, err := daemon.Call(sock, req)

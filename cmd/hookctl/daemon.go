@@ -335,6 +335,7 @@ type self struct {
 	identity string
 	cwd      string
 	env      []string // daemon.EnvKey of the daemon's environment
+	attrs    string   // daemon.ProcessAttrs of the daemon
 }
 
 // daemonSelf is the daemon's own identity, working directory and
@@ -344,7 +345,7 @@ func daemonSelf(identity string) (self, error) {
 	if err != nil {
 		return self{}, err
 	}
-	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(os.Environ())}, nil
+	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(os.Environ()), attrs: daemon.ProcessAttrs()}, nil
 }
 
 // refusal says why the daemon will not run req ("" when it will). A call
@@ -360,6 +361,8 @@ func (s self) refusal(req *daemon.Request) string {
 		return "the call comes from another working directory than the daemon's"
 	case !slices.Equal(daemon.EnvKey(req.Env), s.env):
 		return "the call has another environment than the daemon's"
+	case req.Attrs != s.attrs:
+		return "the call has another umask or other resource limits than the daemon's"
 	}
 	return ""
 }

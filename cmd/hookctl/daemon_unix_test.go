@@ -90,6 +90,12 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 	if out := call(0, rawCallCwdEnv+"=/"); !strings.HasPrefix(out, "refused: the call comes from another working directory") {
 		t.Fatalf("another working directory: %q", out)
 	}
+	// Another umask or resource limit likewise.
+	for _, setup := range []string{"umask", "core"} {
+		if out := call(0, rawCallSetupEnv+"="+setup); out != "refused: the call has another umask or other resource limits than the daemon's" {
+			t.Fatalf("another %s: %q", setup, out)
+		}
+	}
 }
 
 func copyFile(t *testing.T, from, to string, mode os.FileMode) {
@@ -100,5 +106,20 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 	}
 	if err := os.WriteFile(to, b, mode); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// rawCallSetup changes the raw client's umask ("umask") or its core size
+// limit ("core") before it calls.
+func rawCallSetup(what string) {
+	switch what {
+	case "umask":
+		syscall.Umask(0o77)
+	case "core":
+		var r syscall.Rlimit
+		if syscall.Getrlimit(syscall.RLIMIT_CORE, &r) == nil {
+			r.Cur = min(r.Max, 1-min(r.Cur, 1)) // 0, or 1 where it was 0
+			syscall.Setrlimit(syscall.RLIMIT_CORE, &r)
+		}
 	}
 }

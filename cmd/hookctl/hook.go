@@ -222,6 +222,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	a.timings.mark("fire")
 	release()
 	a.timings.mark("close")
+	if se, ok := stoppedBySignal(ctx); ok {
+		return a.writeReply(h.Block(ev, "hookctl: "+se.Error()+"; the action is blocked"))
+	}
 	if ferr != nil {
 		return a.writeReply(h.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr)))
 	}

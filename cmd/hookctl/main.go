@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -16,7 +17,18 @@ import (
 func main() {
 	start := time.Now()
 	tuneGC(os.Args[1:])
-	os.Exit(runContext(withMainStart(context.Background(), start), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx := withMainStart(context.Background(), start)
+	if runsHooks(subcommand(os.Args[1:])) {
+		// Handled until the process exits.
+		ctx, _ = withStopSignals(ctx)
+	}
+	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if se, ok := stoppedBySignal(ctx); ok && code == 0 {
+		// Never a silent allow: the host gave up on the hook.
+		fmt.Fprintf(os.Stderr, "hookctl: %v\n", se)
+		code = exitBlocked
+	}
+	os.Exit(code)
 }
 
 // tuneGC sets the garbage collector for the command, unless GOGC or
@@ -32,18 +44,21 @@ func main() {
 // serve also gets a 1 GiB soft memory limit, twice its
 // default --max-memory: under a flood of large inputs, GOGC=400 alone would
 // let the heap grow to five times what they hold before collecting.
+// subcommand is the first argument that is not a flag.
+func subcommand(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
 func tuneGC(args []string) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	sub := ""
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			sub = a
-			break
-		}
-	}
-	switch sub {
+	switch subcommand(args) {
 	case "serve", "daemon":
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(1 << 30)

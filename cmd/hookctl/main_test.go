@@ -169,18 +169,22 @@ func httpReport(ts *testscript.TestScript, neg bool, args []string, code int, bo
 const (
 	rawCallEnv    = "HOOKCTL_TEST_RAW_CALL"
 	rawCallCwdEnv = "HOOKCTL_TEST_RAW_CWD"
+	// rawCallSetupEnv names a change of the raw client's own process
+	// attributes (rawCallSetup) before it calls.
+	rawCallSetupEnv = "HOOKCTL_TEST_RAW_SETUP"
 )
 
 func rawCall(sock string) int {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, rawCallEnv+"=") && !strings.HasPrefix(kv, rawCallCwdEnv+"=") {
+		if !strings.HasPrefix(kv, rawCallEnv+"=") && !strings.HasPrefix(kv, rawCallCwdEnv+"=") && !strings.HasPrefix(kv, rawCallSetupEnv+"=") {
 			env = append(env, kv)
 		}
 	}
+	rawCallSetup(os.Getenv(rawCallSetupEnv))
 	resp, err := daemon.Call(sock, &daemon.Request{
 		Protocol: daemon.Protocol, Identity: "id", Args: []string{"claude"},
-		Cwd: os.Getenv(rawCallCwdEnv), Env: env,
+		Cwd: os.Getenv(rawCallCwdEnv), Env: env, Attrs: daemon.ProcessAttrs(),
 	})
 	switch {
 	case err != nil:

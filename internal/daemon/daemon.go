@@ -19,8 +19,9 @@ import (
 )
 
 // Protocol is the wire protocol's version. Version 2 added the client's
-// working directory and environment to the request.
-const Protocol = 2
+// working directory and environment to the request, version 3 its umask
+// and resource limits (Attrs).
+const Protocol = 3
 
 // MaxMessage bounds a request or a response (hook input is at most 64
 // MiB; the rest is small).
@@ -32,6 +33,7 @@ const MaxMessage = 80 << 20
 // working directory and whole environment ("KEY=value", as os.Environ
 // gives it): a daemon runs a call only when they are its own, so that the
 // call's hooks see exactly what hookctl claude run by the client would.
+// Attrs, the client's ProcessAttrs (umask and resource limits), likewise.
 type Request struct {
 	Protocol int
 	Identity string
@@ -39,6 +41,7 @@ type Request struct {
 	Stdin    []byte
 	Cwd      string
 	Env      []string
+	Attrs    string
 }
 
 // Response is what the call printed and its exit status. Refused is set
@@ -107,10 +110,10 @@ func Dir() (string, error) {
 }
 
 // Socket is the socket of the daemon for a binary identity, working
-// directory and environment.
-func Socket(dir, identity, cwd string, env []string) string {
+// directory, process attributes (ProcessAttrs) and environment.
+func Socket(dir, identity, cwd, attrs string, env []string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d\x00", Protocol, identity, cwd, os.Getuid())
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d\x00%s\x00", Protocol, identity, cwd, os.Getuid(), attrs)
 	for _, kv := range env {
 		h.Write([]byte(kv))
 		h.Write([]byte{0})
@@ -123,7 +126,7 @@ var magic = [4]byte{'H', 'K', 'C', '1'}
 
 // WriteRequest sends a request.
 func WriteRequest(w io.Writer, r *Request) error {
-	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4
+	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4 + 4 + len(r.Attrs)
 	for _, a := range r.Args {
 		size += 4 + len(a)
 	}
@@ -143,6 +146,7 @@ func WriteRequest(w io.Writer, r *Request) error {
 	for _, kv := range r.Env {
 		b = appendString(b, kv)
 	}
+	b = appendString(b, r.Attrs)
 	return writeFrame(w, b)
 }
 
@@ -176,6 +180,7 @@ func ReadRequest(rd io.Reader) (*Request, error) {
 		}
 		r.Env = append(r.Env, string(d.bytes()))
 	}
+	r.Attrs = string(d.bytes())
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("daemon: trailing bytes after the request")
 	}

@@ -21,6 +21,7 @@ func sampleRequest() *Request {
 		Stdin: []byte(`{"tool_name":"Bash"}`),
 		Cwd:   "/home/dev/shop",
 		Env:   []string{"PATH=/usr/bin", "DEPLOY_ENV=prod", "EMPTY="},
+		Attrs: "umask=22 nofile=1024:4096",
 	}
 }
 
@@ -35,7 +36,7 @@ func TestRequestRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Protocol != req.Protocol || got.Identity != req.Identity || got.Cwd != req.Cwd ||
-			!slices.Equal(got.Args, req.Args) || !bytes.Equal(got.Stdin, req.Stdin) || !slices.Equal(got.Env, req.Env) {
+			!slices.Equal(got.Args, req.Args) || !bytes.Equal(got.Stdin, req.Stdin) || !slices.Equal(got.Env, req.Env) || got.Attrs != req.Attrs {
 			t.Fatalf("got %+v, want %+v", got, req)
 		}
 		if buf.Len() != 0 {
@@ -68,15 +69,16 @@ func TestResponseRoundTrip(t *testing.T) {
 // build must agree, and a change must be a new Protocol.
 func TestWireFormat(t *testing.T) {
 	var buf bytes.Buffer
-	req := &Request{Protocol: 2, Identity: "i", Args: []string{"claude"}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}}
+	req := &Request{Protocol: 3, Identity: "i", Args: []string{"claude"}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}, Attrs: "u"}
 	if err := WriteRequest(&buf, req); err != nil {
 		t.Fatal(err)
 	}
-	want := "HKC1\x00\x00\x00\x2c" + // magic, body length 44
-		"\x00\x00\x00\x02" + "\x00\x00\x00\x01i" + // protocol, identity
+	want := "HKC1\x00\x00\x00\x31" + // magic, body length 49
+		"\x00\x00\x00\x03" + "\x00\x00\x00\x01i" + // protocol, identity
 		"\x00\x00\x00\x01" + "\x00\x00\x00\x06claude" + // one argument
 		"\x00\x00\x00\x01x" + "\x00\x00\x00\x01/" + // stdin, cwd
-		"\x00\x00\x00\x01" + "\x00\x00\x00\x03A=1" // one variable
+		"\x00\x00\x00\x01" + "\x00\x00\x00\x03A=1" + // one variable
+		"\x00\x00\x00\x01u" // umask and limits
 	if buf.String() != want {
 		t.Fatalf("wire:\n%q\nwant\n%q", buf.String(), want)
 	}
@@ -168,19 +170,20 @@ func TestEnvKey(t *testing.T) {
 // TestSocketPerEnvironment: any variable, not only a few known ones,
 // chooses another daemon; so do the working directory and the binary.
 func TestSocketPerEnvironment(t *testing.T) {
-	base := Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin"}))
+	base := Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bin"}))
 	for name, s := range map[string]string{
-		"variable":  Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin", "DEPLOY_ENV=prod"})),
-		"value":     Socket("/d", "id", "/w", EnvKey([]string{"PATH=/usr/bin"})),
-		"cwd":       Socket("/d", "id", "/x", EnvKey([]string{"PATH=/bin"})),
-		"identity":  Socket("/d", "id2", "/w", EnvKey([]string{"PATH=/bin"})),
-		"separator": Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bi", "n"})),
+		"variable":  Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bin", "DEPLOY_ENV=prod"})),
+		"value":     Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/usr/bin"})),
+		"cwd":       Socket("/d", "id", "/x", "umask=22", EnvKey([]string{"PATH=/bin"})),
+		"attrs":     Socket("/d", "id", "/w", "umask=77", EnvKey([]string{"PATH=/bin"})),
+		"identity":  Socket("/d", "id2", "/w", "umask=22", EnvKey([]string{"PATH=/bin"})),
+		"separator": Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bi", "n"})),
 	} {
 		if s == base {
 			t.Errorf("another %s, the same socket", name)
 		}
 	}
-	if Socket("/d", "id", "/w", EnvKey([]string{"PATH=/bin"})) != base || filepath.Dir(base) != "/d" {
+	if Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bin"})) != base || filepath.Dir(base) != "/d" {
 		t.Fatal("not stable")
 	}
 }
@@ -243,7 +246,7 @@ func FuzzReadRequest(f *testing.F) {
 			t.Fatalf("re-read: %v", err)
 		}
 		if again.Protocol != req.Protocol || again.Identity != req.Identity || again.Cwd != req.Cwd ||
-			!slices.Equal(again.Args, req.Args) || !bytes.Equal(again.Stdin, req.Stdin) || !slices.Equal(again.Env, req.Env) {
+			!slices.Equal(again.Args, req.Args) || !bytes.Equal(again.Stdin, req.Stdin) || !slices.Equal(again.Env, req.Env) || again.Attrs != req.Attrs {
 			t.Fatalf("round trip: %+v != %+v", again, req)
 		}
 		if len(req.Args) > MaxArgs || len(req.Env) > MaxEnv {

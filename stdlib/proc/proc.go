@@ -131,7 +131,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{ExitCode: -1}, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	if err := startRun(cmd.Start, func() int { return cmd.Process.Pid }); err != nil {
 		return Result{ExitCode: -1, Duration: time.Since(start)}, &StartError{Argv0: s.Argv[0], Err: err}
 	}
 	procs := newTree(cmd.Process.Pid, token)
@@ -204,6 +204,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	// Processes of the run left behind are stopped: they outlived the
 	// program (after a timeout, this finds what was started since).
 	procs.kill(cmd)
+	// Under a subreaper, what the run left and that left its tree came
+	// back to this process: it is killed too.
+	endRun(cmd.Process.Pid)
 	// Stop the copying goroutines (a pipe still held by a process out of
 	// the group never reaches EOF), then take what is already in the pipes
 	// without waiting: nothing printed before the exit is lost.

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/hookctl/hookctl/stdlib/proc"
+)
+
+// stopSignals are the signals a host sends a hook it gives up on: they
+// end the run's context, so that every command hook's processes are
+// killed, and the reply still owed is the host's block.
+var stopSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
+
+// signalError is the cause of a context a stop signal ended.
+type signalError struct{ sig os.Signal }
+
+func (e *signalError) Error() string {
+	return fmt.Sprintf("hookctl was stopped (%v) while its hooks ran; their processes were killed", e.sig)
+}
+
+// runsHooks reports whether the subcommand runs hooks in this process.
+func runsHooks(sub string) bool {
+	switch sub {
+	case "claude", "hook", "fire", "serve", "daemon":
+		return true
+	}
+	return false
+}
+
+// withStopSignals returns ctx ended, with a *signalError cause, by the
+// first stop signal, and makes the process the subreaper of its hooks'
+// orphans (Linux). stop undoes the signal handling.
+func withStopSignals(ctx context.Context) (_ context.Context, stop func()) {
+	_ = proc.BecomeSubreaper()
+	ctx, cancel := context.WithCancelCause(ctx)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(&signalError{sig: sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// stoppedBySignal returns the signal that ended ctx, if one did.
+func stoppedBySignal(ctx context.Context) (*signalError, bool) {
+	var se *signalError
+	ok := errors.As(context.Cause(ctx), &se)
+	return se, ok
+}

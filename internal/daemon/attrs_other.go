@@ -1,0 +1,7 @@
+//go:build !unix
+
+package daemon
+
+// ProcessAttrs is empty where programs inherit no umask or resource
+// limits a caller sets.
+func ProcessAttrs() string { return "" }
