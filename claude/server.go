@@ -482,7 +482,11 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 	}
 	if err != nil {
 		// The rest of the body is not worth waiting for: the server
-		// closes the connection after the reply rather than read it.
+		// closes the connection after the reply rather than read it, and
+		// says so, so that no client sends its next request on a
+		// connection whose read deadline has passed (it was answered 500,
+		// a non-blocking error to Claude Code).
+		w.Header().Set("Connection", "close")
 		_ = rc.SetReadDeadline(time.Now())
 		done()
 		var le *LimitError

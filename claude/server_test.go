@@ -591,3 +591,38 @@ func TestFireRepliesAreTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalClosesTheConnection: a body refused while it was read (too
+// deep) left the keep-alive connection with a read deadline in the past,
+// and the client's next request on it was answered 500 "context
+// canceled" — a non-blocking error to Claude Code, so a deny became an
+// allow. A refusal now closes the connection; the next request, on a new
+// one, gets its deny.
+func TestRefusalClosesTheConnection(t *testing.T) {
+	e := gateEngine(t, nil)
+	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{Input: claude.InputLimits{MaxDepth: 64}}))
+	url := serveReal(t, srv)
+	c := &http.Client{Timeout: 10 * time.Second} // keep-alive
+	post := func(body string) (*http.Response, string) {
+		t.Helper()
+		resp, err := c.Post(url+"/claude", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	deep := `{"hook_event_name":"PreToolUse","a":` + strings.Repeat(`[`, 100) + strings.Repeat(`]`, 100) + `}`
+	deny := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}`
+	for i := range 3 {
+		resp, text := post(deep)
+		if resp.StatusCode != http.StatusBadRequest || !resp.Close {
+			t.Fatalf("round %d: deep body: %d close=%v %s", i, resp.StatusCode, resp.Close, text)
+		}
+		resp, text = post(deny)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(text, `"deny"`) {
+			t.Fatalf("round %d: the next request: %d %s", i, resp.StatusCode, text)
+		}
+	}
+}
