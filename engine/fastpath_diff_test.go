@@ -205,7 +205,7 @@ func diffPayloads() []map[string]any {
 		map[string]any{"command": "sudo rm -rf /", "n": 9007199254740992.0, "flag": "true"},
 		map[string]any{"command": "SUDO sh", "n": math.NaN(), "list": []any{"a", "z"}},
 		map[string]any{"command": "rm\u00a0-rf ü", "é": "ü", "list": []any{}, "nested": map[string]any{"k": "xyz"}},
-		map[string]any{"command": "\xff\xfe rm -rf", "n": -0.0, "list": "a", "nested": "x"},
+		map[string]any{"command": "\xff\xfe rm -rf", "n": math.Copysign(0, -1), "list": "a", "nested": "x"},
 		map[string]any{"command": huge, "n": 1 << 62},
 		map[string]any{"command": "ls", "_$K0": map[string]any{"decision": "allow"}},
 	}

@@ -119,13 +119,10 @@ func (f finding) reason() string {
 	return fmt.Sprintf("`%s` %s (dangerous-commands rule %s)", truncate(f.cmd, 200), f.why, f.rule)
 }
 
-// check reports the first dangerous command of a command line. cwd is the
-// agent's working directory ("" if unknown).
-func (g *dangerGuard) check(line, cwd string) (finding, bool) { return g.checkIn(line, cwd, "") }
-
-// checkIn is check for an agent working in project ("" if unknown): a
-// recursive rm of the project directory, its parents or anything outside
-// it is dangerous too. A finding to deny wins over one to ask, wherever
+// checkIn reports the first dangerous command of a command line, for an
+// agent whose working directory is cwd ("" if unknown) in project ("" if
+// unknown): a recursive rm of the project directory, its parents or
+// anything outside it is dangerous too. A finding to deny wins over one to ask, wherever
 // they are in the line.
 func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
 	return g.checkAt(line, place{cwd: cwd}, project)

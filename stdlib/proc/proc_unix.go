@@ -14,14 +14,6 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killGroup kills the process group led by cmd's process.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-}
-
 // drain copies to w what r, a pipe, holds now, without waiting for more,
 // and at most limit bytes.
 func drain(r *os.File, w io.Writer, limit int) {
