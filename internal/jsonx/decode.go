@@ -79,38 +79,44 @@ func wholeFloats(v any) bool {
 		return math.Abs(x) < maxExactFloat
 	case map[string]any:
 		for k, e := range x {
-			switch e := e.(type) {
-			case float64:
-				if math.Abs(e) >= maxExactFloat {
-					return false
-				}
-				if e == math.Trunc(e) {
-					x[k] = int64(e)
-				}
-			case map[string]any, []any:
-				if !wholeFloats(e) {
-					return false
-				}
+			n, changed, ok := whole(e)
+			if !ok {
+				return false
+			}
+			if changed {
+				x[k] = n
 			}
 		}
 	case []any:
 		for i, e := range x {
-			switch e := e.(type) {
-			case float64:
-				if math.Abs(e) >= maxExactFloat {
-					return false
-				}
-				if e == math.Trunc(e) {
-					x[i] = int64(e)
-				}
-			case map[string]any, []any:
-				if !wholeFloats(e) {
-					return false
-				}
+			n, changed, ok := whole(e)
+			if !ok {
+				return false
+			}
+			if changed {
+				x[i] = n
 			}
 		}
 	}
 	return true
+}
+
+// whole is wholeFloats for one element of a map or array: the int64 a
+// whole float64 below 2^53 becomes (changed), containers converted in
+// place, and false for a number of 2^53 or more.
+func whole(e any) (n int64, changed, ok bool) {
+	switch e := e.(type) {
+	case float64:
+		if math.Abs(e) >= maxExactFloat {
+			return 0, false, false
+		}
+		if e == math.Trunc(e) {
+			return int64(e), true, true
+		}
+	case map[string]any, []any:
+		return 0, false, wholeFloats(e)
+	}
+	return 0, false, true
 }
 
 // decodeRaw decodes one document, numbers left as json.Number.
