@@ -210,7 +210,7 @@ hook "b" {
 	defer cfg.Close()
 	var b bytes.Buffer
 	cfg.Warnings.Render(&b)
-	if !strings.Contains(b.String(), "w.hcl:4:14: warning: Matcher has no effect") || !strings.Contains(b.String(), "Matcher looks like a permission rule") {
+	if !strings.Contains(b.String(), "w.hcl:4:14: warning[HK1404]: Matcher has no effect") || !strings.Contains(b.String(), "Matcher looks like a permission rule") {
 		t.Fatalf("%s", b.String())
 	}
 }
@@ -372,17 +372,17 @@ hook "opta" {
   event    = "PreToolUse"
   command  = "exit 0"
   protocol = "bash"
-}`, `x.hcl:4:14: error: Invalid protocol`},
+}`, `x.hcl:4:14: error[HK1612]: Invalid protocol`},
 		{`hook "x" {
   event    = "PreToolUse"
   js       = "return null"
   protocol = "opta"
-}`, `x.hcl:4:14: error: Attribute only for command hooks`},
+}`, `x.hcl:4:14: error[HK1609]: Attribute only for command hooks`},
 		{`hook "x" {
   event    = "PreToolUse"
   decision = "deny"
   cwd      = "/tmp"
-}`, `x.hcl:4:14: error: Attribute only for command hooks`},
+}`, `x.hcl:4:14: error[HK1609]: Attribute only for command hooks`},
 	} {
 		_, err := assemble.LoadSource("x.hcl", []byte(tc.src), t.TempDir())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -459,5 +459,19 @@ hook "broken-stop" {
 	tr, _ := out.Hook("broken-stop")
 	if tr.Status != engine.StatusError || !strings.Contains(tr.Error, "not built") || !out.Blocked {
 		t.Fatalf("the hook not built for this run: %+v, blocked %v", tr, out.Blocked)
+	}
+}
+
+// TestEngineSummariesHaveCodes: the summaries given to the engine's
+// verdicts (computed, so not seen by hcl's scan of the source) each have
+// a code of their own.
+func TestEngineSummariesHaveCodes(t *testing.T) {
+	for field, s := range assemble.EngineFieldSummaries {
+		if hcl.CodeOf(s) == hcl.CodeOther {
+			t.Errorf("%s: summary %q has no code", field, s)
+		}
+	}
+	if hcl.CodeOf("Invalid hook") == hcl.CodeOther {
+		t.Error(`"Invalid hook" has no code`)
 	}
 }

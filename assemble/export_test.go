@@ -8,3 +8,7 @@ func ScriptRuntimes(c *Config) int {
 	}
 	return c.pool.Runtimes()
 }
+
+// EngineFieldSummaries are the summaries of the engine's problems by
+// field.
+var EngineFieldSummaries = summaries

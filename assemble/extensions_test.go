@@ -148,8 +148,8 @@ hook "audit" {
 // position instead of failing (open) at every fire.
 func TestUnknownFunctionsFailTheLoad(t *testing.T) {
 	for src, want := range map[string]string{
-		`when = "isRelease(tool_input.branch)"`:          "hooks.hcl:4:11: error: Invalid condition",
-		`when = "tool_input.command.includes('rm -rf')"`: "hooks.hcl:4:30: error: Invalid condition",
+		`when = "isRelease(tool_input.branch)"`:          "hooks.hcl:4:11: error[HK1401]: Invalid condition",
+		`when = "tool_input.command.includes('rm -rf')"`: "hooks.hcl:4:30: error[HK1401]: Invalid condition",
 	} {
 		path := writeConfig(t, map[string]string{"hooks.hcl": "hook \"guard\" {\n  event    = \"PreToolUse\"\n  decision = \"deny\"\n  " + src + "\n}\n"})
 		eng, err := assemble.NewEngine()

@@ -261,7 +261,7 @@ func TestBrokenLocalIsADiagnostic(t *testing.T) {
 		if !errors.As(err, &d) {
 			t.Fatalf("%T: %v", err, err)
 		}
-		if !strings.Contains(err.Error(), "x.hcl:2:7: error: Unknown variable") {
+		if !strings.Contains(err.Error(), "x.hcl:2:7: error[HK1203]: Unknown variable") {
 			t.Errorf("the broken local is not reported:\n%v", err)
 		}
 	}

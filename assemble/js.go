@@ -23,13 +23,10 @@ func inlineBody(hb *hcl.HookBlock, x *Build, attr string) engine.Handler {
 	if !ok {
 		return nil
 	}
-	lang := "JavaScript"
-	if attr == "ts" {
-		lang = "TypeScript"
-	}
+	ts := attr == "ts"
 	pool, err := x.Scripts()
 	if err != nil {
-		b.Errorf(attr, lang+" unavailable", "%s.", err)
+		b.Errorf(attr, byLang(ts, "JavaScript unavailable", "TypeScript unavailable"), "%s.", err)
 		return nil
 	}
 	prog, err := pool.CompileBody(script.Body{File: in.File, Line: in.Line, Text: in.Text, TypeScript: attr == "ts", Columns: in.Columns()})
@@ -40,10 +37,10 @@ func inlineBody(hb *hcl.HookBlock, x *Build, attr string) engine.Handler {
 			if se.Hint != "" {
 				detail += "\n" + se.Hint
 			}
-			in.ErrorAtFile(se.Line, se.Column, lang+" syntax error", detail)
+			in.ErrorAtFile(se.Line, se.Column, byLang(ts, "JavaScript syntax error", "TypeScript syntax error"), detail)
 			return nil
 		}
-		b.Errorf(attr, "Invalid "+lang, "%s", err)
+		b.Errorf(attr, byLang(ts, "Invalid JavaScript", "Invalid TypeScript"), "%s", err)
 		return nil
 	}
 	return pool.Handler(prog, hb.Allow...)
@@ -73,7 +70,7 @@ func scriptFile(hb *hcl.HookBlock, x *Build) engine.Handler {
 		var xe *script.Error
 		switch {
 		case errors.As(err, &se):
-			b.Errorf("script", lang(p)+" syntax error", "%s:%d:%d: %s%s", relTo(dir, se.File), se.Line, se.Column, se.Message, hint(se.Hint))
+			b.Errorf("script", byLang(isTypeScript(p), "JavaScript syntax error", "TypeScript syntax error"), "%s:%d:%d: %s%s", relTo(dir, se.File), se.Line, se.Column, se.Message, hint(se.Hint))
 		case errors.As(err, &xe):
 			b.Errorf("script", "Script failed to load", "%s:%d:%d: %s%s%s", relTo(dir, xe.File), xe.Line, xe.Column, xe.Message, hint(xe.Hint), stack(dir, xe.Stack))
 		default:
@@ -91,13 +88,22 @@ func relTo(dir, p string) string {
 	return p
 }
 
-// lang names the language of a script file.
-func lang(path string) string {
+// isTypeScript reports whether a script file is TypeScript.
+func isTypeScript(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".ts", ".mts", ".cts":
-		return "TypeScript"
+		return true
 	}
-	return "JavaScript"
+	return false
+}
+
+// byLang chooses a diagnostic's summary by language; the summaries are
+// written whole, so that each has its code (hcl.CodeOf).
+func byLang(ts bool, js, typescript string) string {
+	if ts {
+		return typescript
+	}
+	return js
 }
 
 // hint puts a hint on a line of its own.

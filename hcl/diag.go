@@ -24,22 +24,25 @@ const (
 )
 
 // Diagnostic is one problem of a configuration, at File:Line:Column
-// (1-based; Line 0 when it has no position) through EndLine:EndColumn.
+// (1-based; Line 0 when it has no position) through EndLine:EndColumn,
+// with its stable Code (see Codes).
 type Diagnostic struct {
 	File               string
 	Line, Column       int
 	EndLine, EndColumn int
 	Severity           Severity
+	Code               Code
 	Summary, Detail    string
 }
 
 // At is the diagnostic's position as file:line:column.
 func (d Diagnostic) At() string { return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column) }
 
-// NewDiagnostic returns a diagnostic of severity sev at r.
+// NewDiagnostic returns a diagnostic of severity sev at r, with the code
+// of its summary (CodeOf).
 func NewDiagnostic(sev Severity, r Range, summary, detail string) Diagnostic {
 	return Diagnostic{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column,
-		Severity: sev, Summary: summary, Detail: detail}
+		Severity: sev, Code: CodeOf(summary), Summary: summary, Detail: detail}
 }
 
 // Diagnostics is every problem found in a configuration, errors and
@@ -63,11 +66,12 @@ func fromHCL(ds hcl2.Diagnostics, files map[string]*hcl2.File) *Diagnostics {
 		if d.Severity == hcl2.DiagWarning {
 			sev = SeverityWarning
 		}
+		x := Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail}
 		if d.Subject != nil {
-			out.List = append(out.List, NewDiagnostic(sev, *d.Subject, d.Summary, d.Detail))
-		} else {
-			out.List = append(out.List, Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail})
+			x = NewDiagnostic(sev, *d.Subject, d.Summary, d.Detail)
 		}
+		x.Code = codeOfHCL(d)
+		out.List = append(out.List, x)
 	}
 	return out
 }
@@ -129,7 +133,7 @@ func (d *Diagnostics) filter(sev Severity) []Diagnostic {
 
 // Render writes every diagnostic, sorted by file and position, as
 //
-//	hooks.hcl:12:3: error: Unsupported argument
+//	hooks.hcl:12:3: error[HK1202]: Unsupported argument
 //	  An argument named "matchr" is not expected here. Did you mean "matcher"?
 //	    11 | hook "x" {
 //	    12 |   matchr = "Bash"
@@ -159,10 +163,14 @@ func (d *Diagnostics) Render(w io.Writer) {
 func (d *Diagnostics) renderOne(w io.Writer, diag Diagnostic) {
 	// The file name, the summary and the detail can hold text from the
 	// configuration or its path: escaped, as the snippet is.
+	sev := string(diag.Severity)
+	if diag.Code != "" {
+		sev += "[" + termsafe.Escape(string(diag.Code)) + "]"
+	}
 	if diag.Line > 0 {
-		fmt.Fprintf(w, "%s: %s: %s\n", termsafe.Escape(diag.At()), diag.Severity, termsafe.Escape(diag.Summary))
+		fmt.Fprintf(w, "%s: %s: %s\n", termsafe.Escape(diag.At()), sev, termsafe.Escape(diag.Summary))
 	} else {
-		fmt.Fprintf(w, "%s: %s\n", diag.Severity, termsafe.Escape(diag.Summary))
+		fmt.Fprintf(w, "%s: %s\n", sev, termsafe.Escape(diag.Summary))
 	}
 	if diag.Detail != "" {
 		for _, line := range strings.Split(diag.Detail, "\n") {
@@ -223,4 +231,46 @@ func snippet(w io.Writer, src []byte, r Diagnostic) {
 // at formats a range's start as file:line:column.
 func at(r hcl2.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// CodeOf returns the code of a diagnostic's summary (CodeOther for a
+// summary without one).
+func CodeOf(summary string) Code {
+	if c, ok := bySummary[summary]; ok {
+		return c
+	}
+	return CodeOther
+}
+
+// codeExtra carries a code set where a diagnostic was made, keeping the
+// HCL library's own Extra.
+type codeExtra struct {
+	code  Code
+	inner any
+}
+
+func (e codeExtra) UnwrapDiagnosticExtra() any { return e.inner }
+
+// parsed tags the diagnostics of parsing a file: syntax errors, or a file
+// that cannot be read.
+func parsed(ds hcl2.Diagnostics) hcl2.Diagnostics {
+	for _, d := range ds {
+		if _, ok := d.Extra.(codeExtra); ok {
+			continue
+		}
+		c := CodeSyntax
+		if d.Summary == "Failed to read file" {
+			c = CodeReadFile
+		}
+		d.Extra = codeExtra{code: c, inner: d.Extra}
+	}
+	return ds
+}
+
+// codeOfHCL is the code of one of the HCL library's diagnostics.
+func codeOfHCL(d *hcl2.Diagnostic) Code {
+	if e, ok := d.Extra.(codeExtra); ok {
+		return e.code
+	}
+	return CodeOf(d.Summary)
 }

@@ -93,7 +93,7 @@ hook "b" {
 `), t.TempDir())
 	d := cfg.Diagnostics()
 	text := d.Error()
-	for _, want := range []string{"x.hcl:3:13: error: Invalid duration", "x.hcl:4:25: error: Invalid condition", `x.hcl:8:3: error: Unsupported argument`} {
+	for _, want := range []string{"x.hcl:3:13: error[HK1103]: Invalid duration", "x.hcl:4:25: error[HK1401]: Invalid condition", `x.hcl:8:3: error[HK1202]: Unsupported argument`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}
@@ -294,20 +294,20 @@ test "e" {
 	ts := hcl.ParseTests([]string{filepath.Join(dir, "x_test.hcl")})
 	text := ts.Diagnostics().Error()
 	for _, want := range []string{
-		`x_test.hcl:2:3: error: Unsupported argument`,
-		`x_test.hcl:4:6: error: Duplicate test name`,
-		`x_test.hcl:9:3: error: Two payloads`,
-		`x_test.hcl:11:22: error: Invalid hook status`,
+		`x_test.hcl:2:3: error[HK1202]: Unsupported argument`,
+		`x_test.hcl:4:6: error[HK1801]: Duplicate test name`,
+		`x_test.hcl:9:3: error[HK1803]: Two payloads`,
+		`x_test.hcl:11:22: error[HK1804]: Invalid hook status`,
 		`"passed" is not a hook status`,
-		`x_test.hcl:12:5: error: Unsupported argument`,
+		`x_test.hcl:12:5: error[HK1202]: Unsupported argument`,
 		`Did you mean "decision"?`,
-		`x_test.hcl:14:3: error: Duplicate expect block`,
-		`x_test.hcl:17:3: error: Two payloads`,
-		`x_test.hcl:22:18: error: Invalid payload file`,
+		`x_test.hcl:14:3: error[HK1107]: Duplicate expect block`,
+		`x_test.hcl:17:3: error[HK1803]: Two payloads`,
+		`x_test.hcl:22:18: error[HK1803]: Invalid payload file`,
 		`bad.json:3:1: invalid character '}'`,
-		`x_test.hcl:23:31: error: Invalid set`,
-		`x_test.hcl:26:18: error: Invalid payload file`,
-		`x_test.hcl:27:3: error: Unsupported block type`,
+		`x_test.hcl:23:31: error[HK1805]: Invalid set`,
+		`x_test.hcl:26:18: error[HK1803]: Invalid payload file`,
+		`x_test.hcl:27:3: error[HK1201]: Unsupported block type`,
 		`missing.json: no such file`,
 	} {
 		if !strings.Contains(text, want) {
@@ -330,7 +330,7 @@ test "env" {
 }
 `}), "y_test.hcl")})
 	text = ts.Diagnostics().Error()
-	for _, want := range []string{`"A=B" is not an environment variable name`, `Variable "N" must be a string, not null`, `y_test.hcl:3:15: error: Invalid set`, `tool_name is a string, not an object`, `"a..b" has an empty segment`, `/dev/zero is not a regular file`} {
+	for _, want := range []string{`"A=B" is not an environment variable name`, `Variable "N" must be a string, not null`, `y_test.hcl:3:15: error[HK1805]: Invalid set`, `tool_name is a string, not an object`, `"a..b" has an empty segment`, `/dev/zero is not a regular file`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}
@@ -352,12 +352,12 @@ func TestSettingsState(t *testing.T) {
 		t.Fatalf("state %q at %v", cfg.Settings.State, cfg.StateRange)
 	}
 	for src, want := range map[string]string{
-		`settings { state = "redis://cache:6379" }`:                             `x.hcl:1:20: error: Invalid setting\n  state: "redis://cache:6379": scheme "redis": want nats:// or tls://`,
-		`settings { state = "nats-0:4222" }`:                                    `x.hcl:1:20: error: Invalid setting\n  state: "nats-0:4222": not a URL`,
-		`settings { state = "" }`:                                               `x.hcl:1:20: error: Invalid setting\n  state: no NATS server URL`,
-		`settings { state = "nats://a:4222,,nats://b" }`:                        `x.hcl:1:20: error: Invalid setting\n  state: an empty URL`,
+		`settings { state = "redis://cache:6379" }`:                             `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: "redis://cache:6379": scheme "redis": want nats:// or tls://`,
+		`settings { state = "nats-0:4222" }`:                                    `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: "nats-0:4222": not a URL`,
+		`settings { state = "" }`:                                               `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: no NATS server URL`,
+		`settings { state = "nats://a:4222,,nats://b" }`:                        `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: an empty URL`,
 		`settings { state = 4222 }`:                                             `x.hcl:1:`,
-		"settings {\n  state_file = \"s.json\"\n  state = \"nats://a:4222\"\n}": `x.hcl:3:3: error: Conflicting settings\n  state keeps the shared state in NATS and state_file keeps it in a file (set at x.hcl:2:3)`,
+		"settings {\n  state_file = \"s.json\"\n  state = \"nats://a:4222\"\n}": `x.hcl:3:3: error[HK1702]: Conflicting settings\n  state keeps the shared state in NATS and state_file keeps it in a file (set at x.hcl:2:3)`,
 	} {
 		want = strings.ReplaceAll(want, `\n`, "\n")
 		cfg := hcl.ParseSource("x.hcl", []byte(src), t.TempDir())

@@ -80,7 +80,7 @@ func CheckSyntax(files ...string) (*Diagnostics, error) {
 			return nil, err
 		}
 		_, d := p.ParseHCL(src, name)
-		all = append(all, d...)
+		all = append(all, parsed(d)...)
 	}
 	if !all.HasErrors() {
 		return nil, nil
@@ -233,7 +233,7 @@ func ParseFile(path string, opts ...Option) *Config {
 func ParseSource(name string, src []byte, dir string, opts ...Option) *Config {
 	l := newLoader(dir, opts)
 	f, d := l.parser.ParseHCL(src, name)
-	l.diags = append(l.diags, d...)
+	l.diags = append(l.diags, parsed(d)...)
 	return l.finish(name, []string{name}, []*hcl2.File{f})
 }
 
@@ -242,7 +242,7 @@ func parse(name, dir string, paths []string, opts []Option) *Config {
 	var files []*hcl2.File
 	for _, p := range paths {
 		f, d := l.parser.ParseHCLFile(p)
-		l.diags = append(l.diags, d...)
+		l.diags = append(l.diags, parsed(d)...)
 		files = append(files, f)
 	}
 	return l.finish(name, paths, files)

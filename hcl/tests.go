@@ -143,7 +143,7 @@ func ParseTests(files []string, opts ...Option) *Tests {
 	var locals, tests []*hcl2.Block
 	for _, p := range files {
 		f, d := l.parser.ParseHCLFile(p)
-		l.diags = append(l.diags, d...)
+		l.diags = append(l.diags, parsed(d)...)
 		if f == nil || d.HasErrors() {
 			// The syntax errors say it all: what could be decoded of
 			// the file would only add errors that follow from them.

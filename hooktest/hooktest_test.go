@@ -360,12 +360,12 @@ test "from the payload" {
 	}
 	text := d.Error()
 	for _, want := range []string{
-		`bad_test.hcl:2:11: error: Unknown event`, `Did you mean "PreToolUse"?`,
-		`bad_test.hcl:6:31: error: Unknown hook`, `"deploy" is not a hook of PreToolUse; its hooks are no-rm, rewrite.`,
-		`bad_test.hcl:6:46: error: Unknown hook`, `Did you mean "no-rm"?`,
-		`bad_test.hcl:10:23: error: Invalid decision`, `deploy.pre takes no decision`,
-		`bad_test.hcl:12:1: error: Missing event`,
-		`bad_test.hcl:16:13: error: Unknown event`, `"Stopp" is not an event`,
+		`bad_test.hcl:2:11: error[HK1301]: Unknown event`, `Did you mean "PreToolUse"?`,
+		`bad_test.hcl:6:31: error[HK1211]: Unknown hook`, `"deploy" is not a hook of PreToolUse; its hooks are no-rm, rewrite.`,
+		`bad_test.hcl:6:46: error[HK1211]: Unknown hook`, `Did you mean "no-rm"?`,
+		`bad_test.hcl:10:23: error[HK1804]: Invalid decision`, `deploy.pre takes no decision`,
+		`bad_test.hcl:12:1: error[HK1302]: Missing event`,
+		`bad_test.hcl:16:13: error[HK1301]: Unknown event`, `"Stopp" is not an event`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
@@ -382,7 +382,7 @@ test "from the payload" {
 		t.Fatalf("err %v", err)
 	}
 	text = d.Error()
-	for _, want := range []string{`hooks.hcl:3:3: error: Unsupported argument`, `x_test.hcl:2:3: error: Unsupported argument`, `Did you mean "event"?`} {
+	for _, want := range []string{`hooks.hcl:3:3: error[HK1202]: Unsupported argument`, `x_test.hcl:2:3: error[HK1202]: Unsupported argument`, `Did you mean "event"?`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
 		}

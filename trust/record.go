@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/shquote"
 )
 
@@ -160,6 +161,18 @@ type UntrustedError struct {
 	Changed []string
 	// Err is why the check itself failed (nil when it ran).
 	Err error
+}
+
+// Code is the error's stable diagnostic code: hcl.CodeUntrusted,
+// hcl.CodeTrustChanged or hcl.CodeTrustUnchecked.
+func (e *UntrustedError) Code() hcl.Code {
+	switch {
+	case e.Err != nil:
+		return hcl.CodeTrustUnchecked
+	case e.Changed != nil:
+		return hcl.CodeTrustChanged
+	}
+	return hcl.CodeUntrusted
 }
 
 func (e *UntrustedError) Error() string {
@@ -431,6 +444,9 @@ type UntrustedFileError struct {
 	// Changed is set when the record pins the file with other content.
 	Changed bool
 }
+
+// Code is the error's stable diagnostic code, hcl.CodeUntrustedFile.
+func (e *UntrustedFileError) Code() hcl.Code { return hcl.CodeUntrustedFile }
 
 func (e *UntrustedFileError) Error() string {
 	what := "is not pinned by its trust record"

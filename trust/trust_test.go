@@ -479,3 +479,22 @@ func TestPinsSkipTestFiles(t *testing.T) {
 		t.Fatalf("pinned %v", got)
 	}
 }
+
+// TestErrorCodes: the trust errors carry the stable codes of
+// docs/diagnostics.md.
+func TestErrorCodes(t *testing.T) {
+	for _, tc := range []struct {
+		err  interface{ Code() hcl.Code }
+		want hcl.Code
+	}{
+		{&UntrustedError{Path: "/c"}, "HK1901"},
+		{&UntrustedError{Path: "/c", Changed: []string{"a.js modified"}}, "HK1902"},
+		{&UntrustedError{Path: "/c", Err: errors.New("unreadable")}, "HK1903"},
+		{&UntrustedFileError{Config: "/c", File: "/c/a.js"}, "HK1904"},
+		{&UntrustedFileError{Config: "/c", File: "/c/a.js", Changed: true}, "HK1904"},
+	} {
+		if got := tc.err.Code(); got != tc.want {
+			t.Errorf("%v: code %s, want %s", tc.err, got, tc.want)
+		}
+	}
+}
