@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/script"
 )
 
@@ -34,20 +35,14 @@ type Watcher struct {
 
 	mu      sync.Mutex
 	current *Config
-	stamps  map[string]stamp
+	stamps  filestamp.Set
 	// pending holds stamps seen changed once: a reload waits until they
 	// hold still for one more interval, so a file caught half-written (an
 	// editor truncating before writing) is not loaded.
-	pending map[string]stamp
+	pending filestamp.Set
 
 	stop chan struct{}
 	done chan struct{}
-}
-
-type stamp struct {
-	mod  time.Time
-	size int64
-	ok   bool
 }
 
 // WatchOption configures a Watcher.
@@ -228,17 +223,8 @@ func (w *Watcher) files(cfg *Config) []string {
 	return slices.Compact(files)
 }
 
-func (w *Watcher) scan(cfg *Config) map[string]stamp {
-	out := map[string]stamp{}
-	for _, f := range w.files(cfg) {
-		fi, err := os.Stat(f)
-		if err != nil {
-			out[f] = stamp{}
-			continue
-		}
-		out[f] = stamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
-	}
-	return out
+func (w *Watcher) scan(cfg *Config) filestamp.Set {
+	return filestamp.Take(w.files(cfg))
 }
 
 // changed reports whether the watched files changed since the last load
@@ -247,28 +233,16 @@ func (w *Watcher) changed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := w.scan(w.current)
-	if sameStamps(now, w.stamps) {
+	if now.Equal(w.stamps) {
 		w.pending = nil
 		return false
 	}
-	if w.pending != nil && sameStamps(now, w.pending) {
+	if w.pending != nil && now.Equal(w.pending) {
 		w.pending = nil
 		return true
 	}
 	w.pending = now
 	return false
-}
-
-func sameStamps(a, b map[string]stamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for f, s := range a {
-		if old, ok := b[f]; !ok || old != s {
-			return false
-		}
-	}
-	return true
 }
 
 func (w *Watcher) loop() {
