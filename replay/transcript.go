@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/stdlib/transcript"
 )
 
 // The Claude Code events a replay fires, in the order a turn fires them.
@@ -119,7 +119,7 @@ type Stats struct {
 // DefaultMaxLine bounds one transcript line. A longer line (a huge tool
 // result) is skipped as malformed; no more of it than the bound is held in
 // memory.
-const DefaultMaxLine = 32 << 20
+const DefaultMaxLine = transcript.DefaultMaxLine
 
 // Option configures a Reader.
 type Option func(*Reader)
@@ -163,12 +163,11 @@ func (e *FormatError) Error() string {
 // their result, so transcripts of any length stream through it. A Reader
 // is not safe for concurrent use.
 type Reader struct {
-	br      *bufio.Reader
+	lines   *transcript.LineReader
 	path    string
 	maxLine int
 
 	line  int
-	buf   []byte
 	queue []Event
 	stats Stats
 	typed int // lines that were JSON objects with a type
@@ -250,13 +249,14 @@ type pendingStop struct {
 // NewReader returns a Reader of the transcript r.
 func NewReader(r io.Reader, opts ...Option) *Reader {
 	rd := &Reader{
-		br: bufio.NewReaderSize(r, 64<<10), maxLine: DefaultMaxLine,
-		calls: map[string]*call{}, answered: newRecentSet(maxAnswered), dropped: newRecentSet(maxAnswered),
+		maxLine: DefaultMaxLine,
+		calls:   map[string]*call{}, answered: newRecentSet(maxAnswered), dropped: newRecentSet(maxAnswered),
 		stats: Stats{Skipped: map[string]int{}},
 	}
 	for _, o := range opts {
 		o(rd)
 	}
+	rd.lines = transcript.NewLineReader(r, rd.maxLine)
 	return rd
 }
 
@@ -276,7 +276,7 @@ func (r *Reader) Next(ctx context.Context) (Event, error) {
 		if err := ctx.Err(); err != nil {
 			return Event{}, err
 		}
-		line, tooLong, err := r.readLine()
+		line, tooLong, err := r.lines.Next()
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Event{}, err
 		}
@@ -307,39 +307,6 @@ func (r *Reader) Next(ctx context.Context) (Event, error) {
 	return ev, nil
 }
 
-// readLine returns the next line without its newline, nil at the end. A
-// line longer than maxLine is consumed but not returned (tooLong).
-func (r *Reader) readLine() (line []byte, tooLong bool, err error) {
-	if cap(r.buf) > 1<<20 {
-		r.buf = nil // a long line's buffer is not kept for the short ones after it
-	}
-	r.buf = r.buf[:0]
-	for {
-		frag, e := r.br.ReadSlice('\n')
-		if !tooLong {
-			if len(r.buf)+len(frag) > r.maxLine+1 { // +1: the newline
-				tooLong = true
-				r.buf = r.buf[:0]
-			} else {
-				r.buf = append(r.buf, frag...)
-			}
-		}
-		switch {
-		case e == nil:
-			return r.buf, tooLong, nil
-		case errors.Is(e, bufio.ErrBufferFull):
-			continue
-		case errors.Is(e, io.EOF):
-			if len(r.buf) == 0 && !tooLong {
-				return nil, false, io.EOF
-			}
-			return r.buf, tooLong, io.EOF
-		default:
-			return nil, false, e
-		}
-	}
-}
-
 // size writes a byte count, in MiB when it is a whole number of them.
 func size(n int) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
@@ -357,72 +324,15 @@ func (r *Reader) problem(msg string) {
 
 func (r *Reader) skip(what string) { r.stats.Skipped[what]++ }
 
-// Transcript line shapes: only the fields a replay uses. Fields whose type
-// varies across Claude Code versions are decoded leniently (str, flag), so
-// that one odd field never loses a line.
-type (
-	rawLine struct {
-		Type           str         `json:"type"`
-		Subtype        str         `json:"subtype"`
-		IsSidechain    flag        `json:"isSidechain"`
-		IsMeta         flag        `json:"isMeta"`
-		IsCompact      flag        `json:"isCompactSummary"`
-		TranscriptOnly flag        `json:"isVisibleInTranscriptOnly"`
-		IsAPIError     flag        `json:"isApiErrorMessage"`
-		SessionID      str         `json:"sessionId"`
-		Cwd            str         `json:"cwd"`
-		PermissionMode str         `json:"permissionMode"`
-		PromptID       str         `json:"promptId"`
-		Effort         str         `json:"effort"`
-		Message        *rawMessage `json:"message"`
-		ToolUseResult  any         `json:"toolUseResult"`
-	}
-	rawMessage struct {
-		ID         str `json:"id"`
-		Content    any `json:"content"`
-		StopReason str `json:"stop_reason"`
-	}
-)
-
-// str decodes a JSON string; any other value decodes as "".
-type str string
-
-func (s *str) UnmarshalJSON(b []byte) error {
-	var v string
-	if json.Unmarshal(b, &v) == nil {
-		*s = str(v)
-	}
-	return nil
-}
-
-// flag decodes JSON true; any other value decodes as false.
-type flag bool
-
-func (f *flag) UnmarshalJSON(b []byte) error {
-	*f = string(b) == "true"
-	return nil
-}
-
 // handle reads one line.
 func (r *Reader) handle(line []byte) {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		r.skip("blank line")
 		return
 	}
-	if line[0] != '{' {
-		r.problem("not a JSON object")
-		return
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var l rawLine
-	if err := dec.Decode(&l); err != nil {
-		r.problem("invalid JSON: " + jsonError(line, err))
-		return
-	}
-	if dec.More() {
-		r.problem("more than one JSON value on the line")
+	l, err := transcript.DecodeLine(line, transcript.WithExactNumbers(), transcript.WithToolUseResult())
+	if err != nil {
+		r.problem(err.Error())
 		return
 	}
 	if l.Type == "" {
@@ -430,27 +340,27 @@ func (r *Reader) handle(line []byte) {
 		return
 	}
 	r.typed++
-	if l.SessionID != "" && l.SessionID != str(r.sessionID) {
-		r.sessionID = string(l.SessionID)
+	if l.SessionID != "" && l.SessionID != r.sessionID {
+		r.sessionID = l.SessionID
 		r.stats.Sessions = append(r.stats.Sessions, r.sessionID)
 	}
 	if l.Cwd != "" {
-		r.cwd = string(l.Cwd)
+		r.cwd = l.Cwd
 	}
 	switch l.Type {
 	case "user", "assistant":
 	default:
-		r.skip(string(l.Type))
+		r.skip(l.Type)
 		return
 	}
 	if l.Message == nil {
-		r.problem(string(l.Type) + " line without a message")
+		r.problem(l.Type + " line without a message")
 		return
 	}
 	switch l.Message.Content.(type) {
 	case string, []any:
 	default:
-		r.problem(string(l.Type) + " message content is neither a string nor a list of blocks")
+		r.problem(l.Type + " message content is neither a string nor a list of blocks")
 		return
 	}
 	if l.IsSidechain {
@@ -474,12 +384,12 @@ var commandPrefixes = []string{
 // Texts Claude Code writes as user messages when the user interrupts.
 var interruptTexts = []string{"[Request interrupted by user", "No response requested."}
 
-func (r *Reader) user(l *rawLine) {
+func (r *Reader) user(l *transcript.Line) {
 	if l.PermissionMode != "" {
-		r.mode = string(l.PermissionMode)
+		r.mode = l.PermissionMode
 	}
 	if l.PromptID != "" {
-		r.promptID = string(l.PromptID)
+		r.promptID = l.PromptID
 	}
 	blocks, _ := l.Message.Content.([]any)
 	var results []map[string]any
@@ -494,11 +404,11 @@ func (r *Reader) user(l *rawLine) {
 		}
 		return
 	}
-	text := contentText(l.Message.Content)
+	text := l.Message.Text()
 	switch {
-	case bool(l.IsMeta):
+	case l.IsMeta:
 		r.skip("meta message")
-	case bool(l.IsCompact || l.TranscriptOnly):
+	case l.IsCompactSummary || l.IsVisibleInTranscriptOnly:
 		r.skip("compaction summary")
 	case hasPrefix(text, interruptTexts):
 		r.skip("interruption")
@@ -508,11 +418,11 @@ func (r *Reader) user(l *rawLine) {
 	case strings.TrimSpace(text) == "":
 		r.skip("user message without text")
 	default:
-		r.prompt(l, text)
+		r.prompt(text)
 	}
 }
 
-func (r *Reader) prompt(l *rawLine, text string) {
+func (r *Reader) prompt(text string) {
 	r.endTurn(true)
 	r.start()
 	r.turn++
@@ -536,17 +446,17 @@ func (r *Reader) start() {
 	r.emit(Event{Name: EventSessionStart, Input: "startup", Payload: p})
 }
 
-func (r *Reader) assistant(l *rawLine) {
+func (r *Reader) assistant(l *transcript.Line) {
 	if l.Effort != "" {
-		r.effort = string(l.Effort)
+		r.effort = l.Effort
 	}
-	if l.IsAPIError {
+	if l.IsAPIErrorMessage {
 		// An API error ends the turn with StopFailure, not Stop.
 		r.skip("API error message")
 		r.stop = nil
 		return
 	}
-	id := string(l.Message.ID)
+	id := l.Message.ID
 	blocks, _ := l.Message.Content.([]any)
 	var uses []map[string]any
 	for _, b := range blocks {
@@ -561,7 +471,7 @@ func (r *Reader) assistant(l *rawLine) {
 		}
 		return
 	}
-	text := contentText(l.Message.Content)
+	text := l.Message.Text()
 	if r.stop != nil && id != "" && r.stop.msgID == id {
 		// Another line of the same message.
 		if text != "" {
@@ -586,7 +496,7 @@ func (r *Reader) assistant(l *rawLine) {
 }
 
 // endsTurn reports whether a stop_reason ends the assistant's turn.
-func endsTurn(sr str) bool { return sr == "end_turn" || sr == "stop_sequence" }
+func endsTurn(sr string) bool { return sr == "end_turn" || sr == "stop_sequence" }
 
 // endTurn fires the pending Stop when its message ended the turn: always
 // when its stop_reason said so, and, for a message recorded without a
@@ -641,7 +551,7 @@ func (r *Reader) toolUse(u map[string]any) {
 
 // result replays one tool_result block. single says it is the only one of
 // its line, whose toolUseResult is then its structured output.
-func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
+func (r *Reader) result(l *transcript.Line, res map[string]any, single bool) {
 	id, _ := res["tool_use_id"].(string)
 	c := r.calls[id]
 	if c == nil {
@@ -660,7 +570,7 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 	r.answered.add(id)
 	r.stats.Results++
 	isError, _ := res["is_error"].(bool)
-	text := contentText(res["content"])
+	text := transcript.ContentText(res["content"])
 	rec := RecordedRan
 	if isError {
 		rec = classifyError(text)
@@ -673,7 +583,7 @@ func (r *Reader) result(l *rawLine, res map[string]any, single bool) {
 		var resp any = text
 		if single && l.ToolUseResult != nil {
 			// A number past float64 leaves the text as the response.
-			if v, err := jsonx.Convert(l.ToolUseResult); err == nil {
+			if v, err := toolUseResult(l.ToolUseResult); err == nil {
 				resp = v
 			} else {
 				r.problem("toolUseResult: " + err.Error())
@@ -766,26 +676,6 @@ func (r *Reader) emitAt(ev Event, line, turn int) {
 	r.queue = append(r.queue, ev)
 }
 
-// contentText is the text of a message or tool_result content: a string,
-// or the text blocks of a list joined by newlines.
-func contentText(c any) string {
-	switch c := c.(type) {
-	case string:
-		return c
-	case []any:
-		var texts []string
-		for _, b := range c {
-			if o, ok := b.(map[string]any); ok && o["type"] == "text" {
-				if t, _ := o["text"].(string); t != "" {
-					texts = append(texts, t)
-				}
-			}
-		}
-		return strings.Join(texts, "\n")
-	}
-	return ""
-}
-
 func hasPrefix(s string, prefixes []string) bool {
 	for _, p := range prefixes {
 		if strings.HasPrefix(s, p) {
@@ -795,19 +685,16 @@ func hasPrefix(s string, prefixes []string) bool {
 	return false
 }
 
-// jsonError says where a line's JSON is wrong.
-func jsonError(data []byte, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("column %d: %v", se.Offset, err)
-	case errors.As(err, &te):
-		return fmt.Sprintf("column %d: %v", te.Offset, err)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Sprintf("column %d: unexpected end of line", len(data)+1)
+// toolUseResult decodes a line's toolUseResult: integers exact, other
+// numbers float64 (jsonx.Convert).
+func toolUseResult(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
 	}
-	return err.Error()
+	return jsonx.Convert(v)
 }
 
 // Clone returns a deep copy of a payload: its maps and lists are new,

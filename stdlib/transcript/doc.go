@@ -29,4 +29,10 @@
 // LastUserText, which describe the main conversation; nor do meta lines
 // (isMeta, such as the caveat Claude Code adds before local command output)
 // count as user text.
+//
+// DecodeLine and LineReader are the one reader of transcript lines: Read
+// uses them, and so does package replay, which turns a transcript into the
+// hook events the session fired. The package is plain Go (no JavaScript
+// runtime); the hookctl/transcript JS module is a binding of Read and
+// LastAssistantText.
 package transcript

@@ -59,3 +59,19 @@ func ExampleLastAssistantText() {
 	// TestParseConfig is fixed: `parseSections` now sorts the section names, so the result no longer depends on map iteration order. `go test -count=150 ./...` passes.
 	// I have not committed the change.
 }
+
+// DecodeLine reads one line, leniently: a field of an unexpected type
+// (isSidechain as a string here) reads as its zero value rather than
+// losing the line.
+func ExampleDecodeLine() {
+	l, err := transcript.DecodeLine([]byte(`{"type":"assistant","isSidechain":"no","message":{"id":"m1","content":[{"type":"text","text":"Done."},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(l.Type, l.IsSidechain, l.Message.ID, l.Message.Text(), len(l.Message.Blocks()))
+	_, err = transcript.DecodeLine([]byte(`{"type":"user"} {"type":"user"}`))
+	fmt.Println(err)
+	// Output:
+	// assistant false m1 Done. 2
+	// more than one JSON value on the line
+}

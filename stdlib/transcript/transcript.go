@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/hookctl/hookctl/internal/safefile"
 )
@@ -219,31 +218,6 @@ func dropPartialLine(b []byte) []byte {
 	return nil
 }
 
-// Transcript line shapes. Only the fields Read uses are decoded. Content is
-// decoded into any, a string or a list of blocks, in one pass with the rest
-// of the line: for multi-megabyte tool results, every extra pass of
-// encoding/json over the line costs as much as the whole decode.
-type (
-	rawLine struct {
-		Type        string      `json:"type"`
-		IsSidechain bool        `json:"isSidechain"`
-		IsMeta      bool        `json:"isMeta"`
-		Message     *rawMessage `json:"message"`
-	}
-	rawMessage struct {
-		ID      string    `json:"id"`
-		Model   string    `json:"model"`
-		Content any       `json:"content"`
-		Usage   *rawUsage `json:"usage"`
-	}
-	rawUsage struct {
-		InputTokens              int64 `json:"input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	}
-)
-
 // lineKind is what decodeLine made of a line.
 type lineKind int
 
@@ -254,24 +228,21 @@ const (
 	lineAssistant
 )
 
-// decodeLine decodes one line of a transcript.
-func decodeLine(line []byte) (rawLine, lineKind) {
-	line = bytes.TrimSpace(line)
-	var l rawLine
-	if len(line) == 0 {
-		return l, lineOther
-	}
-	if line[0] != '{' {
+// decodeLine decodes one line of a transcript (DecodeLine) and says what
+// Read makes of it.
+func decodeLine(line []byte) (Line, lineKind) {
+	l, err := DecodeLine(line)
+	if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '{' {
 		return l, lineMalformed
 	}
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err != nil {
 		// A line of a type Read skips may have a shape Read does not
 		// know; only a malformed user or assistant line, or a line that
 		// is not JSON at all, counts.
 		var t struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(line, &t) != nil || t.Type == "user" || t.Type == "assistant" {
+		if json.Unmarshal(bytes.TrimSpace(line), &t) != nil || t.Type == "user" || t.Type == "assistant" {
 			return l, lineMalformed
 		}
 		return l, lineOther
@@ -295,54 +266,6 @@ func decodeLine(line []byte) (rawLine, lineKind) {
 	return l, lineMalformed
 }
 
-// blocks returns the content blocks of a message that are JSON objects;
-// none when the content is a string.
-func blocks(m *rawMessage) []map[string]any {
-	list, _ := m.Content.([]any)
-	out := make([]map[string]any, 0, len(list))
-	for _, b := range list {
-		if o, ok := b.(map[string]any); ok {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-// messageText is the text of a message: its string content, or its text
-// blocks joined with "\n".
-func messageText(m *rawMessage) string {
-	if s, ok := m.Content.(string); ok {
-		return s
-	}
-	var texts []string
-	for _, b := range blocks(m) {
-		if str(b["type"]) == "text" {
-			if t := str(b["text"]); t != "" {
-				texts = append(texts, t)
-			}
-		}
-	}
-	return strings.Join(texts, "\n")
-}
-
-// resultText is the text of a tool_result's content: a string, or the text
-// blocks of a list joined with "\n".
-func resultText(c any) string {
-	switch c := c.(type) {
-	case string:
-		return c
-	case []any:
-		var texts []string
-		for _, b := range c {
-			if o, ok := b.(map[string]any); ok && str(o["type"]) == "text" {
-				texts = append(texts, str(o["text"]))
-			}
-		}
-		return strings.Join(texts, "\n")
-	}
-	return ""
-}
-
 func str(v any) string {
 	s, _ := v.(string)
 	return s
@@ -350,11 +273,11 @@ func str(v any) string {
 
 // mainText is the text a main-conversation assistant line contributes to
 // LastAssistantText, "" if none.
-func mainText(l *rawLine, kind lineKind) string {
+func mainText(l *Line, kind lineKind) string {
 	if kind != lineAssistant || l.IsSidechain {
 		return ""
 	}
-	return messageText(l.Message)
+	return l.Message.Text()
 }
 
 // parser accumulates a Summary over the lines of a transcript.
@@ -365,7 +288,7 @@ type parser struct {
 	callAt   map[string]int // tool_use id -> index in calls
 	// usage per assistant message id, in first-seen order; lines of the same
 	// message repeat its usage, the last one wins.
-	usage    []rawUsage
+	usage    []MessageUsage
 	usageAt  map[string]int
 	lastText string // message id of LastAssistantText, "" if none
 }
@@ -398,9 +321,9 @@ func parse(ctx context.Context, data []byte, opt Options) (*Summary, error) {
 	return p.summary(), nil
 }
 
-func (p *parser) user(l *rawLine) {
+func (p *parser) user(l *Line) {
 	p.s.UserMessages++
-	for _, b := range blocks(l.Message) {
+	for _, b := range l.Message.Blocks() {
 		if str(b["type"]) != "tool_result" {
 			continue
 		}
@@ -408,15 +331,15 @@ func (p *parser) user(l *rawLine) {
 		if at, ok := p.callAt[id]; ok && id != "" {
 			isErr, _ := b["is_error"].(bool)
 			call := &p.calls[at]
-			call.Result, call.IsError, call.HasResult = resultText(b["content"]), isErr, true
+			call.Result, call.IsError, call.HasResult = ContentText(b["content"]), isErr, true
 		}
 	}
-	if text := messageText(l.Message); text != "" && !l.IsMeta && !l.IsSidechain {
+	if text := l.Message.Text(); text != "" && !l.IsMeta && !l.IsSidechain {
 		p.s.LastUserText = text
 	}
 }
 
-func (p *parser) assistant(l *rawLine) {
+func (p *parser) assistant(l *Line) {
 	m := l.Message
 	if m.ID == "" {
 		p.s.AssistantMessages++
@@ -430,7 +353,7 @@ func (p *parser) assistant(l *rawLine) {
 	} else {
 		p.s.AssistantMessages++
 		p.usageAt[m.ID] = len(p.usage)
-		var u rawUsage
+		var u MessageUsage
 		if m.Usage != nil {
 			u = *m.Usage
 		}
@@ -439,7 +362,7 @@ func (p *parser) assistant(l *rawLine) {
 	if !l.IsSidechain && m.Model != "" && m.Model != "<synthetic>" {
 		p.s.Model = m.Model
 	}
-	for _, b := range blocks(m) {
+	for _, b := range m.Blocks() {
 		if str(b["type"]) == "tool_use" {
 			p.toolUse(b)
 		}
