@@ -92,12 +92,16 @@ type Options struct {
 	// Store is the kv store of hookctl/kv and stateful built-ins (in
 	// memory by default).
 	Store kv.Store
-	// Getenv is the environment env() and header values read.
+	// Getenv is the environment env(), header values and the built-in
+	// hooks read (the process's, os.LookupEnv, by default).
 	Getenv func(string) (string, bool)
 	// AgentRunner runs agent handlers; without one they are a load error.
 	AgentRunner llm.AgentRunner
 	// Provider serves prompt handlers that name no provider in HCL.
 	Provider llm.Provider
+	// envGiven is set by WithEnv: the built-ins read Getenv rather than
+	// the process's environment (with its fallbacks).
+	envGiven bool
 	// ScriptOptions are given to the configuration's script pool, after
 	// the standard library's: script.WithModule adds a module every
 	// script can require.
@@ -144,9 +148,12 @@ func WithLogger(l *slog.Logger) Option { return func(o *Options) { o.Logger = l 
 // WithStore sets the kv store of hookctl/kv and stateful built-ins.
 func WithStore(s kv.Store) Option { return func(o *Options) { o.Store = s } }
 
-// WithEnv replaces the environment that env() and header values read.
+// WithEnv replaces the environment that env(), header values and the
+// built-in hooks (the project, the home and the temporary directory of
+// dangerous-commands...) read: the environment of the agent the
+// configuration answers for, when it is not the process's.
 func WithEnv(getenv func(string) (string, bool)) Option {
-	return func(o *Options) { o.Getenv = getenv }
+	return func(o *Options) { o.Getenv, o.envGiven = getenv, getenv != nil }
 }
 
 // WithAgentRunner supplies the runner of agent handlers.

@@ -475,3 +475,27 @@ func TestEngineSummariesHaveCodes(t *testing.T) {
 		t.Error(`"Invalid hook" has no code`)
 	}
 }
+
+// TestBuiltinsReadTheGivenEnvironment: WithEnv reaches the built-in
+// hooks: dangerous-commands judges "outside the project" by the given
+// CLAUDE_PROJECT_DIR, not the process's.
+func TestBuiltinsReadTheGivenEnvironment(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "/srv/process-project")
+	env := map[string]string{"CLAUDE_PROJECT_DIR": "/srv/agent-project", "HOME": "/home/agent"}
+	cfg, err := assemble.LoadSource("b.hcl", []byte(`builtin "dangerous-commands" {}`), t.TempDir(),
+		assemble.WithEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	e := newEngine(t)
+	if err := e.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+	payload := map[string]any{"hook_event_name": "PreToolUse", "cwd": "/srv/elsewhere", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": "rm -rf /srv/process-project/build"}}
+	out := fire(t, e, "PreToolUse", payload)
+	if out.Decision != "deny" || !strings.Contains(out.Reason, "outside the project /srv/agent-project") {
+		t.Fatalf("%s %q", out.Decision, out.Reason)
+	}
+}

@@ -33,6 +33,9 @@ func buildBuiltin(cfg *hcl.Config, bb *hcl.BuiltinBlock, x *Build, declared map[
 	}
 	bc := builtin.Config{Options: map[string]any{}, Store: x.Store(), Dir: cfg.Dir, Logger: x.Logger(), Shell: x.shellCache(),
 		Priority: bb.Priority, ID: bb.ID}
+	if o := x.opts; o.envGiven {
+		bc.Getenv = func(k string) string { v, _ := o.Getenv(k); return v }
+	}
 	keys := make([]string, 0, len(bb.OptionRanges))
 	for k := range bb.OptionRanges {
 		keys = append(keys, k)

@@ -277,16 +277,16 @@ func newLoader(dir string, opts []Option) *loader {
 	l := &loader{
 		dir:    abs,
 		parser: hclparse.NewParser(),
-		getenv: os.LookupEnv,
 		custom: map[string]*customEvent{},
 		hookAt: map[string]hcl2.Range{},
 	}
-	o := Options{Getenv: os.LookupEnv}
+	var o Options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.Getenv != nil {
-		l.getenv = o.Getenv
+	l.getenv = o.Getenv
+	if l.getenv == nil {
+		l.getenv = os.LookupEnv
 	}
 	l.catalog, l.projectDir, l.conds, l.fileCheck = o.Catalog, o.ProjectDir, o.Conditions, o.FileCheck
 	if l.conds == nil && l.catalog != nil {

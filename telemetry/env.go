@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -26,18 +27,25 @@ const DefaultServiceName = "hookctl"
 type EnvOption func(*envConfig)
 
 type envConfig struct {
-	getenv  func(string) string
+	getenv func(string) string
+	// given is set by WithGetenv: the resource, the sampler and the OTLP
+	// exporter's endpoint and headers are read with getenv too, not by
+	// the SDK from the process's environment.
+	given   bool
 	console io.Writer
 	version string
 	service string
 }
 
-// WithGetenv sets how FromEnv reads the variables that decide whether
-// tracing is on and which exporter runs (default os.Getenv). The exporters
-// and the SDK read the variables they configure themselves (endpoints,
-// headers, timeouts, sampler, resource) from the process environment.
+// WithGetenv sets the environment FromEnv reads (default os.Getenv): the
+// variables that decide whether tracing is on and which exporter runs, the
+// resource (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES), the sampler
+// (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG) and the OTLP endpoint and
+// headers (OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, ..._HEADERS). The
+// exporters' other settings (timeouts, TLS certificates, compression) are
+// still read from the process's environment.
 func WithGetenv(getenv func(string) string) EnvOption {
-	return func(c *envConfig) { c.getenv = getenv }
+	return func(c *envConfig) { c.getenv, c.given = getenv, getenv != nil }
 }
 
 // WithConsoleWriter sets where the console exporter writes (default
@@ -156,11 +164,22 @@ func FromEnv(ctx context.Context, opts ...EnvOption) (*sdktrace.TracerProvider, 
 		attrs = append(attrs, attribute.String("service.version", c.version))
 	}
 	// Later detectors win: the environment overrides the defaults.
-	res, err := resource.New(ctx, resource.WithAttributes(attrs...), resource.WithTelemetrySDK(), resource.WithFromEnv())
+	detectors := []resource.Option{resource.WithAttributes(attrs...), resource.WithTelemetrySDK(), resource.WithFromEnv()}
+	if c.given {
+		fromEnv, err := resourceFromEnv(c.getenv)
+		if err != nil {
+			return nil, fmt.Errorf("tracing resource: %w", err)
+		}
+		detectors[2] = resource.WithAttributes(fromEnv...)
+	}
+	res, err := resource.New(ctx, detectors...)
 	if err != nil {
 		return nil, fmt.Errorf("tracing resource: %w", err)
 	}
 	popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
+	if c.given {
+		popts = append(popts, sdktrace.WithSampler(samplerFromEnv(c.getenv)))
+	}
 	var exps []sdktrace.SpanExporter
 	for _, name := range names {
 		var exp sdktrace.SpanExporter
@@ -172,9 +191,14 @@ func FromEnv(ctx context.Context, opts ...EnvOption) (*sdktrace.TracerProvider, 
 			if proto, err = protocol(c.getenv); err != nil {
 				break
 			}
-			if proto == "grpc" {
+			switch {
+			case proto == "grpc" && c.given:
+				exp, err = otlptracegrpc.New(ctx, grpcOptions(c.getenv)...)
+			case proto == "grpc":
 				exp, err = otlptracegrpc.New(ctx)
-			} else {
+			case c.given:
+				exp, err = otlptracehttp.New(ctx, httpOptions(c.getenv)...)
+			default:
 				exp, err = otlptracehttp.New(ctx)
 			}
 		}
@@ -188,4 +212,112 @@ func FromEnv(ctx context.Context, opts ...EnvOption) (*sdktrace.TracerProvider, 
 		popts = append(popts, sdktrace.WithBatcher(exp))
 	}
 	return sdktrace.NewTracerProvider(popts...), nil
+}
+
+// resourceFromEnv is the resource the environment describes:
+// OTEL_RESOURCE_ATTRIBUTES (key=value pairs, comma-separated, values
+// percent-encoded), then OTEL_SERVICE_NAME, as the SDK reads them from the
+// process's environment.
+func resourceFromEnv(getenv func(string) string) ([]attribute.KeyValue, error) {
+	var out []attribute.KeyValue
+	pairs, err := keyValues(getenv("OTEL_RESOURCE_ATTRIBUTES"))
+	if err != nil {
+		return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %w", err)
+	}
+	for _, kv := range pairs {
+		out = append(out, attribute.String(kv[0], kv[1]))
+	}
+	if s := strings.TrimSpace(getenv("OTEL_SERVICE_NAME")); s != "" {
+		out = append(out, attribute.String("service.name", s))
+	}
+	return out, nil
+}
+
+// keyValues parses "k1=v1,k2=v2" with percent-encoded values.
+func keyValues(s string) ([][2]string, error) {
+	var out [][2]string
+	for p := range strings.SplitSeq(s, ",") {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(p, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%q is not key=value", p)
+		}
+		val, err := url.PathUnescape(strings.TrimSpace(v))
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", p, err)
+		}
+		out = append(out, [2]string{k, val})
+	}
+	return out, nil
+}
+
+// samplerFromEnv is the sampler OTEL_TRACES_SAMPLER names (checkSampler
+// has refused the others), parent-based always-on by default.
+func samplerFromEnv(getenv func(string) string) sdktrace.Sampler {
+	ratio := 1.0
+	if r, err := strconv.ParseFloat(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG")), 64); err == nil {
+		ratio = r
+	}
+	switch strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER"))) {
+	case "always_on":
+		return sdktrace.AlwaysSample()
+	case "always_off":
+		return sdktrace.NeverSample()
+	case "traceidratio":
+		return sdktrace.TraceIDRatioBased(ratio)
+	case "parentbased_always_off":
+		return sdktrace.ParentBased(sdktrace.NeverSample())
+	case "parentbased_traceidratio":
+		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio))
+	}
+	return sdktrace.ParentBased(sdktrace.AlwaysSample())
+}
+
+// otlpEndpoint is the traces endpoint of the environment: the traces one
+// as written, or the general one (path is added to it for HTTP); "" when
+// neither is set.
+func otlpEndpoint(getenv func(string) string, path string) string {
+	if e := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")); e != "" {
+		return e
+	}
+	if e := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_ENDPOINT")); e != "" {
+		return strings.TrimSuffix(e, "/") + path
+	}
+	return ""
+}
+
+// otlpHeaders are the headers of the environment (always a map, so that
+// the process's are not read).
+func otlpHeaders(getenv func(string) string) map[string]string {
+	h := getenv("OTEL_EXPORTER_OTLP_TRACES_HEADERS")
+	if strings.TrimSpace(h) == "" {
+		h = getenv("OTEL_EXPORTER_OTLP_HEADERS")
+	}
+	out := map[string]string{}
+	pairs, _ := keyValues(h) // the SDK, too, ignores headers it cannot read
+	for _, kv := range pairs {
+		out[kv[0]] = kv[1]
+	}
+	return out
+}
+
+// httpOptions configure the OTLP/HTTP exporter from the environment.
+func httpOptions(getenv func(string) string) []otlptracehttp.Option {
+	opts := []otlptracehttp.Option{otlptracehttp.WithHeaders(otlpHeaders(getenv))}
+	if e := otlpEndpoint(getenv, "/v1/traces"); e != "" {
+		return append(opts, otlptracehttp.WithEndpointURL(e))
+	}
+	return append(opts, otlptracehttp.WithEndpoint("localhost:4318"), otlptracehttp.WithURLPath("/v1/traces"))
+}
+
+// grpcOptions configure the OTLP/gRPC exporter from the environment.
+func grpcOptions(getenv func(string) string) []otlptracegrpc.Option {
+	opts := []otlptracegrpc.Option{otlptracegrpc.WithHeaders(otlpHeaders(getenv))}
+	if e := otlpEndpoint(getenv, ""); e != "" {
+		return append(opts, otlptracegrpc.WithEndpointURL(e))
+	}
+	return append(opts, otlptracegrpc.WithEndpoint("localhost:4317"))
 }

@@ -155,3 +155,56 @@ func TestFromEnvOTLP(t *testing.T) {
 		})
 	}
 }
+
+// TestFromEnvGivenEnvironment: with WithGetenv, the endpoint, headers,
+// service name, resource attributes and sampler come from the given
+// environment; the process's, which names another collector, is not read.
+func TestFromEnvGivenEnvironment(t *testing.T) {
+	clearEnv(t)
+	process, given := otlptest.NewHTTP(t), otlptest.NewHTTP(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", process.Endpoint)
+	t.Setenv("OTEL_SERVICE_NAME", "process-service")
+	t.Setenv("OTEL_TRACES_SAMPLER", "always_off")
+	fireOnce(t, telemetry.WithGetenv(env(map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT": given.Endpoint,
+		"OTEL_SERVICE_NAME":           "request-service",
+		"OTEL_RESOURCE_ATTRIBUTES":    "deployment.environment=ci%20one",
+	})))
+	fire, ok := given.Wait(5*time.Second, "fire PreToolUse")
+	if !ok {
+		t.Fatalf("the given endpoint received no fire span: %v", given.Spans())
+	}
+	if fire.Service != "request-service" {
+		t.Errorf("service.name %q, want request-service", fire.Service)
+	}
+	if got := process.Spans(); len(got) != 0 {
+		t.Errorf("the process's endpoint received %d spans", len(got))
+	}
+	// The given sampler, not the process's always_off... and the given
+	// always_off, not the process's default.
+	clearEnv(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", process.Endpoint)
+	off := otlptest.NewHTTP(t)
+	fireOnce(t, telemetry.WithGetenv(env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": off.Endpoint, "OTEL_TRACES_SAMPLER": "always_off"})))
+	if got := off.Spans(); len(got) != 0 {
+		t.Errorf("always_off in the given environment, yet %d spans", len(got))
+	}
+	if got := process.Spans(); len(got) != 0 {
+		t.Errorf("the process's endpoint received %d spans", len(got))
+	}
+}
+
+// TestFromEnvGivenResource: OTEL_RESOURCE_ATTRIBUTES of the given
+// environment describe the spans, percent-decoded, not the process's.
+func TestFromEnvGivenResource(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=process")
+	var buf syncbuf.Buffer
+	fireOnce(t, telemetry.WithGetenv(env(map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=ci%20one"})), telemetry.WithConsoleWriter(&buf))
+	if out := buf.String(); !strings.Contains(out, `"Value":"ci one"`) || strings.Contains(out, `"Value":"process"`) {
+		t.Errorf("resource not from the given environment:\n%s", out)
+	}
+	if _, err := telemetry.FromEnv(context.Background(), telemetry.WithGetenv(env(map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_RESOURCE_ATTRIBUTES": "novalue"}))); err == nil {
+		t.Error("a malformed OTEL_RESOURCE_ATTRIBUTES is not an error")
+	}
+}

@@ -60,30 +60,96 @@ func (r *Record) Present() int {
 	return n
 }
 
-// allowUntrusted reports whether --allow-untrusted or
+// Option sets the environment a trust call reads.
+type Option func(*options)
+
+type options struct{ getenv func(string) string }
+
+// WithGetenv makes the call read HOOKCTL_ALLOW_UNTRUSTED,
+// HOOKCTL_TRUST_FILE and the variables that locate the user's
+// configuration directory (XDG_CONFIG_HOME, HOME, AppData) with getenv
+// instead of the process's environment: the environment of the request
+// being answered.
+func WithGetenv(getenv func(string) string) Option {
+	return func(o *options) { o.getenv = getenv }
+}
+
+func optionsOf(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// AllowUntrusted reports whether --allow-untrusted or
 // HOOKCTL_ALLOW_UNTRUSTED (1, true, yes) lets an untrusted configuration run.
-func AllowUntrusted(flag bool) bool {
+func AllowUntrusted(flag bool, opts ...Option) bool {
 	if flag {
 		return true
 	}
-	v := strings.TrimSpace(os.Getenv(AllowUntrustedEnv))
+	getenv := os.Getenv
+	if o := optionsOf(opts); o.getenv != nil {
+		getenv = o.getenv
+	}
+	v := strings.TrimSpace(getenv(AllowUntrustedEnv))
 	if b, err := strconv.ParseBool(v); err == nil {
 		return b
 	}
 	return strings.EqualFold(v, "yes") || strings.EqualFold(v, "on")
 }
 
-// trustFile is $HOOKCTL_TRUST_FILE, else hookctl/trusted.json in the
-// user's configuration directory.
-func File() (string, error) {
-	if p := os.Getenv(FileEnv); p != "" {
+// File is the trust file: $HOOKCTL_TRUST_FILE, else
+// hookctl/trusted.json in the user's configuration directory.
+func File(opts ...Option) (string, error) {
+	o := optionsOf(opts)
+	getenv, configDir := os.Getenv, os.UserConfigDir
+	if o.getenv != nil {
+		getenv = o.getenv
+		configDir = func() (string, error) { return userConfigDir(o.getenv) }
+	}
+	if p := getenv(FileEnv); p != "" {
 		return filepath.Abs(p)
 	}
-	dir, err := os.UserConfigDir()
+	dir, err := configDir()
 	if err != nil {
 		return "", fmt.Errorf("no trust file: set $%s or $HOME: %w", FileEnv, err)
 	}
 	return filepath.Join(dir, "hookctl", "trusted.json"), nil
+}
+
+// userConfigDir is os.UserConfigDir of the environment getenv reads.
+func userConfigDir(getenv func(string) string) (string, error) {
+	var dir string
+	switch runtime.GOOS {
+	case "windows":
+		if dir = getenv("AppData"); dir == "" {
+			return "", errors.New("%AppData% is not defined")
+		}
+		return dir, nil
+	case "darwin", "ios":
+		if dir = getenv("HOME"); dir == "" {
+			return "", errors.New("$HOME is not defined")
+		}
+		return filepath.Join(dir, "Library", "Application Support"), nil
+	case "plan9":
+		if dir = getenv("home"); dir == "" {
+			return "", errors.New("$home is not defined")
+		}
+		return filepath.Join(dir, "lib"), nil
+	}
+	dir = getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return "", errors.New("neither $XDG_CONFIG_HOME nor $HOME are defined")
+		}
+		return filepath.Join(home, ".config"), nil
+	}
+	if !filepath.IsAbs(dir) {
+		return "", errors.New("path in $XDG_CONFIG_HOME is relative")
+	}
+	return dir, nil
 }
 
 // ReadStore reads the trust file; a missing one is empty. A trust
@@ -257,13 +323,22 @@ func Diff(old, cur map[string]string) []string {
 }
 
 // Check returns nil when the configuration at path is trusted and
-// unchanged, else an *UntrustedError saying why.
-func Check(path string) error {
+// unchanged, else an *UntrustedError saying why. The trust file is File's
+// in the process's environment (see Checker for another).
+func Check(path string) error { return check(path, nil) }
+
+// Checker returns Check reading the trust file File(opts...) names: the
+// check of a request whose environment opts give.
+func Checker(opts ...Option) func(path string) error {
+	return func(path string) error { return check(path, opts) }
+}
+
+func check(path string, opts []Option) error {
 	key, err := Canonical(path)
 	if err != nil {
 		return &UntrustedError{Path: path, Err: err}
 	}
-	tf, err := File()
+	tf, err := File(opts...)
 	if err != nil {
 		return &UntrustedError{Path: key, Err: err}
 	}
@@ -292,9 +367,9 @@ func Check(path string) error {
 // WatchFiles lists the files a trust check of path reads: the trust
 // file and the files the configuration's record pins, so that hookctl
 // serve retries a refused reload once the configuration is trusted.
-func WatchFiles(path string) func() []string {
+func WatchFiles(path string, opts ...Option) func() []string {
 	return func() []string {
-		tf, err := File()
+		tf, err := File(opts...)
 		if err != nil {
 			return nil
 		}

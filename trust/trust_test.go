@@ -498,3 +498,54 @@ func TestErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestGivenEnvironment: with WithGetenv, AllowUntrusted, File, Checker
+// and WatchFiles read the given environment, not the process's: the
+// trust file a request's environment names is the one consulted.
+func TestGivenEnvironment(t *testing.T) {
+	t.Setenv(AllowUntrustedEnv, "1")
+	t.Setenv(FileEnv, filepath.Join(t.TempDir(), "process.json"))
+	reqFile := filepath.Join(t.TempDir(), "request.json")
+	env := map[string]string{FileEnv: reqFile}
+	opt := WithGetenv(func(k string) string { return env[k] })
+	if AllowUntrusted(false, opt) {
+		t.Error("the process's HOOKCTL_ALLOW_UNTRUSTED allowed a request without it")
+	}
+	if !AllowUntrusted(false) {
+		t.Error("the process's environment is not the default")
+	}
+	env[AllowUntrustedEnv] = "yes"
+	if !AllowUntrusted(false, opt) {
+		t.Error("the request's HOOKCTL_ALLOW_UNTRUSTED is ignored")
+	}
+	if f, err := File(opt); err != nil || f != reqFile {
+		t.Errorf("File = %q, %v; want %q", f, err, reqFile)
+	}
+	dir := writeTree(t, map[string]string{"cfg/hooks.hcl": "hook \"a\" {\n  event = \"Stop\"\n  decision = \"block\"\n}\n"})
+	cfg := filepath.Join(dir, "cfg")
+	if _, err := Trust(reqFile, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := Checker(opt)(cfg); err != nil {
+		t.Errorf("trusted in the request's trust file, yet: %v", err)
+	}
+	if err := Check(cfg); err == nil {
+		t.Error("trusted in the process's trust file, which does not hold it")
+	}
+	if files := WatchFiles(cfg, opt)(); len(files) == 0 || files[0] != reqFile {
+		t.Errorf("WatchFiles = %v", files)
+	}
+	if runtime.GOOS == "linux" {
+		home := map[string]string{"HOME": "/home/req"}
+		if f, err := File(WithGetenv(func(k string) string { return home[k] })); err != nil || f != "/home/req/.config/hookctl/trusted.json" {
+			t.Errorf("File of a HOME = %q, %v", f, err)
+		}
+		home["XDG_CONFIG_HOME"] = "/xdg"
+		if f, _ := File(WithGetenv(func(k string) string { return home[k] })); f != "/xdg/hookctl/trusted.json" {
+			t.Errorf("File of an XDG_CONFIG_HOME = %q", f)
+		}
+		if _, err := File(WithGetenv(func(string) string { return "" })); err == nil {
+			t.Error("no trust file without HOME")
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,8 +71,15 @@ type Config struct {
 	// intervals with it and the loggers stamp records with it.
 	Now func() time.Time
 	// Home is the home directory that ~ and $HOME stand for in commands
-	// and paths; "" means $HOME of the process.
+	// and paths; "" means $HOME of the environment (Getenv).
 	Home string
+	// Getenv is the environment the builtins read: HOME (when Home is
+	// ""; the process's when the environment has none), CLAUDE_PROJECT_DIR (dangerous-commands' project, the payload's
+	// cwd without it) and TMPDIR (temporary files dangerous-commands lets
+	// be deleted). nil means the process's environment (os.Getenv); an
+	// embedder or a server answering for another process gives that
+	// process's.
+	Getenv func(string) string
 	// Shell parses command lines; builtins of one configuration share one
 	// so a command line is parsed once however many guards look at it
 	// (nil: a cache of its own per builtin).
@@ -112,6 +120,8 @@ type build struct {
 	home  string
 	now   func() time.Time
 	shell *shell.Cache
+	// getenv is Config.Getenv, os.Getenv by default.
+	getenv func(string) string
 }
 
 // hook returns a hook with the instance's id and priority.
@@ -213,7 +223,17 @@ func New(name string, cfg Config) ([]engine.Hook, error) {
 	if cfg.Priority != nil {
 		b.prio = *cfg.Priority
 	}
-	if b.home == "" {
+	b.getenv = cfg.Getenv
+	if b.getenv == nil {
+		b.getenv = os.Getenv
+	}
+	switch {
+	case b.home != "":
+	case cfg.Getenv != nil && cfg.Getenv("HOME") != "":
+		b.home = paths.Home(paths.WithGetenv(cfg.Getenv))
+	default:
+		// $HOME, else the OS's idea of it: a guard needs a home to see
+		// what ~ stands for, and the process's is the best guess.
 		b.home = paths.Home()
 	}
 	if b.home != "" {

@@ -59,7 +59,9 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell}
+	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
+		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil)}
+	getenv := b.getenv
 	for i, expr := range b.opts.list("allow") {
 		re, err := regexp.Compile(expr)
 		if err != nil {
@@ -80,7 +82,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 				return nil, nil
 			}
 			cwd := str(c.Payload, "cwd")
-			project := os.Getenv("CLAUDE_PROJECT_DIR")
+			project := getenv("CLAUDE_PROJECT_DIR")
 			if project == "" {
 				project = cwd
 			}
@@ -105,6 +107,9 @@ type dangerGuard struct {
 	gitDestructive bool
 	outside        bool
 	home           string
+	// tmpDirs are the temporary directories: what is under them may be
+	// deleted (nil: those of the process's environment).
+	tmpDirs []string
 }
 
 // finding is one dangerous command.
@@ -242,7 +247,7 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 	text := strings.Join(s.Argv, " ")
 	for _, a := range s.Args() {
 		t := classifyArg(a, cwd, g.home)
-		if t.path == "" || paths.Inside(t.path, project) || temporary(t.path) {
+		if t.path == "" || paths.Inside(t.path, project) || g.temporary(t.path) {
 			continue
 		}
 		if g.allowed(text) {
@@ -253,10 +258,30 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 	return finding{}, false
 }
 
+// tmpDirs lists the temporary directories of an environment: the usual
+// ones and $TMPDIR (and the OS's, for the process's own environment).
+func tmpDirs(getenv func(string) string, process bool) []string {
+	dirs := []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", getenv("TMPDIR")}
+	if process {
+		dirs = append(dirs, os.TempDir())
+	}
+	var out []string
+	for _, d := range dirs {
+		if d != "" && d != "/" {
+			out = append(out, paths.Normalize(d))
+		}
+	}
+	return out
+}
+
 // temporary reports whether p is in a temporary directory.
-func temporary(p string) bool {
-	for _, d := range []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", os.Getenv("TMPDIR"), os.TempDir()} {
-		if d != "" && d != "/" && paths.Inside(p, paths.Normalize(d)) {
+func (g *dangerGuard) temporary(p string) bool {
+	dirs := g.tmpDirs
+	if dirs == nil {
+		dirs = tmpDirs(os.Getenv, true)
+	}
+	for _, d := range dirs {
+		if d != "/" && paths.Inside(p, d) {
 			return true
 		}
 	}

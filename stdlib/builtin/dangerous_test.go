@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/stdlib/builtin"
 )
 
@@ -338,4 +339,46 @@ func TestRecursiveDeleteOutsideTheProject(t *testing.T) {
 	if d, _ := decisionOf(call(t, allowed, "PreToolUse", bash("rm -rf ~/.cache/pip"))); d != "" {
 		t.Fatalf("allow did not let it through: %s", d)
 	}
+}
+
+// TestGivenEnvironment: with Config.Getenv, dangerous-commands takes the
+// project (CLAUDE_PROJECT_DIR), the temporary directory (TMPDIR) and the
+// home (HOME) from that environment, not from the process's: a server
+// answering for an agent judges by the agent's project.
+func TestGivenEnvironment(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "/home/dev/process-project")
+	t.Setenv("TMPDIR", "/scratch/process")
+	env := map[string]string{"CLAUDE_PROJECT_DIR": "/home/dev/work", "TMPDIR": "/scratch/request", "HOME": "/home/req"}
+	h := newHookEnv(t, env)
+	p := bash("rm -rf /home/dev/process-project/build")
+	p["cwd"] = "/home/dev/elsewhere"
+	if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "deny" || !strings.Contains(reason, "outside the project /home/dev/work") {
+		t.Fatalf("the process's project was used: %s %q", d, reason)
+	}
+	p = bash("rm -rf /home/dev/work/build")
+	if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "" {
+		t.Fatalf("inside the given project: %s %q", d, reason)
+	}
+	p = bash("rm -rf /scratch/request/x")
+	if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "" {
+		t.Fatalf("the given TMPDIR is not temporary: %s %q", d, reason)
+	}
+	p = bash("rm -rf /scratch/process/x")
+	if d, _ := decisionOf(call(t, h, "PreToolUse", p)); d != "deny" {
+		t.Fatalf("the process's TMPDIR counted as temporary: %s", d)
+	}
+	if d, reason := decisionOf(call(t, h, "PreToolUse", bash("rm -rf ~/Documents"))); d != "deny" || !strings.Contains(reason, "/home/req/Documents") {
+		t.Fatalf("home: %s %q", d, reason)
+	}
+}
+
+// newHookEnv builds dangerous-commands with the environment env and no
+// Home, so that the home comes from env too.
+func newHookEnv(t *testing.T, env map[string]string) engine.Hook {
+	t.Helper()
+	hooks, err := builtin.New("dangerous-commands", builtin.Config{Getenv: func(k string) string { return env[k] }})
+	if err != nil || len(hooks) != 1 {
+		t.Fatal(hooks, err)
+	}
+	return hooks[0]
 }

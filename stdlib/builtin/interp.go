@@ -293,7 +293,7 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 		return finding{rule: ruleInterpreter, cmd: call, why: verb + t.describe()}, true
 	case projectTarget(t, project) != "":
 		return finding{rule: ruleInterpreter, cmd: call, why: verb + projectTarget(t, project)}, true
-	case recursive && g.outside && project != "" && t.path != "" && !paths.Inside(t.path, project) && !temporary(t.path):
+	case recursive && g.outside && project != "" && t.path != "" && !paths.Inside(t.path, project) && !g.temporary(t.path):
 		return finding{rule: ruleRmOutside, cmd: call, why: verb + t.path + ", outside the project " + project}, true
 	case recursive && t.path == "":
 		return finding{rule: ruleUnseen, cmd: call, ask: true,

@@ -9,8 +9,43 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// Home returns the home directory from $HOME (or the OS's idea of it).
-func Home() string {
+// Env is the environment the functions read when a caller leaves a
+// directory out: the variables (HOME) and the working directory. The
+// zero Env is the process's.
+type Env struct {
+	// Getenv reads a variable (os.Getenv when nil).
+	Getenv func(string) string
+	// Getwd returns the working directory (os.Getwd when nil).
+	Getwd func() (string, error)
+}
+
+// Option sets the environment of a call.
+type Option func(*Env)
+
+// WithGetenv makes the call read variables with getenv instead of the
+// process's environment: the environment of the request being answered.
+func WithGetenv(getenv func(string) string) Option { return func(e *Env) { e.Getenv = getenv } }
+
+// WithGetwd makes the call take the working directory from getwd instead
+// of the process's.
+func WithGetwd(getwd func() (string, error)) Option { return func(e *Env) { e.Getwd = getwd } }
+
+func envOf(opts []Option) Env {
+	var e Env
+	for _, o := range opts {
+		o(&e)
+	}
+	return e
+}
+
+// Home returns the home directory from $HOME; without an environment given
+// (WithGetenv), and with $HOME unset in the process's, the OS's idea of
+// it.
+func Home(opts ...Option) string {
+	e := envOf(opts)
+	if e.Getenv != nil {
+		return e.Getenv("HOME")
+	}
 	if h := os.Getenv("HOME"); h != "" {
 		return h
 	}
@@ -19,10 +54,10 @@ func Home() string {
 }
 
 // Expand replaces a leading ~ or ~/ and $HOME / ${HOME} with the home
-// directory. home "" means Home().
-func Expand(p, home string) string {
+// directory. home "" means Home(opts...).
+func Expand(p, home string, opts ...Option) string {
 	if home == "" {
-		home = Home()
+		home = Home(opts...)
 	}
 	switch {
 	case p == "~":
@@ -47,13 +82,19 @@ func Normalize(p string) string {
 	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
 }
 
-// Resolve makes p absolute against cwd after expanding ~, and cleans it.
-func Resolve(p, cwd, home string) string {
-	p = Expand(p, home)
+// Resolve makes p absolute against cwd after expanding ~ (home "" means
+// Home(opts...)), and cleans it. cwd "" means the working directory of the
+// environment (WithGetwd; the process's by default).
+func Resolve(p, cwd, home string, opts ...Option) string {
+	p = Expand(p, home, opts...)
 	p = strings.ReplaceAll(p, `\`, "/")
 	if !path.IsAbs(p) {
 		if cwd == "" {
-			cwd, _ = os.Getwd()
+			getwd := os.Getwd
+			if e := envOf(opts); e.Getwd != nil {
+				getwd = e.Getwd
+			}
+			cwd, _ = getwd()
 		}
 		p = path.Join(strings.ReplaceAll(cwd, `\`, "/"), p)
 	}

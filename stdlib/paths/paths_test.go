@@ -89,3 +89,31 @@ func TestRealSeesThroughSymlinks(t *testing.T) {
 		t.Fatal("a symlink out of the root was not seen through")
 	}
 }
+
+// TestGivenEnvironment: with an environment given, Home, Expand and
+// Resolve read its HOME and working directory, not the process's.
+func TestGivenEnvironment(t *testing.T) {
+	t.Setenv("HOME", "/process/home")
+	env := map[string]string{"HOME": "/request/home"}
+	getenv := paths.WithGetenv(func(k string) string { return env[k] })
+	getwd := paths.WithGetwd(func() (string, error) { return "/request/cwd", nil })
+	if got := paths.Home(getenv); got != "/request/home" {
+		t.Errorf("Home = %q", got)
+	}
+	if got := paths.Home(); got != "/process/home" {
+		t.Errorf("Home without an environment = %q", got)
+	}
+	if got := paths.Expand("~/.ssh", "", getenv); got != "/request/home/.ssh" {
+		t.Errorf("Expand = %q", got)
+	}
+	if got := paths.Resolve("a/../b", "", "", getenv, getwd); got != "/request/cwd/b" {
+		t.Errorf("Resolve = %q", got)
+	}
+	if got := paths.Resolve("$HOME/x", "/c", "", getenv); got != "/request/home/x" {
+		t.Errorf("Resolve = %q", got)
+	}
+	delete(env, "HOME")
+	if got := paths.Home(getenv); got != "" {
+		t.Errorf("Home of an environment without HOME = %q, not the process's", got)
+	}
+}

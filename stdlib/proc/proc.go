@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,10 +281,15 @@ func Depth(getenv func(string) string) int {
 }
 
 // childEnv is env (the process's when nil) with DepthEnv one more than
-// the process's own depth and TokenEnv set to token.
+// the deeper of the process's own depth and env's (a request's
+// environment, given for a caller deeper in hooks than the process
+// answering it: a daemon's caller), and TokenEnv set to token.
 func childEnv(env []string, token string) []string {
+	depth := Depth(os.Getenv)
 	if env == nil {
 		env = os.Environ()
+	} else {
+		depth = max(depth, Depth(Lookup(env)))
 	}
 	out := make([]string, 0, len(env)+2)
 	tokens := token
@@ -300,7 +306,7 @@ func childEnv(env []string, token string) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, DepthEnv+"="+strconv.Itoa(Depth(os.Getenv)+1), TokenEnv+"="+tokens)
+	return append(out, DepthEnv+"="+strconv.Itoa(depth+1), TokenEnv+"="+tokens)
 }
 
 // newToken is a run's TokenEnv value: random, so that no other run and no
@@ -311,12 +317,29 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
+// Lookup returns a getenv over an environment list ("KEY=value"; the
+// last value of a name wins, as in exec).
+func Lookup(env []string) func(string) string {
+	return func(name string) string {
+		v := ""
+		for _, kv := range env {
+			if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+				v = kv[len(name)+1:]
+			}
+		}
+		return v
+	}
+}
+
 // Environ returns the process environment with extra variables set
 // (replacing earlier values of the same name).
-func Environ(extra map[string]string) []string {
-	env := os.Environ()
+func Environ(extra map[string]string) []string { return EnvironFrom(os.Environ(), extra) }
+
+// EnvironFrom returns env (a request's environment, say) with extra
+// variables set (replacing earlier values of the same name).
+func EnvironFrom(env []string, extra map[string]string) []string {
 	if len(extra) == 0 {
-		return env
+		return slices.Clone(env)
 	}
 	out := make([]string, 0, len(env)+len(extra))
 	for _, kv := range env {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -165,5 +166,34 @@ func BenchmarkRun(b *testing.B) {
 		if _, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"true"}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGivenEnvironment: a run given an environment (a request's) starts
+// the program with that environment, not the process's, and its depth in
+// hookctl's hooks counts from the deeper of the two, so that a caller
+// nested in hooks keeps its depth through a process answering for it.
+func TestGivenEnvironment(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("needs sh")
+	}
+	t.Setenv("HOOKCTL_PROC_ONLY_PROCESS", "process")
+	t.Setenv(proc.DepthEnv, "")
+	env := proc.EnvironFrom([]string{"PATH=" + os.Getenv("PATH"), proc.DepthEnv + "=4"}, map[string]string{"HOOKCTL_PROC_REQUEST": "request"})
+	res, err := proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", `echo "$HOOKCTL_PROC_REQUEST/$HOOKCTL_PROC_ONLY_PROCESS/$` + proc.DepthEnv + `"`}, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(res.Stdout)); got != "request//5" {
+		t.Fatalf("the program saw %q, want request//5", got)
+	}
+	// A process deeper than the environment it was given keeps its own.
+	t.Setenv(proc.DepthEnv, "7")
+	res, err = proc.Run(context.Background(), proc.Spec{Argv: []string{"sh", "-c", `echo "$` + proc.DepthEnv + `"`}, Env: env})
+	if err != nil || strings.TrimSpace(string(res.Stdout)) != "8" {
+		t.Fatalf("depth %q, %v; want 8", res.Stdout, err)
+	}
+	if got := proc.Lookup([]string{"A=1", "B=2", "A=3"})("A"); got != "3" {
+		t.Fatalf("Lookup = %q", got)
 	}
 }
