@@ -18,8 +18,9 @@ type Code string
 
 // The codes Go code names; the others are given by summary (see CodeOf).
 const (
-	// CodeOther is a problem with no code of its own (a summary from the
-	// HCL library's expression evaluator that Codes does not list).
+	// CodeOther is a problem with no code of its own: a summary from the
+	// HCL library's expression evaluator that Codes does not list, or one
+	// an embedder's handler kind reports.
 	CodeOther Code = "HK1000"
 	// CodeSyntax is a syntax error found while parsing a file.
 	CodeSyntax Code = "HK1001"
@@ -69,7 +70,7 @@ const (
 // codes is the table of every code. Append to it; never renumber or reuse
 // a code. A summary belongs to one code.
 var codes = []CodeInfo{
-	{Code: CodeOther, Group: groupSyntax, Title: "Other problem the HCL library reports (an expression that cannot be evaluated)"},
+	{Code: CodeOther, Group: groupSyntax, Title: "A problem without a code of its own: an expression the HCL library cannot evaluate, or the summary of a handler kind added by an embedder (assemble.WithKind)"},
 	{Code: CodeSyntax, Group: groupSyntax, Title: "Syntax error: the file is not valid HCL"},
 	{Code: CodeReadFile, Group: groupSyntax, Title: "A configuration file cannot be read", Summaries: []string{"Failed to read file"}, Library: true},
 
