@@ -46,7 +46,8 @@ func BackendOf(cfg *assemble.Config) (Backend, error) {
 		return Backend{File: cfg.Settings.StateFile}, nil
 	}
 	src := SettingState
-	if r := cfg.Decoded().StateRange; r.Filename != "" {
+	if d := cfg.Decoded(); d != nil && d.StateRange.Filename != "" {
+		r := d.StateRange
 		src = fmt.Sprintf("%s at %s:%d:%d", SettingState, r.Filename, r.Start.Line, r.Start.Column)
 	}
 	b, err := stateurl.Parse(src, cfg.Settings.State)
@@ -66,3 +67,6 @@ const (
 	KindMemory = stateurl.KindMemory
 	KindNATS   = stateurl.KindNATS
 )
+
+// Kinds lists every kind of backend (stateurl.Kinds).
+func Kinds() []Kind { return stateurl.Kinds() }

@@ -201,3 +201,6 @@ func filePath(s string) (string, error) {
 	}
 	return p, nil
 }
+
+// Kinds lists every kind of backend, for tests that must cover them all.
+func Kinds() []Kind { return []Kind{KindMemory, KindFile, KindNATS} }
