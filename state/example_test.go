@@ -33,5 +33,5 @@ func Example() {
 	fmt.Println(err)
 	// Output:
 	// 1 <nil> file
-	// settings.state: "redis://cache:6379": unknown state URL scheme "redis": want memory:, file:///PATH, or nats:// or tls:// URLs separated by commas
+	// settings.state: "redis://cache:6379": unknown state URL scheme "redis" (want memory:, file:///PATH, or nats:// or tls:// URLs)
 }

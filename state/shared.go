@@ -87,6 +87,16 @@ func WithCheckTimeout(d time.Duration) Option {
 // Shared creates (default 1).
 func WithReplicas(n int) Option { return func(s *Shared) { s.replicas = n } }
 
+// WithoutMemory refuses the memory backend: every use of a Shared on it
+// fails with ErrMemoryRefused and why. A one-shot command, whose memory
+// ends with each call, takes it, so that a count kept in the state (a
+// rate limit, the Stop loop guard) is not silently reset at every call.
+func WithoutMemory(why string) Option { return func(s *Shared) { s.noMemory = why } }
+
+// ErrMemoryRefused is the error of every use of a Shared made
+// WithoutMemory whose backend is memory.
+var ErrMemoryRefused = errors.New("the memory state is refused here")
+
 // WithClock makes the stores read the time from now (tests).
 func WithClock(now func() time.Time) Option { return func(s *Shared) { s.clock = now } }
 
@@ -115,6 +125,7 @@ type Shared struct {
 	replicas       int // servers keeping the bucket and stream it creates (0: 1)
 	clock          func() time.Time
 	openNATS       Opener
+	noMemory       string // WithoutMemory's reason
 
 	mu       sync.Mutex
 	backend  Backend
@@ -208,6 +219,9 @@ func (s *Shared) Open(ctx context.Context) (kv.Store, error) {
 	b := s.backend
 	switch b.Kind() {
 	case KindMemory:
+		if s.noMemory != "" {
+			return nil, fmt.Errorf("shared state on %s: %w: %s", b, ErrMemoryRefused, s.noMemory)
+		}
 		s.store = kv.NewMemory(kv.WithClock(s.clock))
 		return s.store, nil
 	case KindFile:

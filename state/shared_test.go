@@ -409,3 +409,25 @@ func TestSharedAuditQueueAndShutdown(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedWithoutMemory: a Shared that refuses the memory backend (a
+// one-shot command's) fails every use on it, kv calls and the loop
+// guard's count alike, saying why; the other backends are unaffected.
+func TestSharedWithoutMemory(t *testing.T) {
+	ctx := context.Background()
+	s := openShared(t, "memory:", time.Now, state.WithoutMemory("it ends after each call"))
+	_, err := s.Incr(ctx, "calls", 1, 0)
+	if !errors.Is(err, state.ErrMemoryRefused) || !strings.Contains(err.Error(), "shared state on memory (settings.state): the memory state is refused here: it ends after each call") {
+		t.Fatalf("Incr: %v", err)
+	}
+	if _, err := kv.LoopStore(s).LoopCount(ctx, "Stop/s1"); !errors.Is(err, state.ErrMemoryRefused) {
+		t.Fatalf("LoopCount: %v", err)
+	}
+	if err := s.Ready(); err == nil {
+		t.Fatal("ready")
+	}
+	f := openShared(t, "file://"+filepath.ToSlash(filepath.Join(t.TempDir(), "kv.json")), time.Now, state.WithoutMemory("x"))
+	if _, err := f.Incr(ctx, "calls", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -23,6 +23,10 @@ const (
 	oneShotNATSTimeout = 2 * time.Second
 )
 
+// serveStateName is the name hookctl serve gives its state: the one
+// command whose process, and memory, lasts as long as its state must.
+const serveStateName = "hookctl serve"
+
 // stateBackend says where a command keeps its state (state.Backend).
 type stateBackend = state.Backend
 
@@ -49,7 +53,13 @@ var _ kv.Store = (*sharedState)(nil)
 func newSharedState(name string, connectTimeout, timeout time.Duration) *sharedState {
 	s := &sharedState{}
 	nats := natsbackend.Opener()
-	s.Shared = state.New(name,
+	var oneShot state.Option
+	if name != serveStateName {
+		// claude and hook, one-shot or through the daemon (whose
+		// engines, and their memory, come and go), answer alike.
+		oneShot = state.WithoutMemory(name + " keeps nothing between calls; keep the state in a file (state_file, file:///PATH) or on NATS, or use memory: with hookctl serve")
+	}
+	s.Shared = state.New(name, oneShot,
 		state.WithConnectTimeout(connectTimeout),
 		state.WithTimeout(timeout),
 		state.WithCheckTimeout(claude.ReadinessTimeout),

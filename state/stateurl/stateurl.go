@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/natsurl"
@@ -55,6 +56,24 @@ type Backend struct {
 	// Source says what chose the backend, for messages: "--nats" or
 	// "settings.state at FILE:LINE:COL".
 	Source string
+}
+
+// URL is b as a state URL: what Parse reads back as b (Source aside);
+// empty for the default file store.
+func (b Backend) URL() string {
+	switch {
+	case b.NATS != "":
+		return b.NATS
+	case b.Memory:
+		return Memory
+	case b.File != "":
+		p := filepath.ToSlash(b.File)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return ""
 }
 
 // Kind is the backend's kind.
@@ -125,7 +144,7 @@ func (e *Error) Unwrap() error { return e.Err }
 var ErrUnknownScheme = errors.New("unknown state URL scheme")
 
 // Want says what a state URL may be, for error messages.
-const Want = "want memory:, file:///PATH, or nats:// or tls:// URLs separated by commas"
+const Want = "want memory:, file:///PATH, or nats:// or tls:// URLs"
 
 // Parse parses a state URL (settings.state); setting names it in errors.
 // The Backend's Source is left empty.
@@ -137,7 +156,7 @@ func Parse(setting, s string) (Backend, error) {
 	lower := strings.ToLower(v)
 	switch {
 	case v == "":
-		return fail("", fmt.Errorf("empty: %s", Want))
+		return fail("", fmt.Errorf("empty (%s)", Want))
 	case lower == Memory || lower == "memory://":
 		return Backend{Memory: true}, nil
 	case strings.HasPrefix(lower, "memory:"):
@@ -150,13 +169,13 @@ func Parse(setting, s string) (Backend, error) {
 		return Backend{File: p}, nil
 	}
 	if !strings.Contains(v, "://") {
-		return fail(v, fmt.Errorf("not a URL: %s", Want))
+		return fail(v, fmt.Errorf("not a URL (%s)", Want))
 	}
 	if !strings.Contains(v, ",") {
 		// One URL: a scheme other than NATS's is one no backend has. (In
 		// a list, natsurl names the URL that is not NATS.)
 		if scheme, _, _ := strings.Cut(v, "://"); !natsScheme(scheme) {
-			return fail(v, fmt.Errorf("%w %q: %s", ErrUnknownScheme, scheme, Want))
+			return fail(v, fmt.Errorf("%w %q (%s)", ErrUnknownScheme, scheme, Want))
 		}
 	}
 	return ParseNATS(setting, v)
@@ -195,7 +214,11 @@ func filePath(s string) (string, error) {
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return "", errors.New("a file: URL has no user, query or fragment")
 	}
-	p := filepath.Clean(filepath.FromSlash(u.Path))
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) >= 3 && p[2] == ':' {
+		p = p[1:] // file:///C:/dir/kv.json
+	}
+	p = filepath.Clean(filepath.FromSlash(p))
 	if !filepath.IsAbs(p) {
 		return "", errors.New("a file: URL takes an absolute path, file:///PATH")
 	}
