@@ -50,7 +50,7 @@ func conformanceCases(srv func(t *testing.T) string) []conformanceCase {
 		{
 			kind: state.KindFile,
 			fresh: func(t *testing.T) (string, []state.Option) {
-				return "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "state", "kv.json")), nil
+				return state.Backend{File: filepath.Join(t.TempDir(), "state", "kv.json")}.URL(), nil
 			},
 			shared: true,
 		},

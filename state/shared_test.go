@@ -426,7 +426,7 @@ func TestSharedWithoutMemory(t *testing.T) {
 	if err := s.Ready(); err == nil {
 		t.Fatal("ready")
 	}
-	f := openShared(t, "file://"+filepath.ToSlash(filepath.Join(t.TempDir(), "kv.json")), time.Now, state.WithoutMemory("x"))
+	f := openShared(t, state.Backend{File: filepath.Join(t.TempDir(), "kv.json")}.URL(), time.Now, state.WithoutMemory("x"))
 	if _, err := f.Incr(ctx, "calls", 1, 0); err != nil {
 		t.Fatal(err)
 	}

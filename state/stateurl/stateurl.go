@@ -1,19 +1,3 @@
-// Package stateurl parses where hookctl keeps its shared state (the kv
-// store, the Stop loop guard's counts and, on NATS, the audit log): the
-// value of settings.state, of settings.state_file and of
-// `hookctl serve --nats`.
-//
-// A state URL is one of
-//
-//	memory:                     the process's memory, for as long as it runs
-//	file:///abs/path/kv.json    a file store (file:/abs/path also reads)
-//	nats://host[:port],...      NATS JetStream: one or more nats:// or tls://
-//	                            URLs, comma-separated (package natsurl)
-//
-// settings.state_file is a plain path; no state setting at all is the
-// default file store (kv.DefaultPath). The package depends on no backend:
-// the HCL loader checks settings.state with it, and package state opens
-// what it names.
 package stateurl
 
 import (
@@ -217,6 +201,12 @@ func filePath(s string) (string, error) {
 	p := u.Path
 	if runtime.GOOS == "windows" && len(p) >= 3 && p[2] == ':' {
 		p = p[1:] // file:///C:/dir/kv.json
+	}
+	if strings.HasSuffix(p, "/") {
+		return "", errors.New("a file: URL names a file, not a directory")
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", errors.New("a file path has no NUL byte")
 	}
 	p = filepath.Clean(filepath.FromSlash(p))
 	if !filepath.IsAbs(p) {
