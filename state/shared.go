@@ -220,7 +220,8 @@ func (s *Shared) Open(ctx context.Context) (kv.Store, error) {
 	switch b.Kind() {
 	case KindMemory:
 		if s.noMemory != "" {
-			return nil, fmt.Errorf("shared state on %s: %w: %s", b, ErrMemoryRefused, s.noMemory)
+			s.err, s.failedAt = fmt.Errorf("shared state on %s: %w: %s", b, ErrMemoryRefused, s.noMemory), time.Now()
+			return nil, s.err
 		}
 		s.store = kv.NewMemory(kv.WithClock(s.clock))
 		return s.store, nil
