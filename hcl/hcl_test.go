@@ -4,7 +4,9 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -337,9 +339,10 @@ test "env" {
 	}
 }
 
-// TestSettingsState: settings.state takes a list of nats:// or tls://
-// URLs; anything else, and state beside state_file, is a diagnostic at
-// the value with its position and a snippet.
+// TestSettingsState: settings.state takes a state URL (memory:, a file:
+// URL, a list of nats:// or tls:// URLs); anything else, and state beside
+// state_file, is a diagnostic at the value naming settings.state, with
+// its position and a snippet.
 func TestSettingsState(t *testing.T) {
 	cfg := hcl.ParseSource("x.hcl", []byte(`settings {
   state = "nats://nats-0:4222, nats://nats-1:4222"
@@ -352,12 +355,17 @@ func TestSettingsState(t *testing.T) {
 		t.Fatalf("state %q at %v", cfg.Settings.State, cfg.StateRange)
 	}
 	for src, want := range map[string]string{
-		`settings { state = "redis://cache:6379" }`:                             `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: "redis://cache:6379": scheme "redis": want nats:// or tls://`,
-		`settings { state = "nats-0:4222" }`:                                    `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: "nats-0:4222": not a URL`,
-		`settings { state = "" }`:                                               `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: no NATS server URL`,
-		`settings { state = "nats://a:4222,,nats://b" }`:                        `x.hcl:1:20: error[HK1701]: Invalid setting\n  state: an empty URL`,
+		`settings { state = "redis://cache:6379" }`:                             `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "redis://cache:6379": unknown state URL scheme "redis" (want memory:, file:///PATH, or nats:// or tls:// URLs)`,
+		`settings { state = "nats-0:4222" }`:                                    `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "nats-0:4222": not a URL`,
+		`settings { state = "" }`:                                               `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: empty`,
+		`settings { state = "nats://a:4222,,nats://b" }`:                        `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: an empty URL`,
 		`settings { state = 4222 }`:                                             `x.hcl:1:`,
-		"settings {\n  state_file = \"s.json\"\n  state = \"nats://a:4222\"\n}": `x.hcl:3:3: error[HK1702]: Conflicting settings\n  state keeps the shared state in NATS and state_file keeps it in a file (set at x.hcl:2:3)`,
+		`settings { state = "memory:x" }`:                                       `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "memory:x": memory: takes nothing after the colon`,
+		`settings { state = "file:kv.json" }`:                                   `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "file:kv.json": a file: URL takes an absolute path`,
+		`settings { state = "file://nas/kv.json" }`:                             `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "file://nas/kv.json": host "nas"`,
+		`settings { state = "https://u:secret@x" }`:                             `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "https://u:xxxxx@x": unknown state URL scheme "https"`,
+		`settings { state = "nats://a:4222,memory:" }`:                          `x.hcl:1:20: error[HK1701]: Invalid setting\n  settings.state: "memory:": not a URL`,
+		"settings {\n  state_file = \"s.json\"\n  state = \"nats://a:4222\"\n}": `x.hcl:3:3: error[HK1702]: Conflicting settings\n  state and state_file (set at x.hcl:2:3) both say where the shared state is kept`,
 	} {
 		want = strings.ReplaceAll(want, `\n`, "\n")
 		cfg := hcl.ParseSource("x.hcl", []byte(src), t.TempDir())
@@ -373,6 +381,31 @@ func TestSettingsState(t *testing.T) {
 		}
 		if cfg.Settings.State != "" {
 			t.Errorf("%s: state %q kept", src, cfg.Settings.State)
+		}
+	}
+}
+
+// TestSettingsStateURLs: settings.state takes memory: and absolute file:
+// URLs besides NATS lists, kept as stateurl writes them back.
+func TestSettingsStateURLs(t *testing.T) {
+	for src, want := range map[string]string{
+		"memory:":                   "memory:",
+		" MEMORY: ":                 "memory:",
+		"file:///var/lib/kv.json":   "file:///var/lib/kv.json",
+		"file:/var/lib/../kv.json":  "file:///var/kv.json",
+		"file://localhost/kv.json":  "file:///kv.json",
+		"tls://n-0:4222,nats://n-1": "tls://n-0:4222,nats://n-1",
+	} {
+		if runtime.GOOS == "windows" && strings.HasPrefix(src, "file:") {
+			continue // a path without a drive is not absolute there
+		}
+		cfg := hcl.ParseSource("x.hcl", []byte("settings {\n  state = "+strconv.Quote(src)+"\n}\n"), t.TempDir())
+		if d := cfg.Diagnostics(); d.HasErrors() {
+			t.Errorf("%q: %v", src, d)
+			continue
+		}
+		if cfg.Settings.State != want {
+			t.Errorf("%q: state %q, want %q", src, cfg.Settings.State, want)
 		}
 	}
 }

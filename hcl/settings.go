@@ -2,13 +2,12 @@ package hcl
 
 import (
 	"path/filepath"
-	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/internal/natsurl"
 	"github.com/hookctl/hookctl/internal/urlallow"
+	"github.com/hookctl/hookctl/state/stateurl"
 )
 
 // Settings is the settings block.
@@ -25,10 +24,12 @@ type Settings struct {
 	// StateFile is the file-backed kv store (default: the user's state
 	// directory).
 	StateFile string
-	// State, when set, keeps the shared state (the kv store, the Stop
-	// loop guard and the audit log) in NATS JetStream: the comma-separated
-	// nats:// or tls:// URLs of its servers, checked by package natsurl.
-	// It excludes StateFile; `hookctl serve --nats` overrides it.
+	// State, when set, is where the shared state (the kv store, the Stop
+	// loop guard and, on NATS, the audit log) is kept, as a state URL
+	// (package stateurl): "memory:", "file:///PATH", or the
+	// comma-separated nats:// or tls:// URLs of NATS JetStream servers.
+	// It is stored as stateurl.Backend.URL writes it. It excludes
+	// StateFile; `hookctl serve --nats` overrides it.
 	State string
 	// ScriptPool bounds the warm JavaScript runtimes.
 	ScriptPool int
@@ -92,12 +93,12 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 				}
 			case "state":
 				if v, ok := l.ev.str(a); ok {
-					urls, err := natsurl.Parse(v)
+					b, err := stateurl.Parse("settings.state", v)
 					if err != nil {
-						l.ev.errorf(a.Expr.Range(), "Invalid setting", "state: %s. It is the shared state's NATS servers: nats:// or tls:// URLs separated by commas, such as \"nats://nats-0:4222,nats://nats-1:4222\"; without it, state is kept in state_file.", err)
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "%s. It says where the shared state is kept: \"memory:\" (the process's memory), \"file:///PATH\" (a file) or NATS JetStream, nats:// or tls:// URLs separated by commas such as \"nats://nats-0:4222,nats://nats-1:4222\"; without it, state is kept in state_file.", err)
 						continue
 					}
-					s.State = strings.Join(urls, ",")
+					s.State = b.URL()
 					l.cfg.StateRange = a.Expr.Range()
 				}
 			case "script_pool":
@@ -110,7 +111,7 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 		}
 		if st, sf := content.Attributes["state"], content.Attributes["state_file"]; st != nil && sf != nil {
 			l.ev.errorf(st.Range, "Conflicting settings",
-				"state keeps the shared state in NATS and state_file keeps it in a file (set at %s): set one of them.", at(sf.Range))
+				"state and state_file (set at %s) both say where the shared state is kept: set one of them.", at(sf.Range))
 			s.State = ""
 		}
 	}

@@ -193,7 +193,7 @@ func (a *app) hookEngine(path string, engOpts []engine.Option, store *sharedStat
 // useState points store at the state cfg asks for and, on NATS, sends
 // the engine's audit records to its audit stream.
 func useState(eng *engine.Engine, cfg *assemble.Config, store *sharedState) {
-	store.configure(backendOf(cfg))
+	store.Configure(cfg)
 	if store.onNATS() {
 		eng.SetAuditLog(store.auditLog(eng.Logger()))
 	}

@@ -259,7 +259,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				hash.Store(&h)
 				mets.ObserveReload(h, nil)
 				if natsList == "" {
-					if want, have := backendOf(cfg), store.backendInUse(); !want.same(have) {
+					if want, have := backendOf(cfg), store.backendInUse(); !want.Same(have) {
 						msg := fmt.Sprintf("the configuration now asks for the state on %s; it stays on %s until hookctl serve restarts", want, have)
 						status["state_pending"] = msg
 						fmt.Fprintf(a.stderr, "hookctl: %s\n", msg)
@@ -290,11 +290,11 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			if cfg := w.Config(); natsList == "" {
-				store.configure(backendOf(cfg))
+				store.Configure(cfg)
 				if _, err := store.open(cmd.Context()); err != nil {
 					return abort(err)
 				}
-			} else if b := backendOf(cfg); b.NATS != "" || b.File != "" {
+			} else if b := backendOf(cfg); !b.IsDefault() {
 				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
 			}
 			if store.onNATS() {

@@ -308,3 +308,92 @@ hook "tests-first" {
 		}
 	}
 }
+
+// TestServeMemoryState: settings.state = "memory:" keeps serve's state in
+// its memory for as long as it runs, and /healthz says so.
+func TestServeMemoryState(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOOKCTL_STATE_DIR", filepath.Join(dir, "state"))
+	base := startServeWith(t, "settings {\n  state = \"memory:\"\n}\n"+`
+hook "count" {
+  event = "PreToolUse"
+  js    = "return { additional_context: 'n=' + require('hookctl/kv').incr('n', { scope: 'global' }) }"
+}
+`)
+	for i := 1; i <= 2; i++ {
+		if code, body := post(t, base+"/v1/fire/PreToolUse", `{"tool_name":"Bash"}`); code != 200 || !strings.Contains(body, fmt.Sprintf(`"additional_context":"n=%d"`, i)) {
+			t.Fatalf("%d %s", code, body)
+		}
+	}
+	_, h := get(t, base+"/healthz")
+	if st, _ := h["state"].(map[string]any); st["backend"] != "memory" || st["ready"] != true {
+		t.Fatalf("/healthz state %v", h["state"])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "state")); !os.IsNotExist(err) {
+		t.Fatalf("the state directory was made: %v", err)
+	}
+}
+
+// TestClaudeBadStateURL: a settings.state naming a scheme no backend has
+// fails the load with a message naming settings.state: hookctl claude
+// blocks and says why.
+func TestClaudeBadStateURL(t *testing.T) {
+	cfg := writeConfig(t, "settings {\n  state = \"redis://cache:6379\"\n}\n"+`
+hook "tests-first" {
+  event    = "Stop"
+  decision = "block"
+  reason   = "the tests are failing"
+}
+`)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"claude", "--config", cfg, "--allow-untrusted"}, strings.NewReader(`{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}`), &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) ||
+		!strings.Contains(stdout.String(), `settings.state: \"redis://cache:6379\": unknown state URL scheme \"redis\"`) {
+		t.Fatalf("exit %d: %s\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestClaudeMemoryStateRefused: hookctl claude forgets its memory after
+// each call, so settings.state = "memory:" would reset every count kept
+// in the state (a rate limit, the Stop loop guard) at every call: the
+// state is refused, a kv hook fails into its on_error (block) and the
+// Stop block stands with the guard saying it could not count.
+func TestClaudeMemoryStateRefused(t *testing.T) {
+	cfg := writeConfig(t, `settings {
+  state = "memory:"
+}
+hook "tests-first" {
+  event    = "Stop"
+  decision = "block"
+  reason   = "the tests are failing"
+}
+hook "rate" {
+  event    = "PreToolUse"
+  on_error = "block"
+  js       = "if (require('hookctl/kv').incr('calls') > 100) return { decision: 'deny' }"
+}
+`)
+	for _, tc := range []struct {
+		payload string
+		want    []string
+	}{
+		{`{"hook_event_name":"Stop","session_id":"s1"}`, []string{
+			`"decision":"block","reason":"the tests are failing"`,
+			`the Stop loop guard could not count`, `the memory state is refused here: hookctl claude keeps nothing between calls`,
+		}},
+		{`{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{
+			`"permissionDecision":"deny"`, `the memory state is refused here`,
+		}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"claude", "--config", cfg, "--allow-untrusted"}, strings.NewReader(tc.payload), &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("exit %d: %s %s", code, stdout.String(), stderr.String())
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("reply %s\nlacks %s", stdout.String(), w)
+			}
+		}
+	}
+}

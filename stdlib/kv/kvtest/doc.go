@@ -1,7 +1,9 @@
 // Package kvtest is the conformance suite of kv.Store: the behaviour the
 // kv package documents for Store, pinned as tables that every
 // implementation (kv.Memory, kv.File, natsstate's JetStream store) runs
-// as it is, directly and through kv.Scoped.
+// as it is, directly and through kv.Scoped. state.TestBackends runs it,
+// and RunLoopStore, through state.Shared against every backend a state
+// URL can name (memory:, file:, NATS on a real server).
 //
 //	func TestStore(t *testing.T) {
 //		kvtest.Run(t, func(t *testing.T, clock func() time.Time) kv.Store {
