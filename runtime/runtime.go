@@ -355,12 +355,9 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	if !untrusted {
 		// Every file the configuration loads, as it loads it, must be
 		// one the trust record pins.
-		tf, err := trust.File()
+		check, err := fileCheck(path)
 		if err == nil {
-			var v *trust.Verifier
-			if v, err = trust.NewVerifier(tf, path); err == nil {
-				l.aopts = append(l.aopts, assemble.WithFileCheck(v.Check))
-			}
+			l.aopts = append(l.aopts, assemble.WithFileCheck(check))
 		}
 		if err != nil {
 			if l.state != nil {
