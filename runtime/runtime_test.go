@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/runtime"
 )
@@ -213,5 +214,38 @@ func TestOutcome(t *testing.T) {
 	var ne *runtime.NestedError
 	if _, _, err := rt.Outcome(context.Background(), runtime.Request{Config: cfg, Event: "PreToolUse", Env: []string{"HOOKCTL_DEPTH=2"}}); !errors.As(err, &ne) {
 		t.Fatalf("nested: %v", err)
+	}
+}
+
+// TestWatchedAnswersFailClosed: serve's source. An engine that cannot
+// fire (closed under the request) and a panic are the host's block, not
+// an error the transport would turn into a 5xx (which Claude Code reads
+// as a non-blocking error: the action would run).
+func TestWatchedAnswersFailClosed(t *testing.T) {
+	cfg := config(t, denyRm)
+	eng, err := assemble.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := assemble.Load(cfg, assemble.WithEngine(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := eng.Load(c.Engine); err != nil {
+		t.Fatal(err)
+	}
+	rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
+	ls := []byte(strings.Replace(rm, "rm -rf /", "ls", 1))
+	if r, err := rt.Try(context.Background(), runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm)}); err != nil || !blocked(r) {
+		t.Fatalf("rm: %v %s", err, r.Stdout)
+	}
+	if r, err := rt.Try(context.Background(), runtime.Request{Protocol: panicky{claudeProtocol(t)}, Payload: ls}); err != nil || !blocked(r) {
+		t.Fatalf("panic: %v %s %s", err, r.Stdout, r.Stderr)
+	}
+	eng.Close(context.Background())
+	r, err := rt.Try(context.Background(), runtime.Request{Protocol: claudeProtocol(t), Payload: ls})
+	if err != nil || !blocked(r) {
+		t.Fatalf("closed engine: %v %q %q", err, r.Stdout, r.Stderr)
 	}
 }
