@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -54,6 +55,62 @@ func TestDaemonParserKnowsEveryHookFlag(t *testing.T) {
 		cmd.InheritedFlags().VisitAll(check)
 		if seen < 6 {
 			t.Fatalf("hookctl %s: only %d flags walked", name, seen)
+		}
+	}
+}
+
+// TestDaemonParserAgreesWithCobra: on argument vectors made of the hook
+// commands' flags in every spelling (and things that are not flags), the
+// client's parser takes exactly what hookctl's own flag parser takes
+// (no --help, no argument), with the same values; what it leaves to
+// hookctl itself, hookctl refuses or answers otherwise (--help).
+func TestDaemonParserAgreesWithCobra(t *testing.T) {
+	tokens := []string{"--config", "-c", "-c=", "-cx", "-c=x", "--config=", "--config=y", "x", "--host", "crush",
+		"--host=", "--event", "E", "--allow-untrusted", "--allow-untrusted=false", "--allow-untrusted=1",
+		"--allow-untrusted=maybe", "--on-ask", "allow", "--on-ask=", "--log-level", "debug", "--", "-", "-h",
+		"--help", "--bogus", "-x", "--on-untrusted=warn", "--on-config-error", "--hos", "=", "-ch", "--log-level="}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		name := []string{"claude", "hook"}[rng.IntN(2)]
+		args := []string{name}
+		for range rng.IntN(6) {
+			args = append(args, tokens[rng.IntN(len(tokens))])
+		}
+		got, ok := daemon.ParseArgs(args)
+		root := newRoot(&app{stdout: io.Discard, stderr: io.Discard})
+		cmd, _, _ := root.Find([]string{name})
+		cmd.InitDefaultHelpFlag()
+		err := cmd.ParseFlags(args[1:])
+		fl := cmd.Flags()
+		help, _ := fl.GetBool("help")
+		takes := err == nil && !help && len(fl.Args()) == 0 && fl.ArgsLenAtDash() < 0
+		emptyMode := false
+		for _, m := range []string{"on-ask", "on-untrusted", "on-config-error"} {
+			if v, _ := fl.GetString(m); fl.Changed(m) && v == "" {
+				emptyMode = true
+			}
+		}
+		if ok != (takes && !emptyMode) {
+			t.Fatalf("%q: ParseArgs ok=%v; hookctl's parser: err=%v help=%v args=%q", args, ok, err, help, fl.Args())
+		}
+		if !ok {
+			continue
+		}
+		given := func(f string) string {
+			if !fl.Changed(f) {
+				return ""
+			}
+			v, _ := fl.GetString(f)
+			return v
+		}
+		want := daemon.Hook{Command: name, Config: given("config"), LogLevel: given("log-level"),
+			OnUntrusted: given("on-untrusted"), OnConfigError: given("on-config-error"), OnAsk: given("on-ask")}
+		want.AllowUntrusted, _ = fl.GetBool("allow-untrusted")
+		if name == "hook" {
+			want.Host, want.Event = given("host"), given("event")
+		}
+		if got != want {
+			t.Fatalf("%q: ParseArgs %+v, hookctl's parser %+v", args, got, want)
 		}
 	}
 }

@@ -39,6 +39,7 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 	if c.Command == "hook" {
 		str["host"], str["event"] = &c.Host, &c.Event
 	}
+	modes := map[string]string{} // the modes given, as last given
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		var name, value string
@@ -48,8 +49,11 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 			name, value, hasValue = strings.Cut(a[2:], "=")
 		case a == "-c":
 			name = "config"
-		case strings.HasPrefix(a, "-c=") || strings.HasPrefix(a, "-c") && len(a) > 2:
-			name, value, hasValue = "config", strings.TrimPrefix(a[2:], "="), true
+		case strings.HasPrefix(a, "-c=") && len(a) > 3:
+			// As pflag reads it: -c=X is X, but -c= is "=".
+			name, value, hasValue = "config", a[3:], true
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			name, value, hasValue = "config", a[2:], true
 		default:
 			return c, false // an argument, "-", "--" or another shorthand
 		}
@@ -77,6 +81,14 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 			value = args[i]
 		}
 		*p = value
+		if strings.HasPrefix(name, "on-") {
+			modes[name] = value
+		}
+	}
+	for _, v := range modes {
+		if v == "" {
+			return c, false // hookctl refuses an empty mode; it says how
+		}
 	}
 	return c, true
 }

@@ -14,6 +14,9 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"claude", "--config", "h.hcl", "--allow-untrusted"}, Hook{Command: "claude", Config: "h.hcl", AllowUntrusted: true}, true},
 		{[]string{"claude", "-c", "a", "-cb"}, Hook{Command: "claude", Config: "b"}, true},
 		{[]string{"claude", "-c=a"}, Hook{Command: "claude", Config: "a"}, true},
+		{[]string{"claude", "-c="}, Hook{Command: "claude", Config: "="}, true}, // as pflag reads it
+		{[]string{"claude", "-ca=b"}, Hook{Command: "claude", Config: "a=b"}, true},
+		{[]string{"claude", "--config="}, Hook{Command: "claude"}, true},
 		{[]string{"claude", "--allow-untrusted=false", "--on-ask=allow", "--on-untrusted", "warn", "--on-config-error", "warn", "--log-level", "debug"},
 			Hook{Command: "claude", OnAsk: "allow", OnUntrusted: "warn", OnConfigError: "warn", LogLevel: "debug"}, true},
 		{[]string{"hook", "--host", "crush", "--event=PreToolUse"}, Hook{Command: "hook", Host: "crush", Event: "PreToolUse"}, true},
