@@ -50,6 +50,7 @@ type Protocol interface {
 type Registry interface {
 	Lookup(name string) (Protocol, bool)
 	Names() []string
+	All() []Protocol
 	// Detect chooses the protocol of a payload that came without one,
 	// and says why.
 	Detect(raw map[string]any, getenv func(string) string) (Protocol, string)
@@ -73,6 +74,15 @@ func (hostRegistry) Lookup(name string) (Protocol, bool) {
 }
 
 func (hostRegistry) Names() []string { return host.Names() }
+
+func (r hostRegistry) All() []Protocol {
+	var all []Protocol
+	for _, n := range host.Names() {
+		p, _ := r.Lookup(n)
+		all = append(all, p)
+	}
+	return all
+}
 
 func (hostRegistry) Detect(raw map[string]any, getenv func(string) string) (Protocol, string) {
 	h, why := host.Detect(raw, getenv)

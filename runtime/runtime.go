@@ -391,8 +391,15 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		}
 		return guardAnswer(p, ev, configErrorText(diag.String()), configWarn)
 	}
+	released := false
+	defer func() {
+		if !released { // a panic while firing: the engine is still let go
+			release()
+		}
+	}()
 	reply, ferr := handle(ctx, eng, ev, opts)
 	req.mark("fire")
+	released = true
 	release()
 	req.mark("close")
 	if se, ok := Stopped(ctx); ok {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
@@ -247,5 +248,42 @@ func TestWatchedAnswersFailClosed(t *testing.T) {
 	r, err := rt.Try(context.Background(), runtime.Request{Protocol: claudeProtocol(t), Payload: ls})
 	if err != nil || !blocked(r) {
 		t.Fatalf("closed engine: %v %q %q", err, r.Stdout, r.Stderr)
+	}
+}
+
+// hostless decodes events that name no host: answering one panics after
+// the engine fired.
+type hostless struct{ runtime.Protocol }
+
+func (p hostless) Decode(raw map[string]any, event string) (*runtime.Event, error) {
+	ev, err := p.Protocol.Decode(raw, event)
+	if ev != nil {
+		ev.Host = nil
+	}
+	return ev, err
+}
+
+// TestPanicReleasesTheEngine: a panic after the engine was acquired is
+// the host's block, and the cached engine is let go (a retired engine
+// still closes).
+func TestPanicReleasesTheEngine(t *testing.T) {
+	cfg := config(t, denyRm)
+	cache := runtime.NewCache()
+	rt := runtime.New(runtime.WithSource(cache))
+	r := rt.Answer(context.Background(), runtime.Request{Protocol: hostless{claudeProtocol(t)}, Payload: []byte(rm), Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}})
+	if !blocked(r) || !strings.Contains(r.Stderr+string(r.Stdout), "the call failed") {
+		t.Fatalf("%d %s %s", r.ExitCode, r.Stdout, r.Stderr)
+	}
+	abs, _ := filepath.Abs(cfg)
+	eng, _, release, ok := cache.Lookup(abs)
+	if !ok {
+		t.Fatal("not cached")
+	}
+	release()
+	cache.Close()
+	for deadline := time.Now().Add(10 * time.Second); !eng.Closed(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the retired engine was never closed: the panicking call still holds it")
+		}
 	}
 }
