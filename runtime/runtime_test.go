@@ -287,3 +287,5 @@ func TestPanicReleasesTheEngine(t *testing.T) {
 		}
 	}
 }
+
+func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o600) }
