@@ -25,7 +25,7 @@ type Runtime struct {
 	newState  NewState
 	tracer    Tracer
 	engOpts   []engine.Option
-	// readLimits, when set, says the transport read payloads within its
+	// transportLimits, when set, says the transport read payloads within its
 	// own limits: they are decoded, not checked again.
 	transportLimits bool
 }
