@@ -21,6 +21,7 @@ import (
 // start per event. It is an http.Handler and safe for concurrent use.
 //
 //	POST /claude, /claude/{event}  Claude Code http hook: the hook JSON in, Claude's JSON out
+//	POST /hook/{host}[/{event}]    any host's hook JSON in, the host's reply out (WithAnswer)
 //	POST /v1/fire/{event}          any client: a payload object in, the SPEC outcome out
 //	GET  /healthz                  status, hook count, reload information, load
 //	GET  /livez                    liveness: 200 unless wedged (as /healthz)
@@ -47,6 +48,7 @@ import (
 // connections and time as well.
 type Server struct {
 	eng       *engine.Engine
+	answer    AnswerFunc
 	status    func() map[string]any
 	poolStats func() PoolStats
 	lim       ServerLimits
@@ -175,6 +177,27 @@ type PoolStats struct {
 // ServerOption configures a Server.
 type ServerOption func(*Server)
 
+// AnswerFunc answers one host hook request read within the server's
+// limits: body is the host's hook JSON, host the protocol's name (claude,
+// crush, ...), event the URL's event ("" when it has none). Input that
+// cannot be read (not JSON, not an event of the protocol, an event other
+// than the URL's) is an error wrapping an *InputError (400); a host it
+// does not serve an *UnknownHostError (404). Every other failure must be
+// answered in the reply, fail-closed (runtime.Runtime.Try).
+type AnswerFunc func(ctx context.Context, host, event string, body []byte) (Reply, error)
+
+// UnknownHostError is a /hook/{host} request for a host the server does
+// not answer.
+type UnknownHostError struct{ Host string }
+
+func (e *UnknownHostError) Error() string { return fmt.Sprintf("no host %q", e.Host) }
+
+// WithAnswer answers the host hook routes (/claude, /claude/{event},
+// /hook/{host}, /hook/{host}/{event}) with answer. Without it they fire
+// the server's engine as Claude Code hooks, and /hook/{host} knows claude
+// only.
+func WithAnswer(answer AnswerFunc) ServerOption { return func(s *Server) { s.answer = answer } }
+
 // WithLimits sets the server's limits (zero fields keep their defaults).
 func WithLimits(l ServerLimits) ServerOption { return func(s *Server) { s.lim = l } }
 
@@ -240,8 +263,13 @@ func NewServer(eng *engine.Engine, status func() map[string]any, opts ...ServerO
 	for _, l := range rejectedLimits {
 		s.rejected[l] = new(atomic.Uint64)
 	}
+	if s.answer == nil {
+		s.answer = s.answerClaude
+	}
 	s.mux.HandleFunc("POST /claude", s.claude)
 	s.mux.HandleFunc("POST /claude/{event}", s.claude)
+	s.mux.HandleFunc("POST /hook/{host}", s.hook)
+	s.mux.HandleFunc("POST /hook/{host}/{event}", s.hook)
 	s.mux.HandleFunc("POST /v1/fire/{event}", s.fire)
 	s.mux.HandleFunc("GET /healthz", s.health)
 	s.mux.HandleFunc("GET /livez", s.live)
@@ -313,7 +341,7 @@ func (s *Server) HTTPServer() *http.Server {
 // wrong method is 405, anything else 404.
 func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
-	known := p == "/claude" || strings.HasPrefix(p, "/claude/") || strings.HasPrefix(p, "/v1/fire/")
+	known := p == "/claude" || strings.HasPrefix(p, "/claude/") || strings.HasPrefix(p, "/hook/") || strings.HasPrefix(p, "/v1/fire/")
 	switch {
 	case p == "/healthz" || p == "/livez" || p == "/readyz" || p == "/metrics" && s.metricsH != nil:
 		w.Header().Set("Allow", http.MethodGet)
@@ -322,7 +350,7 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", http.MethodPost)
 		s.writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: use POST", r.Method, p))
 	default:
-		endpoints := "POST /claude, POST /claude/{event}, POST /v1/fire/{event}, GET /healthz, GET /livez, GET /readyz"
+		endpoints := "POST /claude, POST /claude/{event}, POST /hook/{host}, POST /hook/{host}/{event}, POST /v1/fire/{event}, GET /healthz, GET /livez, GET /readyz"
 		if s.metricsH != nil {
 			endpoints += ", GET /metrics"
 		}
@@ -535,24 +563,38 @@ func (s *Server) writeBusy(w http.ResponseWriter, err error) {
 // `hookctl claude`'s stdout; Claude Code reads decisions only from 2xx JSON,
 // so even a block is a 200.
 func (s *Server) claude(w http.ResponseWriter, r *http.Request) {
+	s.answerHook(w, r, "claude")
+}
+
+// hook answers a host's hook request in the host's reply format, as
+// `hookctl hook --host HOST` would on stdout; a reply that blocks with an
+// exit status (input a host's reply cannot carry) is a 200 JSON block.
+func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
+	s.answerHook(w, r, r.PathValue("host"))
+}
+
+// answerHook reads a host hook request and writes the reply: its stdout
+// as the body; an exit status that blocks, which HTTP cannot carry, as
+// {"decision":"block","reason":STDERR}.
+func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string) {
 	data, done, ok := s.readBody(w, r)
 	if !ok {
 		return
 	}
 	defer done()
-	payload, event, err := decodeInput(data)
-	if err != nil {
+	start := time.Now()
+	reply, err := s.answer(r.Context(), host, r.PathValue("event"), data)
+	var ie *InputError
+	var he *UnknownHostError
+	switch {
+	case errors.As(err, &he):
+		s.writeError(w, http.StatusNotFound, err)
+		return
+	case errors.As(err, &ie):
 		s.writeError(w, http.StatusBadRequest, err)
 		return
 	}
-	if pe := r.PathValue("event"); pe != "" && pe != event {
-		s.writeError(w, http.StatusBadRequest, &InputError{Field: "hook_event_name",
-			Err: fmt.Errorf("%q does not match the URL's event %q", event, pe)})
-		return
-	}
 	s.hashHeader(w)
-	start := time.Now()
-	reply, err := Handle(r.Context(), s.eng, payload, event)
 	if s.metrics != nil {
 		s.metrics.ObserveFire(&reply.Outcome, time.Since(start))
 	}
@@ -573,6 +615,23 @@ func (s *Server) claude(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write(body)
+}
+
+// answerClaude is the answer of a server without WithAnswer: the body as
+// Claude Code's hook JSON, fired through the server's engine.
+func (s *Server) answerClaude(ctx context.Context, host, event string, data []byte) (Reply, error) {
+	if host != "claude" {
+		return Reply{}, &UnknownHostError{Host: host}
+	}
+	payload, name, err := decodeInput(data)
+	if err != nil {
+		return Reply{}, err
+	}
+	if event != "" && event != name {
+		return Reply{}, &InputError{Field: "hook_event_name",
+			Err: fmt.Errorf("%q does not match the URL's event %q", name, event)}
+	}
+	return Handle(ctx, s.eng, payload, name)
 }
 
 // fire runs an event and returns the outcome.

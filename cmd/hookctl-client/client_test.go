@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -360,5 +361,65 @@ hook "fsize" {
 	}
 	if out, _ := call(e.client, "umask 022; ulimit -S -f unlimited"); strings.Contains(out, "deny") {
 		t.Fatalf("umask 022 again: %s", out)
+	}
+}
+
+// TestDaemonAnswersAsHookctl: the typed request the client sends carries
+// every flag and the environment's modes: each call answered by the
+// daemon gives hookctl's own stdout, stderr and exit status, and a call
+// the parser does not take (--help, an unknown flag) is hookctl's.
+func TestDaemonAnswersAsHookctl(t *testing.T) {
+	e := newEnv(t)
+	e.write("untrusted.hcl", `hook "deny-all" {
+  event    = "PreToolUse"
+  decision = "deny"
+  reason   = "untrusted hook ran"
+}
+`)
+	ask := `hook "ask" {
+  event    = "PreToolUse"
+  decision = "ask"
+  reason   = "asks"
+}
+`
+	e.write("ask.hcl", ask)
+	e.run(e.full, "", "trust", "--config", "ask.hcl")
+	crush := `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"ls"}}`
+	debug := regexp.MustCompile(`(?m)^hookctl-client: .*\n`)
+	for _, c := range []struct {
+		stdin string
+		env   []string
+		args  []string
+		viaD  bool // answered by the daemon
+	}{
+		{rm, nil, []string{"claude", "-c", "hooks.hcl"}, true},
+		{rm, nil, []string{"claude", "--config=untrusted.hcl"}, true},
+		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted", "warn"}, true},
+		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl"}, true},
+		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted=block"}, true},
+		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--allow-untrusted"}, true},
+		{rm, []string{"HOOKCTL_ALLOW_UNTRUSTED=1"}, []string{"claude", "--config", "untrusted.hcl"}, true},
+		{rm, nil, []string{"claude", "--config", "missing.hcl", "--on-config-error", "warn"}, true},
+		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--on-ask", "maybe"}, true},
+		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl"}, true},
+		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl", "--on-ask", "allow"}, true},
+		{crush, []string{"HOOKCTL_ON_ASK=allow"}, []string{"hook", "--config", "ask.hcl"}, true},
+		{crush, nil, []string{"hook", "--host", "nohost", "--config", "ask.hcl"}, true},
+		{`{"hook_event_name":"BeforeTool","tool_name":"x"}`, nil, []string{"hook", "--config", "ask.hcl", "--log-level", "debug"}, true},
+		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--bogus"}, false},
+		{rm, nil, []string{"claude", "--help"}, false},
+	} {
+		saved := e.vars
+		e.vars = append(slices.Clone(e.vars), c.env...)
+		wantOut, wantErr, wantCode := e.run(e.full, c.stdin, c.args...)
+		out, errOut, code := e.run(e.client, c.stdin, c.args...)
+		e.vars = saved
+		if via := strings.Contains(errOut, "answered by the daemon"); via != c.viaD {
+			t.Errorf("%q %v: answered by the daemon: %v, want %v\n%s", c.args, c.env, via, c.viaD, errOut)
+		}
+		errOut = debug.ReplaceAllString(errOut, "")
+		if out != wantOut || errOut != wantErr || code != wantCode {
+			t.Errorf("%q %v:\nclient: exit %d\n%s\n%s\nhookctl: exit %d\n%s\n%s", c.args, c.env, code, out, errOut, wantCode, wantOut, wantErr)
+		}
 	}
 }

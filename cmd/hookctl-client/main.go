@@ -43,8 +43,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "hookctl-client: %v; no hook could run, so the action is blocked\n", err)
 		return 2
 	}
-	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
-		// Not a hook call: the full binary does everything else.
+	hook, ok := daemon.ParseArgs(args)
+	if !ok {
+		// Not a hook call the daemon runs (another command, a flag the
+		// parser does not know, --help): the full binary does it.
 		return runFull(full, args, os.Stdin)
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
@@ -58,7 +60,7 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "hookctl-client: reading the hook input: %v; the action is blocked\n", err)
 		return 2
 	}
-	if resp, why := viaDaemon(full, args, stdin, say); resp != nil {
+	if resp, why := viaDaemon(full, hook, stdin, say); resp != nil {
 		os.Stdout.Write(resp.Stdout)
 		os.Stderr.Write(resp.Stderr)
 		return resp.Code
@@ -70,7 +72,7 @@ func run(args []string) int {
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
-func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
+func viaDaemon(full string, hook daemon.Hook, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
 	id, err := daemon.Identity(full)
 	if err != nil {
 		return nil, err.Error()
@@ -98,7 +100,7 @@ func viaDaemon(full string, args []string, stdin []byte, say func(string, ...any
 	}
 	attrs := daemon.ProcessAttrs()
 	sock := daemon.Socket(dir, id, cwd, attrs, daemon.EnvKey(environ))
-	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Args: args, Stdin: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, Stdin: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
 	resp, err := daemon.Call(sock, req)

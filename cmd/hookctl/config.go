@@ -5,44 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/runtime"
 )
 
-// discover finds the configuration, the same way for every command:
-// --config, then $HOOKCTL_CONFIG, then ./hooks.hcl, then ./.hookctl/,
-// then $CLAUDE_PROJECT_DIR/.claude/hooks.hcl, then ./.claude/hooks.hcl.
+// discover finds the configuration, the same way for every command
+// (runtime.Discover): --config, then $HOOKCTL_CONFIG, then ./hooks.hcl,
+// then ./.hookctl/, then $CLAUDE_PROJECT_DIR/.claude/hooks.hcl, then
+// ./.claude/hooks.hcl. Finding none is a usage error.
 func (a *app) discover() (string, error) {
-	if a.configPath != "" {
-		return a.configPath, nil
+	path, err := runtime.Discover(a.configPath, "", os.Getenv)
+	if err != nil {
+		return "", usageError("%v", err)
 	}
-	if p := os.Getenv("HOOKCTL_CONFIG"); p != "" {
-		return p, nil
-	}
-	candidates := []string{"hooks.hcl", ".hookctl"}
-	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-		candidates = append(candidates, filepath.Join(dir, ".claude", "hooks.hcl"))
-	}
-	candidates = append(candidates, filepath.Join(".claude", "hooks.hcl"))
-	for _, c := range candidates {
-		if _, err := os.Stat(c); err == nil {
-			return c, nil
-		}
-	}
-	return "", usageError("no configuration found: give --config, $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/, $CLAUDE_PROJECT_DIR/.claude/hooks.hcl or ./.claude/hooks.hcl")
+	return path, nil
 }
 
 // projectDir is the project the agent works in: $CLAUDE_PROJECT_DIR or the
 // working directory.
 func projectDir() string {
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	d, _ := os.Getwd()
-	return d
+	cwd, _ := os.Getwd()
+	return runtime.ProjectDir(cwd, os.Getenv)
 }
 
 // load discovers the configuration and loads it into a new engine,
@@ -75,8 +61,8 @@ func (a *app) assemblePath(path string, warnings bool, engOpts []engine.Option, 
 	if err != nil {
 		return nil, nil, err
 	}
-	a.timings.mark("engine")
-	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.phase())}, opts...)
+	a.timings.Mark("engine")
+	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, opts...)
 	cfg, err := assemble.Load(path, opts...)
 	if err != nil {
 		eng.Close(context.Background())
@@ -101,7 +87,7 @@ func (a *app) loadInto(eng *engine.Engine, cfg *assemble.Config) (*engine.Engine
 		cfg.Close()
 		return nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("loading %s: %w", cfg.Engine.Name, err)}
 	}
-	a.timings.mark("load")
+	a.timings.Mark("load")
 	return eng, cfg, nil
 }
 

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -15,189 +15,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/filelock"
-	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/runtime"
 )
-
-// engineCache keeps the engines a daemon loaded, by configuration path,
-// for as long as none of the files they were loaded from changed. It is
-// safe for concurrent use.
-type engineCache struct {
-	mu sync.Mutex
-	m  map[string]*cachedEngine
-	// transforms keeps TypeScript and ES module transforms across the
-	// reloads of a changed configuration.
-	transforms *script.TransformCache
-}
-
-// transformCache returns the transform cache every load shares.
-func (c *engineCache) transformCache() *script.TransformCache {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.transforms == nil {
-		c.transforms = script.NewTransformCache(0, 0)
-	}
-	return c.transforms
-}
-
-type cachedEngine struct {
-	eng    *engine.Engine
-	cfg    *assemble.Config
-	state  *sharedState // the engine's kv store, loop guard and audit
-	stamps map[string]fileStamp
-	refs   int
-	stale  bool
-}
-
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	ok   bool
-}
-
-func stampsOf(files []string) map[string]fileStamp {
-	out := make(map[string]fileStamp, len(files))
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			out[f] = fileStamp{}
-			continue
-		}
-		out[f] = fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
-	}
-	return out
-}
-
-// get returns the engine loaded from path if its files are unchanged,
-// holding it until release.
-func (c *engineCache) get(path string) *cachedEngine {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ce := c.m[path]
-	if ce == nil {
-		return nil
-	}
-	files := make([]string, 0, len(ce.stamps))
-	for f := range ce.stamps {
-		files = append(files, f)
-	}
-	now := stampsOf(files)
-	for f, s := range ce.stamps {
-		if now[f] != s {
-			c.retire(path, ce)
-			return nil
-		}
-	}
-	ce.refs++
-	return ce
-}
-
-// put stores a freshly loaded engine (held once, for its first caller).
-func (c *engineCache) put(path string, eng *engine.Engine, cfg *assemble.Config, state *sharedState) *cachedEngine {
-	files := append([]string{path}, cfg.Files...)
-	files = append(files, cfg.Refs()...)
-	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: stampsOf(files), refs: 1}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*cachedEngine{}
-	}
-	if old := c.m[path]; old != nil {
-		c.retire(path, old)
-	}
-	c.m[path] = ce
-	return ce
-}
-
-// retire drops ce from the cache; it is closed once no call holds it.
-func (c *engineCache) retire(path string, ce *cachedEngine) {
-	if c.m[path] == ce {
-		delete(c.m, path)
-	}
-	ce.stale = true
-	if ce.refs == 0 {
-		go closeEngine(ce)
-	}
-}
-
-func (c *engineCache) release(ce *cachedEngine) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ce.refs--
-	if ce.stale && ce.refs == 0 {
-		go closeEngine(ce)
-	}
-}
-
-// closeAll retires every engine.
-func (c *engineCache) closeAll() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for p, ce := range c.m {
-		c.retire(p, ce)
-	}
-}
-
-func closeEngine(ce *cachedEngine) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	ce.eng.Close(ctx)
-	ce.cfg.Close()
-	ce.state.Close()
-}
-
-// hookEngine loads the engine of one hook call: a fresh one, closed by
-// release, or in a daemon the cached one for path while its files are
-// unchanged. store, which the engine and aopts were given, is configured
-// from the loaded configuration (settings.state, else state_file); on
-// NATS it takes the audit log too. A cached engine keeps its own store,
-// and its NATS connection, for the calls it serves.
-func (a *app) hookEngine(path string, engOpts []engine.Option, store *sharedState, aopts []assemble.Option) (*engine.Engine, func(), error) {
-	if a.engines != nil {
-		if abs, err := filepath.Abs(path); err == nil {
-			if ce := a.engines.get(abs); ce != nil {
-				return ce.eng, func() { a.engines.release(ce) }, nil
-			}
-			aopts = append(aopts[:len(aopts):len(aopts)], assemble.WithScriptOptions(script.WithTransformCache(a.engines.transformCache())))
-			eng, cfg, err := a.loadPath(path, true, engOpts, aopts...)
-			if err != nil {
-				return nil, nil, err
-			}
-			useState(eng, cfg, store)
-			ce := a.engines.put(abs, eng, cfg, store)
-			return eng, func() { a.engines.release(ce) }, nil
-		}
-	}
-	eng, cfg, err := a.loadPath(path, true, engOpts, aopts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	useState(eng, cfg, store)
-	return eng, func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := eng.Close(closeCtx); err != nil {
-			fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-		}
-		if st := cfg.ScriptStats(); st.Created > 0 {
-			a.timings.add("runtime", st.CreateTime)
-		}
-		cfg.Close()
-		store.Close()
-	}, nil
-}
-
-// useState points store at the state cfg asks for and, on NATS, sends
-// the engine's audit records to its audit stream.
-func useState(eng *engine.Engine, cfg *assemble.Config, store *sharedState) {
-	store.Configure(cfg)
-	if store.onNATS() {
-		eng.SetAuditLog(store.auditLog(eng.Logger()))
-	}
-}
 
 func newDaemonCmd(a *app) *cobra.Command {
 	var socket, identity string
@@ -238,8 +59,9 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
-	cache := &engineCache{}
-	defer cache.closeAll()
+	cache := runtime.NewCache()
+	defer cache.Close()
+	rt := newHookRuntime(cache, nil)
 	var active atomic.Int64
 	var last atomic.Int64
 	last.Store(time.Now().UnixNano())
@@ -281,23 +103,37 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 			defer active.Add(-1)
 			// Only a call keeps the daemon: a connection that sends no
 			// request (a client counting live daemons) does not.
-			if serveCall(ctx, conn, self, cache) {
+			if serveCall(ctx, conn, self, rt) {
 				last.Store(time.Now().UnixNano())
 			}
 		}()
 	}
 }
 
-// runCall runs one call. A panic ends the call, not the daemon, and the
-// call blocks (exit 2) with the reason on stderr.
-func runCall(ctx context.Context, req *daemon.Request, cache *engineCache) (resp daemon.Response) {
+// runCall runs one call, as hookctl claude or hookctl hook with the
+// call's flags, working directory and environment would, through rt. A
+// panic ends the call, not the daemon, and the call blocks (exit 2) with
+// the reason on stderr.
+func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (resp daemon.Response) {
 	defer func() {
 		if r := recover(); r != nil {
 			resp = daemon.Response{Code: 2, Stderr: fmt.Appendf(nil, "hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked\n", r)}
 		}
 	}()
 	var out, errb bytes.Buffer
-	code := runWith(ctx, req.Args, bytes.NewReader(req.Stdin), &out, &errb, cache)
+	a := &app{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &errb, configPath: req.Config, logLevel: cmp.Or(req.LogLevel, "warn")}
+	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
+		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny")}
+	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != ""}
+	hostName := req.Host
+	if req.Command == "claude" {
+		hostName = "claude"
+	}
+	err := a.answerHook(ctx, rt, f, hostName, hookCall{
+		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
+		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env,
+	})
+	code := exitStatus(err, &errb)
 	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
 }
 
@@ -355,7 +191,7 @@ func (s self) refusal(req *daemon.Request) string {
 	switch {
 	case req.Protocol != daemon.Protocol || req.Identity != s.identity:
 		return "the client and the daemon are different hookctl builds"
-	case len(req.Args) == 0 || (req.Args[0] != "claude" && req.Args[0] != "hook"):
+	case req.Command != "claude" && req.Command != "hook":
 		return "the daemon runs hook calls only (claude, hook)"
 	case req.Cwd != s.cwd:
 		return "the call comes from another working directory than the daemon's"
@@ -369,7 +205,7 @@ func (s self) refusal(req *daemon.Request) string {
 
 // serveCall answers one client connection; it reports whether the client
 // sent a request.
-func serveCall(ctx context.Context, conn net.Conn, me self, cache *engineCache) bool {
+func serveCall(ctx context.Context, conn net.Conn, me self, rt *runtime.Runtime) bool {
 	defer conn.Close()
 	if mine, err := peerIsMe(conn); err != nil || !mine {
 		return false // another user's process: not a word
@@ -382,7 +218,7 @@ func serveCall(ctx context.Context, conn net.Conn, me self, cache *engineCache) 
 	conn.SetReadDeadline(time.Time{})
 	var resp daemon.Response
 	if resp.Refused = me.refusal(req); resp.Refused == "" {
-		resp = runCall(ctx, req, cache)
+		resp = runCall(ctx, req, rt)
 	}
 	daemon.WriteResponse(conn, &resp)
 	return true

@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 // BenchmarkDaemonCall is what the daemon does for one hook call of the
@@ -24,14 +27,14 @@ func BenchmarkDaemonCall(b *testing.B) {
 	if code := run([]string{"trust", "--config", cfg}, nil, &out, &errb); code != 0 {
 		b.Fatal(errb.String())
 	}
-	cache := &engineCache{}
-	defer cache.closeAll()
-	args := []string{"claude", "--config", cfg}
+	cache := runtime.NewCache()
+	defer cache.Close()
+	rt := newHookRuntime(cache, nil)
+	cwd, _ := os.Getwd()
+	req := &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: os.Environ()}
 	for b.Loop() {
-		out.Reset()
-		errb.Reset()
-		if code := runWith(context.Background(), args, bytes.NewReader(payload), &out, &errb, cache); code != 0 {
-			b.Fatal(errb.String())
+		if resp := runCall(context.Background(), req, rt); resp.Code != 0 {
+			b.Fatal(string(resp.Stderr))
 		}
 	}
 }

@@ -37,6 +37,12 @@ hook "id-exact" {
   decision = "deny"
   reason   = "v is exactly 9007199254740993"
 }
+hook "unicode-when" {
+  event    = "PreToolUse"
+  when     = "tool_input.u == 'שָׁלוֹם \u202e 🙂 𝕏 é'"
+  decision = "deny"
+  reason   = "u is the RTL and astral string"
+}
 hook "echo" {
   event = "PreToolUse"
   js    = <<-JS
@@ -92,6 +98,13 @@ func differentialCases() []differentialCase {
 		{name: "duplicate-last-wins", toolInput: `{"v":2,"v":1000000}`, want: `{"decision":"deny","reason":"v is the string 1000000"}`},
 		{name: "duplicate-first-loses", toolInput: `{"v":1000000,"v":2,"w":2}`},
 		{name: "one-megabyte", toolInput: `{"v":1,"s":"` + strings.Repeat("x", 1<<20) + `"}`},
+		{name: "one-megabyte-echoed", toolInput: `{"v":1,"mode":"whole","s":"` + strings.Repeat("é", 1<<19) + `"}`},
+		// Right-to-left text, a bidi override and astral characters, as
+		// written and escaped, compared in the condition and echoed by the
+		// script.
+		{name: "rtl-astral-when", toolInput: `{"v":1,"u":"שָׁלוֹם \u202e 🙂 \ud835\udd4f \u00e9"}`, want: `{"decision":"deny","reason":"u is the RTL and astral string"}`},
+		{name: "rtl-astral-echo", toolInput: `{"v":1,"mode":"whole","u":"מִי 🀄 \u200f𝕏"}`, want: `{"decision":"allow","reason":"whole","updated_input":{"mode":"whole","u":"מִי 🀄 \u200f𝕏","v":1}}`},
+		{name: "duplicate-nested", toolInput: `{"v":1,"mode":"whole","o":{"k":1,"k":9007199254740993}}`, want: `{"decision":"allow","reason":"whole","updated_input":{"mode":"whole","o":{"k":9007199254740993},"v":1}}`},
 	}
 }
 
@@ -171,8 +184,8 @@ func exitCode(err error) int {
 
 // TestPayloadNumbersAgreeAcrossTransports: the same payloads through the
 // real `hookctl fire`, `hookctl claude`, `hookctl hook --host claude`,
-// `hookctl serve` (POST /claude) and `hookctl-client claude` (a real
-// daemon) give the same decision, reason, updated input and context:
+// `hookctl serve` (POST /claude, /hook/claude, /hook/claude/PreToolUse)
+// and `hookctl-client claude` (a real daemon) give the same decision, reason, updated input and context:
 // every transport decodes payloads with one decoder (integers exact as
 // int64, other numbers float64, the same input limits).
 func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
@@ -251,6 +264,28 @@ func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
 	// separate serve bug that is not about decoding.
 	httpClient := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 
+	// post sends a payload to one of serve's host hook routes.
+	post := func(t *testing.T, route string, payload []byte) string {
+		req, err := http.NewRequest("POST", base+route, bytes.NewReader(payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		switch {
+		case resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusRequestEntityTooLarge:
+			return `"refused"`
+		case resp.StatusCode != http.StatusOK:
+			return fmt.Sprintf("status %d: %s", resp.StatusCode, body)
+		}
+		return claudeOutcome(0, body)
+	}
+
 	// The daemon the first hookctl-client call starts: ended by its pid.
 	daemonPid := regexp.MustCompile(`started daemon pid (\d+)`)
 
@@ -274,26 +309,9 @@ func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
 			code, out, _ := runIn(payload, hookctl, "hook", "--host", "claude", "--config", cfg)
 			return claudeOutcome(code, out)
 		}},
-		{"serve", func(t *testing.T, payload []byte) string {
-			req, err := http.NewRequest("POST", base+"/claude", bytes.NewReader(payload))
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := httpClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			switch {
-			case resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusRequestEntityTooLarge:
-				return `"refused"`
-			case resp.StatusCode != http.StatusOK:
-				return fmt.Sprintf("status %d: %s", resp.StatusCode, body)
-			}
-			return claudeOutcome(0, body)
-		}},
+		{"serve /claude", func(t *testing.T, payload []byte) string { return post(t, "/claude", payload) }},
+		{"serve /hook/claude", func(t *testing.T, payload []byte) string { return post(t, "/hook/claude", payload) }},
+		{"serve /hook/claude/PreToolUse", func(t *testing.T, payload []byte) string { return post(t, "/hook/claude/PreToolUse", payload) }},
 		{"hookctl-client claude", func(t *testing.T, payload []byte) string {
 			code, out, errs := runIn(payload, client, "claude", "--config", cfg)
 			if m := daemonPid.FindStringSubmatch(errs); m != nil {

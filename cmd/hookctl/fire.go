@@ -17,6 +17,7 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/internal/termsafe"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newFireCmd(a *app) *cobra.Command {
@@ -52,43 +53,33 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// stdout is JSON; --explain, diagnostics and logs are on stderr.
 			defer a.escapeOutput(false)()
-			if err := notNested(); err != nil {
+			if err := runtime.Nested(os.Getenv); err != nil {
 				return &exitError{code: exitBlocked, err: err}
 			}
 			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
 				return err
 			}
-			ctx, traced, flush := a.oneShotTracing(context.Background())
-			defer flush()
-			eng, cfg, err := a.load(traced...)
-			if err != nil {
-				return err
+			event := ""
+			if len(args) == 1 {
+				event = args[0]
 			}
-			defer cfg.Close()
-			name, err := eventToFire(eng, args, payload, a.stderr)
+			cwd, _ := os.Getwd()
+			rt := runtime.New(runtime.WithTracer(func(ctx context.Context, _ io.Writer) (context.Context, []engine.Option, func()) {
+				return a.oneShotTracing(ctx)
+			}))
+			out, took, err := rt.Outcome(context.Background(), runtime.Request{Decoded: payload, Event: event, Config: a.configPath,
+				Cwd: cwd, Env: os.Environ(), Stderr: a.stderr, LogLevel: a.logLevel, Command: cmd.CommandPath()})
 			if err != nil {
-				eng.Close(context.Background())
-				return err
-			}
-			spec, err := eng.Event(name)
-			if err != nil {
-				eng.Close(context.Background())
+				var ne *runtime.NestedError
+				var le *runtime.LoadError
+				switch {
+				case errors.As(err, &ne):
+					return &exitError{code: exitBlocked, err: err}
+				case errors.As(err, &le) && le.Rendered:
+					return silent(exitFailure)
+				}
 				return &exitError{code: exitFailure, err: err}
-			}
-			if _, ok := payload["hook_event_name"]; !ok && spec.Source == engine.SourceClaudeCode {
-				payload["hook_event_name"] = spec.Name
-			}
-			start := time.Now()
-			out, ferr := eng.Fire(ctx, engine.Event{Name: name, Payload: payload})
-			took := time.Since(start)
-			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := eng.Close(closeCtx); err != nil {
-				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-			}
-			if ferr != nil {
-				return &exitError{code: exitFailure, err: ferr}
 			}
 			if explain {
 				writeExplain(a.stderr, out, took)
@@ -114,42 +105,6 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 	cmd.Flags().BoolVar(&explain, "explain", false, "write a readable trace of every hook to stderr")
 	cmd.Flags().BoolVar(&compact, "compact", false, "print the outcome on one line")
 	return cmd
-}
-
-// eventToFire is the EVENT argument, else the payload's hook_event_name
-// (an error when there is neither); it warns on w when the payload names
-// another event than the argument (an alias of the same event is no other
-// event).
-func eventToFire(eng *engine.Engine, args []string, payload map[string]any, w io.Writer) (string, error) {
-	raw, has := payload["hook_event_name"]
-	named, isString := raw.(string)
-	if len(args) == 0 {
-		switch {
-		case !has:
-			return "", usageError("fire needs an EVENT, or a payload with hook_event_name (see hookctl events)")
-		case !isString || named == "":
-			return "", usageError("fire needs an EVENT: the payload's hook_event_name is %s, not an event name", jsonKindOrEmpty(raw))
-		}
-		return named, nil
-	}
-	if has {
-		want, err := eng.Event(args[0])
-		if err != nil {
-			return args[0], nil // reported as the unknown event it is
-		}
-		if got, err := eng.Event(named); !isString || err != nil || got.Name != want.Name {
-			shown, _ := json.Marshal(raw)
-			fmt.Fprintf(w, "hookctl: warning: firing %s, but the payload's hook_event_name is %s\n", want.Name, shown)
-		}
-	}
-	return args[0], nil
-}
-
-func jsonKindOrEmpty(v any) string {
-	if s, ok := v.(string); ok && s == "" {
-		return "empty"
-	}
-	return jsonKind(v)
 }
 
 // MaxPayload bounds a payload read by fire.
@@ -201,21 +156,10 @@ func DecodePayload(name string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-func jsonKind(v any) string { return jsonKindName(jsonx.Kind(v)) }
+func jsonKind(v any) string { return runtime.KindName(jsonx.Kind(v)) }
 
 // jsonKindName is a JSON kind with its article: "an array".
-func jsonKindName(k string) string {
-	switch k {
-	case "null":
-		return k
-	case "array", "object":
-		return "an " + k
-	case "bool":
-		return "a boolean"
-	default:
-		return "a " + k
-	}
-}
+func jsonKindName(k string) string { return runtime.KindName(k) }
 
 // jsonErrorAt adds line and column to a JSON syntax error.
 func jsonErrorAt(data []byte, err error) string {

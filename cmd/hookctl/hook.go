@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,14 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/natsstate"
-	"github.com/hookctl/hookctl/stdlib/proc"
-	"github.com/hookctl/hookctl/trust"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 // onConfigErrorEnv chooses what a host hook answers when the configuration
@@ -36,7 +31,7 @@ type hookFlags struct {
 
 func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
 	if hostFlags {
-		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(host.Names(), ", ")+" (default: detected from the payload)")
+		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(runtime.Hosts().Names(), ", ")+" (default: detected from the payload)")
 		cmd.Flags().StringVar(&f.event, "event", "", "the host's event name, for hosts whose payload does not name it")
 	}
 	cmd.Flags().BoolVar(&f.allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
@@ -45,10 +40,10 @@ func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
 	cmd.Flags().StringVar(&f.ask, "on-ask", "deny", "what an ask becomes on a host that cannot ask (crush, Codex): deny or allow")
 }
 
-// mode is a flag's value, else its environment variable's, checked
-// against the allowed values.
-func mode(cmd *cobra.Command, flag, value, env string, allowed ...string) (string, error) {
-	if v := os.Getenv(env); v != "" && !cmd.Flags().Changed(flag) {
+// mode is a flag's value, else (when the flag was not given) its
+// environment variable's, checked against the allowed values.
+func mode(changed func(string) bool, getenv func(string) string, flag, value, env string, allowed ...string) (string, error) {
+	if v := getenv(env); v != "" && !changed(flag) {
 		value = v
 	}
 	for _, a := range allowed {
@@ -57,6 +52,35 @@ func mode(cmd *cobra.Command, flag, value, env string, allowed ...string) (strin
 		}
 	}
 	return "", usageError("--%s %q: want %s", flag, value, strings.Join(allowed, " or "))
+}
+
+// request is the runtime request of the flags: the host (hostName, ""
+// to detect it) and the modes, from the flags given (changed) else the
+// environment (getenv). A host or mode that is not one is a usage error.
+func (f *hookFlags) request(hostName string, changed func(string) bool, getenv func(string) string) (runtime.Request, error) {
+	req := runtime.Request{Event: f.event}
+	if hostName != "" {
+		p, ok := runtime.Lookup(hostName)
+		if !ok {
+			return req, usageError("--host %q: want one of %s", hostName, strings.Join(runtime.Hosts().Names(), ", "))
+		}
+		req.Protocol = p
+	}
+	configMode, err := mode(changed, getenv, "on-config-error", f.onConfigError, onConfigErrorEnv, "block", "warn")
+	if err != nil {
+		return req, err
+	}
+	untrustedMode, err := mode(changed, getenv, "on-untrusted", f.onUntrusted, onUntrustedEnv, "block", "warn")
+	if err != nil {
+		return req, err
+	}
+	askMode, err := mode(changed, getenv, "on-ask", f.ask, onAskEnv, "deny", "allow")
+	if err != nil {
+		return req, err
+	}
+	req.Modes = runtime.Modes{AllowUntrusted: f.allow, OnConfigError: runtime.Mode(configMode),
+		OnUntrusted: runtime.Mode(untrustedMode), OnAsk: runtime.AskPolicy(askMode)}
+	return req, nil
 }
 
 func newHookCmd(a *app) *cobra.Command {
@@ -86,11 +110,45 @@ hookctl claude: the events that can block are blocked with the reason.
 	return cmd
 }
 
-// runHook answers one host hook call: decode, check trust, load, fire,
-// reply. No path ends in an unseen allow: input that cannot be read, a
-// configuration that cannot be found, loaded or trusted all answer with
-// the host's block (or, where asked, a warning).
+// runHook answers one host hook call of this process.
 func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
+	cwd, _ := os.Getwd()
+	return a.answerHook(cmd.Context(), newHookRuntime(runtime.OneShot(), a.oneShotTracing), f, hostName, hookCall{
+		command: cmd.CommandPath(), changed: cmd.Flags().Changed, getenv: os.Getenv, cwd: cwd, env: os.Environ(),
+	})
+}
+
+// hookCall is where a hook call comes from: the command that names it in
+// messages, which flags were given, and the caller's working directory
+// and environment (this process's, or a daemon client's).
+type hookCall struct {
+	command string
+	changed func(string) bool
+	getenv  func(string) string
+	cwd     string
+	env     []string
+}
+
+// newHookRuntime is the runtime of hook calls served from source: each
+// call's state a sharedState, one-shot calls traced by trace (nil: not
+// traced).
+func newHookRuntime(source runtime.Source, trace func(context.Context) (context.Context, []engine.Option, func())) *runtime.Runtime {
+	opts := []runtime.Option{runtime.WithSource(source),
+		runtime.WithState(func(name string) runtime.State {
+			return cliState{newSharedState(name, oneShotNATSTimeout, natsstate.DefaultTimeout)}
+		})}
+	if trace != nil {
+		opts = append(opts, runtime.WithTracer(func(ctx context.Context, _ io.Writer) (context.Context, []engine.Option, func()) {
+			return trace(ctx)
+		}))
+	}
+	return runtime.New(opts...)
+}
+
+// answerHook answers one host hook call through rt: the flags as a
+// request, the reply written. No path ends in an unseen allow (see
+// runtime.Runtime.Answer).
+func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags, hostName string, call hookCall) error {
 	// What reaches stderr here is read by a person (in a terminal, or in
 	// the host's transcript view): a path, a diagnostic or a hook's text
 	// holding ESC, BEL, CR or a bidi control is escaped (newlines and
@@ -101,27 +159,9 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		a.stderr = w
 	}(a.stderr)
 	a.stderr = tw
-	var h *host.Host
-	if hostName != "" {
-		var ok bool
-		if h, ok = host.Lookup(hostName); !ok {
-			return usageError("--host %q: want one of %s", hostName, strings.Join(host.Names(), ", "))
-		}
-	}
-	configMode, err := mode(cmd, "on-config-error", f.onConfigError, onConfigErrorEnv, "block", "warn")
+	req, err := f.request(hostName, call.changed, call.getenv)
 	if err != nil {
 		return err
-	}
-	untrustedMode, err := mode(cmd, "on-untrusted", f.onUntrusted, onUntrustedEnv, "block", "warn")
-	if err != nil {
-		return err
-	}
-	askMode, err := mode(cmd, "on-ask", f.ask, onAskEnv, "deny", "allow")
-	if err != nil {
-		return err
-	}
-	cannotRead := func(h *host.Host, err error) error {
-		return a.writeReply(h.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err)))
 	}
 	// Nothing but the reply may reach stdout: the host parses it whole.
 	// Failing that (descriptors exhausted), hooks still run: the files
@@ -132,131 +172,13 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	} else {
 		defer release()
 	}
-	a.timings = newTimings(cmd.Context())
+	a.timings = newTimings(ctx)
 	defer a.timings.write(a.stderr)
-	a.timings.mark("command")
-	raw, err := claude.DecodeObject(a.stdin)
-	if err != nil {
-		if h == nil {
-			h, _ = host.Lookup("claude")
-		}
-		return cannotRead(h, err)
+	a.timings.Mark("command")
+	req.Stdin, req.Config, req.Cwd, req.Env = a.stdin, a.configPath, call.cwd, call.env
+	req.Command, req.Stderr, req.LogLevel = call.command, a.stderr, a.logLevel
+	if a.timings != nil {
+		req.Timer = a.timings
 	}
-	if h == nil {
-		var why string
-		h, why = host.Detect(raw, os.Getenv)
-		fmt.Fprintf(a.stderr, "hookctl: host %s (%s)\n", h.Name, why)
-	}
-	ev, err := h.Decode(raw, f.event)
-	if err != nil {
-		return cannotRead(h, err)
-	}
-	if err := notNested(); err != nil {
-		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-		return a.writeReply(h.Block(ev, "hookctl: "+err.Error()))
-	}
-	a.timings.mark("decode")
-	path, err := a.discover()
-	if err != nil {
-		fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-		return a.writeReply(guardAnswer(h, ev, configErrorText(err.Error()), configMode == "warn"))
-	}
-	if !trust.AllowUntrusted(f.allow) {
-		if err := trust.Check(path); err != nil {
-			fmt.Fprintf(a.stderr, "hookctl: %v; its hooks did not run\n", err)
-			fmt.Fprintf(a.stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", cmd.CommandPath(), trust.AllowUntrustedEnv)
-			return a.writeReply(guardAnswer(h, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), untrustedMode == "warn"))
-		}
-	}
-	a.timings.mark("trust")
-	// The state (settings.state or state_file) is known once the
-	// configuration is loaded; it opens on first use.
-	store := newSharedState("hookctl "+cmd.Name(), oneShotNATSTimeout, natsstate.DefaultTimeout)
-	aopts := []assemble.Option{assemble.WithStore(store)}
-	if a.engines == nil {
-		// One event fires: no script runtime is made for events that
-		// have no script hooks (a daemon fires them all).
-		aopts = append(aopts, assemble.WithEvents(ev.Name))
-	}
-	if !trust.AllowUntrusted(f.allow) {
-		// Every file the configuration loads, as it loads it, must be
-		// one the trust record pins.
-		tf, err := trust.File()
-		if err == nil {
-			var v *trust.Verifier
-			if v, err = trust.NewVerifier(tf, path); err == nil {
-				aopts = append(aopts, assemble.WithFileCheck(v.Check))
-			}
-		}
-		if err != nil {
-			return a.writeReply(guardAnswer(h, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), false))
-		}
-	}
-	// The diagnostics go to stderr as for every command, and into the
-	// reply, because hosts show a hook's stderr in their debug logs only.
-	engOpts := []engine.Option{store.loops()}
-	ctx := cmd.Context()
-	if a.engines == nil {
-		// A daemon's engines outlive the call: only a process of its own
-		// traces its fire.
-		var traced []engine.Option
-		var flush func()
-		ctx, traced, flush = a.oneShotTracing(ctx)
-		engOpts = append(engOpts, traced...)
-		defer flush() // after the reply is written
-	}
-	var diag bytes.Buffer
-	stderr := a.stderr
-	a.stderr = io.MultiWriter(stderr, &diag)
-	eng, release, err := a.hookEngine(path, engOpts, store, aopts)
-	a.stderr = stderr
-	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) && ee.err != nil {
-			fmt.Fprintf(a.stderr, "hookctl: %v\n", ee.err)
-			diag.WriteString(ee.err.Error())
-		}
-		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
-	}
-	reply, ferr := host.Handle(ctx, eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
-	a.timings.mark("fire")
-	release()
-	a.timings.mark("close")
-	if se, ok := stoppedBySignal(ctx); ok {
-		return a.writeReply(h.Block(ev, "hookctl: "+se.Error()+"; the action is blocked"))
-	}
-	if ferr != nil {
-		return a.writeReply(h.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr)))
-	}
-	return a.writeReply(reply)
-}
-
-// guardAnswer is the answer for hooks that did not run: the event's block
-// in the host's format, or with warnOnly a message only.
-func guardAnswer(h *host.Host, ev *host.Event, msg string, warnOnly bool) claude.Reply {
-	if warnOnly {
-		return h.Warn(ev, msg)
-	}
-	return h.Block(ev, msg)
-}
-
-// configErrorText is the message for a configuration that could not be
-// found or loaded: the diagnostics, at most 20 lines of them.
-func configErrorText(diag string) string {
-	lines := strings.Split(strings.TrimSpace(diag), "\n")
-	if len(lines) > 20 {
-		lines = append(lines[:20], "...")
-	}
-	return "hookctl: the hook configuration could not be loaded; its hooks did not run:\n" + strings.Join(lines, "\n")
-}
-
-// notNested refuses a hook call made from within one of hookctl's own
-// hooks (proc.DepthEnv is set for every program a hook runs): hookctl
-// registered as its own hook would call itself without end, each call
-// waiting for the next until the host's timeout, which fails open.
-func notNested() error {
-	if d := proc.Depth(os.Getenv); d > 0 {
-		return fmt.Errorf("this call comes from one of hookctl's own hooks (%s=%d): a hook that runs hookctl claude, hook or fire would make hookctl call itself without end, so no hook ran and the action is blocked; remove that hook (see hookctl list)", proc.DepthEnv, d)
-	}
-	return nil
+	return a.writeReply(rt.Answer(ctx, req))
 }

@@ -183,7 +183,7 @@ func rawCall(sock string) int {
 	}
 	rawCallSetup(os.Getenv(rawCallSetupEnv))
 	resp, err := daemon.Call(sock, &daemon.Request{
-		Protocol: daemon.Protocol, Identity: "id", Args: []string{"claude"},
+		Protocol: daemon.Protocol, Identity: "id", Hook: daemon.Hook{Command: "claude"},
 		Cwd: os.Getenv(rawCallCwdEnv), Env: env, Attrs: daemon.ProcessAttrs(),
 	})
 	switch {

@@ -44,8 +44,6 @@ type app struct {
 	stdout, stderr io.Writer
 	configPath     string
 	logLevel       string
-	// engines, in a daemon, keeps loaded engines across calls.
-	engines *engineCache
 	// timings, when HOOKCTL_TIMINGS=1, records where a one-shot host
 	// command's time goes.
 	timings *timings
@@ -99,12 +97,6 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
 	root.SetErr(a.stderr)
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
-	if a.engines != nil {
-		// A daemon's call: the hook subcommands are all it runs, and
-		// building the others would cost every call.
-		root.AddCommand(newClaudeCmd(a), newHookCmd(a))
-		return root
-	}
 	root.AddCommand(
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a),
 	)
@@ -120,15 +112,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runContext is run with a context: serve stops when it ends, as on
 // SIGINT.
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(ctx, args, stdin, stdout, stderr, nil)
-}
-
-// runWith is runContext with a daemon's engine cache (nil outside one).
-func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, engines *engineCache) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, engines: engines}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(a)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	return exitStatus(root.ExecuteContext(ctx), stderr)
+}
+
+// exitStatus is the exit status of a command's error, whose message (if
+// not printed already) it prints on stderr.
+func exitStatus(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/metrics"
+	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
@@ -44,6 +45,10 @@ func newServeCmd(a *app) *cobra.Command {
 		Long: `serve runs one engine for every event, with no process start per event:
 
   POST /claude              a Claude Code http hook ("type": "http", "url": "http://ADDR/claude")
+  POST /hook/{host}         any host's hook JSON, answered as hookctl hook --host HOST
+                            would on stdout (/hook/{host}/{event} for hosts whose
+                            payload does not name its event); a reply that blocks
+                            by exit status is {"decision":"block","reason":...}
   POST /v1/fire/{event}     a payload object in, the outcome JSON out (any HTTP client)
   GET  /healthz             status, load, config_hash
   GET  /livez               liveness: 200 unless wedged (see below)
@@ -217,22 +222,8 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				status["trust"] = "not checked (--allow-untrusted)"
 			} else {
 				// Every load, the first included, is of a trusted
-				// configuration; trusting it (a change of the trust file)
-				// retries a refused reload.
-				opts = append(opts, assemble.WithGate(trust.Check), assemble.WatchFiles(trust.WatchFiles(path)),
-					assemble.WithLoadOptions(assemble.WithFileCheck(func(file string, content []byte) error {
-						// The record as it is now: a reload after a new
-						// trust checks against the new one.
-						tf, err := trust.File()
-						if err != nil {
-							return err
-						}
-						v, err := trust.NewVerifier(tf, path)
-						if err != nil {
-							return err
-						}
-						return v.Check(file, content)
-					})))
+				// configuration (runtime.TrustGate).
+				opts = append(opts, runtime.TrustGate(path)...)
 			}
 			started := false
 			opts = append(opts, assemble.OnReload(func(cfg *assemble.Config, err error) {
@@ -318,6 +309,16 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			})); err != nil {
 				return abort(err)
 			}
+			// The host hook routes answer through the runtime, with the
+			// watched engine.
+			rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
+			answer := func(ctx context.Context, hostName, event string, body []byte) (claude.Reply, error) {
+				p, ok := runtime.Lookup(hostName)
+				if !ok {
+					return claude.Reply{}, &claude.UnknownHostError{Host: hostName}
+				}
+				return rt.Try(ctx, runtime.Request{Protocol: p, Event: event, Payload: body})
+			}
 			handler := claude.NewServer(eng, func() map[string]any {
 				mu.Lock()
 				defer mu.Unlock()
@@ -327,7 +328,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				}
 				out["state"] = store.status()
 				return out
-			}, claude.WithLimits(lim), claude.WithRequestPolicy(policy), claude.WithPoolStats(func() claude.PoolStats {
+			}, claude.WithAnswer(answer), claude.WithLimits(lim), claude.WithRequestPolicy(policy), claude.WithPoolStats(func() claude.PoolStats {
 				st := scripts()
 				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}), claude.WithMetrics(mets, metrics.Handler(reg)),

@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/stdlib/proc"
 )
 
@@ -15,13 +14,6 @@ import (
 // end the run's context, so that every command hook's processes are
 // killed, and the reply still owed is the host's block.
 var stopSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
-
-// signalError is the cause of a context a stop signal ended.
-type signalError struct{ sig os.Signal }
-
-func (e *signalError) Error() string {
-	return fmt.Sprintf("hookctl was stopped (%v) while its hooks ran; their processes were killed", e.sig)
-}
 
 // runsHooks reports whether the subcommand runs hooks in this process.
 func runsHooks(sub string) bool {
@@ -32,7 +24,7 @@ func runsHooks(sub string) bool {
 	return false
 }
 
-// withStopSignals returns ctx ended, with a *signalError cause, by the
+// withStopSignals returns ctx ended, with a *runtime.StopError cause, by the
 // first stop signal, and makes the process the subreaper of its hooks'
 // orphans (Linux). stop undoes the signal handling.
 func withStopSignals(ctx context.Context) (_ context.Context, stop func()) {
@@ -44,7 +36,7 @@ func withStopSignals(ctx context.Context) (_ context.Context, stop func()) {
 	go func() {
 		select {
 		case sig := <-ch:
-			cancel(&signalError{sig: sig})
+			cancel(&runtime.StopError{Signal: sig})
 		case <-done:
 		}
 	}()
@@ -56,8 +48,6 @@ func withStopSignals(ctx context.Context) (_ context.Context, stop func()) {
 }
 
 // stoppedBySignal returns the signal that ended ctx, if one did.
-func stoppedBySignal(ctx context.Context) (*signalError, bool) {
-	var se *signalError
-	ok := errors.As(context.Cause(ctx), &se)
-	return se, ok
+func stoppedBySignal(ctx context.Context) (*runtime.StopError, bool) {
+	return runtime.Stopped(ctx)
 }

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/syncbuf"
 	"github.com/hookctl/hookctl/natsstate/natstest"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 // silentServer accepts TCP connections on 127.0.0.1 and never says a
@@ -277,14 +279,15 @@ hook "tests-first" {
   reason   = "the tests are failing"
 }
 `)
-	cache := &engineCache{}
+	cache := runtime.NewCache()
+	rt := newHookRuntime(cache, nil)
 	call := func() string {
-		var stdout, stderr bytes.Buffer
-		code := runWith(t.Context(), []string{"claude", "--config", cfg, "--allow-untrusted"}, strings.NewReader(`{"hook_event_name":"Stop","session_id":"d1"}`), &stdout, &stderr, cache)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr.String())
+		resp := runCall(t.Context(), &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg, AllowUntrusted: true},
+			Stdin: []byte(`{"hook_event_name":"Stop","session_id":"d1"}`)}, rt)
+		if resp.Code != 0 {
+			t.Fatalf("exit %d: %s", resp.Code, resp.Stderr)
 		}
-		return stdout.String()
+		return string(resp.Stdout)
 	}
 	if out := call(); !strings.Contains(out, `"decision":"block"`) {
 		t.Fatal(out)
@@ -293,16 +296,20 @@ hook "tests-first" {
 		t.Fatal(out)
 	}
 	abs, _ := filepath.Abs(cfg)
-	ce := cache.get(abs)
-	if ce == nil || ce.state.Ready() != nil || !ce.state.onNATS() {
+	_, st, release, ok := cache.Lookup(abs)
+	if !ok {
+		t.Fatal("no cached engine")
+	}
+	state := st.(cliState)
+	if state.Ready() != nil || !state.onNATS() {
 		t.Fatal("the cached engine's state is not on NATS")
 	}
 	if n := ns.Running().NumClients(); n != 1 {
 		t.Fatalf("%d clients connected, want the cached engine's 1", n)
 	}
-	cache.release(ce)
-	cache.closeAll()
-	for deadline := time.Now().Add(5 * time.Second); ce.state.Ready() == nil || ns.Running().NumClients() != 0; time.Sleep(10 * time.Millisecond) {
+	release()
+	cache.Close()
+	for deadline := time.Now().Add(5 * time.Second); state.Ready() == nil || ns.Running().NumClients() != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the retired engine's NATS connection is still open")
 		}

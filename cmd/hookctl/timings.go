@@ -52,32 +52,32 @@ func newTimings(ctx context.Context) *timings {
 	return t
 }
 
-// mark ends the phase named name.
-func (t *timings) mark(name string) {
+// Mark ends the phase named name.
+func (t *timings) Mark(name string) {
 	if t == nil {
 		return
 	}
 	now := time.Now()
-	t.add(name, now.Sub(t.last))
+	t.Add(name, now.Sub(t.last))
 	t.last = now
 }
 
-// add records a duration that is not a phase of the sequence.
-func (t *timings) add(name string, d time.Duration) {
+// Add records a duration that is not a phase of the sequence.
+func (t *timings) Add(name string, d time.Duration) {
 	if t == nil {
 		return
 	}
 	fmt.Fprintf(&t.b, " %s=%.3fms", name, float64(d.Nanoseconds())/1e6)
 }
 
-// phase returns a function that records the phases assemble.Load reports
+// Phase returns a function that records the phases assemble.Load reports
 // (parse, build) as phases of the sequence.
-func (t *timings) phase() func(string, time.Duration) {
+func (t *timings) Phase() func(string, time.Duration) {
 	if t == nil {
 		return nil
 	}
 	return func(name string, d time.Duration) {
-		t.add(name, d)
+		t.Add(name, d)
 		t.last = t.last.Add(d)
 	}
 }
@@ -87,6 +87,6 @@ func (t *timings) write(w io.Writer) {
 	if t == nil {
 		return
 	}
-	t.add("total", time.Since(t.main))
+	t.Add("total", time.Since(t.main))
 	fmt.Fprintf(w, "hookctl: timings: %s\n", t.b.String())
 }

@@ -20,28 +20,46 @@ import (
 
 // Protocol is the wire protocol's version. Version 2 added the client's
 // working directory and environment to the request, version 3 its umask
-// and resource limits (Attrs).
-const Protocol = 3
+// and resource limits (Attrs), version 4 made the request typed (the
+// command, host, event, configuration and modes instead of argv).
+const Protocol = 4
 
 // MaxMessage bounds a request or a response (hook input is at most 64
 // MiB; the rest is small).
 const MaxMessage = 80 << 20
 
-// Request is one hook call: the arguments the client was given and its
-// standard input. Identity is the client's idea of the daemon's binary;
-// a daemon that is another refuses the call. Cwd and Env are the client's
-// working directory and whole environment ("KEY=value", as os.Environ
-// gives it): a daemon runs a call only when they are its own, so that the
-// call's hooks see exactly what hookctl claude run by the client would.
-// Attrs, the client's ProcessAttrs (umask and resource limits), likewise.
+// Request is one hook call: what the client's arguments say (ParseArgs)
+// and its standard input. Identity is the client's idea of the daemon's
+// binary; a daemon that is another refuses the call. Cwd and Env are the
+// client's working directory and whole environment ("KEY=value", as
+// os.Environ gives it): a daemon runs a call only when they are its own,
+// so that the call's hooks see exactly what hookctl claude run by the
+// client would. Attrs, the client's ProcessAttrs (umask and resource
+// limits), likewise.
 type Request struct {
 	Protocol int
 	Identity string
-	Args     []string
-	Stdin    []byte
-	Cwd      string
-	Env      []string
-	Attrs    string
+	Hook
+	Stdin []byte
+	Cwd   string
+	Env   []string
+	Attrs string
+}
+
+// Hook is what a hook command's arguments say: the command (claude or
+// hook) and its flags. A mode left empty was not given: the daemon takes
+// it from the call's environment, else its default, as hookctl does.
+type Hook struct {
+	Command  string // claude or hook
+	Host     string // --host (hook only)
+	Event    string // --event (hook only)
+	Config   string // --config, -c
+	LogLevel string // --log-level
+	// AllowUntrusted is --allow-untrusted.
+	AllowUntrusted bool
+	OnUntrusted    string // --on-untrusted
+	OnConfigError  string // --on-config-error
+	OnAsk          string // --on-ask
 }
 
 // Response is what the call printed and its exit status. Refused is set
@@ -81,12 +99,8 @@ func SameEnv(a, b []string) bool {
 	return slices.Equal(EnvKey(a), EnvKey(b))
 }
 
-// MaxArgs bounds the arguments of a request; MaxEnv its environment
-// variables.
-const (
-	MaxArgs = 4096
-	MaxEnv  = 1 << 16
-)
+// MaxEnv bounds the environment variables of a request.
+const MaxEnv = 1 << 16
 
 // Dir is the per-user directory of the daemons' sockets:
 // $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID. It is created
@@ -126,9 +140,10 @@ var magic = [4]byte{'H', 'K', 'C', '1'}
 
 // WriteRequest sends a request.
 func WriteRequest(w io.Writer, r *Request) error {
-	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4 + 4 + len(r.Attrs)
-	for _, a := range r.Args {
-		size += 4 + len(a)
+	fields := r.Hook.fields()
+	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4 + len(r.Attrs)
+	for _, f := range fields {
+		size += 4 + len(f)
 	}
 	for _, kv := range r.Env {
 		size += 4 + len(kv)
@@ -136,9 +151,8 @@ func WriteRequest(w io.Writer, r *Request) error {
 	b := make([]byte, 8, size) // the frame's header, filled in by writeFrame
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
 	b = appendString(b, r.Identity)
-	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Args)))
-	for _, a := range r.Args {
-		b = appendString(b, a)
+	for _, f := range fields {
+		b = appendString(b, f)
 	}
 	b = appendBytes(b, r.Stdin)
 	b = appendString(b, r.Cwd)
@@ -158,19 +172,14 @@ func ReadRequest(rd io.Reader) (*Request, error) {
 	}
 	d := decoder{b: b}
 	r := &Request{Protocol: int(d.u32()), Identity: string(d.bytes())}
-	n := d.u32()
-	if n > MaxArgs {
-		return nil, errors.New("daemon: too many arguments")
+	var fields [callFields]string
+	for i := range fields {
+		fields[i] = string(d.bytes())
 	}
-	for range n {
-		if d.err != nil {
-			break
-		}
-		r.Args = append(r.Args, string(d.bytes()))
-	}
+	r.Hook = callOf(fields)
 	r.Stdin = d.bytes()
 	r.Cwd = string(d.bytes())
-	n = d.u32()
+	n := d.u32()
 	if n > MaxEnv {
 		return nil, errors.New("daemon: too many environment variables")
 	}

@@ -17,7 +17,7 @@ import (
 func sampleRequest() *Request {
 	return &Request{
 		Protocol: Protocol, Identity: "/bin/hookctl|1|2",
-		Args:  []string{"claude", "--config", "hooks.hcl"},
+		Hook:  Hook{Command: "hook", Host: "crush", Event: "PreToolUse", Config: "hooks.hcl", LogLevel: "debug", AllowUntrusted: true, OnUntrusted: "warn", OnConfigError: "block", OnAsk: "allow"},
 		Stdin: []byte(`{"tool_name":"Bash"}`),
 		Cwd:   "/home/dev/shop",
 		Env:   []string{"PATH=/usr/bin", "DEPLOY_ENV=prod", "EMPTY="},
@@ -36,7 +36,7 @@ func TestRequestRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Protocol != req.Protocol || got.Identity != req.Identity || got.Cwd != req.Cwd ||
-			!slices.Equal(got.Args, req.Args) || !bytes.Equal(got.Stdin, req.Stdin) || !slices.Equal(got.Env, req.Env) || got.Attrs != req.Attrs {
+			got.Hook != req.Hook || !bytes.Equal(got.Stdin, req.Stdin) || !slices.Equal(got.Env, req.Env) || got.Attrs != req.Attrs {
 			t.Fatalf("got %+v, want %+v", got, req)
 		}
 		if buf.Len() != 0 {
@@ -69,13 +69,16 @@ func TestResponseRoundTrip(t *testing.T) {
 // build must agree, and a change must be a new Protocol.
 func TestWireFormat(t *testing.T) {
 	var buf bytes.Buffer
-	req := &Request{Protocol: 3, Identity: "i", Args: []string{"claude"}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}, Attrs: "u"}
+	req := &Request{Protocol: 4, Identity: "i", Hook: Hook{Command: "hook", Host: "crush", AllowUntrusted: true}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}, Attrs: "u"}
 	if err := WriteRequest(&buf, req); err != nil {
 		t.Fatal(err)
 	}
-	want := "HKC1\x00\x00\x00\x31" + // magic, body length 49
-		"\x00\x00\x00\x03" + "\x00\x00\x00\x01i" + // protocol, identity
-		"\x00\x00\x00\x01" + "\x00\x00\x00\x06claude" + // one argument
+	want := "HKC1\x00\x00\x00\x51" + // magic, body length 81
+		"\x00\x00\x00\x04" + "\x00\x00\x00\x01i" + // protocol, identity
+		"\x00\x00\x00\x04hook" + "\x00\x00\x00\x05crush" + // command, --host
+		"\x00\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00" + // --event, --config, --log-level
+		"\x00\x00\x00\x011" + // --allow-untrusted
+		"\x00\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00" + // --on-untrusted, --on-config-error, --on-ask
 		"\x00\x00\x00\x01x" + "\x00\x00\x00\x01/" + // stdin, cwd
 		"\x00\x00\x00\x01" + "\x00\x00\x00\x03A=1" + // one variable
 		"\x00\x00\x00\x01u" // umask and limits
@@ -97,20 +100,19 @@ func TestMalformedFrames(t *testing.T) {
 	body := good.Bytes()[8:]
 	u32 := func(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 	cases := map[string][]byte{
-		"empty":                  nil,
-		"short header":           []byte("HKC1\x00\x00"),
-		"bad magic":              append([]byte("HKC0"), good.Bytes()[4:]...),
-		"http":                   []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
-		"truncated body":         good.Bytes()[:good.Len()-1],
-		"oversized header":       append([]byte("HKC1"), u32(MaxMessage+1)...),
-		"max header, no body":    append([]byte("HKC1"), u32(MaxMessage)...),
-		"empty body":             frame(nil),
-		"field past the end":     frame(append(u32(Protocol), u32(1000)...)),
-		"too many arguments":     frame(slices.Concat(u32(Protocol), u32(0), u32(MaxArgs+1))),
-		"arguments past the end": frame(slices.Concat(u32(Protocol), u32(0), u32(3), u32(1), []byte("a"))),
-		"too many variables":     frame(slices.Concat(u32(Protocol), u32(0), u32(0), u32(0), u32(0), u32(MaxEnv+1))),
-		"trailing bytes":         frame(append(slices.Clone(body), 0)),
-		"no env (protocol 1)":    frame(slices.Concat(u32(1), u32(2), []byte("id"), u32(1), u32(6), []byte("claude"), u32(0))),
+		"empty":               nil,
+		"short header":        []byte("HKC1\x00\x00"),
+		"bad magic":           append([]byte("HKC0"), good.Bytes()[4:]...),
+		"http":                []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+		"truncated body":      good.Bytes()[:good.Len()-1],
+		"oversized header":    append([]byte("HKC1"), u32(MaxMessage+1)...),
+		"max header, no body": append([]byte("HKC1"), u32(MaxMessage)...),
+		"empty body":          frame(nil),
+		"field past the end":  frame(append(u32(Protocol), u32(1000)...)),
+		"fields past the end": frame(slices.Concat(u32(Protocol), u32(0), u32(5), []byte("claude"))),
+		"too many variables":  frame(slices.Concat(u32(Protocol), u32(0), make([]byte, 4*callFields), u32(0), u32(0), u32(MaxEnv+1))),
+		"trailing bytes":      frame(append(slices.Clone(body), 0)),
+		"no env (protocol 1)": frame(slices.Concat(u32(1), u32(2), []byte("id"), u32(1), u32(6), []byte("claude"), u32(0))),
 	}
 	for name, in := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -246,11 +248,11 @@ func FuzzReadRequest(f *testing.F) {
 			t.Fatalf("re-read: %v", err)
 		}
 		if again.Protocol != req.Protocol || again.Identity != req.Identity || again.Cwd != req.Cwd ||
-			!slices.Equal(again.Args, req.Args) || !bytes.Equal(again.Stdin, req.Stdin) || !slices.Equal(again.Env, req.Env) || again.Attrs != req.Attrs {
+			again.Hook != req.Hook || !bytes.Equal(again.Stdin, req.Stdin) || !slices.Equal(again.Env, req.Env) || again.Attrs != req.Attrs {
 			t.Fatalf("round trip: %+v != %+v", again, req)
 		}
-		if len(req.Args) > MaxArgs || len(req.Env) > MaxEnv {
-			t.Fatalf("bounds: %d args, %d variables", len(req.Args), len(req.Env))
+		if len(req.Env) > MaxEnv {
+			t.Fatalf("bounds: %d variables", len(req.Env))
 		}
 	})
 }
@@ -283,7 +285,7 @@ func BenchmarkRequestWithEnv(b *testing.B) {
 		env[i] = fmt.Sprintf("VARIABLE_%02d=%s", i, strings.Repeat("v", 40))
 	}
 	own := EnvKey(env)
-	req := &Request{Protocol: Protocol, Identity: "id", Args: []string{"claude"}, Stdin: make([]byte, 2048), Cwd: "/w", Env: env}
+	req := &Request{Protocol: Protocol, Identity: "id", Hook: Hook{Command: "claude"}, Stdin: make([]byte, 2048), Cwd: "/w", Env: env}
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()

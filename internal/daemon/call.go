@@ -1,0 +1,94 @@
+package daemon
+
+import (
+	"strconv"
+	"strings"
+)
+
+// callFields is the number of fields of a Hook on the wire.
+const callFields = 9
+
+// fields is c on the wire, in order (AllowUntrusted as "1" or "").
+func (c Hook) fields() [callFields]string {
+	allow := ""
+	if c.AllowUntrusted {
+		allow = "1"
+	}
+	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, allow, c.OnUntrusted, c.OnConfigError, c.OnAsk}
+}
+
+func callOf(f [callFields]string) Hook {
+	return Hook{Command: f[0], Host: f[1], Event: f[2], Config: f[3], LogLevel: f[4], AllowUntrusted: f[5] != "",
+		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8]}
+}
+
+// ParseArgs reads the arguments of a hook command as hookctl's flag
+// parser does (--flag value, --flag=value, -c value, -cvalue, -c=value; a
+// flag given twice: the last), for the commands the daemon runs: claude,
+// and hook. ok is false for anything else (another command, a flag it
+// does not know, --help, an argument): hookctl itself must run it.
+func ParseArgs(args []string) (c Hook, ok bool) {
+	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
+		return c, false
+	}
+	c.Command = args[0]
+	str := map[string]*string{
+		"config": &c.Config, "log-level": &c.LogLevel, "on-untrusted": &c.OnUntrusted,
+		"on-config-error": &c.OnConfigError, "on-ask": &c.OnAsk,
+	}
+	if c.Command == "hook" {
+		str["host"], str["event"] = &c.Host, &c.Event
+	}
+	modes := map[string]string{} // the modes given, as last given
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		var name, value string
+		hasValue := false
+		switch {
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			name, value, hasValue = strings.Cut(a[2:], "=")
+		case a == "-c":
+			name = "config"
+		case strings.HasPrefix(a, "-c=") && len(a) > 3:
+			// As pflag reads it: -c=X is X, but -c= is "=".
+			name, value, hasValue = "config", a[3:], true
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			name, value, hasValue = "config", a[2:], true
+		default:
+			return c, false // an argument, "-", "--" or another shorthand
+		}
+		if name == "allow-untrusted" {
+			if hasValue {
+				b, err := strconv.ParseBool(value)
+				if err != nil {
+					return c, false
+				}
+				c.AllowUntrusted = b
+			} else {
+				c.AllowUntrusted = true
+			}
+			continue
+		}
+		p, known := str[name]
+		if !known {
+			return c, false
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return c, false // hookctl says the flag needs an argument
+			}
+			i++
+			value = args[i]
+		}
+		*p = value
+		if strings.HasPrefix(name, "on-") {
+			modes[name] = value
+		}
+	}
+	for _, v := range modes {
+		if v == "" {
+			return c, false // hookctl refuses an empty mode; it says how
+		}
+	}
+	return c, true
+}

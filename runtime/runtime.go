@@ -1,0 +1,427 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/stdlib/proc"
+	"github.com/hookctl/hookctl/trust"
+)
+
+// Runtime answers host hook calls. Build it with New; it is safe for
+// concurrent use when its Source is (every Source of this package is).
+type Runtime struct {
+	source    Source
+	protocols Registry
+	newState  NewState
+	tracer    Tracer
+	engOpts   []engine.Option
+	// transportLimits, when set, says the transport read payloads within its
+	// own limits: they are decoded, not checked again.
+	transportLimits bool
+}
+
+// Option configures a Runtime.
+type Option func(*Runtime)
+
+// Tracer starts the tracing of one call whose engine serves it alone
+// (OneShot): the context the call fires in, the engine's options, and
+// done, which sends the spans. Given by the CLI (package telemetry).
+type Tracer func(ctx context.Context, stderr io.Writer) (_ context.Context, engOpts []engine.Option, done func())
+
+// WithSource sets where engines come from (default OneShot()).
+func WithSource(s Source) Option { return func(r *Runtime) { r.source = s } }
+
+// WithProtocols sets the protocols the runtime detects (default Hosts()).
+func WithProtocols(reg Registry) Option { return func(r *Runtime) { r.protocols = reg } }
+
+// WithState makes each call's state with newState (loaded configurations
+// get it as their kv store, loop store and audit log). Without it the
+// configuration keeps assemble's default store.
+func WithState(newState NewState) Option { return func(r *Runtime) { r.newState = newState } }
+
+// WithTracer traces the calls of a OneShot source.
+func WithTracer(t Tracer) Option { return func(r *Runtime) { r.tracer = t } }
+
+// WithEngineOptions adds options to every engine the runtime builds
+// (metrics observers and the like).
+func WithEngineOptions(opts ...engine.Option) Option {
+	return func(r *Runtime) { r.engOpts = append(r.engOpts, opts...) }
+}
+
+// WithTransportLimits says the transport reads every payload within its
+// own input limits (hookctl serve's --max-body, --max-depth, --max-values):
+// the runtime decodes payloads without checking them against the
+// default limits again.
+func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits = true } }
+
+// New returns a Runtime.
+func New(opts ...Option) *Runtime {
+	r := &Runtime{source: OneShot(), protocols: Hosts()}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Mode is what a guard that could not run answers: ModeBlock (the events
+// that can block are blocked) or ModeWarn (a message only).
+type Mode string
+
+// The modes.
+const (
+	ModeBlock Mode = "block"
+	ModeWarn  Mode = "warn"
+)
+
+// Modes are a call's choices for what cannot run.
+type Modes struct {
+	// AllowUntrusted runs a configuration that is not trusted
+	// (--allow-untrusted; HOOKCTL_ALLOW_UNTRUSTED in the request's
+	// environment does too).
+	AllowUntrusted bool
+	// OnUntrusted and OnConfigError answer an untrusted configuration
+	// and one that cannot be found or loaded ("": block).
+	OnUntrusted, OnConfigError Mode
+	// OnAsk maps an ask on a host that cannot ask ("": deny).
+	OnAsk AskPolicy
+}
+
+// Request is one host hook call.
+type Request struct {
+	// Protocol is the host's protocol; nil detects it from the payload
+	// (and says which on Stderr).
+	Protocol Protocol
+	// Event is the host's event name (--event), for hosts whose payload
+	// does not name it.
+	Event string
+	// Payload is the hook input as the host sent it. When it is nil,
+	// Stdin is read (within the default input limits) instead.
+	Payload []byte
+	Stdin   io.Reader
+	// Decoded is a payload the caller decoded itself (fire's --payload
+	// and --set), for Outcome.
+	Decoded map[string]any
+	// Config is the configuration's path (--config); "" discovers it.
+	Config string
+	// Cwd and Env are the caller's working directory and environment
+	// ("KEY=value" entries): discovery, the project directory, the
+	// nested-call check and host detection read them, never the
+	// process's own.
+	Cwd string
+	Env []string
+	// Modes are the call's choices for what cannot run.
+	Modes Modes
+	// Command names the command in messages ("hookctl claude").
+	Command string
+	// Stderr receives the diagnostics a person reads (nil: discarded);
+	// LogLevel is its engine log level (debug, info, warn, error).
+	Stderr   io.Writer
+	LogLevel string
+	// Timer, when set, records the call's phases.
+	Timer Timer
+}
+
+func (req *Request) stderr() io.Writer {
+	if req.Stderr == nil {
+		return io.Discard
+	}
+	return req.Stderr
+}
+
+func (req *Request) mark(name string) {
+	if req.Timer != nil {
+		req.Timer.Mark(name)
+	}
+}
+
+// NestedError is a call made from within one of hookctl's own hooks.
+type NestedError struct{ Depth int }
+
+func (e *NestedError) Error() string {
+	return fmt.Sprintf("this call comes from one of hookctl's own hooks (%s=%d): a hook that runs hookctl claude, hook or fire would make hookctl call itself without end, so no hook ran and the action is blocked; remove that hook (see hookctl list)", proc.DepthEnv, e.Depth)
+}
+
+// Nested refuses a hook call made from within one of hookctl's own hooks
+// (proc.DepthEnv is set in the environment of every program a hook
+// runs): hookctl registered as its own hook would call itself without
+// end, each call waiting for the next until the host's timeout, which
+// fails open.
+func Nested(getenv func(string) string) error {
+	if d := proc.Depth(getenv); d > 0 {
+		return &NestedError{Depth: d}
+	}
+	return nil
+}
+
+// StopError is the cause of a call context a stop signal (SIGTERM,
+// SIGINT, SIGHUP from the host giving up on the hook) ended: the call is
+// answered with the host's block.
+type StopError struct{ Signal fmt.Stringer }
+
+func (e *StopError) Error() string {
+	return fmt.Sprintf("hookctl was stopped (%v) while its hooks ran; their processes were killed", e.Signal)
+}
+
+// Stopped returns the stop signal's error that ended ctx, if one did.
+func Stopped(ctx context.Context) (*StopError, bool) {
+	var se *StopError
+	ok := errors.As(context.Cause(ctx), &se)
+	return se, ok
+}
+
+// allowUntrusted is trust.AllowUntrusted with the request's environment.
+func allowUntrusted(flag bool, getenv func(string) string) bool {
+	if flag {
+		return true
+	}
+	v := strings.TrimSpace(getenv(trust.AllowUntrustedEnv))
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b
+	}
+	return strings.EqualFold(v, "yes") || strings.EqualFold(v, "on")
+}
+
+// Answer answers one host hook call in the host's format: decode, refuse a
+// nested call, discover the configuration, check its trust, load it
+// through the Source, fire, reply. No path ends in an unseen allow: input
+// that cannot be read, a configuration that cannot be found, loaded or
+// trusted, hooks that did not finish, a stop signal and a panic all answer
+// with the host's block (or, where the Modes ask, a warning).
+func (r *Runtime) Answer(ctx context.Context, req Request) Reply {
+	reply, err := r.Try(ctx, req)
+	if err != nil {
+		var ie *unreadable
+		if errors.As(err, &ie) {
+			return ie.p.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", ie.err))
+		}
+		// Try answers every other failure itself.
+		p := req.Protocol
+		if p == nil {
+			p, _ = r.protocols.Lookup("claude")
+		}
+		return p.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err))
+	}
+	return reply
+}
+
+// unreadable is input that cannot be read, with the protocol that answers
+// it.
+type unreadable struct {
+	p   Protocol
+	err error
+}
+
+func (e *unreadable) Error() string { return e.err.Error() }
+func (e *unreadable) Unwrap() error { return e.err }
+
+// Try is Answer for transports with a channel of their own for a request
+// that cannot be read (HTTP's 400): input that is not JSON, past the input
+// limits or not an event of the protocol is returned as an error wrapping
+// an *InputError instead of the protocol's block. Every other failure is
+// answered fail-closed, as by Answer.
+func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error) {
+	stderr := req.stderr()
+	getenv := Getenv(req.Env)
+	p := req.Protocol
+	var ev *Event
+	defer func() {
+		if v := recover(); v != nil {
+			if p == nil {
+				p, _ = r.protocols.Lookup("claude")
+			}
+			fmt.Fprintf(stderr, "hookctl: the call failed (%v)\n", v)
+			reply, err = p.Block(ev, fmt.Sprintf("hookctl: the call failed (%v); no hook could decide, so the action is blocked", v)), nil
+		}
+	}()
+	raw, derr := r.decode(req)
+	if derr != nil {
+		if p == nil {
+			p, _ = r.protocols.Lookup("claude")
+		}
+		return Reply{}, &unreadable{p, derr}
+	}
+	if p == nil {
+		var why string
+		p, why = r.protocols.Detect(raw, getenv)
+		fmt.Fprintf(stderr, "hookctl: host %s (%s)\n", p.Name(), why)
+	}
+	ev, derr = p.Decode(raw, req.Event)
+	if derr != nil {
+		return Reply{}, &unreadable{p, derr}
+	}
+	return r.answer(ctx, &req, p, ev, getenv), nil
+}
+
+// decode reads the payload: within the default input limits, or as read
+// by a transport within its own (WithTransportLimits).
+func (r *Runtime) decode(req Request) (map[string]any, error) {
+	if !r.transportLimits || req.Payload == nil {
+		in := req.Stdin
+		if req.Payload != nil || in == nil {
+			in = bytes.NewReader(req.Payload)
+		}
+		return claude.DecodeObject(in)
+	}
+	payload, err := jsonx.DecodeObject(req.Payload)
+	if err != nil {
+		var re *jsonx.RangeError
+		var ke *jsonx.KindError
+		switch {
+		case errors.As(err, &re):
+			return nil, &InputError{Err: fmt.Errorf("number out of range: %w", err)}
+		case errors.As(err, &ke):
+			return nil, &InputError{Err: err}
+		}
+		return nil, &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
+	}
+	return payload, nil
+}
+
+// guardAnswer is the answer for hooks that did not run: the event's block
+// in the host's format, or with warnOnly a message only.
+func guardAnswer(p Protocol, ev *Event, msg string, warnOnly bool) Reply {
+	if warnOnly {
+		return p.Warn(ev, msg)
+	}
+	return p.Block(ev, msg)
+}
+
+// configErrorText is the message for a configuration that could not be
+// found or loaded: the diagnostics, at most 20 lines of them.
+func configErrorText(diag string) string {
+	lines := strings.Split(strings.TrimSpace(diag), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], "...")
+	}
+	return "hookctl: the hook configuration could not be loaded; its hooks did not run:\n" + strings.Join(lines, "\n")
+}
+
+// answer runs a decoded event: the steps after decoding.
+func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Event, getenv func(string) string) Reply {
+	stderr := req.stderr()
+	opts := Options{Ask: req.Modes.OnAsk}
+	if !r.source.perCall() {
+		eng, release, err := r.source.acquire(nil)
+		if err != nil {
+			return p.Block(ev, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err))
+		}
+		defer release()
+		return r.fire(ctx, p, ev, eng, opts)
+	}
+	if err := Nested(getenv); err != nil {
+		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		return p.Block(ev, "hookctl: "+err.Error())
+	}
+	req.mark("decode")
+	configWarn := req.Modes.OnConfigError == ModeWarn
+	path, err := Discover(req.Config, req.Cwd, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
+	}
+	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
+	if !untrusted {
+		if err := trust.Check(path); err != nil {
+			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
+			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
+			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
+		}
+	}
+	req.mark("trust")
+	l := &loader{path: path, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
+		engOpts: append([]engine.Option(nil), r.engOpts...)}
+	// The state (settings.state or state_file) is known once the
+	// configuration is loaded; it opens on first use.
+	if r.newState != nil {
+		l.state = r.newState(req.Command)
+		l.aopts = append(l.aopts, assemble.WithStore(l.state))
+		l.engOpts = append(l.engOpts, l.state.EngineOptions()...)
+	}
+	if r.source.oneCall() {
+		// One event fires: no script runtime is made for events that
+		// have no script hooks (a cached engine fires them all).
+		l.aopts = append(l.aopts, assemble.WithEvents(ev.Name))
+	}
+	if !untrusted {
+		// Every file the configuration loads, as it loads it, must be
+		// one the trust record pins.
+		check, err := fileCheck(path)
+		if err == nil {
+			l.aopts = append(l.aopts, assemble.WithFileCheck(check))
+		}
+		if err != nil {
+			if l.state != nil {
+				l.state.Close()
+			}
+			return p.Block(ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err))
+		}
+	}
+	if r.source.oneCall() && r.tracer != nil {
+		// An engine that outlives the call is not traced per call.
+		var traced []engine.Option
+		var done func()
+		ctx, traced, done = r.tracer(ctx, stderr)
+		l.engOpts = append(l.engOpts, traced...)
+		defer done()
+	}
+	// The diagnostics go to stderr, and into the reply, because hosts
+	// show a hook's stderr in their debug logs only.
+	var diag bytes.Buffer
+	l.stderr = io.MultiWriter(stderr, &diag)
+	eng, release, err := r.source.acquire(l)
+	l.stderr = stderr
+	if err != nil {
+		var le *LoadError
+		if errors.As(err, &le) && !le.Rendered {
+			fmt.Fprintf(stderr, "hookctl: %v\n", le.Err)
+			diag.WriteString(le.Err.Error())
+		}
+		if l.state != nil {
+			l.state.Close()
+		}
+		return guardAnswer(p, ev, configErrorText(diag.String()), configWarn)
+	}
+	released := false
+	defer func() {
+		if !released { // a panic while firing: the engine is still let go
+			release()
+		}
+	}()
+	reply, ferr := handle(ctx, eng, ev, opts)
+	req.mark("fire")
+	released = true
+	release()
+	req.mark("close")
+	if se, ok := Stopped(ctx); ok {
+		return p.Block(ev, "hookctl: "+se.Error()+"; the action is blocked")
+	}
+	if ferr != nil {
+		return p.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr))
+	}
+	return reply
+}
+
+// fire fires ev through eng, answering fail-closed when the hooks did not
+// finish or a stop signal ended ctx.
+func (r *Runtime) fire(ctx context.Context, p Protocol, ev *Event, eng *engine.Engine, opts Options) Reply {
+	reply, ferr := handle(ctx, eng, ev, opts)
+	if se, ok := Stopped(ctx); ok {
+		return p.Block(ev, "hookctl: "+se.Error()+"; the action is blocked")
+	}
+	if ferr != nil {
+		r := p.Block(ev, fmt.Sprintf("hookctl: %v; the hooks did not finish, so the action is blocked", ferr))
+		r.Outcome = reply.Outcome
+		return r
+	}
+	return reply
+}

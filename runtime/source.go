@@ -1,0 +1,243 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/script"
+)
+
+// Source is where a Runtime's engines come from: OneShot (a load per call,
+// closed after it), a Cache (engines kept by configuration path while
+// their files are unchanged: the daemon), or Watched (one engine that a
+// watcher reloads, trust-gated on every load: hookctl serve).
+type Source interface {
+	// acquire returns the engine of one call, held until release.
+	acquire(l *loader) (eng *engine.Engine, release func(), err error)
+	// perCall reports whether each call discovers its configuration and
+	// checks its trust (false: the source's loads are checked).
+	perCall() bool
+	// oneCall reports whether an engine serves one call only (it then
+	// loads only the call's event and traces the call).
+	oneCall() bool
+}
+
+// OneShot loads the configuration for each call and closes it after.
+func OneShot() Source { return oneShot{} }
+
+type oneShot struct{}
+
+func (oneShot) perCall() bool { return true }
+func (oneShot) oneCall() bool { return true }
+
+func (oneShot) acquire(l *loader) (*engine.Engine, func(), error) {
+	eng, cfg, err := l.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	l.useState(eng, cfg)
+	return eng, func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := eng.Close(closeCtx); err != nil {
+			fmt.Fprintf(l.stderr, "hookctl: %v\n", err)
+		}
+		if st := cfg.ScriptStats(); st.Created > 0 && l.timer != nil {
+			l.timer.Add("runtime", st.CreateTime)
+		}
+		cfg.Close()
+		if l.state != nil {
+			l.state.Close()
+		}
+	}, nil
+}
+
+// Watched serves every call with eng, whose configuration a watcher
+// (assemble.Watch) loads and reloads, each load trust-gated by the
+// watcher's gate: calls neither discover a configuration nor check trust.
+func Watched(eng *engine.Engine) Source { return watched{eng} }
+
+type watched struct{ eng *engine.Engine }
+
+func (watched) perCall() bool { return false }
+func (watched) oneCall() bool { return false }
+
+func (w watched) acquire(*loader) (*engine.Engine, func(), error) {
+	return w.eng, func() {}, nil
+}
+
+// Cache keeps the engines it loaded, by configuration path, for as long
+// as none of the files they were loaded from changed. It is safe for
+// concurrent use. Close retires them all.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]*cachedEngine
+	// transforms keeps TypeScript and ES module transforms across the
+	// reloads of a changed configuration.
+	transforms *script.TransformCache
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{} }
+
+func (*Cache) perCall() bool { return true }
+func (*Cache) oneCall() bool { return false }
+
+// transformCache returns the transform cache every load shares.
+func (c *Cache) transformCache() *script.TransformCache {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.transforms == nil {
+		c.transforms = script.NewTransformCache(0, 0)
+	}
+	return c.transforms
+}
+
+type cachedEngine struct {
+	eng    *engine.Engine
+	cfg    *assemble.Config
+	state  State // the engine's kv store, loop guard and audit
+	stamps map[string]fileStamp
+	refs   int
+	stale  bool
+}
+
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	ok   bool
+}
+
+func stampsOf(files []string) map[string]fileStamp {
+	out := make(map[string]fileStamp, len(files))
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			out[f] = fileStamp{}
+			continue
+		}
+		out[f] = fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
+	}
+	return out
+}
+
+// acquire returns the cached engine for the configuration's absolute path
+// while its files are unchanged, else loads it (a path that has no
+// absolute form is loaded for the call alone). The engine keeps the
+// call's state, and its NATS connection, for the calls it serves.
+func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
+	abs, err := filepath.Abs(l.path)
+	if err != nil {
+		return oneShot{}.acquire(l)
+	}
+	if ce := c.get(abs); ce != nil {
+		if l.state != nil {
+			l.state.Close() // the cached engine has its own
+		}
+		return ce.eng, func() { c.release(ce) }, nil
+	}
+	eng, cfg, err := l.load(assemble.WithScriptOptions(script.WithTransformCache(c.transformCache())))
+	if err != nil {
+		return nil, nil, err
+	}
+	l.useState(eng, cfg)
+	ce := c.put(abs, eng, cfg, l.state)
+	return eng, func() { c.release(ce) }, nil
+}
+
+// Lookup returns the engine cached for the absolute path abs and its
+// state, held until release; ok is false when there is none or its files
+// changed.
+func (c *Cache) Lookup(abs string) (eng *engine.Engine, st State, release func(), ok bool) {
+	ce := c.get(abs)
+	if ce == nil {
+		return nil, nil, nil, false
+	}
+	return ce.eng, ce.state, func() { c.release(ce) }, true
+}
+
+// get returns the engine loaded from path if its files are unchanged,
+// holding it until release.
+func (c *Cache) get(path string) *cachedEngine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ce := c.m[path]
+	if ce == nil {
+		return nil
+	}
+	files := make([]string, 0, len(ce.stamps))
+	for f := range ce.stamps {
+		files = append(files, f)
+	}
+	now := stampsOf(files)
+	for f, s := range ce.stamps {
+		if now[f] != s {
+			c.retire(path, ce)
+			return nil
+		}
+	}
+	ce.refs++
+	return ce
+}
+
+// put stores a freshly loaded engine (held once, for its first caller).
+func (c *Cache) put(path string, eng *engine.Engine, cfg *assemble.Config, state State) *cachedEngine {
+	files := append([]string{path}, cfg.Files...)
+	files = append(files, cfg.Refs()...)
+	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: stampsOf(files), refs: 1}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*cachedEngine{}
+	}
+	if old := c.m[path]; old != nil {
+		c.retire(path, old)
+	}
+	c.m[path] = ce
+	return ce
+}
+
+// retire drops ce from the cache; it is closed once no call holds it.
+func (c *Cache) retire(path string, ce *cachedEngine) {
+	if c.m[path] == ce {
+		delete(c.m, path)
+	}
+	ce.stale = true
+	if ce.refs == 0 {
+		go closeEngine(ce)
+	}
+}
+
+func (c *Cache) release(ce *cachedEngine) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ce.refs--
+	if ce.stale && ce.refs == 0 {
+		go closeEngine(ce)
+	}
+}
+
+// Close retires every engine; each is closed once no call holds it.
+func (c *Cache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, ce := range c.m {
+		c.retire(p, ce)
+	}
+}
+
+func closeEngine(ce *cachedEngine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ce.eng.Close(ctx)
+	ce.cfg.Close()
+	if ce.state != nil {
+		ce.state.Close()
+	}
+}
