@@ -1,19 +1,18 @@
 package claude
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/protocol"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/stdlib/proc"
 )
 
@@ -134,7 +133,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if c.spec.Encode != nil {
 		stdin, err = c.spec.Encode(call.Event, call.Payload)
 	} else {
-		stdin, err = payloadJSON(call)
+		stdin, err = claudeproto.PayloadJSON(call.Event, call.Payload)
 	}
 	if err != nil {
 		return nil, err
@@ -164,7 +163,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	}
 	maps.Copy(env, c.spec.Env)
 	if msg := c.verify(); msg != "" {
-		return exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
+		return claudeproto.Exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
 	}
 	dir := workDir(c.spec, call.Payload, lookup)
 	if fi, err := os.Stat(dir); dir != "" && (err != nil || !fi.IsDir()) {
@@ -173,13 +172,13 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 		if err == nil {
 			err = errors.New("not a directory")
 		}
-		return nil, &LaunchError{Argv0: c.argv[0], Err: fmt.Errorf("working directory %s: %w", dir, err)}
+		return nil, &protocol.LaunchError{Argv0: c.argv[0], Err: fmt.Errorf("working directory %s: %w", dir, err)}
 	}
 	res, err := runCommand(ctx, call.Deadline, c.argv, dir, proc.Environ(env), stdin)
 	var se *proc.StartError
 	switch {
 	case errors.As(err, &se):
-		return nil, &LaunchError{Argv0: c.argv[0], Err: se.Err}
+		return nil, &protocol.LaunchError{Argv0: c.argv[0], Err: se.Err}
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		return nil, &engine.TimeoutError{Hook: call.Hook, Timeout: call.Timeout}
 	case err != nil:
@@ -191,7 +190,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	case c.spec.Protocol == ProtocolOpta:
 		return interpretOpta(call.Event, res.code, res.stderr)
 	}
-	return Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
+	return claudeproto.Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
 }
 
 type envKey struct{}
@@ -306,7 +305,7 @@ func interpretOpta(event string, code int, stderr []byte) (engine.Result, error)
 		}
 		return engine.Result{"decision": "deny", "reason": msg}, nil
 	}
-	return nil, &ExitError{Code: code, Stderr: firstLine(stderr)}
+	return nil, &protocol.ExitError{Code: code, Stderr: firstLine(stderr)}
 }
 
 // verify checks the files the command names against spec.Check; it
@@ -333,141 +332,6 @@ func (c *command) verify() string {
 // later) from one that did not.
 func (c *command) SelfTimed() bool { return true }
 
-// payloadJSON is what a command or http hook receives: the payload as
-// JSON, with hook_event_name set as Claude Code sets it.
-func payloadJSON(call *engine.Call) ([]byte, error) {
-	payload := call.Payload
-	_, hasEvent := payload["hook_event_name"]
-	_, hasTool := payload[engine.ToolField]
-	raw, isTool := payload["tool_name"].(string)
-	if !hasEvent || (isTool && !hasTool) {
-		payload = maps.Clone(payload)
-		if payload == nil {
-			payload = map[string]any{}
-		}
-		if !hasEvent {
-			payload["hook_event_name"] = call.Event
-		}
-		if isTool && !hasTool {
-			payload[engine.ToolField] = engine.CanonicalTool(raw)
-		}
-	}
-	b, err := json.Marshal(payload)
-	if err != nil {
-		return nil, fmt.Errorf("payload: %w", err)
-	}
-	return b, nil
-}
-
-// LaunchError is a command hook that could not run: the program is
-// missing or not executable. It decided nothing.
-type LaunchError struct {
-	Argv0 string
-	Code  int
-	Err   error
-}
-
-func (e *LaunchError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("could not run %s: %v", e.Argv0, e.Err)
-	}
-	return fmt.Sprintf("could not run %s: exit %d", e.Argv0, e.Code)
-}
-
-// Unwrap returns the cause.
-func (e *LaunchError) Unwrap() error { return e.Err }
-
-// ExitError is a command hook that failed (a non-zero exit other than 2
-// without JSON output): it blocks nothing by itself.
-type ExitError struct {
-	Code   int
-	Stderr string
-}
-
-func (e *ExitError) Error() string {
-	if e.Stderr == "" {
-		return fmt.Sprintf("hook exited with status %d", e.Code)
-	}
-	return fmt.Sprintf("hook exited with status %d: %s", e.Code, e.Stderr)
-}
-
-// interpreterMissingScript matches interpreters reporting a missing script
-// file with exit status 2 (python, dash), which Claude Code reads as a
-// block: the reason then says the script was not found.
-var interpreterMissingScript = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)can't open file .*No such file or directory|No such file or directory.*\.(py|sh|rb|pl|js)`)
-})
-
-// Interpret applies Claude Code's exit-status and output rules to a command
-// hook's result (also used for http hooks with code 0).
-func Interpret(event string, code int, stdout, stderr []byte, argv0 string) (engine.Result, error) {
-	errLine := firstLine(stderr)
-	switch {
-	case code == 126 || code == 127:
-		return nil, &LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))}
-	case code == 2 && len(bytes.TrimSpace(stdout)) == 0 && interpreterMissingScript().Match(stderr):
-		// Claude Code reads exit 2 as a block whatever printed it: so
-		// does hookctl, and says that the script could not be found.
-		return exit2OrError(event,
-			fmt.Sprintf("hook %s could not run its script (%s); exit status 2 blocks, as in Claude Code", argv0, strings.TrimSpace(errLine)),
-			&LaunchError{Argv0: argv0, Code: code, Err: errors.New(strings.TrimSpace(errLine))})
-	}
-	var parsed engine.Result
-	if IsJSONOutput(stdout) {
-		var err error
-		parsed, err = ParseOutputFor(event, stdout)
-		if err != nil && code != 2 {
-			return nil, err
-		}
-	}
-	switch code {
-	case 0:
-		if parsed != nil {
-			return nonEmpty(parsed), nil
-		}
-		if text := strings.TrimSpace(string(stdout)); text != "" && PlainTextIsContext(event) {
-			return engine.Result{"additional_context": text}, nil
-		}
-		return nil, nil
-	case 2:
-		msg := ""
-		if parsed != nil {
-			msg, _ = parsed["reason"].(string)
-		}
-		if msg == "" {
-			msg = strings.TrimSpace(string(stderr))
-		}
-		if msg == "" {
-			msg = "blocked by a hook (exit status 2)"
-		}
-		return exit2(event, msg, parsed), nil
-	default:
-		if parsed != nil {
-			// Valid JSON alone decides; the exit status is ignored.
-			return nonEmpty(parsed), nil
-		}
-		return nil, &ExitError{Code: code, Stderr: strings.TrimSpace(errLine)}
-	}
-}
-
-func nonEmpty(r engine.Result) engine.Result {
-	if len(r) == 0 {
-		return nil
-	}
-	return r
-}
-
-// exit2OrError is exit2 for a hook that never ran (a refused or missing
-// script): where exit status 2 has an effect it has that effect, and where
-// the event ignores it the hook fails with err instead, so that the failure
-// is reported and the hook's on_error applies rather than nothing at all.
-func exit2OrError(event, msg string, err error) (engine.Result, error) {
-	if exit2Effects[event] == exit2Ignored {
-		return nil, err
-	}
-	return exit2(event, msg, nil), nil
-}
-
 // RefusedError is a command hook whose script the trust check refused:
 // it was not run.
 type RefusedError struct {
@@ -476,54 +340,6 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string { return e.Reason }
-
-// exit2 is what exit status 2 means on each event (claude-code-hooks.md
-// §1, the "Exit 2" column). A JSON allow cannot undo it.
-func exit2(event, msg string, parsed engine.Result) engine.Result {
-	res := engine.Result{}
-	for k, v := range parsed {
-		if k != "decision" && k != "reason" {
-			res[k] = v
-		}
-	}
-	switch exit2Effects[event] {
-	case exit2Context:
-		res["additional_context"] = msg
-	case exit2Message:
-		res["system_message"] = msg
-	case exit2Decline:
-		res["action"] = "decline"
-		res["reason"] = msg
-	case exit2Ignored:
-		if len(res) == 0 {
-			return nil
-		}
-	default:
-		// Blocks: the engine maps "block" onto the event's own decision
-		// (deny on PreToolUse, cancel on message_sending, ...).
-		res["decision"] = "block"
-		res["reason"] = msg
-	}
-	return res
-}
-
-const (
-	exit2Block = iota
-	exit2Context
-	exit2Message
-	exit2Decline
-	exit2Ignored
-)
-
-var exit2Effects = map[string]int{
-	"SessionStart": exit2Message, "Setup": exit2Message, "InstructionsLoaded": exit2Ignored,
-	"MessageDisplay": exit2Ignored, "PermissionRequest": exit2Ignored, "PermissionDenied": exit2Ignored,
-	"PostToolUseFailure": exit2Context, "Notification": exit2Ignored, "SubagentStart": exit2Message,
-	"StopFailure": exit2Ignored, "CwdChanged": exit2Message, "DirectoryAdded": exit2Ignored,
-	"FileChanged": exit2Message, "WorktreeRemove": exit2Ignored, "PostCompact": exit2Message,
-	"PostModelSwitch": exit2Ignored, "Elicitation": exit2Decline, "ElicitationResult": exit2Decline,
-	"SessionEnd": exit2Message,
-}
 
 func firstLine(b []byte) string {
 	s := strings.TrimSpace(string(b))

@@ -16,6 +16,8 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/urlallow"
+	"github.com/hookctl/hookctl/protocol"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
 // MaxHTTPReply bounds an http hook's reply body.
@@ -116,7 +118,7 @@ func (e *HTTPError) Error() string {
 
 // Handle sends one request.
 func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	body, err := payloadJSON(call)
+	body, err := claudeproto.PayloadJSON(call.Event, call.Payload)
 	if err != nil {
 		return nil, err
 	}
@@ -148,12 +150,15 @@ func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result
 	if len(bytes.TrimSpace(reply)) == 0 {
 		return nil, nil
 	}
-	if !IsJSONOutput(reply) {
+	if !protocol.IsJSONOutput(reply) {
 		return nil, &HTTPError{Status: resp.StatusCode, Body: firstLine(reply)}
 	}
-	res, err := ParseOutput(reply)
+	res, err := claudeproto.ParseOutput(reply)
 	if err != nil {
 		return nil, err
 	}
-	return nonEmpty(res), nil
+	if len(res) == 0 {
+		return nil, nil
+	}
+	return res, nil
 }

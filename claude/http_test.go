@@ -107,38 +107,3 @@ func TestHTTPSpecValidation(t *testing.T) {
 		}
 	}
 }
-
-func TestParseOutputDialects(t *testing.T) {
-	cases := []struct {
-		in   string
-		want map[string]any
-	}{
-		{`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r","updatedInput":{"a":1},"additionalContext":"c"}}`,
-			map[string]any{"decision": "ask", "reason": "r", "updated_input": map[string]any{"a": int64(1)}, "additional_context": "c"}},
-		{`{"decision":"block","reason":"why"}`, map[string]any{"decision": "block", "reason": "why"}},
-		{`{"decision":"approve"}`, map[string]any{"decision": "allow"}},
-		{`{"continue":false,"stopReason":"s","systemMessage":"m","suppressOutput":true}`,
-			map[string]any{"continue": false, "stop_reason": "s", "system_message": "m", "suppress_output": true}},
-		{`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"x":"y"}}}`, map[string]any{"updated_output": map[string]any{"x": "y"}}},
-		{`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"c":"d"},"interrupt":true}}}`,
-			map[string]any{"decision": "allow", "updated_input": map[string]any{"c": "d"}, "interrupt": true}},
-		{`{"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"t","watchPaths":["a"]}}`, map[string]any{"session_title": "t", "watch_paths": []any{"a"}}},
-	}
-	for _, tc := range cases {
-		got, err := claude.ParseOutput([]byte(tc.in))
-		if err != nil {
-			t.Fatalf("%s: %v", tc.in, err)
-		}
-		gb, _ := json.Marshal(got)
-		wb, _ := json.Marshal(tc.want)
-		if string(gb) != string(wb) {
-			t.Errorf("%s\n got %s\nwant %s", tc.in, gb, wb)
-		}
-	}
-	if _, err := claude.ParseOutput([]byte(`{"a":`)); err == nil {
-		t.Error("invalid JSON accepted")
-	}
-	if claude.IsJSONOutput([]byte("  plain")) || !claude.IsJSONOutput([]byte("\n {}")) {
-		t.Error("IsJSONOutput")
-	}
-}

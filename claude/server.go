@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/metrics"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
 // Server is hookctl's HTTP face: Claude Code's http hooks and any HTTP
@@ -552,7 +553,7 @@ func (s *Server) claude(w http.ResponseWriter, r *http.Request) {
 	}
 	s.hashHeader(w)
 	start := time.Now()
-	reply, err := Handle(r.Context(), s.eng, payload, event)
+	reply, err := claudeproto.Handle(r.Context(), s.eng, payload, event)
 	if s.metrics != nil {
 		s.metrics.ObserveFire(&reply.Outcome, time.Since(start))
 	}

@@ -6,9 +6,10 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/protocol"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
 // A host's own hook scripts speak its protocol: they read its payload
@@ -100,7 +101,7 @@ func (h *Host) ReadReply(event string, payload map[string]any, code int, stdout,
 	errText := strings.TrimSpace(string(stderr))
 	switch h.Name {
 	case "claude", "codex":
-		return claude.Interpret(event, code, stdout, stderr, argv0)
+		return claudeproto.Interpret(event, code, stdout, stderr, argv0)
 	case "crush":
 		switch code {
 		case 0:
@@ -110,14 +111,14 @@ func (h *Host) ReadReply(event string, payload map[string]any, code int, stdout,
 			r := orText(errText, "turn halted by hook")
 			return engine.Result{"decision": "deny", "reason": r, "continue": false, "stop_reason": r}, nil
 		default:
-			return nil, &claude.ExitError{Code: code, Stderr: firstLine(errText)}
+			return nil, &protocol.ExitError{Code: code, Stderr: firstLine(errText)}
 		}
 	case "gemini":
-		if code != 0 && !claude.IsJSONOutput(stdout) {
-			if claude.IsJSONOutput(stderr) {
+		if code != 0 && !protocol.IsJSONOutput(stdout) {
+			if protocol.IsJSONOutput(stderr) {
 				stdout = stderr
 			} else if code == 1 {
-				return nil, &claude.ExitError{Code: code, Stderr: firstLine(errText)}
+				return nil, &protocol.ExitError{Code: code, Stderr: firstLine(errText)}
 			} else {
 				return engine.Result{"decision": "block", "reason": orText(errText, fmt.Sprintf("blocked by hook (exit status %d)", code))}, nil
 			}
@@ -127,24 +128,24 @@ func (h *Host) ReadReply(event string, payload map[string]any, code int, stdout,
 			return engine.Result{"decision": "deny", "reason": orText(errText, "blocked by hook")}, nil
 		}
 		if code != 0 {
-			return nil, &claude.ExitError{Code: code, Stderr: firstLine(errText)}
+			return nil, &protocol.ExitError{Code: code, Stderr: firstLine(errText)}
 		}
 	case "copilot":
 		if code != 0 {
-			return nil, &claude.ExitError{Code: code, Stderr: firstLine(errText)}
+			return nil, &protocol.ExitError{Code: code, Stderr: firstLine(errText)}
 		}
 	}
-	if !claude.IsJSONOutput(stdout) {
+	if !protocol.IsJSONOutput(stdout) {
 		return nil, nil
 	}
 	// Numbers as in payloads: an updated input keeps its integers exact.
 	raw, err := jsonx.DecodeObject(stdout)
 	if err != nil {
-		return nil, &claude.OutputError{Err: err, Snippet: firstLine(string(stdout))}
+		return nil, &protocol.OutputError{Err: err, Snippet: firstLine(string(stdout))}
 	}
 	if _, ok := raw["hookSpecificOutput"]; ok && h.Name == "crush" {
 		// crush also reads Claude Code's shape.
-		return claude.ParseOutputFor(event, stdout)
+		return claudeproto.ParseOutputFor(event, stdout)
 	}
 	return h.readFields(event, payload, raw), nil
 }

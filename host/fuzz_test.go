@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
+	"github.com/hookctl/hookctl/protocol"
 )
 
 // fuzzMaxInput bounds the fuzzed inputs: large enough for every fixture.
@@ -58,7 +59,7 @@ func FuzzDecode(f *testing.F) {
 		h, _ := host.Lookup(names[int(hi)%len(names)])
 		raw, err := claude.DecodeObject(bytes.NewReader(data))
 		if err != nil {
-			var ie *claude.InputError
+			var ie *protocol.InputError
 			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "hook input") {
 				t.Fatalf("reading: %T %v", err, err)
 			}
@@ -93,7 +94,7 @@ func FuzzDecode(f *testing.F) {
 			{Event: ev.Name, Decision: engine.DecisionAllow, Continue: true},
 			{Event: ev.Name, Decision: "block", Reason: "again", Blocked: true, Continue: true},
 		} {
-			for _, r := range []claude.Reply{h.Reply(ev, o, host.Options{}), h.Block(ev, "cannot read")} {
+			for _, r := range []protocol.Reply{h.Reply(ev, o, host.Options{}), h.Block(ev, "cannot read")} {
 				if len(r.Stdout) > 0 && !json.Valid(bytes.TrimSpace(r.Stdout)) {
 					t.Fatalf("%s: reply is not JSON: %q", h.Name, r.Stdout)
 				}

@@ -9,8 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonlimit"
+	"github.com/hookctl/hookctl/protocol"
 )
 
 // Host is one agent host's command-hook protocol, as data: how its
@@ -45,7 +46,7 @@ type Host struct {
 	// cannot, an ask is mapped by the AskPolicy.
 	Ask bool
 	// encode writes an outcome in the host's reply format.
-	encode func(h *Host, ev *Event, out engine.Outcome) claude.Reply
+	encode func(h *Host, ev *Event, out engine.Outcome) protocol.Reply
 }
 
 // Mapping is a host event as a catalog event: its name, and for events
@@ -115,7 +116,7 @@ func Names() []string {
 
 // InputError is a hook input a host would not send; Field names the
 // problem.
-type InputError = claude.InputError
+type InputError = protocol.InputError
 
 // Decode maps a decoded hook input of host h onto the catalog: the event
 // (from the payload's event field, else event), and the payload with
@@ -163,9 +164,9 @@ func (h *Host) Decode(raw map[string]any, event string) (*Event, error) {
 		}
 		// Within the input's own limits: a string must not carry in the
 		// nesting the reader refused.
-		v, err := claude.DecodeValue([]byte(s))
+		v, err := protocol.DecodeValue([]byte(s))
 		if err != nil {
-			var le *claude.LimitError
+			var le *jsonlimit.LimitError
 			if errors.As(err, &le) {
 				return nil, &InputError{Field: f, Err: fmt.Errorf("the JSON document in it is past the input limits: %w", err)}
 			}
@@ -252,7 +253,7 @@ func mustLookup(name string) *Host {
 // Handle fires ev and answers in the host's format. An event the catalog
 // does not have is reported on stderr and answered with the host's empty
 // reply (never a block, never silence about it).
-func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (claude.Reply, error) {
+func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (protocol.Reply, error) {
 	h := ev.Host
 	if _, err := eng.Resolve(ev.Name); err != nil {
 		var ue *engine.UnknownEventError
@@ -261,11 +262,11 @@ func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (c
 			r.Stderr = fmt.Sprintf("hookctl: %v (ignored)", err)
 			return r, nil
 		}
-		return claude.Reply{}, err
+		return protocol.Reply{}, err
 	}
 	out, err := eng.Fire(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload})
 	if err != nil {
-		return claude.Reply{Outcome: out}, err
+		return protocol.Reply{Outcome: out}, err
 	}
 	r := h.Reply(ev, out, opts)
 	r.Outcome = out
@@ -275,7 +276,7 @@ func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (c
 // Reply writes an outcome in the host's format, mapping what the host
 // cannot express by opts (an ask on a host that cannot ask); the stderr
 // line says what was mapped.
-func (h *Host) Reply(ev *Event, out engine.Outcome, opts Options) claude.Reply {
+func (h *Host) Reply(ev *Event, out engine.Outcome, opts Options) protocol.Reply {
 	var note string
 	if out.Decision == engine.DecisionAsk && !h.Ask && isToolGate(ev.Name) {
 		policy := opts.Ask
@@ -301,14 +302,14 @@ func (h *Host) Reply(ev *Event, out engine.Outcome, opts Options) claude.Reply {
 // read, a configuration that does not load or is not trusted): the
 // event's block where the host has one, else msg on stderr with the
 // host's blocking exit status.
-func (h *Host) Block(ev *Event, msg string) claude.Reply {
+func (h *Host) Block(ev *Event, msg string) protocol.Reply {
 	if ev == nil {
 		if h.BlockExit != 0 {
-			return claude.Reply{Stderr: msg, ExitCode: h.BlockExit}
+			return protocol.Reply{Stderr: msg, ExitCode: h.BlockExit}
 		}
 		// No exit status blocks: the deny reply of a tool call.
 		b, _ := json.Marshal(map[string]any{"permissionDecision": "deny", "permissionDecisionReason": msg})
-		return claude.Reply{Stdout: append(b, '\n'), Stderr: msg}
+		return protocol.Reply{Stdout: append(b, '\n'), Stderr: msg}
 	}
 	out := engine.Outcome{Event: ev.Name, Continue: true, Decision: blockingDecision(ev.Name), Reason: msg, Blocked: true}
 	if active, _ := ev.Payload["stop_hook_active"].(bool); active && (ev.Name == "Stop" || ev.Name == "SubagentStop") {
@@ -324,7 +325,7 @@ func (h *Host) Block(ev *Event, msg string) claude.Reply {
 
 // Warn is the answer that only tells the user msg, in the host's message
 // channel.
-func (h *Host) Warn(ev *Event, msg string) claude.Reply {
+func (h *Host) Warn(ev *Event, msg string) protocol.Reply {
 	return h.encode(h, ev, engine.Outcome{Event: ev.Name, Continue: true, SystemMessage: msg})
 }
 

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/host"
+	"github.com/hookctl/hookctl/protocol"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -76,7 +76,7 @@ func shellPayload(t *testing.T, hostName, cmd string) (map[string]any, string) {
 
 // verdict reads a reply as the host reads it (agent-hosts.md): blocked,
 // and the command it would run.
-func verdict(t *testing.T, hostName string, r claude.Reply, orig string) (blocked bool, runs string) {
+func verdict(t *testing.T, hostName string, r protocol.Reply, orig string) (blocked bool, runs string) {
 	t.Helper()
 	var m map[string]any
 	if len(r.Stdout) > 0 {

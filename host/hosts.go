@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/protocol"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
 // hosts is the table of hosts (agent-hosts.md in the project's reference
@@ -14,7 +15,7 @@ var hosts = []*Host{
 	{
 		Name: "claude", Title: "Claude Code", EventField: "hook_event_name",
 		BlockExit: 2, Ask: true,
-		encode: func(_ *Host, _ *Event, out engine.Outcome) claude.Reply { return claude.Format(out) },
+		encode: func(_ *Host, _ *Event, out engine.Outcome) protocol.Reply { return claudeproto.Format(out) },
 	},
 	{
 		// crush v0.90.0: PreToolUse only; {event, session_id, cwd,
@@ -116,18 +117,18 @@ func identity(events ...string) map[string]Mapping {
 
 // marshal is a reply's stdout: the object as one JSON line (nothing for
 // an empty object unless always).
-func marshal(top map[string]any, always bool) claude.Reply {
+func marshal(top map[string]any, always bool) protocol.Reply {
 	if len(top) == 0 && !always {
-		return claude.Reply{}
+		return protocol.Reply{}
 	}
 	b, _ := json.Marshal(top)
-	return claude.Reply{Stdout: append(b, '\n')}
+	return protocol.Reply{Stdout: append(b, '\n')}
 }
 
 // message is what the user should see besides the decision: the system
 // message and the hooks that failed.
 func message(out engine.Outcome) string {
-	return strings.TrimSpace(strings.Join(nonEmpty(out.SystemMessage, claude.HookFailures(out)), "\n\n"))
+	return strings.TrimSpace(strings.Join(nonEmpty(out.SystemMessage, protocol.HookFailures(out)), "\n\n"))
 }
 
 func nonEmpty(s ...string) []string {
@@ -148,9 +149,9 @@ func reasonOr(r, def string) string {
 }
 
 // crushReply is crush's envelope on PreToolUse.
-func crushReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
+func crushReply(_ *Host, ev *Event, out engine.Outcome) protocol.Reply {
 	if ev.Name != "PreToolUse" {
-		return claude.Reply{}
+		return protocol.Reply{}
 	}
 	top := map[string]any{"version": 1}
 	switch {
@@ -175,15 +176,15 @@ func crushReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
 		top["context"] = ctx
 	}
 	if len(top) == 1 {
-		return claude.Reply{}
+		return protocol.Reply{}
 	}
 	return marshal(top, true)
 }
 
 // codexReply is Claude Code's reply with Codex's PreToolUse rules.
-func codexReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
+func codexReply(_ *Host, ev *Event, out engine.Outcome) protocol.Reply {
 	if ev.Name != "PreToolUse" {
-		return claude.Format(out)
+		return claudeproto.Format(out)
 	}
 	hso := map[string]any{"hookEventName": "PreToolUse"}
 	top := map[string]any{}
@@ -213,7 +214,7 @@ func codexReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
 }
 
 // geminiReply is Gemini CLI's reply: a top-level decision.
-func geminiReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
+func geminiReply(_ *Host, ev *Event, out engine.Outcome) protocol.Reply {
 	top := map[string]any{}
 	hso := map[string]any{}
 	switch out.Decision {
@@ -248,7 +249,7 @@ func geminiReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
 }
 
 // cursorReply is Cursor's flat reply; the gates always answer.
-func cursorReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
+func cursorReply(_ *Host, ev *Event, out engine.Outcome) protocol.Reply {
 	top := map[string]any{}
 	msg := message(out)
 	switch ev.Name {
@@ -306,7 +307,7 @@ func cursorReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
 
 // copilotReply is Copilot CLI's: top-level permissionDecision on the
 // tool gates.
-func copilotReply(_ *Host, ev *Event, out engine.Outcome) claude.Reply {
+func copilotReply(_ *Host, ev *Event, out engine.Outcome) protocol.Reply {
 	top := map[string]any{}
 	if ev.Name == "PreToolUse" || ev.Name == "PermissionRequest" {
 		switch {

@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/spf13/cobra"
-
-	"github.com/hookctl/hookctl/claude"
 )
 
 // onUntrustedEnv chooses what hookctl claude answers when the
@@ -53,7 +52,7 @@ HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 }
 
 // writeReply writes a Claude Code reply: stdout, stderr, exit status.
-func (a *app) writeReply(reply claude.Reply) error {
+func (a *app) writeReply(reply protocol.Reply) error {
 	if len(reply.Stdout) > 0 {
 		if _, err := a.stdout.Write(reply.Stdout); err != nil {
 			return &exitError{code: exitFailure, err: err}

@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/stdlib/proc"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -233,7 +234,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 
 // guardAnswer is the answer for hooks that did not run: the event's block
 // in the host's format, or with warnOnly a message only.
-func guardAnswer(h *host.Host, ev *host.Event, msg string, warnOnly bool) claude.Reply {
+func guardAnswer(h *host.Host, ev *host.Event, msg string, warnOnly bool) protocol.Reply {
 	if warnOnly {
 		return h.Warn(ev, msg)
 	}

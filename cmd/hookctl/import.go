@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/host"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
 func newImportCmd(a *app) *cobra.Command {
@@ -62,7 +62,7 @@ it the payload in its host's shape and reading its reply as that host would.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}
-			text, warnings, err := claude.Import(settings)
+			text, warnings, err := claudeproto.Import(settings)
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}

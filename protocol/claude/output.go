@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/protocol"
 )
 
 // plainTextContextEvents are the events where Claude Code turns a hook's
@@ -20,27 +21,6 @@ var plainTextContextEvents = map[string]bool{
 
 // PlainTextIsContext reports whether plain stdout becomes context on event.
 func PlainTextIsContext(event string) bool { return plainTextContextEvents[event] }
-
-// IsJSONOutput reports whether hook stdout is to be read as JSON: its first
-// non-space character is '{' (Claude Code's rule).
-func IsJSONOutput(stdout []byte) bool {
-	t := bytes.TrimLeft(stdout, " \t\r\n")
-	return len(t) > 0 && t[0] == '{'
-}
-
-// OutputError is hook stdout that looks like JSON but is not valid.
-type OutputError struct {
-	Err error
-	// Snippet is the start of the output.
-	Snippet string
-}
-
-func (e *OutputError) Error() string {
-	return fmt.Sprintf("hook output is not valid JSON (%v): %q", e.Err, e.Snippet)
-}
-
-// Unwrap returns the decoding error.
-func (e *OutputError) Unwrap() error { return e.Err }
 
 // ParseOutput decodes a hook's JSON output in any of the dialects real
 // hooks write and returns it in hookctl's result vocabulary:
@@ -73,10 +53,10 @@ func decodeOutput(stdout []byte) (map[string]any, error) {
 		if len(snippet) > 120 {
 			snippet = snippet[:120] + "..."
 		}
-		return nil, &OutputError{Err: err, Snippet: snippet}
+		return nil, &protocol.OutputError{Err: err, Snippet: snippet}
 	}
 	if _, err := jsonx.Convert(raw); err != nil {
-		return nil, &OutputError{Err: err, Snippet: "a number past float64"}
+		return nil, &protocol.OutputError{Err: err, Snippet: "a number past float64"}
 	}
 	return raw, nil
 }

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
