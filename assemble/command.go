@@ -8,7 +8,6 @@ import (
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
-	"github.com/hookctl/hookctl/host"
 )
 
 // command builds a Claude Code protocol command handler: a list is an
@@ -64,17 +63,17 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 		spec.Dir = b.Path(d)
 	}
 	if p, ok := b.Str("protocol"); ok && p != "" {
-		h, isHost := host.Lookup(p)
-		switch {
-		case p == claude.ProtocolClaude || p == claude.ProtocolOpta:
-		case isHost:
-			// A host's own script: its payload shape and reply format.
-			spec.Encode, spec.Read = h.EncodePayload, h.ReadReply
-		default:
-			b.Errorf("protocol", "Invalid protocol", "protocol is %q (Claude Code's exit codes and JSON output, the default), %q (OPTA_* variables; any non-zero exit cancels a tool call, stderr is the reason) or a host whose scripts this is: %s.", claude.ProtocolClaude, claude.ProtocolOpta, strings.Join(host.Names(), ", "))
+		c, known := x.opts.Protocols.Convention(p)
+		if !known {
+			var names []string
+			for _, n := range x.opts.Protocols.Conventions() {
+				c, _ := x.opts.Protocols.Convention(n)
+				names = append(names, fmt.Sprintf("%q (%s)", n, c.Title()))
+			}
+			b.Errorf("protocol", "Invalid protocol", "protocol names the convention the program speaks: %s. Unset, it is Claude Code's exit codes and JSON output.", strings.Join(names, ", "))
 			return nil
 		}
-		spec.Protocol = p
+		spec.Protocol = c
 	}
 	spec.ProjectDir = b.ProjectDir()
 	if x.opts.FileCheck != nil {

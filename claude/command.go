@@ -2,12 +2,10 @@ package claude
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -42,23 +40,12 @@ type CommandSpec struct {
 	// record pins. A refused file blocks the events that can block.
 	Check func(path string, content []byte) error
 	Files []string
-	// Protocol is how the program's exit is read: "" or ProtocolClaude
-	// (Claude Code's), or ProtocolOpta (context in OPTA_* variables, any
-	// non-zero exit on a tool call's gate denies it with stderr as the
-	// reason, stdout ignored).
-	Protocol string
-	// Encode and Read, when set, speak another host's protocol instead
-	// (see package host): Encode writes the program's stdin, Read reads
-	// its exit status and output. Protocol then names the host.
-	Encode func(event string, payload map[string]any) ([]byte, error)
-	Read   func(event string, payload map[string]any, code int, stdout, stderr []byte, argv0 string) (engine.Result, error)
+	// Protocol is the convention the program speaks: the payload it
+	// reads on stdin, the variables it gets besides HOOKCTL_* (when it
+	// implements protocol.CommandEnv) and how its exit status and output
+	// are read. Nil is Claude Code's (protocol/claude).
+	Protocol protocol.Convention
 }
-
-// Command-hook protocols.
-const (
-	ProtocolClaude = "claude"
-	ProtocolOpta   = "opta"
-)
 
 // WorkDir is the directory a command hook runs in: spec.Dir when set;
 // else the project, as Claude Code runs hooks: $CLAUDE_PROJECT_DIR, else
@@ -95,14 +82,15 @@ func workDir(spec CommandSpec, payload map[string]any, lookup func(string) (stri
 // decision. The payload is never put into a command line.
 func NewCommand(spec CommandSpec) (engine.Handler, error) {
 	switch {
-	case spec.Protocol != "" && spec.Protocol != ProtocolClaude && spec.Protocol != ProtocolOpta && spec.Read == nil:
-		return nil, fmt.Errorf("protocol %q: want %q or %q", spec.Protocol, ProtocolClaude, ProtocolOpta)
 	case len(spec.Argv) > 0 && spec.Shell != "":
 		return nil, errors.New("a command is either an argv or a shell line, not both")
 	case len(spec.Argv) == 0 && strings.TrimSpace(spec.Shell) == "":
 		return nil, errors.New("empty command")
 	}
-	c := &command{spec: spec}
+	c := &command{spec: spec, conv: spec.Protocol}
+	if c.conv == nil {
+		c.conv = claudeproto.New()
+	}
 	if spec.Shell != "" {
 		c.argv = []string{"sh", "-c", spec.Shell}
 	} else {
@@ -113,6 +101,7 @@ func NewCommand(spec CommandSpec) (engine.Handler, error) {
 
 type command struct {
 	spec CommandSpec
+	conv protocol.Convention
 	argv []string
 }
 
@@ -128,13 +117,7 @@ func (c *command) ToolAware() bool { return true }
 // killed after a short grace); if Call.Deadline passes first, the call is
 // an *engine.TimeoutError and the hook's on_error applies.
 func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result, error) {
-	var stdin []byte
-	var err error
-	if c.spec.Encode != nil {
-		stdin, err = c.spec.Encode(call.Event, call.Payload)
-	} else {
-		stdin, err = claudeproto.PayloadJSON(call.Event, call.Payload)
-	}
+	stdin, err := c.conv.EncodePayload(call.Event, call.Payload)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +132,10 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	if env == nil {
 		env = map[string]string{}
 	}
-	maps.Copy(env, hookEnv(call, c.spec.Protocol == ProtocolOpta))
+	maps.Copy(env, hookEnv(call))
+	if ce, ok := c.conv.(protocol.CommandEnv); ok {
+		maps.Copy(env, ce.CommandEnv(call))
+	}
 	if _, set := lookup("CLAUDE_PROJECT_DIR"); !set {
 		// The project, as the hook sees it: the payload's cwd, else the
 		// loader's project directory.
@@ -184,13 +170,7 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	case err != nil:
 		return nil, err
 	}
-	switch {
-	case c.spec.Read != nil:
-		return c.spec.Read(call.Event, call.Payload, res.code, res.stdout, res.stderr, c.argv[0])
-	case c.spec.Protocol == ProtocolOpta:
-		return interpretOpta(call.Event, res.code, res.stderr)
-	}
-	return claudeproto.Interpret(call.Event, res.code, res.stdout, res.stderr, c.argv[0])
+	return c.conv.ReadReply(call.Event, call.Payload, res.code, res.stdout, res.stderr, c.argv[0])
 }
 
 type envKey struct{}
@@ -215,10 +195,8 @@ func envFrom(ctx context.Context) map[string]string {
 
 // hookEnv is the environment every command hook gets: HOOKCTL_HOOK,
 // HOOKCTL_EVENT, and on tool events HOOKCTL_TOOL_NAME (as the host named
-// it), HOOKCTL_TOOL (canonical) and HOOKCTL_SESSION_ID; with opta, the
-// OPTA_* variables of that convention (metadata only: tool arguments
-// without file contents).
-func hookEnv(call *engine.Call, opta bool) map[string]string {
+// it), HOOKCTL_TOOL (canonical) and HOOKCTL_SESSION_ID.
+func hookEnv(call *engine.Call) map[string]string {
 	p := call.Payload
 	str := func(k string) string { s, _ := p[k].(string); return s }
 	env := map[string]string{"HOOKCTL_HOOK": call.Hook, "HOOKCTL_EVENT": call.Event}
@@ -237,75 +215,7 @@ func hookEnv(call *engine.Call, opta bool) map[string]string {
 	if session != "" {
 		env["HOOKCTL_SESSION_ID"] = session
 	}
-	if opta {
-		env["OPTA_EVENT"] = optaEvent(call.Event)
-		env["OPTA_TOOL_NAME"] = tool
-		env["OPTA_SESSION_ID"] = session
-		if in, ok := p["tool_input"].(map[string]any); ok {
-			env["OPTA_TOOL_ARGS"] = metadataJSON(in)
-		}
-	}
 	return env
-}
-
-// optaEvents are the Opta names of catalog events.
-var optaEvents = map[string]string{
-	"PreToolUse": "tool.pre", "PostToolUse": "tool.post", "SessionStart": "session.start",
-	"SessionEnd": "session.end", "Stop": "session.end", "PostCompact": "compact", "StopFailure": "error",
-}
-
-func optaEvent(event string) string {
-	if n, ok := optaEvents[event]; ok {
-		return n
-	}
-	return event
-}
-
-// contentFields are tool arguments that carry file contents, which the
-// opta convention keeps out of the environment.
-var contentFields = map[string]bool{
-	"content": true, "new_string": true, "old_string": true, "edits": true, "file_text": true,
-	"new_source": true, "patch": true, "input": true,
-}
-
-// maxArgsEnv bounds OPTA_TOOL_ARGS.
-const maxArgsEnv = 16 << 10
-
-// metadataJSON is the tool arguments as JSON without file contents: each
-// content field says only its size; past maxArgsEnv, only the names.
-func metadataJSON(in map[string]any) string {
-	out := make(map[string]any, len(in))
-	for k, v := range in {
-		if contentFields[k] {
-			b, _ := json.Marshal(v)
-			out[k] = fmt.Sprintf("(%d bytes omitted)", len(b))
-			continue
-		}
-		out[k] = v
-	}
-	b, err := json.Marshal(out)
-	if err != nil || len(b) > maxArgsEnv {
-		keys := slices.Sorted(maps.Keys(in))
-		b, _ = json.Marshal(map[string]any{"_omitted": "arguments too large for the environment", "keys": keys})
-	}
-	return string(b)
-}
-
-// interpretOpta reads an opta-convention hook's exit: on a tool call's
-// gate any non-zero exit denies the call with stderr as the reason;
-// elsewhere a non-zero exit is a failure. Stdout is not read.
-func interpretOpta(event string, code int, stderr []byte) (engine.Result, error) {
-	if code == 0 {
-		return nil, nil
-	}
-	msg := strings.TrimSpace(string(stderr))
-	if event == "PreToolUse" {
-		if msg == "" {
-			msg = fmt.Sprintf("cancelled by a hook (exit status %d)", code)
-		}
-		return engine.Result{"decision": "deny", "reason": msg}, nil
-	}
-	return nil, &protocol.ExitError{Code: code, Stderr: firstLine(stderr)}
 }
 
 // verify checks the files the command names against spec.Check; it

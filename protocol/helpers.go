@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // Marshal is a reply's stdout: the object as one JSON line (nothing for
@@ -172,4 +173,53 @@ func (e *ExitError) Error() string {
 		return fmt.Sprintf("hook exited with status %d", e.Code)
 	}
 	return fmt.Sprintf("hook exited with status %d: %s", e.Code, e.Stderr)
+}
+
+// ReadDecision is a decision a host's script wrote, in hookctl's words:
+// the legacy approve is allow, and block on a tool gate is deny.
+func ReadDecision(event, d string) string {
+	switch d {
+	case "approve":
+		d = "allow"
+	case "block":
+		if IsToolGate(event) {
+			d = "deny"
+		}
+	}
+	return d
+}
+
+// ReadUniversal reads the fields every Claude-shaped reply may carry:
+// continue, stopReason and systemMessage.
+func ReadUniversal(raw map[string]any, res engine.Result) {
+	if c, ok := raw["continue"].(bool); ok && !c {
+		res["continue"] = false
+		if s, _ := raw["stopReason"].(string); s != "" {
+			res["stop_reason"] = s
+		}
+	}
+	if s, _ := raw["systemMessage"].(string); s != "" {
+		res["system_message"] = s
+	}
+}
+
+// DecodeReply decodes a script's JSON reply with the payload decoder (an
+// updated input keeps its integers exact); nil when stdout is not JSON.
+func DecodeReply(stdout []byte) (map[string]any, error) {
+	if !IsJSONOutput(stdout) {
+		return nil, nil
+	}
+	raw, err := jsonx.DecodeObject(stdout)
+	if err != nil {
+		return nil, &OutputError{Err: err, Snippet: FirstLine(string(stdout))}
+	}
+	return raw, nil
+}
+
+// Result is res, or nil when it is empty.
+func Result(res engine.Result) engine.Result {
+	if len(res) == 0 {
+		return nil
+	}
+	return res
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
+
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/spf13/cobra"
 )
@@ -44,7 +46,7 @@ way, with its diagnostics as the reason; --on-config-error=warn (or
 HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runHook(cmd, f, "claude")
+			return a.runHook(cmd, f, claudeproto.Name)
 		},
 	}
 	f.add(cmd, false)

@@ -13,10 +13,10 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/natsstate"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/stdlib/proc"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -37,7 +37,7 @@ type hookFlags struct {
 
 func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
 	if hostFlags {
-		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(host.Names(), ", ")+" (default: detected from the payload)")
+		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(hosts.New().Names(), ", ")+" (default: detected from the payload)")
 		cmd.Flags().StringVar(&f.event, "event", "", "the host's event name, for hosts whose payload does not name it")
 	}
 	cmd.Flags().BoolVar(&f.allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
@@ -102,11 +102,12 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		a.stderr = w
 	}(a.stderr)
 	a.stderr = tw
-	var h *host.Host
+	reg := hosts.New()
+	var h protocol.Protocol
 	if hostName != "" {
 		var ok bool
-		if h, ok = host.Lookup(hostName); !ok {
-			return usageError("--host %q: want one of %s", hostName, strings.Join(host.Names(), ", "))
+		if h, ok = reg.Lookup(hostName); !ok {
+			return usageError("--host %q: want one of %s", hostName, strings.Join(reg.Names(), ", "))
 		}
 	}
 	configMode, err := mode(cmd, "on-config-error", f.onConfigError, onConfigErrorEnv, "block", "warn")
@@ -121,7 +122,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	if err != nil {
 		return err
 	}
-	cannotRead := func(h *host.Host, err error) error {
+	cannotRead := func(h protocol.Protocol, err error) error {
 		return a.writeReply(h.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err)))
 	}
 	// Nothing but the reply may reach stdout: the host parses it whole.
@@ -139,14 +140,14 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	raw, err := claude.DecodeObject(a.stdin)
 	if err != nil {
 		if h == nil {
-			h, _ = host.Lookup("claude")
+			h = reg.Default()
 		}
 		return cannotRead(h, err)
 	}
 	if h == nil {
 		var why string
-		h, why = host.Detect(raw, os.Getenv)
-		fmt.Fprintf(a.stderr, "hookctl: host %s (%s)\n", h.Name, why)
+		h, why = reg.Detect(raw, os.Getenv)
+		fmt.Fprintf(a.stderr, "hookctl: host %s (%s)\n", h.Name(), why)
 	}
 	ev, err := h.Decode(raw, f.event)
 	if err != nil {
@@ -219,7 +220,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 		}
 		return a.writeReply(guardAnswer(h, ev, configErrorText(diag.String()), configMode == "warn"))
 	}
-	reply, ferr := host.Handle(ctx, eng, ev, host.Options{Ask: host.AskPolicy(askMode)})
+	reply, ferr := protocol.Handle(ctx, eng, ev, protocol.Options{Ask: protocol.AskPolicy(askMode)})
 	a.timings.mark("fire")
 	release()
 	a.timings.mark("close")
@@ -234,7 +235,7 @@ func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 
 // guardAnswer is the answer for hooks that did not run: the event's block
 // in the host's format, or with warnOnly a message only.
-func guardAnswer(h *host.Host, ev *host.Event, msg string, warnOnly bool) protocol.Reply {
+func guardAnswer(h protocol.Protocol, ev *protocol.Event, msg string, warnOnly bool) protocol.Reply {
 	if warnOnly {
 		return h.Warn(ev, msg)
 	}

@@ -1,4 +1,4 @@
-package host_test
+package hosts_test
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 // fuzzMaxInput bounds the fuzzed inputs: large enough for every fixture.
@@ -47,16 +47,16 @@ func FuzzDecode(f *testing.F) {
 		seeds = append(seeds, string(b))
 	}
 	for i, s := range seeds {
-		for h := range len(host.Names()) {
+		for h := range len(hosts.New().Names()) {
 			f.Add(uint8(h), []string{"", "preToolUse", "PreToolUse", "Stop"}[i%4], []byte(s))
 		}
 	}
-	names := host.Names()
+	names := hosts.New().Names()
 	f.Fuzz(func(t *testing.T, hi uint8, event string, data []byte) {
 		if len(data) > fuzzMaxInput || len(event) > 256 {
 			t.Skip()
 		}
-		h, _ := host.Lookup(names[int(hi)%len(names)])
+		h, _ := hosts.New().Lookup(names[int(hi)%len(names)])
 		raw, err := claude.DecodeObject(bytes.NewReader(data))
 		if err != nil {
 			var ie *protocol.InputError
@@ -67,36 +67,36 @@ func FuzzDecode(f *testing.F) {
 		}
 		ev, err := h.Decode(raw, event)
 		if err != nil {
-			var ie *host.InputError
+			var ie *protocol.InputError
 			if !errors.As(err, &ie) {
-				t.Fatalf("%s: decode error %T, not an *InputError: %v", h.Name, err, err)
+				t.Fatalf("%s: decode error %T, not an *InputError: %v", h.Name(), err, err)
 			}
 			if ie.Field == "" || !strings.Contains(err.Error(), ie.Field) {
-				t.Fatalf("%s: decode error does not name its field: %q", h.Name, err)
+				t.Fatalf("%s: decode error does not name its field: %q", h.Name(), err)
 			}
 			return
 		}
-		if ev.Name == "" || ev.Payload == nil || ev.Host != h {
-			t.Fatalf("%s: decoded %+v", h.Name, ev)
+		if ev.Name == "" || ev.Payload == nil || ev.Protocol != h {
+			t.Fatalf("%s: decoded %+v", h.Name(), ev)
 		}
 		out, err := json.Marshal(ev.Payload)
 		if err != nil {
-			t.Fatalf("%s: the payload does not encode: %v", h.Name, err)
+			t.Fatalf("%s: the payload does not encode: %v", h.Name(), err)
 		}
 		if max := 8*len(data) + 4096; len(out) > max {
-			t.Fatalf("%s: a %d-byte input decoded to %d bytes", h.Name, len(data), len(out))
+			t.Fatalf("%s: a %d-byte input decoded to %d bytes", h.Name(), len(data), len(out))
 		}
 		if d := depth(ev.Payload); d > claude.MaxInputDepth+1 {
-			t.Fatalf("%s: the payload nests %d levels, past the input limit of %d", h.Name, d, claude.MaxInputDepth)
+			t.Fatalf("%s: the payload nests %d levels, past the input limit of %d", h.Name(), d, claude.MaxInputDepth)
 		}
 		for _, o := range []engine.Outcome{
 			{Event: ev.Name, Decision: engine.DecisionDeny, Reason: "no", Blocked: true, Continue: true},
 			{Event: ev.Name, Decision: engine.DecisionAllow, Continue: true},
 			{Event: ev.Name, Decision: "block", Reason: "again", Blocked: true, Continue: true},
 		} {
-			for _, r := range []protocol.Reply{h.Reply(ev, o, host.Options{}), h.Block(ev, "cannot read")} {
+			for _, r := range []protocol.Reply{h.Reply(ev, o, protocol.Options{}), h.Block(ev, "cannot read")} {
 				if len(r.Stdout) > 0 && !json.Valid(bytes.TrimSpace(r.Stdout)) {
-					t.Fatalf("%s: reply is not JSON: %q", h.Name, r.Stdout)
+					t.Fatalf("%s: reply is not JSON: %q", h.Name(), r.Stdout)
 				}
 			}
 		}

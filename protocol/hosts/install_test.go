@@ -1,18 +1,18 @@
-package host_test
+package hosts_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/host"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 // TestInstallIsIdempotent: installing again (also switching between
 // hookctl and hookctl-client) replaces the earlier entries and keeps the
 // others.
 func TestInstallIsIdempotent(t *testing.T) {
-	h, _ := host.Lookup("crush")
+	h, _ := hosts.New().Lookup("crush")
 	existing := []byte(`{"options": {"debug": true}, "hooks": {"PreToolUse": [{"name": "mine", "command": "./guard.sh"}]}}`)
 	once, _, err := h.Install(existing, []string{"PreToolUse"}, "hookctl hook --host crush")
 	if err != nil {

@@ -1,4 +1,4 @@
-package host_test
+package hosts_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/host"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -137,8 +137,8 @@ func verdict(t *testing.T, hostName string, r protocol.Reply, orig string) (bloc
 func TestOnePolicyEveryHost(t *testing.T) {
 	eng := loadEngine(t)
 	var golden strings.Builder
-	for _, name := range host.Names() {
-		h, _ := host.Lookup(name)
+	for _, name := range hosts.New().Names() {
+		h, _ := hosts.New().Lookup(name)
 		for _, tc := range []struct {
 			cmd     string
 			blocked bool
@@ -148,14 +148,14 @@ func TestOnePolicyEveryHost(t *testing.T) {
 			{"pip install requests", false, "uv pip install requests"},
 			{"echo hi", false, "echo hi"},
 			// An ask: where the host cannot ask, a deny.
-			{"git push origin main", !h.Ask, "git push origin main"},
+			{"git push origin main", !h.CanAsk(), "git push origin main"},
 		} {
 			raw, event := shellPayload(t, name, tc.cmd)
 			ev, err := h.Decode(raw, event)
 			if err != nil {
 				t.Fatalf("%s: decode: %v", name, err)
 			}
-			r, err := host.Handle(context.Background(), eng, ev, host.Options{})
+			r, err := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -215,15 +215,15 @@ func TestCrushFixturesAsCaptured(t *testing.T) {
 		if err := json.Unmarshal(b, &raw); err != nil {
 			t.Fatal(err)
 		}
-		h, why := host.Detect(raw, func(string) string { return "" })
-		if h.Name != "crush" {
-			t.Fatalf("%s: detected %s (%s)", f, h.Name, why)
+		h, why := hosts.New().Detect(raw, func(string) string { return "" })
+		if h.Name() != "crush" {
+			t.Fatalf("%s: detected %s (%s)", f, h.Name(), why)
 		}
 		ev, err := h.Decode(raw, "")
 		if err != nil || ev.Name != "PreToolUse" || ev.Payload["hook_event_name"] != "PreToolUse" {
 			t.Fatalf("%s: %v %+v", f, err, ev)
 		}
-		r, err := host.Handle(context.Background(), eng, ev, host.Options{})
+		r, err := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,19 +236,19 @@ func TestCrushFixturesAsCaptured(t *testing.T) {
 
 // TestDetect: each host's payload is recognised without --host.
 func TestDetect(t *testing.T) {
-	for _, name := range host.Names() {
+	for _, name := range hosts.New().Names() {
 		raw, _ := shellPayload(t, name, "ls")
-		if h, why := host.Detect(raw, func(string) string { return "" }); h.Name != name {
-			t.Errorf("%s payload detected as %s (%s)", name, h.Name, why)
+		if h, why := hosts.New().Detect(raw, func(string) string { return "" }); h.Name() != name {
+			t.Errorf("%s payload detected as %s (%s)", name, h.Name(), why)
 		}
 	}
-	if h, _ := host.Detect(map[string]any{"hook_event_name": "PreToolUse"}, func(k string) string {
+	if h, _ := hosts.New().Detect(map[string]any{"hook_event_name": "PreToolUse"}, func(k string) string {
 		if k == "CRUSH" {
 			return "1"
 		}
 		return ""
-	}); h.Name != "crush" {
-		t.Errorf("CRUSH=1: %s", h.Name)
+	}); h.Name() != "crush" {
+		t.Errorf("CRUSH=1: %s", h.Name())
 	}
 }
 
@@ -257,12 +257,12 @@ func TestDetect(t *testing.T) {
 func TestUnmappedEventsAreReported(t *testing.T) {
 	eng := loadEngine(t)
 	for _, tc := range []struct{ host, event string }{{"gemini", "BeforeModel"}, {"cursor", "afterAgentThought"}, {"claude", "SomeFutureEvent"}} {
-		h, _ := host.Lookup(tc.host)
+		h, _ := hosts.New().Lookup(tc.host)
 		ev, err := h.Decode(map[string]any{"hook_event_name": tc.event}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := host.Handle(context.Background(), eng, ev, host.Options{})
+		r, err := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
 		if err != nil || !strings.Contains(r.Stderr, "(ignored)") || r.ExitCode != 0 {
 			t.Errorf("%s %s: %v %+v", tc.host, tc.event, err, r)
 		}
@@ -273,15 +273,15 @@ func TestUnmappedEventsAreReported(t *testing.T) {
 // an allow when the policy says so, and stderr says which.
 func TestAskPolicy(t *testing.T) {
 	eng := loadEngine(t)
-	h, _ := host.Lookup("crush")
+	h, _ := hosts.New().Lookup("crush")
 	raw, _ := shellPayload(t, "crush", "git push")
 	ev, _ := h.Decode(raw, "")
-	r, _ := host.Handle(context.Background(), eng, ev, host.Options{})
+	r, _ := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
 	if !strings.Contains(string(r.Stdout), `"decision":"deny"`) || !strings.Contains(r.Stderr, "ask mapped to deny") ||
 		!strings.Contains(string(r.Stdout), "pushing needs a human") {
 		t.Errorf("default: %s / %s", r.Stdout, r.Stderr)
 	}
-	r, _ = host.Handle(context.Background(), eng, ev, host.Options{Ask: host.AskAllow})
+	r, _ = protocol.Handle(context.Background(), eng, ev, protocol.Options{Ask: protocol.AskAllow})
 	if !strings.Contains(string(r.Stdout), `"decision":"allow"`) || !strings.Contains(r.Stderr, "ask mapped to allow") {
 		t.Errorf("allow: %s / %s", r.Stdout, r.Stderr)
 	}
@@ -302,12 +302,12 @@ func TestStopAcrossHosts(t *testing.T) {
 		{"gemini", map[string]any{"hook_event_name": "AfterAgent", "session_id": "s3", "stop_hook_active": false}, "", `"decision":"block"`},
 		{"cursor", map[string]any{"hook_event_name": "stop", "conversation_id": "s4", "stop_hook_active": false}, "", `"followup_message":"run the tests first"`},
 	} {
-		h, _ := host.Lookup(tc.host)
+		h, _ := hosts.New().Lookup(tc.host)
 		ev, err := h.Decode(tc.raw, tc.event)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := host.Handle(context.Background(), eng, ev, host.Options{})
+		r, _ := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
 		if !strings.Contains(string(r.Stdout), tc.want) {
 			t.Errorf("%s: %s", tc.host, r.Stdout)
 		}
@@ -318,8 +318,8 @@ func TestStopAcrossHosts(t *testing.T) {
 // block: exit 2 with the reason on stderr, or for Copilot CLI (where no
 // exit status blocks) a deny reply.
 func TestBlockWithoutAnEvent(t *testing.T) {
-	for _, name := range host.Names() {
-		h, _ := host.Lookup(name)
+	for _, name := range hosts.New().Names() {
+		h, _ := hosts.New().Lookup(name)
 		r := h.Block(nil, "cannot read")
 		switch name {
 		case "copilot":

@@ -1,4 +1,4 @@
-package host_test
+package hosts_test
 
 import (
 	"context"
