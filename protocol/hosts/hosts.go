@@ -1,5 +1,3 @@
-// Package hosts is the registry of the protocols hookctl ships: one line
-// per host. A new host is a package under protocol/ and a line here.
 package hosts
 
 import (
