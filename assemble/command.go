@@ -5,20 +5,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
+	httphook "github.com/hookctl/hookctl/handler/http"
 	"github.com/hookctl/hookctl/hcl"
 )
 
-// command builds a Claude Code protocol command handler: a list is an
+// commandHandler builds a command handler: a list is an
 // argv run without a shell, a string runs with sh -c.
-func command(hb *hcl.HookBlock, x *Build) engine.Handler {
+func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 	b := hb.Body
 	v, ok := b.Value("command")
 	if !ok {
 		return nil
 	}
-	spec := claude.CommandSpec{ConfigDir: b.Dir()}
+	spec := command.Spec{ConfigDir: b.Dir()}
 	switch c := v.(type) {
 	case string:
 		if strings.TrimSpace(c) == "" {
@@ -79,7 +80,7 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if x.opts.FileCheck != nil {
 		spec.Check, spec.Files = x.opts.FileCheck, hcl.CommandFiles(b.Dir(), v)
 	}
-	h, err := claude.NewCommand(spec)
+	h, err := command.New(spec)
 	if err != nil {
 		b.Errorf("command", "Invalid command", "%s.", err)
 		return nil
@@ -94,7 +95,7 @@ func httpHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if !b.Decode(hcl.Schema{Required: []string{"url"}, Optional: []string{"headers", "allowed_env", "method"}}) {
 		return nil
 	}
-	spec := claude.HTTPSpec{Allow: x.cfg.Settings.HTTPAllow, Getenv: x.opts.Getenv}
+	spec := httphook.Spec{Allow: x.cfg.Settings.HTTPAllow, Getenv: x.opts.Getenv}
 	spec.URL, _ = b.Str("url")
 	spec.Method, _ = b.Str("method")
 	spec.AllowedEnv, _ = b.Strings("allowed_env")
@@ -111,7 +112,7 @@ func httpHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 			}
 		}
 	}
-	h, err := claude.NewHTTP(spec)
+	h, err := httphook.New(spec)
 	if err != nil {
 		b.Errorf("url", "Invalid http handler", "%s.", err)
 		return nil

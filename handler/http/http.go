@@ -1,11 +1,11 @@
-package claude
+package http
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"net/http"
+	nethttp "net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -20,11 +20,11 @@ import (
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 )
 
-// MaxHTTPReply bounds an http hook's reply body.
-const MaxHTTPReply = 1 << 20
+// MaxReply bounds an http hook's reply body.
+const MaxReply = 1 << 20
 
-// HTTPSpec describes an http hook.
-type HTTPSpec struct {
+// Spec describes an http hook.
+type Spec struct {
 	URL    string
 	Method string // POST unless set
 	// Headers are sent with every request. $VAR and ${VAR} in values are
@@ -39,7 +39,7 @@ type HTTPSpec struct {
 	Allow []string
 	// Client sends the requests (one that follows no redirects when nil).
 	// Any redirect it follows must pass Allow too.
-	Client *http.Client
+	Client *nethttp.Client
 	// Getenv reads the environment (os.LookupEnv when nil).
 	Getenv func(string) (string, bool)
 }
@@ -48,12 +48,12 @@ var envRefRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 })
 
-// NewHTTP returns a handler that POSTs the payload as JSON and reads the
+// New returns a handler that POSTs the payload as JSON and reads the
 // reply like a command hook's stdout: 2xx with an empty body is no opinion,
 // 2xx with JSON is parsed in every Claude Code dialect, anything else (plain
 // text, another status, no connection, a timeout) is a failure that blocks
 // nothing unless the hook's on_error says so. Redirects are not followed.
-func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
+func New(spec Spec) (engine.Handler, error) {
 	u, err := url.Parse(spec.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("url %q: want an absolute http or https URL", spec.URL)
@@ -66,7 +66,7 @@ func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
 		return nil, fmt.Errorf("url %w", err)
 	}
 	if spec.Method == "" {
-		spec.Method = http.MethodPost
+		spec.Method = nethttp.MethodPost
 	}
 	if spec.Getenv == nil {
 		spec.Getenv = os.LookupEnv
@@ -96,20 +96,20 @@ func NewHTTP(spec HTTPSpec) (engine.Handler, error) {
 }
 
 type httpHook struct {
-	spec    HTTPSpec
+	spec    Spec
 	headers map[string]string
-	client  *http.Client
+	client  *nethttp.Client
 }
 
 func (h *httpHook) Kind() string { return "http" }
 
-// HTTPError is an http hook whose reply was not a usable answer.
-type HTTPError struct {
+// StatusError is an http hook whose reply was not a usable answer.
+type StatusError struct {
 	Status int
 	Body   string
 }
 
-func (e *HTTPError) Error() string {
+func (e *StatusError) Error() string {
 	if e.Status/100 == 2 {
 		return fmt.Sprintf("http hook replied %d with plain text: %q", e.Status, e.Body)
 	}
@@ -122,7 +122,7 @@ func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, h.spec.Method, h.spec.URL, bytes.NewReader(body))
+	req, err := nethttp.NewRequestWithContext(ctx, h.spec.Method, h.spec.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -140,18 +140,18 @@ func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result
 		return nil, fmt.Errorf("http hook: %w", err)
 	}
 	defer resp.Body.Close()
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPReply))
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply))
 	if err != nil {
 		return nil, fmt.Errorf("http hook: reading the reply after %s: %w", time.Since(start).Round(time.Millisecond), err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, &HTTPError{Status: resp.StatusCode, Body: firstLine(reply)}
+		return nil, &StatusError{Status: resp.StatusCode, Body: firstLine(reply)}
 	}
 	if len(bytes.TrimSpace(reply)) == 0 {
 		return nil, nil
 	}
 	if !protocol.IsJSONOutput(reply) {
-		return nil, &HTTPError{Status: resp.StatusCode, Body: firstLine(reply)}
+		return nil, &StatusError{Status: resp.StatusCode, Body: firstLine(reply)}
 	}
 	res, err := claudeproto.ParseOutput(reply)
 	if err != nil {
@@ -161,4 +161,16 @@ func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result
 		return nil, nil
 	}
 	return res, nil
+}
+
+// firstLine is the first line of b, trimmed, at most 500 bytes.
+func firstLine(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 500 {
+		s = s[:500]
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package claude_test
+package command_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
 	"github.com/hookctl/hookctl/internal/ostest"
 )
 
@@ -36,9 +36,9 @@ func newEngine(t *testing.T) *engine.Engine {
 	return e
 }
 
-func cmdHook(t *testing.T, id, event string, spec claude.CommandSpec) engine.Hook {
+func cmdHook(t *testing.T, id, event string, spec command.Spec) engine.Hook {
 	t.Helper()
-	h, err := claude.NewCommand(spec)
+	h, err := command.New(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,63 +66,63 @@ func TestRealHookScripts(t *testing.T) {
 	}
 	cases := []struct {
 		name    string
-		spec    claude.CommandSpec
+		spec    command.Spec
 		event   string
 		payload map[string]any
 		want    want
 	}{
-		{"bash exit 2 blocks PreToolUse with stderr as reason", claude.CommandSpec{Argv: []string{hookPath("block_exit2.sh")}}, "PreToolUse",
+		{"bash exit 2 blocks PreToolUse with stderr as reason", command.Spec{Argv: []string{hookPath("block_exit2.sh")}}, "PreToolUse",
 			bashPayload("rm -rf /tmp/x"), want{decision: "deny", reason: "rm -rf is not allowed by policy", blocked: true, status: engine.StatusDecided}},
-		{"bash exit 0 allows", claude.CommandSpec{Argv: []string{hookPath("block_exit2.sh")}}, "PreToolUse",
+		{"bash exit 0 allows", command.Spec{Argv: []string{hookPath("block_exit2.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusRan}},
-		{"python JSON deny", claude.CommandSpec{Argv: []string{"python3", hookPath("deny_json.py")}}, "PreToolUse",
+		{"python JSON deny", command.Spec{Argv: []string{"python3", hookPath("deny_json.py")}}, "PreToolUse",
 			bashPayload("sudo ls"), want{decision: "deny", reason: "sudo needs a human", blocked: true, status: engine.StatusDecided}},
-		{"python JSON no opinion", claude.CommandSpec{Argv: []string{"python3", hookPath("deny_json.py")}}, "PreToolUse",
+		{"python JSON no opinion", command.Spec{Argv: []string{"python3", hookPath("deny_json.py")}}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusRan}},
-		{"python updatedInput keeps the other fields", claude.CommandSpec{Argv: []string{"python3", hookPath("rewrite.py")}}, "PreToolUse",
+		{"python updatedInput keeps the other fields", command.Spec{Argv: []string{"python3", hookPath("rewrite.py")}}, "PreToolUse",
 			bashPayload("pip install requests"), want{decision: "allow", context: "pip was rewritten to uv pip", status: engine.StatusDecided,
 				input: map[string]any{"command": "uv pip install requests", "description": "d"}}},
-		{"python legacy block on Stop", claude.CommandSpec{Argv: []string{"python3", hookPath("legacy_block.py")}}, "Stop",
+		{"python legacy block on Stop", command.Spec{Argv: []string{"python3", hookPath("legacy_block.py")}}, "Stop",
 			map[string]any{"session_id": "s1", "hook_event_name": "Stop", "stop_hook_active": false}, want{decision: "block", reason: "run the tests first", blocked: true, status: engine.StatusDecided}},
-		{"python legacy approve is allow", claude.CommandSpec{Argv: []string{"python3", hookPath("legacy_block.py")}}, "PreToolUse",
+		{"python legacy approve is allow", command.Spec{Argv: []string{"python3", hookPath("legacy_block.py")}}, "PreToolUse",
 			map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/tmp/a"}}, want{decision: "allow", reason: "writes are fine", status: engine.StatusDecided}},
-		{"shell form runs with sh -c", claude.CommandSpec{Shell: `cat >/dev/null; echo "ctx from sh" `}, "UserPromptSubmit",
+		{"shell form runs with sh -c", command.Spec{Shell: `cat >/dev/null; echo "ctx from sh" `}, "UserPromptSubmit",
 			map[string]any{"prompt": "hi"}, want{context: "ctx from sh", status: engine.StatusDecided}},
-		{"plain stdout is context on UserPromptSubmit", claude.CommandSpec{Argv: []string{hookPath("context.sh")}}, "UserPromptSubmit",
+		{"plain stdout is context on UserPromptSubmit", command.Spec{Argv: []string{hookPath("context.sh")}}, "UserPromptSubmit",
 			map[string]any{"prompt": "hi"}, want{context: "branch: main", status: engine.StatusDecided}},
-		{"plain stdout is ignored on PreToolUse", claude.CommandSpec{Argv: []string{hookPath("context.sh")}}, "PreToolUse",
+		{"plain stdout is ignored on PreToolUse", command.Spec{Argv: []string{hookPath("context.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusRan}},
-		{"continue false stops everything", claude.CommandSpec{Argv: []string{hookPath("halt.sh")}}, "PostToolUse",
+		{"continue false stops everything", command.Spec{Argv: []string{hookPath("halt.sh")}}, "PostToolUse",
 			bashPayload("ls"), want{halted: true, blocked: true, sysMsg: "stopping", status: engine.StatusDecided}},
-		{"exit 1 is a failure, not a block", claude.CommandSpec{Argv: []string{hookPath("fail.sh")}}, "PreToolUse",
+		{"exit 1 is a failure, not a block", command.Spec{Argv: []string{hookPath("fail.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusError, errHas: "something broke"}},
-		{"exit 1 with JSON: the JSON decides", claude.CommandSpec{Argv: []string{hookPath("json_on_error.sh")}}, "PreToolUse",
+		{"exit 1 with JSON: the JSON decides", command.Spec{Argv: []string{hookPath("json_on_error.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{decision: "deny", reason: "json wins", blocked: true, status: engine.StatusDecided}},
-		{"exit 2 beats a JSON allow", claude.CommandSpec{Argv: []string{hookPath("exit2_json_allow.sh")}}, "PreToolUse",
+		{"exit 2 beats a JSON allow", command.Spec{Argv: []string{hookPath("exit2_json_allow.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{decision: "deny", reason: "json reason", blocked: true, status: engine.StatusDecided}},
-		{"exit 2 on PostToolBatch ends the turn", claude.CommandSpec{Shell: "cat >/dev/null; echo 'tests failed' >&2; exit 2"}, "PostToolBatch",
+		{"exit 2 on PostToolBatch ends the turn", command.Spec{Shell: "cat >/dev/null; echo 'tests failed' >&2; exit 2"}, "PostToolBatch",
 			map[string]any{"tool_calls": []any{}}, want{decision: "block", reason: "tests failed", blocked: true, status: engine.StatusDecided}},
-		{"exit 2 on SessionStart only shows a message", claude.CommandSpec{Shell: "cat >/dev/null; echo 'no venv' >&2; exit 2"}, "SessionStart",
+		{"exit 2 on SessionStart only shows a message", command.Spec{Shell: "cat >/dev/null; echo 'no venv' >&2; exit 2"}, "SessionStart",
 			map[string]any{"source": "startup"}, want{sysMsg: "no venv", status: engine.StatusDecided}},
-		{"invalid JSON is a failure", claude.CommandSpec{Argv: []string{hookPath("bad_json.sh")}}, "PreToolUse",
+		{"invalid JSON is a failure", command.Spec{Argv: []string{hookPath("bad_json.sh")}}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusError, errHas: "not valid JSON"}},
-		{"missing program could not run", claude.CommandSpec{Argv: []string{hookPath("no-such-hook.sh")}}, "PreToolUse",
+		{"missing program could not run", command.Spec{Argv: []string{hookPath("no-such-hook.sh")}}, "PreToolUse",
 			bashPayload("rm -rf /"), want{status: engine.StatusError, errHas: "could not run"}},
-		{"not executable could not run", claude.CommandSpec{Argv: []string{hookPath("not_executable.sh")}}, "PreToolUse",
+		{"not executable could not run", command.Spec{Argv: []string{hookPath("not_executable.sh")}}, "PreToolUse",
 			bashPayload("rm -rf /"), want{status: engine.StatusError, errHas: "could not run"}},
-		{"shell 127 could not run", claude.CommandSpec{Shell: "no-such-command-hookctl"}, "PreToolUse",
+		{"shell 127 could not run", command.Spec{Shell: "no-such-command-hookctl"}, "PreToolUse",
 			bashPayload("rm -rf /"), want{status: engine.StatusError, errHas: "could not run"}},
-		{"python missing script (exit 2) blocks, as in Claude Code, and says why", claude.CommandSpec{Argv: []string{"python3", hookPath("no-such.py")}}, "PreToolUse",
+		{"python missing script (exit 2) blocks, as in Claude Code, and says why", command.Spec{Argv: []string{"python3", hookPath("no-such.py")}}, "PreToolUse",
 			bashPayload("ls"), want{decision: "deny", blocked: true, status: engine.StatusDecided, reasonHas: "could not run its script"}},
-		{"a missing working directory is named as such", claude.CommandSpec{Shell: "true", Dir: "/nonexistent-hookctl-dir"}, "PreToolUse",
+		{"a missing working directory is named as such", command.Spec{Shell: "true", Dir: "/nonexistent-hookctl-dir"}, "PreToolUse",
 			bashPayload("ls"), want{status: engine.StatusError, errHas: "working directory /nonexistent-hookctl-dir"}},
-		{"python missing script on an event that ignores exit 2 fails the hook instead of passing silently", claude.CommandSpec{Argv: []string{"python3", hookPath("no-such.py")}}, "Notification",
+		{"python missing script on an event that ignores exit 2 fails the hook instead of passing silently", command.Spec{Argv: []string{"python3", hookPath("no-such.py")}}, "Notification",
 			map[string]any{"message": "m"}, want{status: engine.StatusError, errHas: "could not run"}},
-		{"PermissionRequest decision.behavior deny", claude.CommandSpec{Argv: []string{"python3", hookPath("permission.py")}}, "PermissionRequest",
+		{"PermissionRequest decision.behavior deny", command.Spec{Argv: []string{"python3", hookPath("permission.py")}}, "PermissionRequest",
 			map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm x"}}, want{decision: "deny", reason: "checked by policy", blocked: true, status: engine.StatusDecided}},
-		{"PermissionRequest decision.behavior allow", claude.CommandSpec{Argv: []string{"python3", hookPath("permission.py")}}, "PermissionRequest",
+		{"PermissionRequest decision.behavior allow", command.Spec{Argv: []string{"python3", hookPath("permission.py")}}, "PermissionRequest",
 			map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}, want{decision: "allow", reason: "checked by policy", status: engine.StatusDecided}},
-		{"Claude's environment is passed on", claude.CommandSpec{Argv: []string{hookPath("env.sh")}, ProjectDir: "/"}, "SessionStart",
+		{"Claude's environment is passed on", command.Spec{Argv: []string{hookPath("env.sh")}, ProjectDir: "/"}, "SessionStart",
 			map[string]any{"source": "startup"}, want{context: "/|h|SessionStart", status: engine.StatusDecided}},
 	}
 	for _, tc := range cases {
@@ -161,7 +161,7 @@ func TestRealHookScripts(t *testing.T) {
 
 func TestLaunchFailureCanFailClosed(t *testing.T) {
 	e := newEngine(t)
-	h := cmdHook(t, "gate", "PreToolUse", claude.CommandSpec{Argv: []string{hookPath("no-such-hook.sh")}})
+	h := cmdHook(t, "gate", "PreToolUse", command.Spec{Argv: []string{hookPath("no-such-hook.sh")}})
 	h.OnError = engine.OnError{Policy: engine.ErrorBlock}
 	if err := e.Register(h); err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestLaunchFailureCanFailClosed(t *testing.T) {
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	e := newEngine(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	h := cmdHook(t, "slow", "PreToolUse", claude.CommandSpec{Argv: []string{hookPath("slow.sh"), pidFile}})
+	h := cmdHook(t, "slow", "PreToolUse", command.Spec{Argv: []string{hookPath("slow.sh"), pidFile}})
 	h.Timeout = 300 * time.Millisecond
 	if err := e.Register(h); err != nil {
 		t.Fatal(err)
@@ -207,11 +207,11 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 
 func TestOutputIsBounded(t *testing.T) {
 	e := newEngine(t)
-	if err := e.Register(cmdHook(t, "flood", "UserPromptSubmit", claude.CommandSpec{Argv: []string{hookPath("flood.sh")}})); err != nil {
+	if err := e.Register(cmdHook(t, "flood", "UserPromptSubmit", command.Spec{Argv: []string{hookPath("flood.sh")}})); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := e.Fire(context.Background(), engine.Event{Name: "UserPromptSubmit", Payload: map[string]any{"prompt": "x"}})
-	if n := len(out.AdditionalContext); n > claude.MaxHookOutput {
+	if n := len(out.AdditionalContext); n > command.MaxOutput {
 		t.Fatalf("context of %d bytes", n)
 	}
 }
@@ -221,7 +221,7 @@ func TestOutputIsBounded(t *testing.T) {
 func TestPayloadIsNeverInterpolated(t *testing.T) {
 	e := newEngine(t)
 	marker := filepath.Join(t.TempDir(), "pwned")
-	if err := e.Register(cmdHook(t, "argv", "PreToolUse", claude.CommandSpec{Argv: []string{"python3", hookPath("argv.py"), "$(touch " + marker + ")", "a b"}})); err != nil {
+	if err := e.Register(cmdHook(t, "argv", "PreToolUse", command.Spec{Argv: []string{"python3", hookPath("argv.py"), "$(touch " + marker + ")", "a b"}})); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: bashPayload("`touch " + marker + "`; $(touch " + marker + ")")})
@@ -234,10 +234,10 @@ func TestPayloadIsNeverInterpolated(t *testing.T) {
 }
 
 func TestNewCommandValidation(t *testing.T) {
-	if _, err := claude.NewCommand(claude.CommandSpec{}); err == nil {
+	if _, err := command.New(command.Spec{}); err == nil {
 		t.Fatal("empty command accepted")
 	}
-	if _, err := claude.NewCommand(claude.CommandSpec{Argv: []string{"x"}, Shell: "y"}); err == nil {
+	if _, err := command.New(command.Spec{Argv: []string{"x"}, Shell: "y"}); err == nil {
 		t.Fatal("argv and shell accepted together")
 	}
 }
@@ -250,7 +250,7 @@ func TestWithEnv(t *testing.T) {
 	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	os.Unsetenv("CLAUDE_PROJECT_DIR")
 	dir := t.TempDir()
-	h, err := claude.NewCommand(claude.CommandSpec{
+	h, err := command.New(command.Spec{
 		Shell: `echo "$TEST_ONLY|$HOOKCTL_HOOK|$OWN|$(pwd)"`,
 		Env:   map[string]string{"OWN": "hook"},
 	})
@@ -258,7 +258,7 @@ func TestWithEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	call := &engine.Call{Hook: "h", Event: "SessionStart", Payload: map[string]any{"cwd": "/"}, Deadline: time.Now().Add(10 * time.Second)}
-	ctx := claude.WithEnv(context.Background(), map[string]string{
+	ctx := command.WithEnv(context.Background(), map[string]string{
 		"TEST_ONLY": "per-test", "HOOKCTL_HOOK": "spoofed", "OWN": "test", "CLAUDE_PROJECT_DIR": dir,
 	})
 	res, err := h.Handle(ctx, call)

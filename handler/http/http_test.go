@@ -1,4 +1,4 @@
-package claude_test
+package http_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	httphook "github.com/hookctl/hookctl/handler/http"
 )
 
 func TestHTTPHook(t *testing.T) {
@@ -66,7 +66,7 @@ func TestHTTPHook(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			h, err := claude.NewHTTP(claude.HTTPSpec{URL: srv.URL + tc.path, Headers: map[string]string{"Authorization": "Bearer $HOOK_TOKEN"},
+			h, err := httphook.New(httphook.Spec{URL: srv.URL + tc.path, Headers: map[string]string{"Authorization": "Bearer $HOOK_TOKEN"},
 				AllowedEnv: []string{"HOOK_TOKEN"}, Getenv: env})
 			if err != nil {
 				t.Fatal(err)
@@ -95,14 +95,14 @@ func TestHTTPHook(t *testing.T) {
 }
 
 func TestHTTPSpecValidation(t *testing.T) {
-	for _, s := range []claude.HTTPSpec{
+	for _, s := range []httphook.Spec{
 		{URL: "ftp://x"},
 		{URL: "not a url"},
 		{URL: "http://127.0.0.1/x", Allow: []string{"http://localhost/"}},
 		{URL: "http://127.0.0.1/x", Headers: map[string]string{"X": "$SECRET"}},
 		{URL: "http://127.0.0.1/x", Headers: map[string]string{"X": "$MISSING"}, AllowedEnv: []string{"MISSING"}, Getenv: func(string) (string, bool) { return "", false }},
 	} {
-		if _, err := claude.NewHTTP(s); err == nil {
+		if _, err := httphook.New(s); err == nil {
 			t.Errorf("accepted %+v", s)
 		}
 	}

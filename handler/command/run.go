@@ -1,4 +1,4 @@
-package claude
+package command
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type runResult struct {
 // context.DeadlineExceeded; when ctx ends first, ctx's error; a program
 // that could not start is a *proc.StartError.
 func runCommand(ctx context.Context, deadline time.Time, argv []string, dir string, env []string, stdin []byte) (runResult, error) {
-	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Stdin: stdin, Deadline: deadline, MaxOutput: MaxHookOutput})
+	res, err := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Stdin: stdin, Deadline: deadline, MaxOutput: MaxOutput})
 	if err != nil {
 		return runResult{code: -1}, err
 	}

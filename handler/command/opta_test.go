@@ -1,4 +1,4 @@
-package claude_test
+package command_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
 	"github.com/hookctl/hookctl/protocol/opta"
 )
 
@@ -19,7 +19,7 @@ import (
 func TestCommandEnvironment(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "env")
 	e := newEngine(t)
-	if err := e.Register(cmdHook(t, "h", "PreToolUse", claude.CommandSpec{
+	if err := e.Register(cmdHook(t, "h", "PreToolUse", command.Spec{
 		Shell: `cat >/dev/null; echo "$HOOKCTL_EVENT|$HOOKCTL_TOOL_NAME|$HOOKCTL_TOOL|$HOOKCTL_SESSION_ID|$HOOKCTL_HOOK" > ` + out})); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ case "$OPTA_TOOL_ARGS" in *forbidden*) echo "forbidden path" >&2; exit 3;; esac
 exit 0`
 	e := newEngine(t)
 	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
-		if err := e.Register(cmdHook(t, "opta-"+ev, ev, claude.CommandSpec{Shell: script, Protocol: opta.New()})); err != nil {
+		if err := e.Register(cmdHook(t, "opta-"+ev, ev, command.Spec{Shell: script, Protocol: opta.New()})); err != nil {
 			t.Fatal(err)
 		}
 	}

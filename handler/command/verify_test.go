@@ -1,4 +1,4 @@
-package claude_test
+package command_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
 )
 
 // TestCommandScriptsAreVerified: with a check, a command hook whose named
@@ -29,7 +29,7 @@ func TestCommandScriptsAreVerified(t *testing.T) {
 		return nil
 	}
 	e := newEngine(t)
-	h, err := claude.NewCommand(claude.CommandSpec{Argv: []string{"sh", script}, ConfigDir: dir, Check: check, Files: []string{script}})
+	h, err := command.New(command.Spec{Argv: []string{"sh", script}, ConfigDir: dir, Check: check, Files: []string{script}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestOutputFieldsFollowTheEvent(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := newEngine(t)
-		h, err := claude.NewCommand(claude.CommandSpec{Shell: "cat >/dev/null; printf '%s' '" + tc.out + "'", ConfigDir: t.TempDir()})
+		h, err := command.New(command.Spec{Shell: "cat >/dev/null; printf '%s' '" + tc.out + "'", ConfigDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

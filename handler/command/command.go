@@ -1,4 +1,4 @@
-package claude
+package command
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"github.com/hookctl/hookctl/stdlib/proc"
 )
 
-// MaxHookOutput bounds what is kept of a command hook's stdout and stderr.
-const MaxHookOutput = 1 << 20
+// MaxOutput bounds what is kept of a command hook's stdout and stderr.
+const MaxOutput = 1 << 20
 
-// CommandSpec describes a command hook.
-type CommandSpec struct {
+// Spec describes a command hook.
+type Spec struct {
 	// Argv runs a program directly, without a shell. Shell runs a command
 	// line with sh -c. Set exactly one.
 	Argv  []string
@@ -51,11 +51,11 @@ type CommandSpec struct {
 // else the project, as Claude Code runs hooks: $CLAUDE_PROJECT_DIR, else
 // the payload's cwd, else the project directory the loader was given,
 // else the configuration directory.
-func WorkDir(spec CommandSpec, payload map[string]any) string {
+func WorkDir(spec Spec, payload map[string]any) string {
 	return workDir(spec, payload, os.LookupEnv)
 }
 
-func workDir(spec CommandSpec, payload map[string]any, lookup func(string) (string, bool)) string {
+func workDir(spec Spec, payload map[string]any, lookup func(string) (string, bool)) string {
 	if spec.Dir != "" {
 		return spec.Dir
 	}
@@ -71,8 +71,8 @@ func workDir(spec CommandSpec, payload map[string]any, lookup func(string) (stri
 	return spec.ConfigDir
 }
 
-// NewCommand returns a handler that runs an external program speaking the
-// Claude Code hook protocol: the payload JSON on stdin; exit 0 (stdout read
+// New returns a handler that runs an external program speaking
+// spec.Protocol, by default the Claude Code hook protocol: the payload JSON on stdin; exit 0 (stdout read
 // as JSON when it starts with '{', as context on the events where Claude
 // Code takes plain text as context), exit 2 (a blocking error: the JSON
 // reason or stderr is the message), any other exit (a failure that
@@ -80,7 +80,7 @@ func workDir(spec CommandSpec, payload map[string]any, lookup func(string) (stri
 // stdout that alone decides). A program that cannot start (missing, not
 // executable, exit 126/127) is reported as a failure to run, never as a
 // decision. The payload is never put into a command line.
-func NewCommand(spec CommandSpec) (engine.Handler, error) {
+func New(spec Spec) (engine.Handler, error) {
 	switch {
 	case len(spec.Argv) > 0 && spec.Shell != "":
 		return nil, errors.New("a command is either an argv or a shell line, not both")
@@ -100,7 +100,7 @@ func NewCommand(spec CommandSpec) (engine.Handler, error) {
 }
 
 type command struct {
-	spec CommandSpec
+	spec Spec
 	conv protocol.Convention
 	argv []string
 }

@@ -1,4 +1,4 @@
-package claude_test
+package command_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
 	"github.com/hookctl/hookctl/internal/ostest"
 )
 
@@ -45,7 +45,7 @@ func TestDetachedChildKeepsTheDeny(t *testing.T) {
 				}
 				pidFile := filepath.Join(t.TempDir(), "pid")
 				e := newEngine(t)
-				h := cmdHook(t, "gate", "PreToolUse", claude.CommandSpec{Shell: detachedHolders[name], Env: map[string]string{"PIDFILE": pidFile}})
+				h := cmdHook(t, "gate", "PreToolUse", command.Spec{Shell: detachedHolders[name], Env: map[string]string{"PIDFILE": pidFile}})
 				h.Timeout = timeout
 				if err := e.Register(h); err != nil {
 					t.Fatal(err)
@@ -87,7 +87,7 @@ func TestDetachedChildKeepsTheDeny(t *testing.T) {
 func TestTimeoutBeforeExitIsATimeout(t *testing.T) {
 	for _, policy := range []engine.ErrorPolicy{engine.ErrorIgnore, engine.ErrorBlock} {
 		e := newEngine(t)
-		h := cmdHook(t, "gate", "PreToolUse", claude.CommandSpec{Shell: `printf '%s\n' '{"decision":"allow"}'; exec sleep 30`})
+		h := cmdHook(t, "gate", "PreToolUse", command.Spec{Shell: `printf '%s\n' '{"decision":"allow"}'; exec sleep 30`})
 		h.Timeout = 300 * time.Millisecond
 		h.OnError = engine.OnError{Policy: policy}
 		if err := e.Register(h); err != nil {
@@ -115,7 +115,7 @@ func TestTimeoutBeforeExitIsATimeout(t *testing.T) {
 // still ends the hook at once and is not its decision.
 func TestCancelledFireStopsTheHook(t *testing.T) {
 	e := newEngine(t)
-	if err := e.Register(cmdHook(t, "slow", "PreToolUse", claude.CommandSpec{Shell: `exec sleep 30`})); err != nil {
+	if err := e.Register(cmdHook(t, "slow", "PreToolUse", command.Spec{Shell: `exec sleep 30`})); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -136,7 +136,7 @@ func TestCancelledFireStopsTheHook(t *testing.T) {
 func TestStdinNotReadAndHeldByAChild(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	e := newEngine(t)
-	h := cmdHook(t, "gate", "PreToolUse", claude.CommandSpec{Shell: `(sleep 30 & echo $! >"$PIDFILE"); echo 'stdin ignored' >&2; exit 2`, Env: map[string]string{"PIDFILE": pidFile}})
+	h := cmdHook(t, "gate", "PreToolUse", command.Spec{Shell: `(sleep 30 & echo $! >"$PIDFILE"); echo 'stdin ignored' >&2; exit 2`, Env: map[string]string{"PIDFILE": pidFile}})
 	h.Timeout = 10 * time.Second
 	if err := e.Register(h); err != nil {
 		t.Fatal(err)
