@@ -2,63 +2,12 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/internal/jsonx"
 )
-
-// Marshal is a reply's stdout: the object as one JSON line (nothing for
-// an empty object unless always).
-func Marshal(top map[string]any, always bool) Reply {
-	if len(top) == 0 && !always {
-		return Reply{}
-	}
-	b, _ := json.Marshal(top)
-	return Reply{Stdout: append(b, '\n')}
-}
-
-// Message is what the user should see besides the decision: the system
-// message and the hooks that failed.
-func Message(out engine.Outcome) string {
-	return strings.TrimSpace(strings.Join(NonEmpty(out.SystemMessage, HookFailures(out)), "\n\n"))
-}
-
-// NonEmpty returns the strings of s that are not empty.
-func NonEmpty(s ...string) []string {
-	var out []string
-	for _, v := range s {
-		if v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// ReasonOr is r, or def when r is blank.
-func ReasonOr(r, def string) string {
-	if strings.TrimSpace(r) == "" {
-		return def
-	}
-	return r
-}
-
-// OrText is s, or def when s is empty.
-func OrText(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// FirstLine is the first line of s, trimmed.
-func FirstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
 
 func joinReason(a, b string) string {
 	if strings.TrimSpace(a) == "" {
@@ -173,53 +122,4 @@ func (e *ExitError) Error() string {
 		return fmt.Sprintf("hook exited with status %d", e.Code)
 	}
 	return fmt.Sprintf("hook exited with status %d: %s", e.Code, e.Stderr)
-}
-
-// ReadDecision is a decision a host's script wrote, in hookctl's words:
-// the legacy approve is allow, and block on a tool gate is deny.
-func ReadDecision(event, d string) string {
-	switch d {
-	case "approve":
-		d = "allow"
-	case "block":
-		if IsToolGate(event) {
-			d = "deny"
-		}
-	}
-	return d
-}
-
-// ReadUniversal reads the fields every Claude-shaped reply may carry:
-// continue, stopReason and systemMessage.
-func ReadUniversal(raw map[string]any, res engine.Result) {
-	if c, ok := raw["continue"].(bool); ok && !c {
-		res["continue"] = false
-		if s, _ := raw["stopReason"].(string); s != "" {
-			res["stop_reason"] = s
-		}
-	}
-	if s, _ := raw["systemMessage"].(string); s != "" {
-		res["system_message"] = s
-	}
-}
-
-// DecodeReply decodes a script's JSON reply with the payload decoder (an
-// updated input keeps its integers exact); nil when stdout is not JSON.
-func DecodeReply(stdout []byte) (map[string]any, error) {
-	if !IsJSONOutput(stdout) {
-		return nil, nil
-	}
-	raw, err := jsonx.DecodeObject(stdout)
-	if err != nil {
-		return nil, &OutputError{Err: err, Snippet: FirstLine(string(stdout))}
-	}
-	return raw, nil
-}
-
-// Result is res, or nil when it is empty.
-func Result(res engine.Result) engine.Result {
-	if len(res) == 0 {
-		return nil
-	}
-	return res
 }

@@ -68,43 +68,6 @@ func (t *Table) ImportWith(data []byte, handlers func(e map[string]any) ([]any, 
 	return b, warnings, err
 }
 
-// GroupHandlers are the handlers of an entry in Claude Code's shape (a
-// matcher group with "hooks"), each a command in the protocol name, its
-// timeout divided by perSecond (1000 for a host counting milliseconds).
-func GroupHandlers(e map[string]any, name string, perSecond float64) []any {
-	var handlers []any
-	inner, _ := e["hooks"].([]any)
-	for _, x := range inner {
-		hm, _ := x.(map[string]any)
-		if hm == nil {
-			continue
-		}
-		c := map[string]any{"type": "command", "command": hm["command"], "protocol": name}
-		if t, ok := hm["timeout"].(float64); ok && t > 0 {
-			c["timeout"] = t / perSecond
-		}
-		handlers = append(handlers, c)
-	}
-	return handlers
-}
-
-// FlatHandler is the handler of a flat entry (its command under key, a
-// timeout or timeoutSec in seconds) in the protocol name; false when it
-// has no command.
-func FlatHandler(e map[string]any, name, key string) ([]any, bool) {
-	cmd, _ := e[key].(string)
-	if cmd == "" {
-		return nil, false
-	}
-	c := map[string]any{"type": "command", "command": cmd, "protocol": name}
-	for _, k := range []string{"timeout", "timeoutSec"} {
-		if t, ok := e[k].(float64); ok && t > 0 {
-			c["timeout"] = t
-		}
-	}
-	return []any{c}, true
-}
-
 // CanonicalMatcher extends a host's tool matcher with the canonical names
 // of the host tools it matches ("^(bash|edit)$" also matches Bash and
 // Edit), so that an imported hook guards the same tools under every host:

@@ -67,16 +67,6 @@ func (t *Table) InstallWith(path string, existing []byte, events []string, comma
 	return buf.Bytes(), notes, nil
 }
 
-// GroupEntry is a registration in Claude Code's shape: a matcher group
-// with one command handler (extra adds fields to the handler).
-func GroupEntry(command string, extra map[string]any) any {
-	h := map[string]any{"type": "command", "command": command}
-	for k, v := range extra {
-		h[k] = v
-	}
-	return map[string]any{"matcher": "", "hooks": []any{h}}
-}
-
 // HookCommand is the command of a host that runs hookctl hook --host.
 func (t *Table) HookCommand(prog string) string { return prog + " hook --host " + t.HostName }
 

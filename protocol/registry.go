@@ -66,8 +66,11 @@ func (r *Registry) Conventions() []string {
 // Detect chooses the host of a payload that came without --host, and says
 // why: the protocol whose hint ranks lowest (the first listed on a tie).
 // It is nil only for a registry where no protocol takes the fallback
-// (RankFallback).
+// (RankFallback). A nil getenv reads an empty environment.
 func (r *Registry) Detect(raw map[string]any, getenv func(string) string) (Protocol, string) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	var best Protocol
 	var hint Hint
 	for _, p := range r.hosts {

@@ -52,8 +52,8 @@ func (t *Table) Name() string { return t.HostName }
 // Title is the host's name for people.
 func (t *Table) Title() string { return t.HostTitle }
 
-// Events maps the host's event names to catalog events.
-func (t *Table) Events() map[string]Mapping { return t.EventMap }
+// Events maps the host's event names to catalog events (a copy).
+func (t *Table) Events() map[string]Mapping { return maps.Clone(t.EventMap) }
 
 // BlockExit is the exit status that blocks (0: none).
 func (t *Table) BlockExit() int { return t.Exit }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Handle fires the hook input's event and formats the outcome as Claude
@@ -85,11 +86,11 @@ func (d *Dialect) Format(out engine.Outcome) protocol.Reply {
 	case TopLevelBlock:
 		if out.Decision == "block" {
 			top["decision"] = "block"
-			top["reason"] = protocol.ReasonOr(out.Reason, "blocked by a hook")
+			top["reason"] = hostkit.ReasonOr(out.Reason, "blocked by a hook")
 		}
 	case ExitStatus:
 		if out.Decision == "block" {
-			return protocol.Reply{Stderr: protocol.ReasonOr(out.Reason, "blocked by a hook"), ExitCode: sh.BlockExit}
+			return protocol.Reply{Stderr: hostkit.ReasonOr(out.Reason, "blocked by a hook"), ExitCode: sh.BlockExit}
 		}
 	}
 	if sh.Stdout != "" {

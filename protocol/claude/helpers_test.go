@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
+	"go.uber.org/goleak"
 )
 
 func hookPath(name string) string {
@@ -26,4 +27,8 @@ func newEngine(t *testing.T) *engine.Engine {
 func bashPayload(cmd string) map[string]any {
 	return map[string]any{"session_id": "s1", "cwd": "/tmp", "hook_event_name": "PreToolUse", "tool_name": "Bash",
 		"tool_input": map[string]any{"command": cmd, "description": "d"}, "tool_use_id": "toolu_1"}
+}
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
 }

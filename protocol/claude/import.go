@@ -124,7 +124,7 @@ func Import(data []byte) (string, []string, error) {
 					} else {
 						attr(&body, "command", quote(h.Command))
 					}
-					if h.Protocol != "" && h.Protocol != "claude" {
+					if h.Protocol != "" && h.Protocol != Name {
 						attr(&body, "protocol", quote(h.Protocol))
 					}
 				case "http":

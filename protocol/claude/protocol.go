@@ -3,6 +3,7 @@ package claude
 import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is Claude Code's --host name, and the protocol of a command hook
@@ -60,7 +61,7 @@ func (p *Protocol) HookCommand(prog string) string { return prog + " " + Name }
 // per event.
 func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
 	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return protocol.GroupEntry(command, nil)
+		return hostkit.GroupEntry(command, nil)
 	}, nil)
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is Codex's --host name.
@@ -69,10 +70,10 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	case !out.Continue:
 		// continue:false would mark the hook failed and run the tool.
 		hso["permissionDecision"] = "deny"
-		hso["permissionDecisionReason"] = protocol.ReasonOr(out.StopReason, protocol.ReasonOr(out.Reason, "stopped by a hook"))
+		hso["permissionDecisionReason"] = hostkit.ReasonOr(out.StopReason, hostkit.ReasonOr(out.Reason, "stopped by a hook"))
 	case out.Decision == engine.DecisionDeny || out.Blocked:
 		hso["permissionDecision"] = "deny"
-		hso["permissionDecisionReason"] = protocol.ReasonOr(out.Reason, "blocked by a hook")
+		hso["permissionDecisionReason"] = hostkit.ReasonOr(out.Reason, "blocked by a hook")
 	case out.UpdatedInput != nil:
 		// allow is valid only with updatedInput.
 		hso["permissionDecision"] = "allow"
@@ -81,13 +82,13 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 			hso["permissionDecisionReason"] = out.Reason
 		}
 	}
-	if msg := protocol.Message(out); msg != "" {
+	if msg := hostkit.Message(out); msg != "" {
 		top["systemMessage"] = msg
 	}
 	if len(hso) > 1 {
 		top["hookSpecificOutput"] = hso
 	}
-	return protocol.Marshal(top, false)
+	return hostkit.Marshal(top, false)
 }
 
 // ReadReply reads a Codex script's answer by Claude Code's rules.
@@ -101,12 +102,12 @@ func (p *Protocol) ConfigPath() string { return ".codex/hooks.json" }
 // Install registers command in Claude Code's shape.
 func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
 	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return protocol.GroupEntry(command, nil)
+		return hostkit.GroupEntry(command, nil)
 	}, nil)
 }
 
 // ToClaudeSettings imports Codex's hooks: Claude-shaped groups, timeouts
 // in seconds.
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
-	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return protocol.GroupHandlers(e, Name, 1), true })
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.GroupHandlers(e, Name, 1), true })
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is Copilot CLI's --host name.
@@ -78,7 +79,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		switch {
 		case !out.Continue || out.Blocked || out.Decision == engine.DecisionDeny:
 			top["permissionDecision"] = "deny"
-			top["permissionDecisionReason"] = protocol.ReasonOr(out.Reason, protocol.ReasonOr(out.StopReason, "blocked by a hook"))
+			top["permissionDecisionReason"] = hostkit.ReasonOr(out.Reason, hostkit.ReasonOr(out.StopReason, "blocked by a hook"))
 		case out.Decision == engine.DecisionAsk || out.Decision == engine.DecisionAllow:
 			top["permissionDecision"] = string(out.Decision)
 			if out.Reason != "" {
@@ -89,9 +90,9 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 			top["modifiedArgs"] = out.UpdatedInput
 		}
 	}
-	r := protocol.Marshal(top, false)
+	r := hostkit.Marshal(top, false)
 	if out.Blocked && len(top) == 0 {
-		r.Stderr = "hookctl: Copilot CLI cannot block " + ev.HostEvent + "; the hooks' block is reported only: " + protocol.ReasonOr(out.Reason, "blocked by a hook")
+		r.Stderr = "hookctl: Copilot CLI cannot block " + ev.HostEvent + "; the hooks' block is reported only: " + hostkit.ReasonOr(out.Reason, "blocked by a hook")
 	}
 	return r
 }
@@ -121,15 +122,15 @@ func (p *Protocol) EncodePayload(event string, payload map[string]any) ([]byte, 
 // failure; permissionDecision and modifiedArgs on stdout.
 func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, stderr []byte, _ string) (engine.Result, error) {
 	if code != 0 {
-		return nil, &protocol.ExitError{Code: code, Stderr: protocol.FirstLine(strings.TrimSpace(string(stderr)))}
+		return nil, &protocol.ExitError{Code: code, Stderr: hostkit.FirstLine(strings.TrimSpace(string(stderr)))}
 	}
-	raw, err := protocol.DecodeReply(stdout)
+	raw, err := hostkit.DecodeReply(stdout)
 	if raw == nil {
 		return nil, err
 	}
 	res := engine.Result{}
 	str := func(k string) string { s, _ := raw[k].(string); return s }
-	if d := protocol.ReadDecision(event, str("permissionDecision")); d != "" {
+	if d := hostkit.ReadDecision(event, str("permissionDecision")); d != "" {
 		res["decision"] = d
 	}
 	if r := str("permissionDecisionReason"); r != "" {
@@ -138,7 +139,7 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 	if in, ok := raw["modifiedArgs"].(map[string]any); ok {
 		res["updated_input"] = in
 	}
-	return protocol.Result(res), nil
+	return hostkit.Result(res), nil
 }
 
 // ConfigPath is the file Copilot CLI reads hooks from in the project.
@@ -155,5 +156,5 @@ func (p *Protocol) Install(existing []byte, events []string, command string) ([]
 // ToClaudeSettings imports Copilot CLI's hooks: flat entries whose
 // command is "bash".
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
-	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return protocol.FlatHandler(e, Name, "bash") })
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.FlatHandler(e, Name, "bash") })
 }

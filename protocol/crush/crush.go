@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is crush's --host name.
@@ -67,9 +68,9 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	case !out.Continue:
 		// halt ends the whole turn.
 		top["decision"], top["halt"] = "deny", true
-		top["reason"] = protocol.ReasonOr(out.StopReason, protocol.ReasonOr(out.Reason, "halted by a hook"))
+		top["reason"] = hostkit.ReasonOr(out.StopReason, hostkit.ReasonOr(out.Reason, "halted by a hook"))
 	case out.Decision == engine.DecisionDeny || out.Decision == engine.DecisionAsk || out.Blocked:
-		top["decision"], top["reason"] = "deny", protocol.ReasonOr(out.Reason, "blocked by a hook")
+		top["decision"], top["reason"] = "deny", hostkit.ReasonOr(out.Reason, "blocked by a hook")
 	case out.Decision == engine.DecisionAllow:
 		top["decision"] = "allow"
 		if out.Reason != "" {
@@ -81,13 +82,13 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	}
 	// crush has no user-facing message: what the user should see goes
 	// to the model with the context.
-	if ctx := strings.Join(protocol.NonEmpty(out.AdditionalContext, protocol.Message(out)), "\n\n"); ctx != "" {
+	if ctx := strings.Join(hostkit.NonEmpty(out.AdditionalContext, hostkit.Message(out)), "\n\n"); ctx != "" {
 		top["context"] = ctx
 	}
 	if len(top) == 1 {
 		return protocol.Reply{}
 	}
-	return protocol.Marshal(top, true)
+	return hostkit.Marshal(top, true)
 }
 
 // EncodePayload writes the payload as crush sends it: the event in
@@ -106,12 +107,12 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 	switch code {
 	case 0:
 	case 2:
-		return engine.Result{"decision": "deny", "reason": protocol.OrText(errText, "blocked by hook")}, nil
+		return engine.Result{"decision": "deny", "reason": hostkit.OrText(errText, "blocked by hook")}, nil
 	case 49:
-		r := protocol.OrText(errText, "turn halted by hook")
+		r := hostkit.OrText(errText, "turn halted by hook")
 		return engine.Result{"decision": "deny", "reason": r, "continue": false, "stop_reason": r}, nil
 	default:
-		return nil, &protocol.ExitError{Code: code, Stderr: protocol.FirstLine(errText)}
+		return nil, &protocol.ExitError{Code: code, Stderr: hostkit.FirstLine(errText)}
 	}
 	if !protocol.IsJSONOutput(stdout) {
 		return nil, nil
@@ -119,7 +120,7 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 	// Numbers as in payloads: an updated input keeps its integers exact.
 	raw, err := jsonx.DecodeObject(stdout)
 	if err != nil {
-		return nil, &protocol.OutputError{Err: err, Snippet: protocol.FirstLine(string(stdout))}
+		return nil, &protocol.OutputError{Err: err, Snippet: hostkit.FirstLine(string(stdout))}
 	}
 	if _, ok := raw["hookSpecificOutput"]; ok {
 		// crush also reads Claude Code's shape.
@@ -127,7 +128,7 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 	}
 	res := engine.Result{}
 	str := func(k string) string { s, _ := raw[k].(string); return s }
-	if d := protocol.ReadDecision(event, str("decision")); d != "" {
+	if d := hostkit.ReadDecision(event, str("decision")); d != "" {
 		res["decision"] = d
 	}
 	if r := str("reason"); r != "" {
@@ -148,7 +149,7 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 	}
 	if halt, _ := raw["halt"].(bool); halt {
 		res["continue"] = false
-		res["stop_reason"] = protocol.OrText(str("reason"), "turn halted by hook")
+		res["stop_reason"] = hostkit.OrText(str("reason"), "turn halted by hook")
 	}
 	if len(res) == 0 {
 		return nil, nil
@@ -169,5 +170,5 @@ func (p *Protocol) Install(existing []byte, events []string, command string) ([]
 // ToClaudeSettings imports crush.json's hooks: flat entries with a
 // command.
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
-	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return protocol.FlatHandler(e, Name, "command") })
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.FlatHandler(e, Name, "command") })
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is Cursor's --host name.
@@ -81,7 +82,7 @@ func (p *Protocol) Limitations() []string {
 // reply is Cursor's flat reply; the gates always answer.
 func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	top := map[string]any{}
-	msg := protocol.Message(out)
+	msg := hostkit.Message(out)
 	switch ev.Name {
 	case "PreToolUse":
 		perm := "allow"
@@ -103,7 +104,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		}
 		top["permission"] = perm
 		if perm != "allow" {
-			r := protocol.ReasonOr(out.Reason, protocol.ReasonOr(out.StopReason, "blocked by a hook"))
+			r := hostkit.ReasonOr(out.Reason, hostkit.ReasonOr(out.StopReason, "blocked by a hook"))
 			top["user_message"], top["agent_message"] = r, r
 		} else if out.UpdatedInput != nil && ev.HostEvent == "preToolUse" {
 			top["updated_input"] = out.UpdatedInput
@@ -111,19 +112,19 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		if msg != "" && perm == "allow" {
 			top["user_message"] = msg
 		}
-		return protocol.Marshal(top, true)
+		return hostkit.Marshal(top, true)
 	case "UserPromptSubmit":
 		top["continue"] = out.Continue && !out.Blocked
 		if out.Blocked {
-			top["user_message"] = protocol.ReasonOr(out.Reason, "blocked by a hook")
+			top["user_message"] = hostkit.ReasonOr(out.Reason, "blocked by a hook")
 		} else if msg != "" {
 			top["user_message"] = msg
 		}
-		return protocol.Marshal(top, true)
+		return hostkit.Marshal(top, true)
 	case "Stop", "SubagentStop":
 		if out.Blocked {
 			// A follow-up message makes the agent go on.
-			top["followup_message"] = protocol.ReasonOr(out.Reason, "continue")
+			top["followup_message"] = hostkit.ReasonOr(out.Reason, "continue")
 		}
 	}
 	if out.AdditionalContext != "" {
@@ -132,7 +133,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	if msg != "" {
 		top["user_message"] = msg
 	}
-	return protocol.Marshal(top, true)
+	return hostkit.Marshal(top, true)
 }
 
 // ReadReply reads a Cursor script's answer: exit 2 denies, another
@@ -140,12 +141,12 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, stderr []byte, _ string) (engine.Result, error) {
 	errText := strings.TrimSpace(string(stderr))
 	if code == 2 {
-		return engine.Result{"decision": "deny", "reason": protocol.OrText(errText, "blocked by hook")}, nil
+		return engine.Result{"decision": "deny", "reason": hostkit.OrText(errText, "blocked by hook")}, nil
 	}
 	if code != 0 {
-		return nil, &protocol.ExitError{Code: code, Stderr: protocol.FirstLine(errText)}
+		return nil, &protocol.ExitError{Code: code, Stderr: hostkit.FirstLine(errText)}
 	}
-	raw, err := protocol.DecodeReply(stdout)
+	raw, err := hostkit.DecodeReply(stdout)
 	if raw == nil {
 		return nil, err
 	}
@@ -153,16 +154,16 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 	str := func(k string) string { s, _ := raw[k].(string); return s }
 	switch str("permission") {
 	case "allow", "deny", "ask":
-		res["decision"] = protocol.ReadDecision(event, str("permission"))
+		res["decision"] = hostkit.ReadDecision(event, str("permission"))
 	}
-	if r := protocol.OrText(str("agent_message"), str("user_message")); r != "" && res["decision"] != nil {
+	if r := hostkit.OrText(str("agent_message"), str("user_message")); r != "" && res["decision"] != nil {
 		res["reason"] = r
 	}
 	if in, ok := raw["updated_input"].(map[string]any); ok {
 		res["updated_input"] = in
 	}
 	if c, ok := raw["continue"].(bool); ok && !c && event == "UserPromptSubmit" {
-		res["decision"], res["reason"] = "block", protocol.OrText(str("user_message"), "blocked by hook")
+		res["decision"], res["reason"] = "block", hostkit.OrText(str("user_message"), "blocked by hook")
 	}
 	if f := str("followup_message"); f != "" && (event == "Stop" || event == "SubagentStop") {
 		res["decision"], res["reason"] = "block", f
@@ -170,7 +171,7 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 	if c := str("additional_context"); c != "" {
 		res["additional_context"] = c
 	}
-	return protocol.Result(res), nil
+	return hostkit.Result(res), nil
 }
 
 // ConfigPath is Cursor's project hook file.
@@ -185,5 +186,5 @@ func (p *Protocol) Install(existing []byte, events []string, command string) ([]
 
 // ToClaudeSettings imports Cursor's hooks: flat entries with a command.
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
-	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return protocol.FlatHandler(e, Name, "command") })
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.FlatHandler(e, Name, "command") })
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is Gemini CLI's --host name.
@@ -74,7 +75,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		top["decision"] = "block"
 	}
 	if _, ok := top["decision"]; ok && out.Reason != "" || out.Blocked {
-		top["reason"] = protocol.ReasonOr(out.Reason, "blocked by a hook")
+		top["reason"] = hostkit.ReasonOr(out.Reason, "blocked by a hook")
 	}
 	if out.UpdatedInput != nil && ev.Name == "PreToolUse" && !out.Blocked {
 		hso["tool_input"] = out.UpdatedInput
@@ -88,14 +89,14 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 			top["stopReason"] = out.StopReason
 		}
 	}
-	if msg := protocol.Message(out); msg != "" {
+	if msg := hostkit.Message(out); msg != "" {
 		top["systemMessage"] = msg
 	}
 	if len(hso) > 0 {
 		hso["hookEventName"] = ev.HostEvent
 		top["hookSpecificOutput"] = hso
 	}
-	return protocol.Marshal(top, false)
+	return hostkit.Marshal(top, false)
 }
 
 // ReadReply reads a Gemini CLI script's answer: exit 2 (or any status
@@ -108,18 +109,18 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 		case protocol.IsJSONOutput(stderr):
 			stdout = stderr
 		case code == 1:
-			return nil, &protocol.ExitError{Code: code, Stderr: protocol.FirstLine(errText)}
+			return nil, &protocol.ExitError{Code: code, Stderr: hostkit.FirstLine(errText)}
 		default:
-			return engine.Result{"decision": "block", "reason": protocol.OrText(errText, fmt.Sprintf("blocked by hook (exit status %d)", code))}, nil
+			return engine.Result{"decision": "block", "reason": hostkit.OrText(errText, fmt.Sprintf("blocked by hook (exit status %d)", code))}, nil
 		}
 	}
-	raw, err := protocol.DecodeReply(stdout)
+	raw, err := hostkit.DecodeReply(stdout)
 	if raw == nil {
 		return nil, err
 	}
 	res := engine.Result{}
 	str := func(k string) string { s, _ := raw[k].(string); return s }
-	if d := protocol.ReadDecision(event, str("decision")); d != "" {
+	if d := hostkit.ReadDecision(event, str("decision")); d != "" {
 		res["decision"] = d
 	}
 	if r := str("reason"); r != "" {
@@ -133,8 +134,8 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 			res["additional_context"] = c
 		}
 	}
-	protocol.ReadUniversal(raw, res)
-	return protocol.Result(res), nil
+	hostkit.ReadUniversal(raw, res)
+	return hostkit.Result(res), nil
 }
 
 // ConfigPath is Gemini CLI's project settings.
@@ -144,12 +145,12 @@ func (p *Protocol) ConfigPath() string { return ".gemini/settings.json" }
 // milliseconds).
 func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
 	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return protocol.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": 60000})
+		return hostkit.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": 60000})
 	}, nil)
 }
 
 // ToClaudeSettings imports Gemini CLI's hooks: Claude-shaped groups,
 // timeouts in milliseconds.
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
-	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return protocol.GroupHandlers(e, Name, 1000), true })
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.GroupHandlers(e, Name, 1000), true })
 }

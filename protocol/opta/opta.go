@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
 
 // Name is the convention's name in a command hook's protocol attribute.
@@ -45,8 +46,8 @@ func (Convention) CommandEnv(call *engine.Call) map[string]string {
 	str := func(k string) string { s, _ := p[k].(string); return s }
 	env := map[string]string{
 		"OPTA_EVENT":      event(call.Event),
-		"OPTA_TOOL_NAME":  protocol.OrText(str("tool_name"), str("toolName")),
-		"OPTA_SESSION_ID": protocol.OrText(str("session_id"), str("sessionId")),
+		"OPTA_TOOL_NAME":  hostkit.OrText(str("tool_name"), str("toolName")),
+		"OPTA_SESSION_ID": hostkit.OrText(str("session_id"), str("sessionId")),
 	}
 	if in, ok := p["tool_input"].(map[string]any); ok {
 		env["OPTA_TOOL_ARGS"] = metadataJSON(in)
@@ -116,7 +117,7 @@ func metadataJSON(in map[string]any) string {
 
 // firstLine is the first line of s, at most 500 bytes.
 func firstLine(s string) string {
-	s = protocol.FirstLine(s)
+	s = hostkit.FirstLine(s)
 	if len(s) > 500 {
 		s = s[:500]
 	}
