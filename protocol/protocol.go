@@ -130,7 +130,8 @@ type Protocol interface {
 	// block where the host has one, else the message on stderr with the
 	// blocking exit status. ev is nil for input that could not be read.
 	Block(ev *Event, msg string) Reply
-	// Warn is the answer that only tells the user msg.
+	// Warn is the answer that only tells the user msg; it never blocks.
+	// ev may be nil.
 	Warn(ev *Event, msg string) Reply
 	// BlockExit is the exit status that blocks with the reason on
 	// stderr; 0 when no exit status blocks (Copilot CLI).

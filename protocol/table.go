@@ -64,6 +64,11 @@ func (t *Table) CanAsk() bool { return t.Ask }
 // DecodeAs is Protocol.Decode for the protocol p this table describes: a
 // payload in Claude Code's shape and names is returned as it is.
 func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, error) {
+	if raw == nil {
+		// No payload (an embedder's call with the event only): an empty
+		// one, so that the decoded event always has a payload to fill.
+		raw = map[string]any{}
+	}
 	ev := &Event{Protocol: p, HostEvent: event}
 	if t.EventField != "" {
 		v, ok := raw[t.EventField]
@@ -200,8 +205,13 @@ func (t *Table) Block(ev *Event, msg string) Reply {
 }
 
 // Warn is the answer that only tells the user msg, in the host's message
-// channel.
+// channel (on stderr when ev is nil).
 func (t *Table) Warn(ev *Event, msg string) Reply {
+	if ev == nil {
+		// No event to answer in its channel: stderr, which lets the
+		// action through as a warning should.
+		return Reply{Stderr: msg}
+	}
 	return t.Encode(ev, engine.Outcome{Event: ev.Name, Continue: true, SystemMessage: msg})
 }
 

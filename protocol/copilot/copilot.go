@@ -94,6 +94,12 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	if out.Blocked && len(top) == 0 {
 		r.Stderr = "hookctl: Copilot CLI cannot block " + ev.HostEvent + "; the hooks' block is reported only: " + hostkit.ReasonOr(out.Reason, "blocked by a hook")
 	}
+	if msg := hostkit.Message(out); msg != "" {
+		// Copilot CLI has no message for the user in a reply: what the
+		// user should see (a warning, the hooks that failed) is said on
+		// stderr, never dropped.
+		r.Stderr = strings.TrimSpace(r.Stderr + "\n" + msg)
+	}
 	return r
 }
 

@@ -2,6 +2,7 @@ package hosts_test
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,6 +64,11 @@ func TestEveryProtocolIsComplete(t *testing.T) {
 					t.Errorf("event %q is tool %s with no input fields", hostEv, m.Tool)
 				}
 			}
+			// A nil payload with --event decodes (an embedder's call), or is
+			// an *InputError; it never panics.
+			if ev, err := p.Decode(nil, "PreToolUse"); err != nil && !errorsAsInput(err) || err == nil && (ev.Name != "PreToolUse" || ev.Payload == nil) {
+				t.Errorf("Decode(nil, PreToolUse) = %+v, %v", ev, err)
+			}
 			if !p.CanAsk() && len(p.Limitations()) == 0 {
 				t.Error("cannot ask, and Limitations says nothing")
 			}
@@ -102,8 +108,10 @@ func TestEveryProtocolIsComplete(t *testing.T) {
 			if !blocks(read(r)) {
 				t.Errorf("Block(nil) = %+v, which its own reader does not read as a block", r)
 			}
-			if r := p.Warn(ev, "careful"); r.ExitCode != 0 || blocks(read(r)) {
-				t.Errorf("Warn = %+v blocks", r)
+			for _, ev := range []*protocol.Event{ev, nil} {
+				if r := p.Warn(ev, "careful"); r.ExitCode != 0 || blocks(read(r)) || !strings.Contains(string(r.Stdout)+r.Stderr, "careful") {
+					t.Errorf("Warn(%v) = %+v: blocks, or does not say the message", ev, r)
+				}
 			}
 			ask := engine.Outcome{Event: "PreToolUse", Continue: true, Decision: engine.DecisionAsk, Reason: "sure?"}
 			res, err := read(p.Reply(ev, ask, protocol.Options{}))
@@ -171,4 +179,9 @@ func TestConventionsSpeak(t *testing.T) {
 			t.Errorf("%s: a failing script on PreToolUse does not block", name)
 		}
 	}
+}
+
+func errorsAsInput(err error) bool {
+	var ie *protocol.InputError
+	return errors.As(err, &ie)
 }
