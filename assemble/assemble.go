@@ -14,6 +14,8 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/llm"
+	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
 	"github.com/hookctl/hookctl/stdlib/kv"
@@ -108,6 +110,9 @@ type Options struct {
 	ScriptOptions []script.Option
 	// Kinds builds handlers by kind (DefaultKinds when nil).
 	Kinds map[string]Factory
+	// Protocols are the conventions a command hook's protocol attribute
+	// may name (hosts.New() when nil).
+	Protocols *protocol.Registry
 	// FileCheck, when set, must accept every file the configuration
 	// loads at load or run time (file() reads, scripts and the modules
 	// they require), given its real path and the bytes read.
@@ -135,6 +140,10 @@ func WithEvents(events ...string) Option { return func(o *Options) { o.Events = 
 
 // Option configures assembling.
 type Option func(*Options)
+
+// WithProtocols sets the protocols command hooks may speak (see
+// Options.Protocols).
+func WithProtocols(r *protocol.Registry) Option { return func(o *Options) { o.Protocols = r } }
 
 // WithEngine builds the configuration for e (see Options.Engine).
 func WithEngine(e *engine.Engine) Option { return func(o *Options) { o.Engine = e } }
@@ -191,6 +200,9 @@ func resolve(opts []Option) Options {
 	}
 	if o.Kinds == nil {
 		o.Kinds = DefaultKinds()
+	}
+	if o.Protocols == nil {
+		o.Protocols = hosts.New()
 	}
 	if o.Store == nil {
 		o.Store = kv.NewMemory()

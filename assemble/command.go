@@ -5,21 +5,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
+	httphook "github.com/hookctl/hookctl/handler/http"
 	"github.com/hookctl/hookctl/hcl"
-	"github.com/hookctl/hookctl/host"
 )
 
-// command builds a Claude Code protocol command handler: a list is an
+// commandHandler builds a command handler: a list is an
 // argv run without a shell, a string runs with sh -c.
-func command(hb *hcl.HookBlock, x *Build) engine.Handler {
+func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 	b := hb.Body
 	v, ok := b.Value("command")
 	if !ok {
 		return nil
 	}
-	spec := claude.CommandSpec{ConfigDir: b.Dir()}
+	spec := command.Spec{ConfigDir: b.Dir()}
 	switch c := v.(type) {
 	case string:
 		if strings.TrimSpace(c) == "" {
@@ -64,23 +64,23 @@ func command(hb *hcl.HookBlock, x *Build) engine.Handler {
 		spec.Dir = b.Path(d)
 	}
 	if p, ok := b.Str("protocol"); ok && p != "" {
-		h, isHost := host.Lookup(p)
-		switch {
-		case p == claude.ProtocolClaude || p == claude.ProtocolOpta:
-		case isHost:
-			// A host's own script: its payload shape and reply format.
-			spec.Encode, spec.Read = h.EncodePayload, h.ReadReply
-		default:
-			b.Errorf("protocol", "Invalid protocol", "protocol is %q (Claude Code's exit codes and JSON output, the default), %q (OPTA_* variables; any non-zero exit cancels a tool call, stderr is the reason) or a host whose scripts this is: %s.", claude.ProtocolClaude, claude.ProtocolOpta, strings.Join(host.Names(), ", "))
+		c, known := x.opts.Protocols.Convention(p)
+		if !known {
+			var names []string
+			for _, n := range x.opts.Protocols.Conventions() {
+				c, _ := x.opts.Protocols.Convention(n)
+				names = append(names, fmt.Sprintf("%q (%s)", n, c.Title()))
+			}
+			b.Errorf("protocol", "Invalid protocol", "protocol names the convention the program speaks: %s. Unset, it is Claude Code's exit codes and JSON output.", strings.Join(names, ", "))
 			return nil
 		}
-		spec.Protocol = p
+		spec.Protocol = c
 	}
 	spec.ProjectDir = b.ProjectDir()
 	if x.opts.FileCheck != nil {
 		spec.Check, spec.Files = x.opts.FileCheck, hcl.CommandFiles(b.Dir(), v)
 	}
-	h, err := claude.NewCommand(spec)
+	h, err := command.New(spec)
 	if err != nil {
 		b.Errorf("command", "Invalid command", "%s.", err)
 		return nil
@@ -95,7 +95,7 @@ func httpHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if !b.Decode(hcl.Schema{Required: []string{"url"}, Optional: []string{"headers", "allowed_env", "method"}}) {
 		return nil
 	}
-	spec := claude.HTTPSpec{Allow: x.cfg.Settings.HTTPAllow, Getenv: x.opts.Getenv}
+	spec := httphook.Spec{Allow: x.cfg.Settings.HTTPAllow, Getenv: x.opts.Getenv}
 	spec.URL, _ = b.Str("url")
 	spec.Method, _ = b.Str("method")
 	spec.AllowedEnv, _ = b.Strings("allowed_env")
@@ -112,7 +112,7 @@ func httpHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 			}
 		}
 	}
-	h, err := claude.NewHTTP(spec)
+	h, err := httphook.New(spec)
 	if err != nil {
 		b.Errorf("url", "Invalid http handler", "%s.", err)
 		return nil

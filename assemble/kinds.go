@@ -13,15 +13,16 @@ type Factory func(hb *hcl.HookBlock, x *Build) engine.Handler
 
 // DefaultKinds returns the factories of the handler kinds hookctl ships,
 // each in a file of its own: js, ts and script (JavaScript and TypeScript
-// in goja), command and http (the Claude Code protocol), prompt and agent
-// (a model decides).
+// in goja), command and http (packages handler/command and handler/http,
+// speaking the protocol a command hook's protocol attribute names), prompt
+// and agent (a model decides).
 // The map is new at every call; change it freely.
 func DefaultKinds() map[string]Factory {
 	return map[string]Factory{
 		"js":      inlineJS,
 		"ts":      inlineTS,
 		"script":  scriptFile,
-		"command": command,
+		"command": commandHandler,
 		"http":    httpHandler,
 		"prompt":  promptHandler,
 		"agent":   agentHandler,

@@ -11,54 +11,6 @@ import (
 	"github.com/hookctl/hookctl/engine"
 )
 
-// TestFormatPerEvent checks the shape of the answer for each kind of
-// event (claude-code-hooks.md §3).
-func TestFormatPerEvent(t *testing.T) {
-	cases := []struct {
-		name string
-		out  engine.Outcome
-		want string
-		code int
-	}{
-		{"PreToolUse deny", engine.Outcome{Event: "PreToolUse", Decision: "deny", Reason: "no", Continue: true},
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, 0},
-		{"PreToolUse rewrite with context", engine.Outcome{Event: "PreToolUse", Decision: "allow", Continue: true, UpdatedInput: map[string]any{"command": "ls"}, AdditionalContext: "c"},
-			`{"hookSpecificOutput":{"additionalContext":"c","hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}`, 0},
-		{"PermissionRequest", engine.Outcome{Event: "PermissionRequest", Decision: "deny", Reason: "r", Continue: true, Output: map[string]any{"interrupt": true}},
-			`{"hookSpecificOutput":{"decision":{"behavior":"deny","interrupt":true,"message":"r"},"hookEventName":"PermissionRequest"}}`, 0},
-		{"Stop block", engine.Outcome{Event: "Stop", Decision: "block", Reason: "keep going", Continue: true},
-			`{"decision":"block","reason":"keep going"}`, 0},
-		{"UserPromptSubmit context", engine.Outcome{Event: "UserPromptSubmit", Continue: true, AdditionalContext: "ctx"},
-			`{"hookSpecificOutput":{"additionalContext":"ctx","hookEventName":"UserPromptSubmit"}}`, 0},
-		{"continue false", engine.Outcome{Event: "PostToolUse", Continue: false, StopReason: "budget", SystemMessage: "m"},
-			`{"continue":false,"stopReason":"budget","systemMessage":"m"}`, 0},
-		{"PostToolUse updated output", engine.Outcome{Event: "PostToolUse", Continue: true, Output: map[string]any{"updated_output": map[string]any{"x": 1}}},
-			`{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"x":1}}}`, 0},
-		{"SessionStart title", engine.Outcome{Event: "SessionStart", Continue: true, Output: map[string]any{"session_title": "t"}},
-			`{"hookSpecificOutput":{"hookEventName":"SessionStart","sessionTitle":"t"}}`, 0},
-		{"PreModelSwitch", engine.Outcome{Event: "PreModelSwitch", Decision: "deny", Continue: true, AdditionalContext: "ignored"},
-			`{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny"}}`, 0},
-		{"Notification has no decision channel", engine.Outcome{Event: "Notification", Continue: true, Decision: "block"}, ``, 0},
-		{"nothing", engine.Outcome{Event: "PreToolUse", Continue: true}, ``, 0},
-		{"Stop released by the guard", engine.Outcome{Event: "Stop", Continue: true, Reason: "stop hook block cap reached", StopGuard: &engine.StopGuard{Released: true}},
-			`{"systemMessage":"stop hook block cap reached"}`, 0},
-		{"Stop block the guard could not count", engine.Outcome{Event: "Stop", Decision: "block", Reason: "keep going", Continue: true, StopGuard: &engine.StopGuard{Cap: 3, Error: "reading the loop count: NATS unavailable"}},
-			`{"decision":"block","reason":"keep going","systemMessage":"hookctl: the Stop loop guard could not count (reading the loop count: NATS unavailable): the hooks' decision stands, and a block is not counted toward stop_block_cap 3"}`, 0},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := claude.Format(tc.out)
-			if got := strings.TrimSpace(string(r.Stdout)); got != tc.want || r.ExitCode != tc.code {
-				t.Fatalf("got %s (exit %d)\nwant %s (exit %d)", got, r.ExitCode, tc.want, tc.code)
-			}
-		})
-	}
-	r := claude.Format(engine.Outcome{Event: "TaskCompleted", Decision: "block", Reason: "tests fail", Continue: true})
-	if r.ExitCode != 2 || r.Stderr != "tests fail" || len(r.Stdout) != 0 {
-		t.Fatalf("%+v", r)
-	}
-}
-
 func TestDecodeInput(t *testing.T) {
 	for _, tc := range []struct{ in, err string }{
 		{`{"hook_event_name":"Stop"}`, ""},

@@ -1,28 +1,22 @@
 package claude
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
+
+	"github.com/hookctl/hookctl/internal/jsonlimit"
 )
 
 // Default bounds of one hook input (see InputLimits).
 const (
 	// MaxInput bounds the bytes of the hook JSON Claude Code sends.
-	MaxInput = 64 << 20
+	MaxInput = jsonlimit.DefaultMaxBytes
 	// MaxInputDepth bounds how deeply its objects and arrays nest.
-	MaxInputDepth = 256
+	MaxInputDepth = jsonlimit.DefaultMaxDepth
 	// MaxInputValues bounds how many JSON values it holds (objects,
 	// arrays, strings, numbers, booleans and nulls; object keys are not
 	// counted).
-	MaxInputValues = 1_000_000
+	MaxInputValues = jsonlimit.DefaultMaxValues
 )
-
-// valueCost estimates the memory one decoded JSON value takes beyond its
-// bytes (an interface, a map or slice header, a map entry): a body of many
-// tiny values decodes to far more memory than its size.
-const valueCost = 128
 
 // InputLimits bound one hook input before it is decoded: the bytes, the
 // nesting and the number of values are counted as the input is read, and
@@ -57,29 +51,19 @@ func (l InputLimits) withDefaults() InputLimits {
 
 // Names of the input limits, as LimitError.Limit gives them.
 const (
-	LimitBytes  = "max-body"
-	LimitDepth  = "max-depth"
-	LimitValues = "max-values"
+	LimitBytes  = jsonlimit.LimitBytes
+	LimitDepth  = jsonlimit.LimitDepth
+	LimitValues = jsonlimit.LimitValues
 )
 
 // LimitError is hook input refused because it is past one of its limits:
 // Limit names it (LimitBytes, LimitDepth or LimitValues) and Max is its
 // value. It is wrapped in an *InputError.
-type LimitError struct {
-	Limit string
-	Max   int64
-}
+type LimitError = jsonlimit.LimitError
 
-func (e *LimitError) Error() string {
-	switch e.Limit {
-	case LimitBytes:
-		return fmt.Sprintf("larger than %d bytes (the %s limit)", e.Max, e.Limit)
-	case LimitDepth:
-		return fmt.Sprintf("nested deeper than %d levels (the %s limit)", e.Max, e.Limit)
-	default:
-		return fmt.Sprintf("more than %d JSON values (the %s limit)", e.Max, e.Limit)
-	}
-}
+// valueCost estimates the memory one decoded JSON value takes beyond its
+// bytes (jsonlimit.ValueCost).
+const valueCost = jsonlimit.ValueCost
 
 // budget is what a reader of hook input reserves memory from (the
 // server's bound on all the requests it holds at once); reserve reports
@@ -90,142 +74,18 @@ type budget interface {
 
 // errBudget is input that did not fit in the memory left: it may fit
 // later.
-var errBudget = errors.New("no memory left for more input")
+var errBudget = jsonlimit.ErrBudget
 
-// readBounded reads r to its end within lim and returns its bytes, which
-// are then known to decode to at most lim.MaxValues values nested at most
-// lim.MaxDepth deep. It stops reading at the first byte past a limit (a
-// *LimitError). When b is not nil, the estimated decoded size of the input
-// is reserved from it as it is read, and errBudget returned if it does not
-// fit; the caller releases what was reserved (the reserved result), also
-// on error.
+// readBounded reads r to its end within lim (jsonlimit.Read) and returns
+// its bytes. When b is not nil, the estimated decoded size of the input
+// is reserved from it as it is read, and errBudget returned if it does
+// not fit; the caller releases what was reserved (the reserved result),
+// also on error.
 func readBounded(r io.Reader, lim InputLimits, b budget) (data []byte, reserved int64, err error) {
 	lim = lim.withDefaults()
-	s := scanner{maxDepth: lim.MaxDepth, maxValues: lim.MaxValues}
-	buf := make([]byte, 0, 512)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		// Never read past the limit by more than one byte.
-		room := min(int64(cap(buf)-len(buf)), lim.MaxBytes+1-int64(len(buf)))
-		n, rerr := r.Read(buf[len(buf) : len(buf)+int(room)])
-		chunk := buf[len(buf) : len(buf)+n]
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > lim.MaxBytes {
-			return nil, reserved, &LimitError{Limit: LimitBytes, Max: lim.MaxBytes}
-		}
-		before := s.values
-		if err := s.feed(chunk); err != nil {
-			return nil, reserved, err
-		}
-		if b != nil && n > 0 {
-			cost := 2*int64(n) + valueCost*int64(s.values-before)
-			if !b.reserve(cost) {
-				return nil, reserved, errBudget
-			}
-			reserved += cost
-		}
-		if rerr == io.EOF {
-			return buf, reserved, nil
-		}
-		if rerr != nil {
-			return nil, reserved, rerr
-		}
+	var reserve func(int64) bool
+	if b != nil {
+		reserve = b.reserve
 	}
-}
-
-// scanner follows the structure of JSON text as it streams by, counting
-// values and nesting without decoding anything. It is exact for valid
-// JSON; invalid JSON is left to the decoder that runs afterwards (it
-// checks the whole text before it builds anything).
-type scanner struct {
-	maxDepth, maxValues int
-	values              int
-	// stack holds, per open container, whether it is an object.
-	stack     []bool
-	inString  bool
-	escaped   bool
-	inScalar  bool // a number or a literal (true, false, null)
-	expectKey bool // the next string in this object is a key
-}
-
-func (s *scanner) feed(p []byte) error {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if s.inString {
-			if s.escaped {
-				s.escaped = false
-				continue
-			}
-			// Skip to the next quote or backslash.
-			j := bytes.IndexAny(p[i:], `"\`)
-			if j < 0 {
-				return nil
-			}
-			i += j
-			if p[i] == '\\' {
-				s.escaped = true
-			} else {
-				s.inString = false
-			}
-			continue
-		}
-		if s.inScalar {
-			if isScalarByte(c) {
-				continue
-			}
-			s.inScalar = false
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r', ':':
-		case '"':
-			s.inString = true
-			if s.expectKey && len(s.stack) > 0 && s.stack[len(s.stack)-1] {
-				s.expectKey = false // a key, not a value
-				continue
-			}
-			if err := s.value(); err != nil {
-				return err
-			}
-		case '{', '[':
-			if err := s.value(); err != nil {
-				return err
-			}
-			if len(s.stack) >= s.maxDepth {
-				return &LimitError{Limit: LimitDepth, Max: int64(s.maxDepth)}
-			}
-			s.stack = append(s.stack, c == '{')
-			s.expectKey = c == '{'
-		case '}', ']':
-			if len(s.stack) > 0 {
-				s.stack = s.stack[:len(s.stack)-1]
-			}
-			s.expectKey = false
-		case ',':
-			s.expectKey = len(s.stack) > 0 && s.stack[len(s.stack)-1]
-		default:
-			if isScalarByte(c) {
-				s.inScalar = true
-				if err := s.value(); err != nil {
-					return err
-				}
-			}
-			// Anything else is invalid JSON: the decoder says so.
-		}
-	}
-	return nil
-}
-
-func (s *scanner) value() error {
-	s.values++
-	if s.values > s.maxValues {
-		return &LimitError{Limit: LimitValues, Max: int64(s.maxValues)}
-	}
-	return nil
-}
-
-// isScalarByte reports whether c can be part of a number or a literal.
-func isScalarByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
+	return jsonlimit.Read(r, jsonlimit.Limits{MaxBytes: lim.MaxBytes, MaxDepth: lim.MaxDepth, MaxValues: lim.MaxValues}, reserve)
 }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookctl/hookctl/runtime"
+
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/metrics"
@@ -193,9 +195,9 @@ type UnknownHostError struct{ Host string }
 func (e *UnknownHostError) Error() string { return fmt.Sprintf("no host %q", e.Host) }
 
 // WithAnswer answers the host hook routes (/claude, /claude/{event},
-// /hook/{host}, /hook/{host}/{event}) with answer. Without it they fire
-// the server's engine as Claude Code hooks, and /hook/{host} knows claude
-// only.
+// /hook/{host}, /hook/{host}/{event}) with answer. Without it they answer
+// through a runtime firing the server's engine (runtime.Watched), for
+// every host of protocol/hosts.
 func WithAnswer(answer AnswerFunc) ServerOption { return func(s *Server) { s.answer = answer } }
 
 // WithLimits sets the server's limits (zero fields keep their defaults).
@@ -264,7 +266,7 @@ func NewServer(eng *engine.Engine, status func() map[string]any, opts ...ServerO
 		s.rejected[l] = new(atomic.Uint64)
 	}
 	if s.answer == nil {
-		s.answer = s.answerClaude
+		s.answer = answerWith(eng)
 	}
 	s.mux.HandleFunc("POST /claude", s.claude)
 	s.mux.HandleFunc("POST /claude/{event}", s.claude)
@@ -617,21 +619,19 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 	_, _ = w.Write(body)
 }
 
-// answerClaude is the answer of a server without WithAnswer: the body as
-// Claude Code's hook JSON, fired through the server's engine.
-func (s *Server) answerClaude(ctx context.Context, host, event string, data []byte) (Reply, error) {
-	if host != "claude" {
-		return Reply{}, &UnknownHostError{Host: host}
+// answerWith is the answer of a server without WithAnswer: the hook
+// routes answer through a runtime firing the server's engine, as hookctl
+// serve's do.
+func answerWith(eng *engine.Engine) AnswerFunc {
+	rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
+	reg := runtime.Hosts()
+	return func(ctx context.Context, host, event string, body []byte) (Reply, error) {
+		p, ok := reg.Lookup(host)
+		if !ok {
+			return Reply{}, &UnknownHostError{Host: host}
+		}
+		return rt.Try(ctx, runtime.Request{Protocol: p, Event: event, Payload: body})
 	}
-	payload, name, err := decodeInput(data)
-	if err != nil {
-		return Reply{}, err
-	}
-	if event != "" && event != name {
-		return Reply{}, &InputError{Field: "hook_event_name",
-			Err: fmt.Errorf("%q does not match the URL's event %q", name, event)}
-	}
-	return Handle(ctx, s.eng, payload, name)
 }
 
 // fire runs an event and returns the outcome.

@@ -18,7 +18,7 @@
 // event at it, in file order, comparing the outcome (engine.Outcome) with
 // the test's expectations. Each test runs with its own empty kv store and
 // Stop loop-guard count, so tests do not depend on each other or on their
-// order (--run); its env reaches its command hooks (claude.WithEnv) and
+// order (--run); its env reaches its command hooks (command.WithEnv) and
 // nothing else, since the process environment is never changed (env() in
 // the configuration was evaluated once, at load). A hook that fails (error
 // or timeout) fails the test unless the test expects that status of it.

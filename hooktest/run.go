@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/handler/command"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/suggest"
 	"github.com/hookctl/hookctl/stdlib/kv"
@@ -233,7 +233,7 @@ func checkExpect(eng *engine.Engine, tests *hcl.Tests, tb *hcl.TestBlock, spec e
 func runOne(ctx context.Context, eng *engine.Engine, p planned) Result {
 	tb := p.tb
 	res := Result{Name: tb.Name, File: tb.Range.Filename, Line: tb.Range.Start.Line, Event: p.event.Name}
-	ctx = claude.WithEnv(ctx, tb.Env)
+	ctx = command.WithEnv(ctx, tb.Env)
 	start := time.Now()
 	out, err := eng.Fire(ctx, engine.Event{Name: p.event.Name, Payload: tb.Payload})
 	res.Duration = time.Since(start)

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/internal/jsonx"
+	claude "github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/runtime"
 )
 

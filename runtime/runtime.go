@@ -10,9 +10,8 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/stdlib/proc"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -207,7 +206,7 @@ func (r *Runtime) Answer(ctx context.Context, req Request) Reply {
 		// Try answers every other failure itself.
 		p := req.Protocol
 		if p == nil {
-			p, _ = r.protocols.Lookup("claude")
+			p, _ = r.protocols.Default(), true
 		}
 		return p.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err))
 	}
@@ -237,7 +236,7 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 	defer func() {
 		if v := recover(); v != nil {
 			if p == nil {
-				p, _ = r.protocols.Lookup("claude")
+				p, _ = r.protocols.Default(), true
 			}
 			fmt.Fprintf(stderr, "hookctl: the call failed (%v)\n", v)
 			reply, err = p.Block(ev, fmt.Sprintf("hookctl: the call failed (%v); no hook could decide, so the action is blocked", v)), nil
@@ -246,7 +245,7 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 	raw, derr := r.decode(req)
 	if derr != nil {
 		if p == nil {
-			p, _ = r.protocols.Lookup("claude")
+			p, _ = r.protocols.Default(), true
 		}
 		return Reply{}, &unreadable{p, derr}
 	}
@@ -270,21 +269,9 @@ func (r *Runtime) decode(req Request) (map[string]any, error) {
 		if req.Payload != nil || in == nil {
 			in = bytes.NewReader(req.Payload)
 		}
-		return claude.DecodeObject(in)
+		return protocol.DecodeObject(in)
 	}
-	payload, err := jsonx.DecodeObject(req.Payload)
-	if err != nil {
-		var re *jsonx.RangeError
-		var ke *jsonx.KindError
-		switch {
-		case errors.As(err, &re):
-			return nil, &InputError{Err: fmt.Errorf("number out of range: %w", err)}
-		case errors.As(err, &ke):
-			return nil, &InputError{Err: err}
-		}
-		return nil, &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
-	}
-	return payload, nil
+	return protocol.DecodeBytes(req.Payload)
 }
 
 // guardAnswer is the answer for hooks that did not run: the event's block

@@ -258,7 +258,7 @@ type hostless struct{ runtime.Protocol }
 func (p hostless) Decode(raw map[string]any, event string) (*runtime.Event, error) {
 	ev, err := p.Protocol.Decode(raw, event)
 	if ev != nil {
-		ev.Host = nil
+		ev.Protocol = nil
 	}
 	return ev, err
 }

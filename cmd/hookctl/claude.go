@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/cobra"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/protocol"
+	"github.com/spf13/cobra"
 )
 
 // onUntrustedEnv chooses what hookctl claude answers when the
@@ -45,7 +46,7 @@ way, with its diagnostics as the reason; --on-config-error=warn (or
 HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runHook(cmd, f, "claude")
+			return a.runHook(cmd, f, claudeproto.Name)
 		},
 	}
 	f.add(cmd, false)
@@ -53,7 +54,7 @@ HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 }
 
 // writeReply writes a Claude Code reply: stdout, stderr, exit status.
-func (a *app) writeReply(reply claude.Reply) error {
+func (a *app) writeReply(reply protocol.Reply) error {
 	if len(reply.Stdout) > 0 {
 		if _, err := a.stdout.Write(reply.Stdout); err != nil {
 			return &exitError{code: exitFailure, err: err}

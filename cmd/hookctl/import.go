@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
 	"github.com/hookctl/hookctl/hcl"
-	"github.com/hookctl/hookctl/host"
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 func newImportCmd(a *app) *cobra.Command {
@@ -41,15 +41,15 @@ it the payload in its host's shape and reading its reply as that host would.`,
 			if hostName == "" && len(args) == 2 {
 				return nil
 			}
-			return usageError("usage: hookctl import [--host] HOST FILE (HOST: %s)", strings.Join(host.Names(), ", "))
+			return usageError("usage: hookctl import [--host] HOST FILE (HOST: %s)", strings.Join(hosts.New().Names(), ", "))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if hostName == "" {
 				hostName, args = args[0], args[1:]
 			}
-			h, ok := host.Lookup(hostName)
+			h, ok := hosts.New().Lookup(hostName)
 			if !ok {
-				return usageError("unknown host %q: want one of %s", hostName, strings.Join(host.Names(), ", "))
+				return usageError("unknown host %q: want one of %s", hostName, strings.Join(hosts.New().Names(), ", "))
 			}
 			data, err := os.ReadFile(args[0])
 			if err != nil {
@@ -62,7 +62,7 @@ it the payload in its host's shape and reading its reply as that host would.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}
-			text, warnings, err := claude.Import(settings)
+			text, warnings, err := claudeproto.Import(settings)
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}
@@ -94,6 +94,6 @@ it the payload in its host's shape and reading its reply as that host would.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
-	cmd.Flags().StringVar(&hostName, "host", "", "the host whose configuration FILE is: "+strings.Join(host.Names(), ", "))
+	cmd.Flags().StringVar(&hostName, "host", "", "the host whose configuration FILE is: "+strings.Join(hosts.New().Names(), ", "))
 	return cmd
 }

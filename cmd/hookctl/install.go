@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/host"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -30,9 +30,10 @@ reported. --dry-run prints the file instead of writing it.`,
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			h, ok := host.Lookup(hostName)
+			reg := hosts.New()
+			h, ok := reg.Lookup(hostName)
 			if !ok {
-				return usageError("--host %q: want one of %s", hostName, strings.Join(host.Names(), ", "))
+				return usageError("--host %q: want one of %s", hostName, strings.Join(reg.Names(), ", "))
 			}
 			path, err := a.discover()
 			if err != nil {
@@ -50,10 +51,7 @@ reported. --dry-run prints the file instead of writing it.`,
 				if client {
 					prog = "hookctl-client"
 				}
-				command = prog + " hook --host " + h.Name
-				if h.Name == "claude" {
-					command = prog + " claude"
-				}
+				command = h.HookCommand(prog)
 				if a.configPath != "" {
 					abs, err := filepath.Abs(a.configPath)
 					if err == nil {
@@ -86,11 +84,11 @@ reported. --dry-run prints the file instead of writing it.`,
 			if err := os.WriteFile(file, out, 0o644); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title, command, strings.Join(events, ", "))
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(host.Names(), ", "))
+	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(hosts.New().Names(), ", "))
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")

@@ -1,0 +1,166 @@
+package copilot
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/internal/hostkit"
+)
+
+// Name is Copilot CLI's --host name.
+const Name = "copilot"
+
+// Protocol is Copilot CLI's hook protocol.
+type Protocol struct {
+	protocol.Table
+}
+
+var _ protocol.Protocol = (*Protocol)(nil)
+
+// New returns Copilot CLI's protocol.
+func New() *Protocol {
+	return &Protocol{Table: protocol.Table{
+		HostName: Name, HostTitle: "Copilot CLI", EventField: "hook_event_name",
+		EventMap: map[string]protocol.Mapping{
+			"sessionStart": {Event: "SessionStart"}, "sessionEnd": {Event: "SessionEnd"},
+			"userPromptSubmitted": {Event: "UserPromptSubmit"}, "preToolUse": {Event: "PreToolUse"},
+			"postToolUse": {Event: "PostToolUse"}, "postToolUseFailure": {Event: "PostToolUseFailure"},
+			"agentStop": {Event: "Stop"}, "subagentStart": {Event: "SubagentStart"},
+			"subagentStop": {Event: "SubagentStop"}, "errorOccurred": {Event: "StopFailure"},
+			"preCompact": {Event: "PreCompact"}, "permissionRequest": {Event: "PermissionRequest"},
+			"notification": {Event: "Notification"},
+		},
+		Fields: map[string]string{
+			"sessionId": "session_id", "toolName": "tool_name", "toolArgs": "tool_input",
+			"toolResult": "tool_response", "hookEventName": "hook_event_name",
+		},
+		JSONFields: []string{"toolArgs"},
+		Ask:        true,
+		Encode:     reply,
+	}}
+}
+
+// Decode maps a Copilot CLI payload onto the catalog.
+func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, error) {
+	return p.DecodeAs(p, raw, event)
+}
+
+// Detect: camelCase field names first; its event names only after every
+// other host's (Cursor shares some).
+func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.Hint, bool) {
+	for _, k := range []string{"toolName", "sessionId", "toolArgs"} {
+		if _, ok := raw[k]; ok {
+			return protocol.Hint{Rank: protocol.RankFieldNames, Why: "the payload's fields are camelCase (toolName, sessionId: Copilot CLI)"}, true
+		}
+	}
+	if name, _ := raw["hook_event_name"].(string); name != "" {
+		if _, ok := p.EventMap[name]; ok {
+			return protocol.Hint{Rank: protocol.RankSharedEvent, Why: fmt.Sprintf("%q is a Copilot CLI event", name)}, true
+		}
+	}
+	return protocol.Hint{}, false
+}
+
+// Limitations of Copilot CLI.
+func (p *Protocol) Limitations() []string {
+	return []string{
+		"no exit status blocks: input that cannot be read gets a deny reply",
+		"only the tool gates take a decision: a block elsewhere is reported on stderr only",
+	}
+}
+
+// reply is Copilot CLI's: top-level permissionDecision on the tool gates.
+func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
+	top := map[string]any{}
+	if protocol.IsToolGate(ev.Name) {
+		switch {
+		case !out.Continue || out.Blocked || out.Decision == engine.DecisionDeny:
+			top["permissionDecision"] = "deny"
+			top["permissionDecisionReason"] = hostkit.ReasonOr(out.Reason, hostkit.ReasonOr(out.StopReason, "blocked by a hook"))
+		case out.Decision == engine.DecisionAsk || out.Decision == engine.DecisionAllow:
+			top["permissionDecision"] = string(out.Decision)
+			if out.Reason != "" {
+				top["permissionDecisionReason"] = out.Reason
+			}
+		}
+		if out.UpdatedInput != nil && !out.Blocked {
+			top["modifiedArgs"] = out.UpdatedInput
+		}
+	}
+	r := hostkit.Marshal(top, false)
+	if out.Blocked && len(top) == 0 {
+		r.Stderr = "hookctl: Copilot CLI cannot block " + ev.HostEvent + "; the hooks' block is reported only: " + hostkit.ReasonOr(out.Reason, "blocked by a hook")
+	}
+	if msg := hostkit.Message(out); msg != "" {
+		// Copilot CLI has no message for the user in a reply: what the
+		// user should see (a warning, the hooks that failed) is said on
+		// stderr, never dropped.
+		r.Stderr = strings.TrimSpace(r.Stderr + "\n" + msg)
+	}
+	return r
+}
+
+// EncodePayload writes the payload as Copilot CLI sends it: camelCase
+// fields, toolArgs a JSON string.
+func (p *Protocol) EncodePayload(event string, payload map[string]any) ([]byte, error) {
+	name, pl := p.HostPayload(event, payload)
+	for from, to := range p.Fields {
+		if v, ok := pl[to]; ok && to != "hook_event_name" {
+			pl[from] = v
+			delete(pl, to)
+		}
+	}
+	if args, ok := pl["toolArgs"]; ok {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, fmt.Errorf("payload: %w", err)
+		}
+		pl["toolArgs"] = string(b)
+	}
+	pl["hook_event_name"] = name
+	return protocol.MarshalPayload(pl)
+}
+
+// ReadReply reads a Copilot CLI script's answer: any non-zero status is a
+// failure; permissionDecision and modifiedArgs on stdout.
+func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, stderr []byte, _ string) (engine.Result, error) {
+	if code != 0 {
+		return nil, &protocol.ExitError{Code: code, Stderr: hostkit.FirstLine(strings.TrimSpace(string(stderr)))}
+	}
+	raw, err := hostkit.DecodeReply(stdout)
+	if raw == nil {
+		return nil, err
+	}
+	res := engine.Result{}
+	str := func(k string) string { s, _ := raw[k].(string); return s }
+	if d := hostkit.ReadDecision(event, str("permissionDecision")); d != "" {
+		res["decision"] = d
+	}
+	if r := str("permissionDecisionReason"); r != "" {
+		res["reason"] = r
+	}
+	if in, ok := raw["modifiedArgs"].(map[string]any); ok {
+		res["updated_input"] = in
+	}
+	return hostkit.Result(res), nil
+}
+
+// ConfigPath is the file Copilot CLI reads hooks from in the project.
+func (p *Protocol) ConfigPath() string { return ".github/hooks/hookctl.json" }
+
+// Install registers command as Copilot CLI's hook of the events (the
+// event given on the command line: its payload may not name it).
+func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, func(event, command string) any {
+		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": 30}
+	}, map[string]any{"version": 1})
+}
+
+// ToClaudeSettings imports Copilot CLI's hooks: flat entries whose
+// command is "bash".
+func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
+	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.FlatHandler(e, Name, "bash") })
+}

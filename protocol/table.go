@@ -1,0 +1,312 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonlimit"
+)
+
+// Table is the data most hosts' protocols are made of: where the payload
+// names the event, the host's event and field names, the exit status that
+// blocks, whether it can ask, and the function that writes its reply.
+// A host's package embeds a Table and adds what is its own (reading its
+// scripts' replies, its configuration file, its detection hints); the
+// Table's methods are the parts every host shares.
+type Table struct {
+	// HostName is the --host name; HostTitle the host's name for people.
+	HostName, HostTitle string
+	// EventField names the payload field that holds the event name
+	// (hook_event_name; crush: event). Empty: the payload does not say;
+	// the event comes from --event.
+	EventField string
+	// EventMap maps the host's event names to catalog events. A name not
+	// listed is looked up in the catalog as it is (Claude Code's names
+	// and the catalog's aliases).
+	EventMap map[string]Mapping
+	// Fields renames payload fields to Claude Code's names (Copilot's
+	// sessionId, toolName, ...; Cursor's conversation_id).
+	Fields map[string]string
+	// JSONFields are fields whose value is a JSON document in a string
+	// (Copilot's toolArgs), decoded into an object.
+	JSONFields []string
+	// Exit is the exit status that blocks with the reason on stderr, for
+	// answers that cannot be a reply (input that cannot be read); 0 when
+	// no exit status blocks, which then gets a deny reply instead.
+	Exit int
+	// Ask says whether the host can ask the user on a tool call; where it
+	// cannot, an ask is mapped by the AskPolicy.
+	Ask bool
+	// Encode writes an outcome in the host's reply format.
+	Encode func(ev *Event, out engine.Outcome) Reply
+}
+
+// Name is the host's --host name.
+func (t *Table) Name() string { return t.HostName }
+
+// Title is the host's name for people.
+func (t *Table) Title() string { return t.HostTitle }
+
+// Events maps the host's event names to catalog events (a copy).
+func (t *Table) Events() map[string]Mapping { return maps.Clone(t.EventMap) }
+
+// BlockExit is the exit status that blocks (0: none).
+func (t *Table) BlockExit() int { return t.Exit }
+
+// CanAsk reports whether the host can ask the user on a tool call.
+func (t *Table) CanAsk() bool { return t.Ask }
+
+// DecodeAs is Protocol.Decode for the protocol p this table describes: a
+// payload in Claude Code's shape and names is returned as it is.
+func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, error) {
+	if raw == nil {
+		// No payload (an embedder's call with the event only): an empty
+		// one, so that the decoded event always has a payload to fill.
+		raw = map[string]any{}
+	}
+	ev := &Event{Protocol: p, HostEvent: event}
+	if t.EventField != "" {
+		v, ok := raw[t.EventField]
+		if !ok {
+			// camelCase payloads (Copilot CLI) may spell it so.
+			v, ok = raw["hookEventName"]
+		}
+		if ok {
+			s, isStr := v.(string)
+			if !isStr || s == "" {
+				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("want a non-empty string, got %v", v)}
+			}
+			if event != "" && event != s {
+				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("the payload says %q, --event says %q", s, event)}
+			}
+			ev.HostEvent = s
+		}
+	}
+	if ev.HostEvent == "" {
+		field := t.EventField
+		if field == "" {
+			field = "--event"
+		}
+		return nil, &InputError{Field: field, Err: errors.New("missing")}
+	}
+	m, mapped := t.EventMap[ev.HostEvent]
+	if !mapped {
+		m = Mapping{Event: ev.HostEvent}
+	}
+	ev.Name = m.Event
+	if len(t.Fields) == 0 && len(t.JSONFields) == 0 && m.Tool == "" && t.EventField == "hook_event_name" && !mapped {
+		ev.Payload = raw
+		return ev, nil
+	}
+	pl := maps.Clone(raw)
+	for _, f := range t.JSONFields {
+		s, ok := pl[f].(string)
+		if !ok {
+			continue
+		}
+		// Within the input's own limits: a string must not carry in the
+		// nesting the reader refused.
+		v, err := DecodeValue([]byte(s))
+		if err != nil {
+			var le *jsonlimit.LimitError
+			if errors.As(err, &le) {
+				return nil, &InputError{Field: f, Err: fmt.Errorf("the JSON document in it is past the input limits: %w", err)}
+			}
+			return nil, &InputError{Field: f, Err: fmt.Errorf("not a JSON document: %w", err)}
+		}
+		pl[f] = v
+	}
+	for from, to := range t.Fields {
+		if v, ok := pl[from]; ok {
+			if _, set := pl[to]; !set {
+				pl[to] = v
+			}
+		}
+	}
+	if m.Tool != "" {
+		pl["tool_name"] = m.Tool
+		in := map[string]any{}
+		for _, f := range m.Input {
+			from, to, ok := strings.Cut(f, ":")
+			if !ok {
+				to = from
+			}
+			if v, ok := pl[from]; ok {
+				in[to] = v
+			}
+		}
+		pl["tool_input"] = in
+	}
+	if cwd, _ := pl["cwd"].(string); cwd == "" {
+		// Cursor sends the workspace roots, not a cwd.
+		if roots, ok := pl["workspace_roots"].([]any); ok && len(roots) > 0 {
+			if r, ok := roots[0].(string); ok {
+				pl["cwd"] = r
+			}
+		}
+	}
+	pl["hook_event_name"] = ev.Name
+	ev.Payload = pl
+	return ev, nil
+}
+
+// Reply writes an outcome in the host's format, mapping an ask on a host
+// that cannot ask by opts; the stderr line says what was mapped.
+func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
+	var note string
+	if out.Decision == engine.DecisionAsk && !t.Ask && IsToolGate(ev.Name) {
+		policy := opts.Ask
+		if policy == "" {
+			policy = AskDeny
+		}
+		note = fmt.Sprintf("hookctl: %s cannot ask for approval; ask mapped to %s (--on-ask)", t.HostTitle, policy)
+		if policy == AskDeny {
+			out.Decision, out.Blocked = engine.DecisionDeny, true
+			out.Reason = joinReason(out.Reason, fmt.Sprintf("denied: the hook asked for approval, which %s cannot ask for", t.HostTitle))
+		} else {
+			out.Decision, out.Blocked = engine.DecisionAllow, false
+		}
+	}
+	r := t.Encode(ev, out)
+	if note != "" {
+		r.Stderr = strings.TrimSpace(note + "\n" + r.Stderr)
+	}
+	return r
+}
+
+// Block is the answer for hooks that could not run (input that cannot be
+// read, a configuration that does not load or is not trusted): the
+// event's block where the host has one, else msg on stderr with the
+// host's blocking exit status.
+func (t *Table) Block(ev *Event, msg string) Reply {
+	if ev == nil {
+		if t.Exit != 0 {
+			return Reply{Stderr: msg, ExitCode: t.Exit}
+		}
+		// No exit status blocks: the deny reply of a tool call.
+		b, _ := json.Marshal(map[string]any{"permissionDecision": "deny", "permissionDecisionReason": msg})
+		return Reply{Stdout: append(b, '\n'), Stderr: msg}
+	}
+	out := engine.Outcome{Event: ev.Name, Continue: true, Decision: BlockingDecision(ev.Name), Reason: msg, Blocked: true}
+	if active, _ := ev.Payload["stop_hook_active"].(bool); active && (ev.Name == "Stop" || ev.Name == "SubagentStop") {
+		// The agent already went on once because of a hook: no loop.
+		out.Decision = ""
+	}
+	if out.Decision == "" {
+		out.Blocked = false
+		out.SystemMessage = msg
+	}
+	return t.Encode(ev, out)
+}
+
+// Warn is the answer that only tells the user msg, in the host's message
+// channel (on stderr when ev is nil).
+func (t *Table) Warn(ev *Event, msg string) Reply {
+	if ev == nil {
+		// No event to answer in its channel: stderr, which lets the
+		// action through as a warning should.
+		return Reply{Stderr: msg}
+	}
+	return t.Encode(ev, engine.Outcome{Event: ev.Name, Continue: true, SystemMessage: msg})
+}
+
+// HostEvent is the host's name for a catalog event (and tool): the first
+// mapping that fires it, else the catalog name.
+func (t *Table) HostEvent(event string, tool string) string {
+	best := ""
+	for name, m := range t.EventMap {
+		if m.Event != event {
+			continue
+		}
+		if m.Tool != "" {
+			if engine.CanonicalTool(m.Tool) == tool && tool != "" {
+				return name
+			}
+			continue
+		}
+		if best == "" || name < best {
+			best = name
+		}
+	}
+	if best == "" {
+		return event
+	}
+	return best
+}
+
+// HostEvents returns the host's events that fire the catalog event, for
+// install: the mapped names (not the narrower views), or the catalog name
+// itself for a host that keeps Claude Code's names.
+func (t *Table) HostEvents(event string) []string {
+	var out []string
+	for name, m := range t.EventMap {
+		if m.Event == event && !m.Narrow && name != "" {
+			out = append(out, name)
+		}
+	}
+	if len(t.EventMap) == 0 {
+		out = append(out, event)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// HostPayload is the payload of a catalog event as the host sends it to
+// its scripts, before the host's own renames: the host's event name, and
+// for an event that is a tool call in disguise its tool_input fields at
+// the top. The payload is a copy.
+func (t *Table) HostPayload(event string, payload map[string]any) (name string, p map[string]any) {
+	p = maps.Clone(payload)
+	if p == nil {
+		p = map[string]any{}
+	}
+	tool, _ := p[engine.ToolField].(string)
+	if raw, ok := p["tool_name"].(string); ok && tool == "" {
+		tool = engine.CanonicalTool(raw)
+	}
+	name = t.HostEvent(event, tool)
+	if m, ok := t.EventMap[name]; ok && m.Tool != "" {
+		in, _ := p["tool_input"].(map[string]any)
+		for _, f := range m.Input {
+			from, to, ok := strings.Cut(f, ":")
+			if !ok {
+				to = from
+			}
+			if v, ok := in[to]; ok {
+				p[from] = v
+			}
+		}
+	}
+	return name, p
+}
+
+// EncodePayload writes the payload of a catalog event as a host that
+// names its events in hook_event_name sends it.
+func (t *Table) EncodePayload(event string, payload map[string]any) ([]byte, error) {
+	name, p := t.HostPayload(event, payload)
+	p["hook_event_name"] = name
+	return MarshalPayload(p)
+}
+
+// MarshalPayload is a payload's JSON.
+func MarshalPayload(p map[string]any) ([]byte, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeValue decodes a JSON document carried inside a hook input (a
+// string field holding JSON, such as Copilot CLI's toolArgs) within the
+// input's own default limits, so that nesting or values past them cannot
+// come in through a string: a document past a limit is a
+// *jsonlimit.LimitError, one that is not JSON a syntax error.
+func DecodeValue(data []byte) (any, error) {
+	return jsonlimit.DecodeValue(data)
+}
