@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,13 +23,17 @@ func callOf(f [callFields]string) Hook {
 		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8]}
 }
 
+// isHookCommand reports whether name is a hookctl command the daemon
+// runs (command names: "hookctl claude" is "hookctl hook --host claude").
+func isHookCommand(name string) bool { return slices.Contains([]string{"claude", "hook"}, name) }
+
 // ParseArgs reads the arguments of a hook command as hookctl's flag
 // parser does (--flag value, --flag=value, -c value, -cvalue, -c=value; a
 // flag given twice: the last), for the commands the daemon runs: claude,
 // and hook. ok is false for anything else (another command, a flag it
 // does not know, --help, an argument): hookctl itself must run it.
 func ParseArgs(args []string) (c Hook, ok bool) {
-	if len(args) == 0 || (args[0] != "claude" && args[0] != "hook") {
+	if len(args) == 0 || !isHookCommand(args[0]) {
 		return c, false
 	}
 	c.Command = args[0]
