@@ -10,7 +10,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/telemetry"
 )
@@ -61,7 +61,7 @@ func ExampleHandler() {
 	defer eng.Close(context.Background())
 	_ = eng.Register(engine.Hook{ID: "no-rm", Event: "PreToolUse", Handler: engine.Static(engine.Deny("no rm"))})
 
-	ts := httptest.NewServer(telemetry.Handler(claude.NewServer(eng, nil)))
+	ts := httptest.NewServer(telemetry.Handler(server.NewServer(eng, nil)))
 	defer ts.Close()
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/fire/PreToolUse", strings.NewReader(`{"tool_name":"Bash"}`))
 	req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")

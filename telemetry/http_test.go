@@ -10,7 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/telemetry"
 )
@@ -27,7 +27,7 @@ func TestHandlerTakesTraceparent(t *testing.T) {
 	tp, sr := recorded(t)
 	e := newEngine(t, telemetry.WithTracing(tp))
 	register(t, e, engine.Hook{ID: "deny", Event: "PreToolUse", Handler: engine.Static(engine.Deny("no"))})
-	ts := httptest.NewServer(telemetry.Handler(claude.NewServer(e, nil)))
+	ts := httptest.NewServer(telemetry.Handler(server.NewServer(e, nil)))
 	defer ts.Close()
 
 	for _, c := range []struct{ path, body string }{

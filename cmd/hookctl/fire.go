@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsonx"
@@ -138,11 +138,11 @@ func readPayload(stdin io.Reader, path string) (map[string]any, error) {
 }
 
 // DecodePayload decodes a payload that must be one JSON object, within
-// the input limits of every other transport (claude.CheckLimits) and with
+// the input limits of every other transport (server.CheckLimits) and with
 // their decoder (jsonx.DecodeObject).
 func DecodePayload(name string, data []byte) (map[string]any, error) {
-	var le *claude.LimitError
-	if err := claude.CheckLimits(data); errors.As(err, &le) {
+	var le *server.LimitError
+	if err := server.CheckLimits(data); errors.As(err, &le) {
 		return nil, fmt.Errorf("payload %s: %w", name, err)
 	}
 	m, err := jsonx.DecodeObject(data)

@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/metrics"
@@ -37,7 +37,7 @@ func newServeCmd(a *app) *cobra.Command {
 	var natsReplicas int
 	var allowedHosts, allowedOrigins []string
 	var tracePayloads bool
-	lim := claude.DefaultServerLimits()
+	lim := server.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
 		Use:   "serve [--config PATH] [--listen ADDR] [--nats URLS]",
@@ -312,14 +312,14 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			// The host hook routes answer through the runtime, with the
 			// watched engine.
 			rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
-			answer := func(ctx context.Context, hostName, event string, body []byte) (claude.Reply, error) {
+			answer := func(ctx context.Context, hostName, event string, body []byte) (server.Reply, error) {
 				p, ok := runtime.Lookup(hostName)
 				if !ok {
-					return claude.Reply{}, &claude.UnknownHostError{Host: hostName}
+					return server.Reply{}, &server.UnknownHostError{Host: hostName}
 				}
 				return rt.Try(ctx, runtime.Request{Protocol: p, Event: event, Payload: body})
 			}
-			handler := claude.NewServer(eng, func() map[string]any {
+			handler := server.NewServer(eng, func() map[string]any {
 				mu.Lock()
 				defer mu.Unlock()
 				out := make(map[string]any, len(status)+1)
@@ -328,20 +328,20 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				}
 				out["state"] = store.status()
 				return out
-			}, claude.WithAnswer(answer), claude.WithLimits(lim), claude.WithRequestPolicy(policy), claude.WithPoolStats(func() claude.PoolStats {
+			}, server.WithAnswer(answer), server.WithLimits(lim), server.WithRequestPolicy(policy), server.WithPoolStats(func() server.PoolStats {
 				st := scripts()
-				return claude.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
-			}), claude.WithMetrics(mets, metrics.Handler(reg)),
-				claude.WithConfigHash(func() string { return *hash.Load() }),
-				claude.WithReadiness("config", func(context.Context) error {
+				return server.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
+			}), server.WithMetrics(mets, metrics.Handler(reg)),
+				server.WithConfigHash(func() string { return *hash.Load() }),
+				server.WithReadiness("config", func(context.Context) error {
 					if hash.Load() == nil {
 						return errors.New("no configuration loaded")
 					}
 					return nil
 				}),
 				// The shared state answering: on NATS a round trip within
-				// claude.ReadinessTimeout, so that a stalled server is noticed.
-				claude.WithReadiness("state", store.Check))
+				// server.ReadinessTimeout, so that a stalled server is noticed.
+				server.WithReadiness("state", store.Check))
 			srv := handler.HTTPServer()
 			if tr != nil {
 				// Fires continue the trace of the request's traceparent.
@@ -444,13 +444,13 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 }
 
 // requestPolicy is what serve answers, against web browsers (see
-// claude.RequestPolicy): loopback names, the listen address's host and
+// server.RequestPolicy): loopback names, the listen address's host and
 // --allowed-host in the Host header (any Host with --allow-remote and no
 // --allowed-host), and only the --allowed-origin origins.
-func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string) (claude.RequestPolicy, error) {
-	p := claude.RequestPolicy{AllowedOrigins: origins}
+func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string) (server.RequestPolicy, error) {
+	p := server.RequestPolicy{AllowedOrigins: origins}
 	for _, h := range hosts {
-		if !claude.ValidHost(h) {
+		if !server.ValidHost(h) {
 			return p, usageError("--allowed-host %q: want a host name or address ([IPv6] in brackets), with an optional numeric :port", h)
 		}
 	}
@@ -472,7 +472,7 @@ func requestPolicy(listenHost string, allowRemote bool, hosts, origins []string)
 
 // checkServeLimits refuses limits that are not positive, and a connection
 // bound with no room beyond the requests in flight and queued.
-func checkServeLimits(l claude.ServerLimits) error {
+func checkServeLimits(l server.ServerLimits) error {
 	for _, c := range []struct {
 		name string
 		v    int64

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/metrics/metricstest"
 )
 
@@ -242,7 +242,7 @@ func TestServeProcessConfigHash(t *testing.T) {
 		}
 		h1, _ := health.body["config_hash"].(string)
 		h2, _ := ready.body["config_hash"].(string)
-		return []string{h1, h2, fire.header.Get(claude.HeaderConfigHash), info[0]}
+		return []string{h1, h2, fire.header.Get(server.HeaderConfigHash), info[0]}
 	}
 	same := func(what string, got []string, want string) {
 		t.Helper()

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/natsbackend"
@@ -62,7 +62,7 @@ func newSharedState(name string, connectTimeout, timeout time.Duration) *sharedS
 	s.Shared = state.New(name, oneShot,
 		state.WithConnectTimeout(connectTimeout),
 		state.WithTimeout(timeout),
-		state.WithCheckTimeout(claude.ReadinessTimeout),
+		state.WithCheckTimeout(server.ReadinessTimeout),
 		state.WithNATS(func(ctx context.Context, servers string, d state.Dial) (state.Remote, error) {
 			d.Replicas = max(s.replicas, 1)
 			return nats(ctx, servers, d)

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 )
 
 const hooks = `
@@ -112,7 +112,7 @@ func TestPlugin(t *testing.T) {
 	if err := eng.Load(cfg.Engine); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(claude.NewServer(eng, nil))
+	srv := httptest.NewServer(server.NewServer(eng, nil))
 	defer srv.Close()
 
 	rs := runPlugin(t, srv.URL, [][]any{

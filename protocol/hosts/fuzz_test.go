@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
@@ -57,7 +57,7 @@ func FuzzDecode(f *testing.F) {
 			t.Skip()
 		}
 		h, _ := hosts.New().Lookup(names[int(hi)%len(names)])
-		raw, err := claude.DecodeObject(bytes.NewReader(data))
+		raw, err := server.DecodeObject(bytes.NewReader(data))
 		if err != nil {
 			var ie *protocol.InputError
 			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "hook input") {
@@ -86,8 +86,8 @@ func FuzzDecode(f *testing.F) {
 		if max := 8*len(data) + 4096; len(out) > max {
 			t.Fatalf("%s: a %d-byte input decoded to %d bytes", h.Name(), len(data), len(out))
 		}
-		if d := depth(ev.Payload); d > claude.MaxInputDepth+1 {
-			t.Fatalf("%s: the payload nests %d levels, past the input limit of %d", h.Name(), d, claude.MaxInputDepth)
+		if d := depth(ev.Payload); d > server.MaxInputDepth+1 {
+			t.Fatalf("%s: the payload nests %d levels, past the input limit of %d", h.Name(), d, server.MaxInputDepth)
 		}
 		for _, o := range []engine.Outcome{
 			{Event: ev.Name, Decision: engine.DecisionDeny, Reason: "no", Blocked: true, Continue: true},

@@ -1,11 +1,11 @@
-package claude_test
+package server_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 )
 
 // BenchmarkDecodeInputSizes decodes a small and a 1 MB hook input with
@@ -16,7 +16,7 @@ func BenchmarkDecodeInputSizes(b *testing.B) {
 		b.Run(map[int]string{100: "small", 1 << 20: "1MB"}[n], func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := claude.DecodeInput(bytes.NewReader(data)); err != nil {
+				if _, _, err := server.DecodeInput(bytes.NewReader(data)); err != nil {
 					b.Fatal(err)
 				}
 			}

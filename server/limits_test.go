@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 )
 
 // FuzzInputLimits checks the streaming count of values and nesting
@@ -29,10 +29,10 @@ func FuzzInputLimits(f *testing.F) {
 		if len(data) > 4096 {
 			t.Skip()
 		}
-		lim := claude.InputLimits{MaxBytes: 1 << 20, MaxDepth: int(maxDepth%16) + 1, MaxValues: int(maxValues%64) + 1}
+		lim := server.InputLimits{MaxBytes: 1 << 20, MaxDepth: int(maxDepth%16) + 1, MaxValues: int(maxValues%64) + 1}
 		r := &chunked{data: data, n: int(chunk%16) + 1}
-		_, _, err := claude.DecodeInputLimited(r, lim)
-		var le *claude.LimitError
+		_, _, err := server.DecodeInputLimited(r, lim)
+		var le *server.LimitError
 		limited := errors.As(err, &le)
 		if !json.Valid(data) {
 			return // either a limit or the decoder's error
@@ -44,11 +44,11 @@ func FuzzInputLimits(f *testing.F) {
 		}
 		if limited {
 			switch le.Limit {
-			case claude.LimitDepth:
+			case server.LimitDepth:
 				if depth <= lim.MaxDepth {
 					t.Fatalf("%q: depth %d refused as deeper than %d", data, depth, lim.MaxDepth)
 				}
-			case claude.LimitValues:
+			case server.LimitValues:
 				if values <= lim.MaxValues {
 					t.Fatalf("%q: %d values refused as more than %d", data, values, lim.MaxValues)
 				}
@@ -99,11 +99,11 @@ func TestManyTinyValuesAreRefusedUnread(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	_, _, err := claude.DecodeInputLimited(r, claude.InputLimits{MaxBytes: 64 << 20, MaxValues: 100_000})
+	_, _, err := server.DecodeInputLimited(r, server.InputLimits{MaxBytes: 64 << 20, MaxValues: 100_000})
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	var le *claude.LimitError
-	if !errors.As(err, &le) || le.Limit != claude.LimitValues || !strings.Contains(err.Error(), "more than 100000 JSON values (the max-values limit)") {
+	var le *server.LimitError
+	if !errors.As(err, &le) || le.Limit != server.LimitValues || !strings.Contains(err.Error(), "more than 100000 JSON values (the max-values limit)") {
 		t.Fatalf("%v", err)
 	}
 	read := len(body) - r.Len()
@@ -125,7 +125,7 @@ func TestManyTinyValuesAreRefusedUnread(t *testing.T) {
 func TestDeepNestingIsRefusedEarly(t *testing.T) {
 	body := `{"hook_event_name":"Stop","a":` + strings.Repeat(`{"a":`, 1<<20)
 	r := strings.NewReader(body)
-	_, _, err := claude.DecodeInputLimited(r, claude.InputLimits{MaxDepth: 64})
+	_, _, err := server.DecodeInputLimited(r, server.InputLimits{MaxDepth: 64})
 	if err == nil || !strings.Contains(err.Error(), "nested deeper than 64 levels (the max-depth limit)") {
 		t.Fatalf("%v", err)
 	}
@@ -134,7 +134,7 @@ func TestDeepNestingIsRefusedEarly(t *testing.T) {
 	}
 	// At the limit it decodes.
 	ok := `{"hook_event_name":"Stop","a":` + strings.Repeat(`[`, 63) + strings.Repeat(`]`, 63) + `}`
-	if _, _, err := claude.DecodeInputLimited(strings.NewReader(ok), claude.InputLimits{MaxDepth: 64}); err != nil {
+	if _, _, err := server.DecodeInputLimited(strings.NewReader(ok), server.InputLimits{MaxDepth: 64}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package claude
+package server
 
 import (
 	"fmt"

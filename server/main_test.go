@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"context"

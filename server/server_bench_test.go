@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 )
 
@@ -23,7 +23,7 @@ func BenchmarkServeClaude(b *testing.B) {
 	if err := eng.Register(engine.Hook{ID: "no-rm", Event: "PreToolUse", Handler: engine.Static(engine.Deny("no"))}); err != nil {
 		b.Fatal(err)
 	}
-	srv := claude.NewServer(eng, nil)
+	srv := server.NewServer(eng, nil)
 	const body = `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 )
 
@@ -20,7 +20,7 @@ func TestDecodeInput(t *testing.T) {
 		{`null`, "want a JSON object"},
 		{`{`, "not valid JSON"},
 	} {
-		_, _, err := claude.DecodeInput(strings.NewReader(tc.in))
+		_, _, err := server.DecodeInput(strings.NewReader(tc.in))
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.err)
 		}
@@ -32,7 +32,7 @@ func TestServer(t *testing.T) {
 	if err := e.Register(engine.Hook{ID: "gate", Event: "PreToolUse", When: "tool_input.command contains 'rm'", Handler: engine.Static(engine.Deny("no rm"))}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(claude.NewServer(e, func() map[string]any { return map[string]any{"config": "x.hcl"} }))
+	srv := httptest.NewServer(server.NewServer(e, func() map[string]any { return map[string]any{"config": "x.hcl"} }))
 	defer srv.Close()
 	post := func(path, body string) (int, map[string]any, http.Header) {
 		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))

@@ -1,4 +1,4 @@
-// Package claude is hookctl's hardened HTTP server (hookctl serve): the
+// Package server is hookctl's hardened HTTP server (hookctl serve): the
 // Claude Code hook route (/claude, answered by protocol/claude), /fire,
 // health and readiness probes and metrics, with everything a client can
 // make it hold bounded (ServerLimits): each input's bytes, nesting and
@@ -8,4 +8,4 @@
 //
 // The Claude Code codec is package protocol/claude; the command and http
 // handler kinds are packages handler/command and handler/http.
-package claude
+package server

@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ import (
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/stdlib"
@@ -76,7 +76,7 @@ func FuzzDecodeInput(f *testing.F) {
 		if len(data) > fuzzMaxInput {
 			t.Skip()
 		}
-		payload, name, err := claude.DecodeInput(bytes.NewReader(data))
+		payload, name, err := server.DecodeInput(bytes.NewReader(data))
 
 		// What the input is, decided independently.
 		var obj map[string]any
@@ -89,9 +89,9 @@ func FuzzDecodeInput(f *testing.F) {
 			if payload != nil || name != "" {
 				t.Fatalf("an error and a result: %v, %q", err, name)
 			}
-			var ie *claude.InputError
+			var ie *server.InputError
 			if !errors.As(err, &ie) {
-				t.Fatalf("error is %T, not *claude.InputError: %v", err, err)
+				t.Fatalf("error is %T, not *server.InputError: %v", err, err)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "hook input: ") {
@@ -99,7 +99,7 @@ func FuzzDecodeInput(f *testing.F) {
 			}
 			var want string
 			depth, values := jsonShape(data)
-			var le *claude.LimitError
+			var le *server.LimitError
 			switch {
 			case !valid && errors.As(err, &le):
 				// The scanner may stop at a limit in text the decoder
@@ -107,9 +107,9 @@ func FuzzDecodeInput(f *testing.F) {
 				want = "the " + le.Limit + " limit"
 			case !valid:
 				want = "not valid JSON"
-			case depth > claude.MaxInputDepth:
+			case depth > server.MaxInputDepth:
 				want = "nested deeper than 256 levels (the max-depth limit)"
-			case values > claude.MaxInputValues:
+			case values > server.MaxInputValues:
 				want = "the max-values limit"
 			case !isObject:
 				want = "want a JSON object"
@@ -181,11 +181,11 @@ func exactNumbers(v any) any {
 // over MaxInput are errors that say so.
 func TestDecodeInputLimits(t *testing.T) {
 	deep := `{"hook_event_name":"Stop","a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}"
-	if _, _, err := claude.DecodeInput(strings.NewReader(deep)); err == nil || !strings.Contains(err.Error(), "nested deeper than 256 levels (the max-depth limit)") {
+	if _, _, err := server.DecodeInput(strings.NewReader(deep)); err == nil || !strings.Contains(err.Error(), "nested deeper than 256 levels (the max-depth limit)") {
 		t.Fatalf("deep input: %v", err)
 	}
-	huge := io.MultiReader(strings.NewReader(`{"hook_event_name":"Stop","a":"`), &zeros{n: claude.MaxInput})
-	if _, _, err := claude.DecodeInput(huge); err == nil || !strings.Contains(err.Error(), "larger than 67108864 bytes (the max-body limit)") {
+	huge := io.MultiReader(strings.NewReader(`{"hook_event_name":"Stop","a":"`), &zeros{n: server.MaxInput})
+	if _, _, err := server.DecodeInput(huge); err == nil || !strings.Contains(err.Error(), "larger than 67108864 bytes (the max-body limit)") {
 		t.Fatalf("huge input: %v", err)
 	}
 }
@@ -389,7 +389,7 @@ func FuzzServer(f *testing.F) {
 	if err := eng.Load(cfg.Engine); err != nil {
 		f.Fatal(err)
 	}
-	srv := claude.NewServer(eng, nil)
+	srv := server.NewServer(eng, nil)
 
 	f.Fuzz(func(t *testing.T, route uint8, event string, body []byte) {
 		if len(body) > fuzzMaxInput || len(event) > 256 {
@@ -448,7 +448,7 @@ func FuzzServer(f *testing.F) {
 		if route == routeFire {
 			var payload map[string]any
 			depth, _ := jsonShape(body)
-			if depth > claude.MaxInputDepth {
+			if depth > server.MaxInputDepth {
 				want, wantErr = http.StatusBadRequest, "(the max-depth limit)"
 			} else if len(bytes.TrimSpace(body)) > 0 && (json.Unmarshal(body, &payload) != nil || payload == nil) {
 				want, wantErr = http.StatusBadRequest, "hook input: payload: "
@@ -467,12 +467,12 @@ func FuzzServer(f *testing.F) {
 				urlEvent = event
 			}
 			payload, err := protocol.DecodeObject(bytes.NewReader(body))
-			var le *claude.LimitError
+			var le *server.LimitError
 			if err == nil {
 				_, err = claudeproto.New().Decode(payload, urlEvent)
 			}
 			switch {
-			case errors.As(err, &le) && le.Limit != claude.LimitDepth:
+			case errors.As(err, &le) && le.Limit != server.LimitDepth:
 				want, wantErr = http.StatusRequestEntityTooLarge, err.Error()
 			case err != nil:
 				want, wantErr = http.StatusBadRequest, err.Error()
@@ -524,11 +524,11 @@ func health(t *testing.T, srv http.Handler) float64 {
 // object used to be reported as "want a JSON object, got number 1e999"
 // (found by FuzzDecodeInput).
 func TestDecodeInputNumberOutOfRange(t *testing.T) {
-	_, _, err := claude.DecodeInput(strings.NewReader(`{"hook_event_name":"Stop","x":1e999}`))
+	_, _, err := server.DecodeInput(strings.NewReader(`{"hook_event_name":"Stop","x":1e999}`))
 	if err == nil || !strings.Contains(err.Error(), "number out of range") || strings.Contains(err.Error(), "want a JSON object") {
 		t.Fatalf("%v", err)
 	}
-	_, _, err = claude.DecodeInput(strings.NewReader(` 1e999`))
+	_, _, err = server.DecodeInput(strings.NewReader(` 1e999`))
 	if err == nil || !strings.Contains(err.Error(), "want a JSON object, got number") {
 		t.Fatalf("%v", err)
 	}
@@ -588,7 +588,7 @@ func FuzzServerHeaders(f *testing.F) {
 	})}); err != nil {
 		f.Fatal(err)
 	}
-	srv := claude.NewServer(eng, nil)
+	srv := server.NewServer(eng, nil)
 	body := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`
 	f.Fuzz(func(t *testing.T, route uint8, host, origin, ct string) {
 		path := [...]string{"/claude", "/claude/PreToolUse", "/v1/fire/PreToolUse"}[route%routes]

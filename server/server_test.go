@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 )
 
@@ -45,7 +45,7 @@ func gateEngine(t *testing.T, release <-chan struct{}) *engine.Engine {
 
 // serveReal serves srv as hookctl serve does: its HTTPServer on its
 // LimitListener, on 127.0.0.1.
-func serveReal(t *testing.T, srv *claude.Server) string {
+func serveReal(t *testing.T, srv *server.Server) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -111,7 +111,7 @@ func freshClient() *http.Client {
 // naming it. The server goes on serving.
 func TestServeRefusesHugeInputEarly(t *testing.T) {
 	e := gateEngine(t, nil)
-	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{Input: claude.InputLimits{MaxValues: 100_000}}))
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{Input: server.InputLimits{MaxValues: 100_000}}))
 	url := serveReal(t, srv)
 	c := freshClient()
 
@@ -208,7 +208,7 @@ func rawPost(t *testing.T, base, path string, body []byte) (int, string) {
 func TestServeBoundsRequestsInFlight(t *testing.T) {
 	release := make(chan struct{})
 	e := gateEngine(t, release)
-	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxInFlight: 2, MaxQueue: 1, QueueTimeout: 300 * time.Millisecond}))
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxInFlight: 2, MaxQueue: 1, QueueTimeout: 300 * time.Millisecond}))
 	url := serveReal(t, srv)
 	c := freshClient()
 	stop := `{"hook_event_name":"Stop"}`
@@ -267,7 +267,7 @@ func TestServeBoundsRequestsInFlight(t *testing.T) {
 // free again.
 func TestServeSlowBodyTimesOut(t *testing.T) {
 	e := gateEngine(t, nil)
-	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxInFlight: 1, ReadTimeout: 500 * time.Millisecond}))
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxInFlight: 1, ReadTimeout: 500 * time.Millisecond}))
 	url := serveReal(t, srv)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
@@ -300,8 +300,8 @@ func TestServeSlowBodyTimesOut(t *testing.T) {
 func TestServeBoundsInputMemory(t *testing.T) {
 	release := make(chan struct{})
 	e := gateEngine(t, release)
-	lim := claude.ServerLimits{Input: claude.InputLimits{MaxBytes: 1 << 20, MaxValues: 1000}, MaxMemory: 1}
-	srv := claude.NewServer(e, nil, claude.WithLimits(lim))
+	lim := server.ServerLimits{Input: server.InputLimits{MaxBytes: 1 << 20, MaxValues: 1000}, MaxMemory: 1}
+	srv := server.NewServer(e, nil, server.WithLimits(lim))
 	if got, want := srv.Limits().MaxMemory, int64(2<<20+128*1000); got != want {
 		t.Fatalf("max memory raised to %d, want %d (one input at the limits)", got, want)
 	}
@@ -336,8 +336,8 @@ func TestServeBoundsInputMemory(t *testing.T) {
 func TestServeSurvivesSlowConnections(t *testing.T) {
 	const timeout = 3 * time.Second
 	e := gateEngine(t, nil)
-	lim := claude.ServerLimits{MaxConns: 50, ReadHeaderTimeout: timeout, IdleTimeout: timeout}
-	srv := claude.NewServer(e, nil, claude.WithLimits(lim))
+	lim := server.ServerLimits{MaxConns: 50, ReadHeaderTimeout: timeout, IdleTimeout: timeout}
+	srv := server.NewServer(e, nil, server.WithLimits(lim))
 	url := serveReal(t, srv)
 	addr := strings.TrimPrefix(url, "http://")
 
@@ -448,7 +448,7 @@ func isTimeout(err error) bool {
 func TestServeKeepsBusyConnections(t *testing.T) {
 	release := make(chan struct{})
 	e := gateEngine(t, release)
-	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{MaxConns: 3}))
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxConns: 3}))
 	url := serveReal(t, srv)
 	c := freshClient()
 	codes := make(chan int, 3)
@@ -499,10 +499,10 @@ func waitFor(t *testing.T, cond func() bool) {
 // than WedgedAfter (hooks stuck in a native call), and ok otherwise.
 func TestHealthzReportsWedgedScripts(t *testing.T) {
 	var mu sync.Mutex
-	stats := claude.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}
+	stats := server.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}
 	e := gateEngine(t, nil)
-	srv := httptest.NewServer(claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{WedgedAfter: time.Minute}),
-		claude.WithPoolStats(func() claude.PoolStats {
+	srv := httptest.NewServer(server.NewServer(e, nil, server.WithLimits(server.ServerLimits{WedgedAfter: time.Minute}),
+		server.WithPoolStats(func() server.PoolStats {
 			mu.Lock()
 			defer mu.Unlock()
 			return stats
@@ -510,14 +510,14 @@ func TestHealthzReportsWedgedScripts(t *testing.T) {
 	defer srv.Close()
 	c := freshClient()
 	for _, tc := range []struct {
-		stats  claude.PoolStats
+		stats  server.PoolStats
 		code   int
 		status string
 	}{
-		{claude.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}, 503, "wedged"},
-		{claude.PoolStats{Size: 4, InUse: 3, Idle: 1, OldestCall: 2 * time.Minute}, 200, "ok"},
-		{claude.PoolStats{Size: 4, InUse: 4, OldestCall: 30 * time.Second}, 200, "ok"},
-		{claude.PoolStats{}, 200, "ok"}, // no pool
+		{server.PoolStats{Size: 4, InUse: 4, OldestCall: 2 * time.Minute}, 503, "wedged"},
+		{server.PoolStats{Size: 4, InUse: 3, Idle: 1, OldestCall: 2 * time.Minute}, 200, "ok"},
+		{server.PoolStats{Size: 4, InUse: 4, OldestCall: 30 * time.Second}, 200, "ok"},
+		{server.PoolStats{}, 200, "ok"}, // no pool
 	} {
 		mu.Lock()
 		stats = tc.stats
@@ -551,7 +551,7 @@ func TestFireRepliesAreTheirOwn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	url := serveReal(t, claude.NewServer(e, nil))
+	url := serveReal(t, server.NewServer(e, nil))
 	c := &http.Client{Timeout: 10 * time.Second}
 	check := func(r reply, event string) error {
 		hooks, _ := r.body["hooks"].([]any)
@@ -600,7 +600,7 @@ func TestFireRepliesAreTheirOwn(t *testing.T) {
 // one, gets its deny.
 func TestRefusalClosesTheConnection(t *testing.T) {
 	e := gateEngine(t, nil)
-	srv := claude.NewServer(e, nil, claude.WithLimits(claude.ServerLimits{Input: claude.InputLimits{MaxDepth: 64}}))
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{Input: server.InputLimits{MaxDepth: 64}}))
 	url := serveReal(t, srv)
 	c := &http.Client{Timeout: 10 * time.Second} // keep-alive
 	post := func(body string) (*http.Response, string) {

@@ -1,4 +1,4 @@
-package claude_test
+package server_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/claude"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/metrics"
 	"github.com/hookctl/hookctl/metrics/metricstest"
@@ -44,18 +44,18 @@ func TestServerMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(claude.NewServer(e, nil, claude.WithMetrics(m, metrics.Handler(reg)),
-		claude.WithConfigHash(func() string { return "c0ffee" }),
-		claude.WithLimits(claude.ServerLimits{Input: claude.InputLimits{MaxBytes: 4096}})))
+	srv := httptest.NewServer(server.NewServer(e, nil, server.WithMetrics(m, metrics.Handler(reg)),
+		server.WithConfigHash(func() string { return "c0ffee" }),
+		server.WithLimits(server.ServerLimits{Input: server.InputLimits{MaxBytes: 4096}})))
 	defer srv.Close()
 	c := freshClient()
 	for range 3 {
 		r := do(t, c, "POST", srv.URL+"/v1/fire/PreToolUse", rmPayload)
-		if r.code != 200 || r.body["decision"] != "deny" || r.header.Get(claude.HeaderConfigHash) != "c0ffee" {
+		if r.code != 200 || r.body["decision"] != "deny" || r.header.Get(server.HeaderConfigHash) != "c0ffee" {
 			t.Fatalf("%d %v %s", r.code, r.header, r.raw)
 		}
 	}
-	if r := do(t, c, "POST", srv.URL+"/claude", rmPayload); r.code != 200 || r.header.Get(claude.HeaderConfigHash) != "c0ffee" {
+	if r := do(t, c, "POST", srv.URL+"/claude", rmPayload); r.code != 200 || r.header.Get(server.HeaderConfigHash) != "c0ffee" {
 		t.Fatalf("/claude: %d %v %s", r.code, r.header, r.raw)
 	}
 	if r := do(t, c, "POST", srv.URL+"/v1/fire/Stop", `{}`); r.code != 200 || !strings.Contains(r.raw, `"status":"timeout"`) {
@@ -115,16 +115,16 @@ func TestServerMetrics(t *testing.T) {
 func TestReadyzAndLivez(t *testing.T) {
 	var mu sync.Mutex
 	var natsErr error
-	pool := claude.PoolStats{Size: 2, Idle: 2}
+	pool := server.PoolStats{Size: 2, Idle: 2}
 	e := gateEngine(t, nil)
-	s := claude.NewServer(e, nil, claude.WithConfigHash(func() string { return "abc" }),
-		claude.WithLimits(claude.ServerLimits{WedgedAfter: time.Minute}),
-		claude.WithPoolStats(func() claude.PoolStats {
+	s := server.NewServer(e, nil, server.WithConfigHash(func() string { return "abc" }),
+		server.WithLimits(server.ServerLimits{WedgedAfter: time.Minute}),
+		server.WithPoolStats(func() server.PoolStats {
 			mu.Lock()
 			defer mu.Unlock()
 			return pool
 		}),
-		claude.WithReadiness("nats", func(ctx context.Context) error {
+		server.WithReadiness("nats", func(ctx context.Context) error {
 			mu.Lock()
 			defer mu.Unlock()
 			return natsErr
@@ -132,7 +132,7 @@ func TestReadyzAndLivez(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	c := freshClient()
-	set := func(err error, ps claude.PoolStats) {
+	set := func(err error, ps server.PoolStats) {
 		mu.Lock()
 		defer mu.Unlock()
 		natsErr, pool = err, ps
@@ -164,18 +164,18 @@ func TestReadyzAndLivez(t *testing.T) {
 		t.Fatalf("%s", h.raw)
 	}
 
-	set(errors.New("nats: no servers available"), claude.PoolStats{Size: 2, Idle: 2})
+	set(errors.New("nats: no servers available"), server.PoolStats{Size: 2, Idle: 2})
 	r = check("/readyz", 503, "not ready", "nats")
 	if r.body["checks"].(map[string]any)["nats"] != "nats: no servers available" {
 		t.Fatalf("%s", r.raw)
 	}
 	check("/livez", 200, "ok")
 
-	set(nil, claude.PoolStats{Size: 2, InUse: 2, OldestCall: 2 * time.Minute})
+	set(nil, server.PoolStats{Size: 2, InUse: 2, OldestCall: 2 * time.Minute})
 	check("/readyz", 503, "not ready", "scripts")
 	check("/livez", 503, "wedged")
 
-	set(nil, claude.PoolStats{Size: 2, Idle: 2})
+	set(nil, server.PoolStats{Size: 2, Idle: 2})
 	check("/readyz", 200, "ready")
 	s.Drain()
 	if !s.Draining() {
@@ -199,7 +199,7 @@ func TestReadyzAndLivez(t *testing.T) {
 	}
 
 	e2 := gateEngine(t, nil)
-	srv2 := httptest.NewServer(claude.NewServer(e2, nil))
+	srv2 := httptest.NewServer(server.NewServer(e2, nil))
 	defer srv2.Close()
 	if err := e2.Close(context.Background()); err != nil {
 		t.Fatal(err)
