@@ -1,5 +1,6 @@
-// Package server is hookctl's hardened HTTP server (hookctl serve): the
-// Claude Code hook route (/claude, answered by protocol/claude), /fire,
+// Package server is hookctl's hardened HTTP transport (hookctl serve):
+// the host hook routes (/claude, /hook/{host}, answered through package
+// runtime, the same request path as every other transport), /v1/fire,
 // health and readiness probes and metrics, with everything a client can
 // make it hold bounded (ServerLimits): each input's bytes, nesting and
 // values before it is decoded (DecodeInput, InputLimits), the requests

@@ -26,9 +26,9 @@ import (
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/stdlib"
 )
 

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/metrics"
 	"github.com/hookctl/hookctl/metrics/metricstest"
+	"github.com/hookctl/hookctl/server"
 )
 
 // TestServerMetrics: after a known sequence of requests, GET /metrics

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/server"
 )
 
 // BenchmarkServeClaude is one POST /claude through the handler (no

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/server"
 )
 
 const rmPayload = `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
