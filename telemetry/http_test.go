@@ -10,8 +10,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/telemetry"
 )
 

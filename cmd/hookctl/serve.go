@@ -20,12 +20,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/metrics"
 	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/metrics/metricstest"
+	"github.com/hookctl/hookctl/server"
 )
 
 type httpReply struct {

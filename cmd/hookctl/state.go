@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/natsbackend"
 	"github.com/hookctl/hookctl/stdlib/kv"

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
+	"github.com/hookctl/hookctl/server"
 )
 
 // fuzzMaxInput bounds the fuzzed inputs: large enough for every fixture.
