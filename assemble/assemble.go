@@ -18,8 +18,8 @@ import (
 	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
-	"github.com/hookctl/hookctl/stdlib/kv"
-	"github.com/hookctl/hookctl/stdlib/shell"
+	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/lib/shell"
 )
 
 // Config is an assembled configuration: what the engine loads, plus what

@@ -8,7 +8,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/suggest"
-	"github.com/hookctl/hookctl/stdlib/builtin"
+	"github.com/hookctl/hookctl/builtin"
 )
 
 // buildBuiltin enables a hook of the built-in pack, reporting unknown

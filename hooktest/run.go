@@ -16,7 +16,7 @@ import (
 	"github.com/hookctl/hookctl/handler/command"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/suggest"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // Options configure Run; set them with Option functions.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 type scopeKey struct{}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/replay"
-	"github.com/hookctl/hookctl/stdlib/transcript"
+	"github.com/hookctl/hookctl/lib/transcript"
 )
 
 // TestReadersAgree: replay's Reader (the hook events a session fired) and
@@ -24,7 +24,7 @@ import (
 // fractional token count) and an empty text block, on which the two
 // parsers once disagreed.
 func TestReadersAgree(t *testing.T) {
-	for _, file := range []string{"testdata/session-echo.jsonl", "../stdlib/transcript/testdata/session.jsonl", "testdata/lenient.jsonl"} {
+	for _, file := range []string{"testdata/session-echo.jsonl", "../lib/transcript/testdata/session.jsonl", "testdata/lenient.jsonl"} {
 		t.Run(file, func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {

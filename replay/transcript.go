@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/jsonx"
-	"github.com/hookctl/hookctl/stdlib/transcript"
+	"github.com/hookctl/hookctl/lib/transcript"
 )
 
 // The Claude Code events a replay fires, in the order a turn fires them.

@@ -3,7 +3,7 @@ package runtime
 import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // State is the shared state of one call or one server: the kv store hooks

@@ -1,6 +1,6 @@
 package state_test
 
-// The conformance suite of the state backends: stdlib/kv/kvtest's Run
+// The conformance suite of the state backends: state/kv/kvtest's Run
 // (the kv.Store semantics) and RunLoopStore (the Stop loop guard's
 // counts), run through a state.Shared against every backend a state URL
 // can name, NATS on a real server. A new backend is a new row.
@@ -16,12 +16,12 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/hookctl/hookctl/natsstate"
-	"github.com/hookctl/hookctl/natsstate/natstest"
+	"github.com/hookctl/hookctl/state/natsstate"
+	"github.com/hookctl/hookctl/state/natsstate/natstest"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/natsbackend"
-	"github.com/hookctl/hookctl/stdlib/kv"
-	"github.com/hookctl/hookctl/stdlib/kv/kvtest"
+	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/kv/kvtest"
 )
 
 // conformanceCase is one backend of the suite.

@@ -4,7 +4,7 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/state"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // runtimeState is the runtime's State (the contract between the state

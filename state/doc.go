@@ -25,7 +25,7 @@
 // cannot be published is an error the engine logs with the count of
 // records lost so far.
 //
-// Every backend passes one conformance suite: stdlib/kv/kvtest's Run and
+// Every backend passes one conformance suite: state/kv/kvtest's Run and
 // RunLoopStore, run by this package's tests against memory, a file and a
 // real NATS server, directly and through a Shared.
 package state

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // Remote is a backend kept on servers (NATS JetStream), as an Opener

@@ -15,7 +15,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/auditq"
 	"github.com/hookctl/hookctl/internal/natsurl"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // Defaults of a Shared's options.

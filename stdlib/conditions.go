@@ -2,9 +2,9 @@ package stdlib
 
 import (
 	"github.com/hookctl/hookctl/conditions"
-	"github.com/hookctl/hookctl/stdlib/paths"
-	"github.com/hookctl/hookctl/stdlib/secrets"
-	"github.com/hookctl/hookctl/stdlib/shell"
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/secrets"
+	"github.com/hookctl/hookctl/lib/shell"
 )
 
 // ConditionFunctions returns the helper functions of `when` conditions:

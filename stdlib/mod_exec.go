@@ -7,7 +7,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/proc"
+	"github.com/hookctl/hookctl/lib/proc"
 )
 
 // execModule is hookctl/exec: run a program by argv, without a shell,

@@ -15,7 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/paths"
+	"github.com/hookctl/hookctl/lib/paths"
 )
 
 // DefaultReadLimit bounds fs.read when maxBytes is not given.

@@ -6,7 +6,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // kvModule is hookctl/kv: state scoped to the session (default), the

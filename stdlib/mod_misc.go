@@ -8,11 +8,11 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/jsonl"
-	"github.com/hookctl/hookctl/stdlib/paths"
-	"github.com/hookctl/hookctl/stdlib/secrets"
-	"github.com/hookctl/hookctl/stdlib/shell"
-	"github.com/hookctl/hookctl/stdlib/transcript"
+	"github.com/hookctl/hookctl/lib/jsonl"
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/secrets"
+	"github.com/hookctl/hookctl/lib/shell"
+	"github.com/hookctl/hookctl/lib/transcript"
 )
 
 func durationOf(ns int64) time.Duration { return time.Duration(ns) }

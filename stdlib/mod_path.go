@@ -6,7 +6,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/paths"
+	"github.com/hookctl/hookctl/lib/paths"
 )
 
 // pathModule is hookctl/path: pure path helpers. Relative paths resolve

@@ -15,7 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/urlallow"
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 //go:embed js/*.js

@@ -20,7 +20,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/stdlib"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 func TestMain(m *testing.M) {

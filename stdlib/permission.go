@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hookctl/hookctl/stdlib/paths"
-	"github.com/hookctl/hookctl/stdlib/shell"
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
 )
 
 var ruleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_*-]+)(?:\((.*)\))?$`) })

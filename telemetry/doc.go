@@ -52,14 +52,14 @@
 //	error.type               "error" or "timeout", for a hook that failed
 //
 // A hook that failed or timed out has status Error with its error message
-// (credentials redacted by package stdlib/secrets).
+// (credentials redacted by package lib/secrets).
 //
 // # Payloads
 //
 // Spans never carry payload contents unless WithPayloadAttributes(true)
 // asks for them; then the fire span has hookctl.payload (the payload as
 // fired, JSON) and hookctl.reason, hook spans hookctl.hook.reason, each
-// with credentials redacted by package stdlib/secrets and cut at 8 KiB.
+// with credentials redacted by package lib/secrets and cut at 8 KiB.
 // Reasons are off by default too: a script may build one from the payload.
 //
 // # Configuration from the environment

@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/stdlib/secrets"
+	"github.com/hookctl/hookctl/lib/secrets"
 )
 
 // ScopeName is the instrumentation scope of hookctl's spans.
@@ -60,7 +60,7 @@ type config struct {
 
 // WithPayloadAttributes puts payload contents on the spans: the payload
 // as fired and the merged reason on the fire span, each hook's reason on
-// its span, with credentials redacted (package stdlib/secrets) and each
+// its span, with credentials redacted (package lib/secrets) and each
 // cut at 8 KiB. Off by default: traces often leave the machine.
 func WithPayloadAttributes(on bool) Option { return func(c *config) { c.payload = on } }
 

@@ -23,8 +23,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/hookctl/hookctl/internal/syncbuf"
-	"github.com/hookctl/hookctl/natsstate"
-	"github.com/hookctl/hookctl/natsstate/natstest"
+	"github.com/hookctl/hookctl/state/natsstate"
+	"github.com/hookctl/hookctl/state/natsstate/natstest"
 )
 
 // replica is a `hookctl serve` running as a process of its own: the test

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/termsafe"
-	"github.com/hookctl/hookctl/natsstate"
+	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/runtime"
 )
 

@@ -7,7 +7,7 @@ import (
 	"syscall"
 
 	"github.com/hookctl/hookctl/runtime"
-	"github.com/hookctl/hookctl/stdlib/proc"
+	"github.com/hookctl/hookctl/lib/proc"
 )
 
 // stopSignals are the signals a host sends a hook it gives up on: they

@@ -12,7 +12,7 @@ import (
 	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/natsbackend"
-	"github.com/hookctl/hookctl/stdlib/kv"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // How long connecting to NATS may take. serve takes --nats-timeout; the

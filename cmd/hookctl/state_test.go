@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/syncbuf"
-	"github.com/hookctl/hookctl/natsstate/natstest"
+	"github.com/hookctl/hookctl/state/natsstate/natstest"
 	"github.com/hookctl/hookctl/runtime"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
-	"github.com/hookctl/hookctl/stdlib/proc"
+	"github.com/hookctl/hookctl/lib/proc"
 )
 
 // MaxOutput bounds what is kept of a command hook's stdout and stderr.

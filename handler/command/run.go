@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hookctl/hookctl/stdlib/proc"
+	"github.com/hookctl/hookctl/lib/proc"
 )
 
 // runResult is what one run of a command hook produced.

@@ -1,0 +1,87 @@
+package builtin_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/builtin"
+)
+
+// typicalLine is the kind of compound line an agent runs many times a
+// session.
+const typicalLine = `cd /home/dev/project && go test ./... 2>&1 | tail -n 20 && git status --short`
+
+func benchHook(b *testing.B, name string) engine.Hook {
+	cfg := builtin.Config{Home: home}
+	if name == "read-only-approver" {
+		cfg.Options = map[string]any{"events": []any{"PreToolUse"}}
+	}
+	hooks, err := builtin.New(name, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return hooks[0]
+}
+
+// BenchmarkDangerousCommands measures the handler alone on a harmless
+// compound line (the common case: every rule runs, none fires).
+func BenchmarkDangerousCommands(b *testing.B) {
+	h := benchHook(b, "dangerous-commands")
+	c := &engine.Call{Event: "PreToolUse", Payload: bash(typicalLine)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, _ := h.Handler.Handle(ctx, c); r != nil {
+			b.Fatal(r)
+		}
+	}
+}
+
+// BenchmarkDangerousCommandsDeny measures a line that is denied.
+func BenchmarkDangerousCommandsDeny(b *testing.B) {
+	h := benchHook(b, "dangerous-commands")
+	c := &engine.Call{Event: "PreToolUse", Payload: bash(`git status && sudo rm -rf ~/`)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, _ := h.Handler.Handle(ctx, c); r == nil {
+			b.Fatal("not denied")
+		}
+	}
+}
+
+// BenchmarkGuardsFire fires PreToolUse through an engine with the three
+// PreToolUse guards registered.
+func BenchmarkGuardsFire(b *testing.B) {
+	eng, err := engine.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	for _, name := range []string{"dangerous-commands", "secret-files", "read-only-approver"} {
+		if err := eng.Register(benchHook(b, name)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ev := engine.Event{Name: "PreToolUse", Payload: bash(typicalLine)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := eng.Fire(ctx, ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSecretFilesBash(b *testing.B) {
+	h := benchHook(b, "secret-files")
+	c := &engine.Call{Event: "PreToolUse", Payload: bash(typicalLine)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, _ := h.Handler.Handle(ctx, c); r != nil {
+			b.Fatal(r)
+		}
+	}
+}

@@ -1,0 +1,865 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// Rule names of dangerous-commands, as they appear in reasons.
+const (
+	ruleRmRecursive    = "rm-recursive"
+	ruleNoPreserveRoot = "no-preserve-root"
+	ruleMkfs           = "mkfs"
+	ruleDiskWrite      = "disk-write"
+	ruleForkBomb       = "fork-bomb"
+	rulePipeToShell    = "pipe-to-shell"
+	ruleChmod          = "chmod-777"
+	ruleChown          = "chown-recursive"
+	ruleFindDelete     = "find-delete"
+	ruleForcePush      = "force-push"
+	ruleGitDiscard     = "git-discard"
+	ruleRmOutside      = "rm-outside-project"
+	ruleRmProject      = "rm-project"
+	ruleUnseen         = "unseen-targets"
+	ruleInterpreter    = "interpreter-delete"
+)
+
+func dangerousSpec() Spec {
+	return Spec{
+		Name: "dangerous-commands",
+		Description: "Denies (or asks about) destructive shell commands, found by parsing the command line: " +
+			"recursive rm of /, ~, home or system directories, --no-preserve-root, mkfs, dd or redirections onto disk devices, " +
+			"fork bombs, curl/wget piped into a shell, chmod 777 and chown -R of system directories, git force pushes, " +
+			"git reset --hard and git clean -f, a recursive rm of the project directory or its parents, and of anything outside it " +
+			"($CLAUDE_PROJECT_DIR, else the payload's cwd; home subtrees included, the temporary directories not). " +
+			"It follows cd, $(pwd) and $PWD, xargs and parallel arguments and python, node, ruby and perl one-liners, " +
+			"and asks about a recursive delete whose targets it cannot see (xargs fed by a pipe, find \"$DIR\" -delete).",
+		Events:   []string{"PreToolUse"},
+		Priority: 1000,
+		Options: []OptionSpec{
+			{Name: "allow", Type: TypeList, Doc: "regular expressions matched against each command of the line (its words joined by spaces, launchers such as sudo removed); a command matching one is never flagged"},
+			{Name: "git_destructive", Type: TypeBool, Doc: "also flag git reset --hard and git clean -f, which discard uncommitted work", Default: true},
+			{Name: "mode", Type: TypeString, Doc: `"deny" or "ask"`, Default: "deny"},
+			{Name: "outside_project", Type: TypeBool, Doc: "flag a recursive rm of anything outside the project directory (home subtrees included; /tmp, /var/tmp and $TMPDIR are not)", Default: true},
+		},
+	}
+}
+
+func buildDangerous(b *build) ([]engine.Hook, error) {
+	mode, err := b.mode()
+	if err != nil {
+		return nil, err
+	}
+	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
+		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil)}
+	getenv := b.getenv
+	for i, expr := range b.opts.list("allow") {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, b.optErr("allow", "element %d is not a valid regular expression: %v", i, err)
+		}
+		g.allow = append(g.allow, re)
+	}
+	decide := engine.Deny
+	if mode == "ask" {
+		decide = engine.Ask
+	}
+	h := b.hook(engine.Hook{
+		Event:   "PreToolUse",
+		Matcher: "Bash",
+		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			cmd := str(object(c.Payload, "tool_input"), "command")
+			if strings.TrimSpace(cmd) == "" {
+				return nil, nil
+			}
+			cwd := str(c.Payload, "cwd")
+			project := getenv("CLAUDE_PROJECT_DIR")
+			if project == "" {
+				project = cwd
+			}
+			f, ok := g.checkIn(cmd, cwd, project)
+			switch {
+			case !ok:
+				return nil, nil
+			case f.ask:
+				return engine.Ask(f.reason()), nil
+			}
+			return decide(f.reason()), nil
+		}),
+	})
+	return []engine.Hook{h}, nil
+}
+
+// dangerGuard holds a dangerous-commands configuration. It is immutable
+// and safe for concurrent use.
+type dangerGuard struct {
+	shell          *shell.Cache
+	allow          []*regexp.Regexp
+	gitDestructive bool
+	outside        bool
+	home           string
+	// tmpDirs are the temporary directories: what is under them may be
+	// deleted (nil: those of the process's environment).
+	tmpDirs []string
+}
+
+// finding is one dangerous command.
+type finding struct {
+	rule string // rule name
+	cmd  string // the offending command
+	why  string // what it would do
+	ask  bool   // the guard cannot see enough to deny: ask, even in deny mode
+}
+
+func (f finding) reason() string {
+	return fmt.Sprintf("`%s` %s (dangerous-commands rule %s)", truncate(f.cmd, 200), f.why, f.rule)
+}
+
+// checkIn reports the first dangerous command of a command line, for an
+// agent whose working directory is cwd ("" if unknown) in project ("" if
+// unknown): a recursive rm of the project directory, its parents or
+// anything outside it is dangerous too. A finding to deny wins over one to ask, wherever
+// they are in the line.
+func (g *dangerGuard) checkIn(line, cwd, project string) (finding, bool) {
+	return g.checkAt(line, place{cwd: cwd}, project)
+}
+
+// maxNested bounds how deeply scripts found in a command line (echoed into
+// a shell, run by an interpreter's os.system, given to parallel) are
+// checked in turn; deeper, the guard asks.
+const maxNested = 8
+
+// nested checks a script that a command at p runs, one level deeper.
+func (g *dangerGuard) nested(line string, p place, project string) (finding, bool) {
+	if p.depth >= maxNested {
+		return finding{rule: ruleUnseen, cmd: line, ask: true, why: "nests scripts too deeply for the guard to check"}, true
+	}
+	p.depth++
+	return g.checkAt(line, p, project)
+}
+
+// checkAt is checkIn for a line run at a place.
+func (g *dangerGuard) checkAt(line string, at place, project string) (finding, bool) {
+	cwd := at.cwd
+	segs, err := g.shell.Parse(line)
+	if err != nil {
+		if f, ok := g.fallback(line); ok {
+			return f, true
+		}
+		// bash runs the complete commands before a syntax error.
+		if prefix := shell.RunnablePrefix(line); prefix != "" {
+			return g.checkAt(prefix, at, project)
+		}
+		return finding{}, false
+	}
+	if f, ok := g.forkBomb(line, func(name string) bool {
+		n := 0
+		for _, s := range segs {
+			if s.Name == name {
+				n++
+			}
+		}
+		return n >= 2
+	}); ok {
+		return f, true
+	}
+	if cwd != "" {
+		cwd = paths.Normalize(cwd)
+	}
+	if project != "" {
+		project = paths.Normalize(project)
+	}
+	var (
+		asked finding
+		ask   bool
+		memo  placeMemo
+	)
+	start := [1]place{{cwd: cwd, depth: at.depth, project: project}}
+	vars := g.lineVars(segs, start[0])
+	for i, s := range segs {
+		places, overflow := start[:], false
+		if len(s.Dirs) > 0 {
+			places, overflow = g.placesOf(&memo, s, start[0])
+		}
+		variants := g.varVariants(s, vars)
+		for vi := -1; vi < len(variants); vi++ {
+			v := s
+			if vi >= 0 {
+				v = variants[vi]
+			}
+			for _, p := range places {
+				e := g.expandSegment(v, p)
+				f, ok := g.segment(segs, i, e, p, project)
+				if !ok {
+					f, ok = g.outsideProject(e, p.cwd, project)
+				}
+				if !ok {
+					continue
+				}
+				if !f.ask {
+					return f, true
+				}
+				if !ask {
+					asked, ask = f, true
+				}
+			}
+		}
+		if !ask && len(vars[""]) > 0 && deletes(s) && overflowedVar(s, vars) && !g.allowed(strings.Join(s.Argv, " ")) {
+			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+				why: "deletes files named by a variable the line gives more values than the guard tries"}, true
+		}
+		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
+			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+				why: "deletes files in a working directory the guard cannot follow (too many cd before it)"}, true
+		}
+	}
+	return asked, ask
+}
+
+// deletes reports whether a command deletes files recursively, as far as
+// its name and flags tell.
+func deletes(s shell.Segment) bool {
+	switch s.Name {
+	case "rm":
+		return s.Flag("r", "R", "recursive")
+	case "find":
+		return slices.Contains(s.Argv, "-delete") || slices.Contains(s.Argv, "-exec") || slices.Contains(s.Argv, "-execdir")
+	}
+	return false
+}
+
+// outsideProject flags a recursive rm of a path outside the project
+// directory (the temporary directories excepted) unless allowed.
+func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (finding, bool) {
+	if !g.outside || project == "" || s.Name != "rm" || !s.Flag("r", "R", "recursive") {
+		return finding{}, false
+	}
+	project = paths.Normalize(project)
+	text := strings.Join(s.Argv, " ")
+	for _, a := range s.Args() {
+		t := classifyArg(a, cwd, g.home)
+		if t.path == "" || paths.Inside(t.path, project) || g.temporary(t.path) {
+			continue
+		}
+		if g.allowed(text) {
+			return finding{}, false
+		}
+		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + t.path + ", outside the project " + project}, true
+	}
+	return finding{}, false
+}
+
+// tmpDirs lists the temporary directories of an environment: the usual
+// ones and $TMPDIR (and the OS's, for the process's own environment).
+func tmpDirs(getenv func(string) string, process bool) []string {
+	dirs := []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", getenv("TMPDIR")}
+	if process {
+		dirs = append(dirs, os.TempDir())
+	}
+	var out []string
+	for _, d := range dirs {
+		if d != "" && d != "/" {
+			out = append(out, paths.Normalize(d))
+		}
+	}
+	return out
+}
+
+// temporary reports whether p is in a temporary directory.
+func (g *dangerGuard) temporary(p string) bool {
+	dirs := g.tmpDirs
+	if dirs == nil {
+		dirs = tmpDirs(os.Getenv, true)
+	}
+	for _, d := range dirs {
+		if d != "/" && paths.Inside(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowed reports whether an allow expression matches the command.
+func (g *dangerGuard) allowed(text string) bool {
+	for _, re := range g.allow {
+		if re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// segment applies the rules to one command (segs[i] is s), run in cwd.
+func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+	cwd := at.cwd
+	f, ok := g.rules(s, cwd, project)
+	if !ok {
+		f, ok = g.pipeline(segs, i, s, at, project)
+	}
+	if !ok {
+		f, ok = g.substitutedScript(s, at, project)
+	}
+	if !ok {
+		f, ok = g.redirects(s)
+	}
+	if !ok {
+		f, ok = g.fed(segs, i, s, at, project)
+	}
+	if !ok {
+		f, ok = g.interpreter(segs, i, s, at, project)
+	}
+	if ok && g.allowed(strings.Join(s.Argv, " ")) {
+		return finding{}, false
+	}
+	return f, ok
+}
+
+// rules applies the rules that look at one command's words.
+func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool) {
+	if len(s.Argv) == 0 {
+		return finding{}, false // a bare redirection or assignment
+	}
+	text := strings.Join(s.Argv, " ")
+	found := func(rule, why string) (finding, bool) {
+		return finding{rule: rule, cmd: text, why: why}, true
+	}
+	switch name := s.Name; {
+	case name == "rm":
+		if s.Flag("r", "R", "recursive") {
+			for _, a := range s.Args() {
+				if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
+					return found(ruleRmRecursive, "recursively deletes "+t.describe())
+				}
+			}
+			for _, a := range s.Args() {
+				if dotArg(a) {
+					continue // rm refuses to remove . and ..
+				}
+				if what := projectTarget(classifyArg(a, cwd, g.home), project); what != "" {
+					return found(ruleRmProject, "recursively deletes "+what)
+				}
+			}
+			for _, a := range s.Args() {
+				if hit := g.globHit(a, cwd, project); hit != "" {
+					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
+				}
+			}
+		}
+	case strings.HasPrefix(s.Argv[0], "$") && s.Flag("r", "R", "recursive"):
+		// $RM -rf ~: a command name the guard cannot know, aimed
+		// recursively at what rm -r must never delete.
+		for _, a := range s.Args() {
+			t := classifyArg(a, cwd, g.home)
+			if allTargets.has(t.kind) || projectTarget(t, project) != "" {
+				return finding{rule: ruleUnseen, cmd: text, ask: true,
+					why: "runs a command the guard cannot name recursively on " + a}, true
+			}
+		}
+	case name == "chmod":
+		if f, ok := g.chmod(s, cwd); ok {
+			f.cmd = text
+			return f, true
+		}
+	case name == "chown" || name == "chgrp":
+		if s.Flag("R", "recursive") {
+			args := s.Args()
+			if !s.Flag("reference") && len(args) > 0 {
+				args = args[1:] // the owner
+			}
+			for _, a := range args {
+				if t := classifyArg(a, cwd, g.home); rootAndSystem.has(t.kind) {
+					return found(ruleChown, "recursively changes the owner of "+t.describe())
+				}
+			}
+		}
+	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "newfs":
+		return found(ruleMkfs, "creates a filesystem, erasing everything on the device")
+	case name == "wipefs":
+		if s.Flag("a", "all") {
+			return found(ruleMkfs, "erases filesystem signatures from the device")
+		}
+	case name == "dd":
+		for _, a := range s.Argv[1:] {
+			if dev, ok := strings.CutPrefix(a, "of="); ok && isDevice(dev) {
+				return found(ruleDiskWrite, "writes raw data onto the device "+dev)
+			}
+		}
+	case name == "tee" || name == "cp" || name == "shred":
+		for _, a := range s.Args() {
+			if isDisk(a) {
+				return found(ruleDiskWrite, "writes onto the disk device "+a)
+			}
+		}
+	case name == "find":
+		if f, ok := g.find(s, cwd, project); ok {
+			return f, true
+		}
+	case name == "git":
+		if f, ok := g.git(s); ok {
+			f.cmd = text
+			return f, true
+		}
+	}
+	if slices.Contains(s.Argv[1:], "--no-preserve-root") {
+		switch s.Name {
+		case "rm", "chmod", "chown", "chgrp":
+			return found(ruleNoPreserveRoot, "disables the safeguard that keeps it from operating on /")
+		}
+	}
+	if f, ok := g.substitutedDownload(s); ok {
+		f.cmd = text
+		return f, true
+	}
+	return finding{}, false
+}
+
+// chmod flags world-writable modes on /, system directories and, when
+// recursive, home directories.
+func (g *dangerGuard) chmod(s shell.Segment, cwd string) (finding, bool) {
+	args := s.Args()
+	if s.Flag("reference") || len(args) < 2 || !worldWritable(args[0]) {
+		return finding{}, false
+	}
+	recursive := s.Flag("R", "recursive")
+	want := rootAndSystem
+	if recursive {
+		want = allTargets
+	}
+	for _, a := range args[1:] {
+		if t := classifyArg(a, cwd, g.home); want.has(t.kind) {
+			how := "makes " + t.describe() + " writable by everyone"
+			if recursive {
+				how = "recursively " + how
+			}
+			return finding{rule: ruleChmod, why: how}, true
+		}
+	}
+	return finding{}, false
+}
+
+// worldWritable reports whether a chmod mode grants write to others:
+// 777, 0777, 666, a+rwx, o+w, ugo=rwx ...
+func worldWritable(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if strings.Trim(mode, "01234567") == "" {
+		return len(mode) >= 3 && (mode[len(mode)-1]-'0')&2 != 0
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		who := strings.TrimLeft(clause, "ugoa")
+		whoPart := clause[:len(clause)-len(who)]
+		if !strings.ContainsAny(whoPart, "oa") {
+			continue
+		}
+		if len(who) > 1 && (who[0] == '+' || who[0] == '=') && strings.ContainsRune(who[1:], 'w') {
+			return true
+		}
+	}
+	return false
+}
+
+// find flags find -delete (or -exec rm) from /, ~ or system directories,
+// and applies every rule to the commands find -exec runs.
+func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool) {
+	var starts []string
+	for _, a := range s.Argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	deletes := slices.Contains(s.Argv, "-delete")
+	argv := s.Argv
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(argv) && argv[j] != ";" && argv[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
+				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
+					deletes = true
+				}
+				if f, ok := g.rules(sub, cwd, project); ok {
+					return f, true
+				}
+			}
+			i = j
+		}
+	}
+	if !deletes {
+		return finding{}, false
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	text := strings.Join(s.Argv, " ")
+	for _, a := range starts {
+		t := classifyArg(a, cwd, g.home)
+		if allTargets.has(t.kind) {
+			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + t.describe()}, true
+		}
+		if what := projectTarget(t, project); what != "" && (t.path != project || !findFilters(s.Argv)) {
+			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + what}, true
+		}
+	}
+	for _, a := range starts {
+		if strings.ContainsAny(a, "$`") {
+			return finding{rule: ruleUnseen, cmd: text, ask: true,
+				why: "deletes files under " + a + ", which the guard cannot see"}, true
+		}
+	}
+	return finding{}, false
+}
+
+// shellCommand returns the script a shell is given with -c, or "".
+func shellCommand(s shell.Segment) string {
+	for i, a := range s.Argv[1:] {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c') && i+2 < len(s.Argv) {
+			return s.Argv[i+2]
+		}
+	}
+	return ""
+}
+
+// findFilters reports whether a find expression has a test that selects
+// files (-name, -type, -mtime ...), rather than deleting everything.
+func findFilters(argv []string) bool {
+	for _, a := range argv[1:] {
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+			"-type", "-xtype", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin",
+			"-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname",
+			"-ilname", "-used", "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-prune",
+			"-newermt", "-anewer", "-cnewer":
+			return true
+		}
+	}
+	return false
+}
+
+// dotArg reports whether an rm operand names . or .. as its last
+// component, which rm refuses to remove ("rm -rf ." does nothing).
+func dotArg(a string) bool {
+	a = strings.TrimRight(a, "/")
+	base := a[strings.LastIndexByte(a, '/')+1:]
+	return a != "" && (base == "." || base == "..")
+}
+
+// projectTarget says what a target is when it is the project directory
+// or one of its parents ("" otherwise, and for the kinds classifyPath
+// already names).
+func projectTarget(t target, project string) string {
+	if project == "" || t.path == "" || t.kind != kindNone {
+		return ""
+	}
+	what := ""
+	switch {
+	case t.path == project && t.all:
+		return "" // emptying the project ("rm -rf *") is the agent's business
+	case t.path == project:
+		what = "the project directory " + project
+	case paths.Inside(project, t.path):
+		what = t.path + ", a parent of the project directory " + project
+	default:
+		return ""
+	}
+	if t.all {
+		return "everything in " + what
+	}
+	return what
+}
+
+// git flags force pushes and, when enabled, commands that discard
+// uncommitted work.
+func (g *dangerGuard) git(s shell.Segment) (finding, bool) {
+	call := parseGit(s.Argv)
+	sub := call.seg()
+	switch call.sub {
+	case "push":
+		if sub.Flag("force", "f") {
+			return finding{rule: ruleForcePush, why: "is a force push: it overwrites the remote branch's history (use --force-with-lease)"}, true
+		}
+		for _, a := range sub.Args() {
+			if strings.HasPrefix(a, "+") && len(a) > 1 {
+				return finding{rule: ruleForcePush, why: "is a force push (refspec " + a + "): it overwrites the remote branch's history"}, true
+			}
+		}
+	case "reset":
+		if g.gitDestructive && sub.Flag("hard") {
+			return finding{rule: ruleGitDiscard, why: "discards uncommitted work (git reset --hard)"}, true
+		}
+	case "clean":
+		if g.gitDestructive && sub.Flag("f", "force") && !sub.Flag("n", "dry-run") {
+			return finding{rule: ruleGitDiscard, why: "discards uncommitted work: it deletes untracked files (git clean -f)"}, true
+		}
+	}
+	return finding{}, false
+}
+
+// downloaders fetch code from the network.
+var downloaders = map[string]bool{"curl": true, "wget": true}
+
+// shells run a script from standard input when given no script argument.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"fish": true, "csh": true, "tcsh": true,
+}
+
+// interpreters run code from standard input unless told otherwise by the
+// listed flags (python -c, perl -e, ...).
+var interpreters = map[string][]string{
+	"python": {"c", "m"}, "perl": {"e", "E"}, "ruby": {"e"}, "node": {"e", "p", "eval", "print"},
+	"php": {"r"}, "deno": {}, "bun": {},
+}
+
+// interpreterFlags returns the code-giving flags of an interpreter, and
+// whether name is one ("python3.12" counts as python).
+func interpreterFlags(name string) ([]string, bool) {
+	if f, ok := interpreters[name]; ok {
+		return f, true
+	}
+	if n := len(name); n == 0 || (name[n-1] != '.' && (name[n-1] < '0' || name[n-1] > '9')) {
+		return nil, false
+	}
+	f, ok := interpreters[strings.TrimRight(name, "0123456789.")]
+	return f, ok
+}
+
+// runsStdin reports whether a shell or interpreter segment runs the code
+// it reads on its standard input.
+func runsStdin(s shell.Segment) bool {
+	if shells[s.Name] {
+		args := s.Args()
+		return len(args) == 0 || s.Flag("s")
+	}
+	flags, ok := interpreterFlags(s.Name)
+	if !ok || (len(flags) > 0 && s.Flag(flags...)) {
+		return false
+	}
+	args := s.Args()
+	return len(args) == 0 || args[0] == "-"
+}
+
+var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
+
+// pipeline flags a shell or interpreter fed by curl or wget through a
+// pipe, anywhere upstream in the same pipeline, and a shell fed a
+// dangerous script by echo or printf.
+func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+	if (s.Op != "|" && s.Op != "|&") || !runsStdin(s) {
+		return finding{}, false
+	}
+	if f, ok := g.echoedScript(segs, i, s, at, project); ok {
+		return f, true
+	}
+	cur := i
+	for segs[cur].Op == "|" || segs[cur].Op == "|&" {
+		j := cur - 1
+		// Skip commands nested in substitutions of the upstream command.
+		for j >= 0 && segs[j].Subshell && !segs[cur].Subshell {
+			j--
+		}
+		if j < 0 {
+			break
+		}
+		if downloaders[segs[j].Name] {
+			return finding{rule: rulePipeToShell, cmd: strings.Join(segs[j].Argv, " ") + " | " + strings.Join(s.Argv, " "),
+				why: "pipes code downloaded with " + segs[j].Name + " straight into " + s.Name}, true
+		}
+		cur = j
+	}
+	return finding{}, false
+}
+
+// echoedScript applies every rule to a script that echo or printf pipes
+// straight into a shell: `echo "rm -rf ~" | bash`.
+func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+	j := i - 1
+	for j >= 0 && segs[j].Subshell && !s.Subshell {
+		j--
+	}
+	if j < 0 || !shells[s.Name] || (segs[j].Name != "echo" && segs[j].Name != "printf") {
+		return finding{}, false
+	}
+	script := strings.Join(segs[j].Args(), " ")
+	if segs[j].Name == "printf" || segs[j].Flag("e") {
+		script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+	}
+	if strings.TrimSpace(script) == "" {
+		return finding{}, false
+	}
+	f, ok := g.nested(script, at, project)
+	if ok {
+		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
+	}
+	return f, ok
+}
+
+// substitutedScript applies every rule to a script that a shell, source
+// or . reads from a process substitution of echo or printf: `. <(echo
+// "rm -rf ~")`, `bash < <(printf ...)`.
+func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string) (finding, bool) {
+	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
+		return finding{}, false
+	}
+	var subs []string
+	if args := s.Args(); len(args) > 0 && !s.Flag("c") {
+		subs = append(subs, args[0])
+	}
+	for _, r := range s.Redirects {
+		if r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+			subs = append(subs, r.Target)
+		}
+	}
+	for _, sub := range subs {
+		inner, ok := strings.CutPrefix(sub, "<(")
+		if !ok || !strings.HasSuffix(inner, ")") {
+			continue
+		}
+		segs, err := g.shell.Parse(strings.TrimSuffix(inner, ")"))
+		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
+			continue
+		}
+		script := strings.Join(segs[0].Args(), " ")
+		if segs[0].Name == "printf" || segs[0].Flag("e") {
+			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+		}
+		if strings.TrimSpace(script) == "" {
+			continue
+		}
+		if f, ok := g.nested(script, at, project); ok {
+			f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
+			return f, true
+		}
+	}
+	return finding{}, false
+}
+
+// substitutedDownload flags code run from a substitution of curl or wget:
+// `bash <(curl ...)`, `source <(curl ...)`, `python3 -c "$(curl ...)"`,
+// and `sh -c "$(curl ...)"` or `eval "$(curl ...)"`, whose script the
+// parser gives as a command named by the substitution.
+func (g *dangerGuard) substitutedDownload(s shell.Segment) (finding, bool) {
+	if len(s.Argv) == 0 {
+		return finding{}, false
+	}
+	if a := s.Argv[0]; isSubst(a) && downloadRe().MatchString(a) {
+		return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe().FindString(a) + " as a command"}, true
+	}
+	_, interp := interpreterFlags(s.Name)
+	if !shells[s.Name] && !interp && s.Name != "source" && s.Name != "." {
+		return finding{}, false
+	}
+	for _, a := range s.Argv[1:] {
+		if isSubst(a) && downloadRe().MatchString(a) {
+			return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe().FindString(a) + " in " + s.Name}, true
+		}
+	}
+	for _, r := range s.Redirects {
+		if (r.Op == "<" || r.Op == "<<<") && isSubst(r.Target) && downloadRe().MatchString(r.Target) {
+			return finding{rule: rulePipeToShell, why: "feeds code downloaded with " + downloadRe().FindString(r.Target) + " to " + s.Name}, true
+		}
+	}
+	return finding{}, false
+}
+
+// isSubst reports whether a word is a command or process substitution.
+func isSubst(w string) bool {
+	return strings.HasPrefix(w, "$(") || strings.HasPrefix(w, "`") || strings.HasPrefix(w, "<(")
+}
+
+// redirects flags output redirections onto disk devices.
+func (g *dangerGuard) redirects(s shell.Segment) (finding, bool) {
+	for _, r := range s.Redirects {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>", "<>", ">&":
+			if isDisk(r.Target) {
+				return finding{rule: ruleDiskWrite, cmd: strings.TrimSpace(strings.Join(s.Argv, " ") + " " + r.String()),
+					why: "writes directly onto the disk device " + r.Target}, true
+			}
+		}
+	}
+	return finding{}, false
+}
+
+var diskRe = lazyRegexp(`^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|disk/|rdisk\d|md\d|dm-\d|mapper/)`)
+
+// isDisk reports whether p names a disk device.
+func isDisk(p string) bool { return diskRe().MatchString(p) }
+
+// isDevice reports whether p is a device dd must not write to: anything
+// under /dev but the harmless sinks.
+func isDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/random", "/dev/urandom":
+		return false
+	}
+	return !strings.HasPrefix(p, "/dev/fd/") && !strings.HasPrefix(p, "/dev/pts/")
+}
+
+// funcDefRe finds shell function definitions whose body has no braces:
+// "name() { ... }" and "function name { ... }".
+var funcDefRe = lazyRegexp(`(?:\bfunction\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^{}]*)\}`)
+
+// forkBomb flags a function that calls itself twice in the background,
+// piped into itself (`:(){ :|:& };:`) or not (`f(){ f & f & }; f`). The
+// definition is found in the raw line; called(name) must confirm that the
+// parsed line really runs the function, so that quoted text never counts.
+func (g *dangerGuard) forkBomb(line string, called func(name string) bool) (finding, bool) {
+	if !strings.Contains(line, "{") {
+		return finding{}, false
+	}
+	for _, m := range funcDefRe().FindAllStringSubmatch(line, -1) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		q := regexp.QuoteMeta(name)
+		self := regexp.MustCompile(`(?:^|[\s;{(&|])` + q + `\s*(?:\|&?\s*` + q + `\s*&|&\s*` + q + `\s*&)`)
+		if self.MatchString(m[3]) && called(name) {
+			if g.allowed(line) {
+				return finding{}, false
+			}
+			return finding{rule: ruleForkBomb, cmd: strings.TrimSpace(m[0]),
+				why: "is a fork bomb: the function " + name + " keeps spawning copies of itself until the machine hangs"}, true
+		}
+	}
+	return finding{}, false
+}
+
+// pipeShellRe is the raw-text form of curl|sh for lines that do not parse.
+var pipeShellRe = lazyRegexp(`\b(curl|wget)\b[^|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b`)
+
+// fallback judges a line that is not valid bash with the rules that need
+// only command names (and specific patterns of the raw text).
+func (g *dangerGuard) fallback(line string) (finding, bool) {
+	names := shell.Commands(line)
+	if f, ok := g.forkBomb(line, func(name string) bool { return slices.Contains(names, name) }); ok {
+		return f, true
+	}
+	for _, n := range names {
+		if (strings.HasPrefix(n, "mkfs") || n == "mke2fs") && !g.allowed(line) {
+			return finding{rule: ruleMkfs, cmd: line, why: "creates a filesystem, erasing everything on the device"}, true
+		}
+	}
+	if m := pipeShellRe().FindString(line); m != "" && !g.allowed(line) {
+		return finding{rule: rulePipeToShell, cmd: m, why: "pipes downloaded code straight into a shell"}, true
+	}
+	return finding{}, false
+}

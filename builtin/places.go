@@ -1,0 +1,305 @@
+package builtin
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// maxPlaces bounds the working directories followed for one command;
+// past it the command's directory is unknown (see places).
+const maxPlaces = 16
+
+// place is a working directory a command may run in: cwd, and OLDPWD and
+// the pushd stack there. "" is unknown.
+type place struct {
+	cwd   string
+	old   string
+	stack string // the pushd stack, NUL-separated, top first; unknown below
+	depth int    // how many scripts deep the command is (see nested)
+	// project is the project directory, the value of $CLAUDE_PROJECT_DIR
+	// ("" if unknown).
+	project string
+}
+
+// places returns the working directories a segment may run in, from the
+// directory start the line begins in, following the cd, pushd and popd
+// before it. A change to a directory the guard cannot work out ("cd
+// $DIR") makes that place unknown (cwd ""). It reports overflow when more
+// places were possible than it follows, or the shell stopped counting
+// the changes.
+func (g *dangerGuard) places(s shell.Segment, start place) (out []place, overflow bool) {
+	return g.placesAfter([]place{start}, s.Dirs)
+}
+
+// placesAfter applies directory changes to a set of places.
+func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir) ([]place, bool) {
+	for _, c := range dirs {
+		if len(c.Argv) == 0 {
+			return out, true
+		}
+		next := out[:0:0]
+		if c.Maybe {
+			next = append(next, out...)
+		}
+		for _, p := range out {
+			q := g.chdir(c.Argv, p)
+			q.depth, q.project = p.depth, p.project
+			next = append(next, q)
+		}
+		out = dedupPlaces(next)
+		if len(out) > maxPlaces {
+			return out[:maxPlaces], true
+		}
+	}
+	return out, false
+}
+
+// placeMemo remembers the places of the last segment looked at, since the
+// next one's directory changes mostly extend it ("cd a && x && y").
+type placeMemo struct {
+	dirs     []shell.Chdir
+	places   []place
+	overflow bool
+	valid    bool
+}
+
+// placesOf is places, computed from the memo when s's changes extend
+// those of the segment before.
+func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place) ([]place, bool) {
+	n := len(m.dirs)
+	var (
+		out      []place
+		overflow bool
+	)
+	if m.valid && n <= len(s.Dirs) && slices.EqualFunc(m.dirs, s.Dirs[:n], sameChdir) {
+		out, overflow = m.places, m.overflow
+		if !overflow && n < len(s.Dirs) {
+			out, overflow = g.placesAfter(slices.Clone(out), s.Dirs[n:])
+		}
+	} else {
+		out, overflow = g.places(s, start)
+	}
+	*m = placeMemo{dirs: s.Dirs, places: out, overflow: overflow, valid: true}
+	return out, overflow
+}
+
+// sameChdir reports whether two directory changes do the same.
+func sameChdir(a, b shell.Chdir) bool {
+	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv)
+}
+
+// dedupPlaces drops repeated places, keeping the first of each.
+func dedupPlaces(ps []place) []place {
+	out := ps[:0]
+	for _, p := range ps {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// chdir applies one cd, pushd, popd or chdir to a place.
+func (g *dangerGuard) chdir(argv []string, p place) place {
+	name := path.Base(argv[0])
+	var args []string
+	noChange := false
+	opts := true
+	for _, a := range argv[1:] {
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && a == "-n" && name != "cd" && name != "chdir":
+			noChange = true
+		case opts && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "LPe@") == "":
+			// cd -L, -P, -e, -@
+		case opts && len(a) > 1 && (a[0] == '+' || a[0] == '-') && strings.Trim(a[1:], "0123456789") == "" && name != "cd" && name != "chdir":
+			return place{} // rotating the stack: not followed
+		default:
+			opts = false
+			args = append(args, a)
+		}
+	}
+	unknown := place{old: p.cwd}
+	switch name {
+	case "popd":
+		if p.stack == "" {
+			return unknown // the stack from before the line
+		}
+		top, rest, _ := strings.Cut(p.stack, "\x00")
+		if noChange {
+			return place{cwd: p.cwd, old: p.old, stack: rest}
+		}
+		return place{cwd: top, old: p.cwd, stack: rest}
+	case "pushd":
+		if len(args) == 0 {
+			if p.stack == "" {
+				return unknown
+			}
+			top, rest, _ := strings.Cut(p.stack, "\x00")
+			return place{cwd: top, old: p.cwd, stack: joinStack(p.cwd, rest)}
+		}
+	}
+	var target string
+	switch {
+	case len(args) == 0:
+		target = g.home
+	case args[0] == "-" && name != "pushd":
+		target = p.old
+	default:
+		target = g.dirArg(args[0], p)
+	}
+	if target == "" || (p.cwd == "" && !path.IsAbs(target)) {
+		return unknown
+	}
+	target = paths.Resolve(target, p.cwd, g.home)
+	switch {
+	case name != "pushd":
+		return place{cwd: target, old: p.cwd, stack: p.stack}
+	case noChange:
+		return place{cwd: p.cwd, old: p.old, stack: joinStack(target, p.stack)}
+	}
+	return place{cwd: target, old: p.cwd, stack: joinStack(p.cwd, p.stack)}
+}
+
+// joinStack puts dir on top of a pushd stack.
+func joinStack(dir, stack string) string {
+	if stack == "" {
+		return dir
+	}
+	return dir + "\x00" + stack
+}
+
+// dirArg expands a cd argument at a place: ~, $HOME, $PWD, $(pwd) and the
+// like. It returns "" for a directory it cannot work out.
+func (g *dangerGuard) dirArg(a string, p place) string {
+	a = g.expandPlace(a, p)
+	if strings.HasPrefix(a, "~") && a != "~" && !strings.HasPrefix(a, "~/") {
+		t := classifyArg(a, p.cwd, g.home)
+		return t.path
+	}
+	if g.home != "" {
+		a = paths.Expand(a, g.home)
+	}
+	if a == "" || strings.ContainsAny(a, "$`*?[~") {
+		return ""
+	}
+	return a
+}
+
+// placeRe finds the spellings of the working directory, the previous one
+// and home that expandPlace replaces.
+var placeRe = lazyRegexp("\\$\\(\\s*pwd(?:\\s+-[LP])?\\s*\\)|`\\s*pwd(?:\\s+-[LP])?\\s*`|\\$\\{(?:PWD|OLDPWD|HOME|CLAUDE_PROJECT_DIR)\\}|\\$(?:PWD|OLDPWD|HOME|CLAUDE_PROJECT_DIR)\\b")
+
+// dirOfRe finds $(dirname DIR), $(realpath DIR) and $(readlink -f DIR) of
+// an absolute directory once the working directory is expanded.
+var dirOfRe = lazyRegexp(`\$\(\s*(dirname|realpath|readlink\s+-[fem])\s+"?([^"$()` + "`" + `\s]+)"?\s*\)`)
+
+// cdPwdRe finds $(cd DIR && pwd), the idiom for a directory's absolute
+// path.
+var cdPwdRe = lazyRegexp(`\$\(\s*cd\s+"?([^"$()` + "`" + `\s;&|]+)"?\s*(?:&&|;)\s*pwd(?:\s+-[LP])?\s*\)`)
+
+// expandPlace replaces, in a word, what the shell would replace by the
+// working directory of p, the previous one and home: $(pwd), ` + "`pwd`" + `,
+// $PWD, ${PWD}, $OLDPWD, ${OLDPWD}, $HOME, ${HOME}, a leading ~+ and ~-,
+// then $(dirname ...), $(realpath ...) and $(readlink -f ...) of the
+// result. What it cannot know (OLDPWD at the start of the line, an
+// unknown directory) is left as written.
+func (g *dangerGuard) expandPlace(a string, p place) string {
+	if strings.IndexByte(a, '$') < 0 && strings.IndexByte(a, '`') < 0 && strings.IndexByte(a, '~') < 0 {
+		return a
+	}
+	switch {
+	case p.cwd != "" && (a == "~+" || strings.HasPrefix(a, "~+/")):
+		a = p.cwd + a[2:]
+	case p.old != "" && (a == "~-" || strings.HasPrefix(a, "~-/")):
+		a = p.old + a[2:]
+	}
+	if !strings.ContainsAny(a, "$`") {
+		return a
+	}
+	if strings.Contains(a, "${") {
+		a = g.expandParams(a, p, nil)
+	}
+	if p.cwd != "" && strings.Contains(a, "cd") {
+		a = cdPwdRe().ReplaceAllStringFunc(a, func(m string) string {
+			d := cdPwdRe().FindStringSubmatch(m)[1]
+			if strings.ContainsAny(d, "*?[~") || d == "-" {
+				return m
+			}
+			return paths.Resolve(d, p.cwd, g.home)
+		})
+	}
+	a = placeRe().ReplaceAllStringFunc(a, func(m string) string {
+		var v string
+		switch strings.Trim(m, "${}") {
+		case "OLDPWD":
+			v = p.old
+		case "HOME":
+			v = g.home
+		case "CLAUDE_PROJECT_DIR":
+			v = p.project
+		default: // PWD, $(pwd), `pwd`
+			v = p.cwd
+		}
+		if v == "" {
+			return m
+		}
+		return v
+	})
+	for range 4 {
+		b := dirOfRe().ReplaceAllStringFunc(a, func(m string) string {
+			sm := dirOfRe().FindStringSubmatch(m)
+			d := sm[2]
+			if !path.IsAbs(d) {
+				if p.cwd == "" || strings.ContainsAny(d, "~*?[") {
+					return m
+				}
+				d = path.Join(p.cwd, d)
+			}
+			if sm[1] == "dirname" {
+				return path.Dir(path.Clean(d))
+			}
+			return path.Clean(d)
+		})
+		if b == a {
+			break
+		}
+		a = b
+	}
+	return a
+}
+
+// expandSegment returns s with expandPlace applied to its arguments and
+// here-strings, sharing s's slices when nothing changes.
+func (g *dangerGuard) expandSegment(s shell.Segment, p place) shell.Segment {
+	var argv []string
+	for i, a := range s.Argv {
+		if b := g.expandPlace(a, p); b != a {
+			if argv == nil {
+				argv = slices.Clone(s.Argv)
+			}
+			argv[i] = b
+		}
+	}
+	if argv != nil {
+		s.Argv = argv
+	}
+	var redirs []shell.Redirect
+	for i, r := range s.Redirects {
+		if b := g.expandPlace(r.Target, p); b != r.Target {
+			if redirs == nil {
+				redirs = slices.Clone(s.Redirects)
+			}
+			redirs[i].Target = b
+		}
+	}
+	if redirs != nil {
+		s.Redirects = redirs
+	}
+	return s
+}

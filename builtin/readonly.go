@@ -1,0 +1,283 @@
+package builtin
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// defaultReadOnlyTools are Claude Code's tools that never change anything.
+var defaultReadOnlyTools = []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "TodoRead"}
+
+func readOnlySpec() Spec {
+	return Spec{
+		Name: "read-only-approver",
+		Description: "Approves read-only actions without a prompt: read-only tools, and Bash lines in which every command " +
+			"(after unwrapping && || ; | subshells and substitutions) only reads and nothing is redirected into a file. " +
+			"Anything else gets no opinion.",
+		Events:   []string{"PermissionRequest"},
+		Priority: -50,
+		Options: []OptionSpec{
+			{Name: "commands", Type: TypeList, Doc: "extra command names to treat as read-only whatever their arguments"},
+			{Name: "events", Type: TypeList, Doc: `events to approve on: "PermissionRequest" and/or "PreToolUse"`, Default: []string{"PermissionRequest"}},
+			{Name: "tools", Type: TypeList, Doc: "extra tool names to approve, added to " + strings.Join(defaultReadOnlyTools, " ")},
+		},
+	}
+}
+
+func buildReadOnly(b *build) ([]engine.Hook, error) {
+	events := b.opts.list("events")
+	if len(events) == 0 {
+		return nil, b.optErr("events", "must name at least one event")
+	}
+	for _, e := range events {
+		if e != "PermissionRequest" && e != "PreToolUse" {
+			return nil, b.optErr("events", "%q is not supported: use \"PermissionRequest\" or \"PreToolUse\"", e)
+		}
+	}
+	ro := &readOnly{
+		tools:    slices.Concat(defaultReadOnlyTools, b.opts.list("tools")),
+		commands: b.opts.list("commands"),
+		secrets:  newDefaultSecretChecker(b.home, b.shell),
+		shell:    b.shell,
+	}
+	h := b.hook(engine.Hook{
+		Events: slices.Compact(slices.Sorted(slices.Values(events))),
+		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			if reason, ok := ro.approve(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+				return engine.Allow(reason), nil
+			}
+			return nil, nil
+		}),
+	})
+	return []engine.Hook{h}, nil
+}
+
+// readOnly decides what read-only-approver approves. It is immutable and
+// safe for concurrent use.
+type readOnly struct {
+	shell    *shell.Cache
+	tools    []string
+	commands []string
+	secrets  *secretChecker // never approve touching a secret file
+}
+
+// approve returns the reason to approve a tool call, or false for no
+// opinion.
+func (ro *readOnly) approve(tool string, in map[string]any, cwd string) (string, bool) {
+	if _, secret := ro.secrets.checkTool(tool, in, cwd); secret {
+		return "", false
+	}
+	if slices.Contains(ro.tools, tool) {
+		return tool + " is a read-only tool (read-only-approver)", true
+	}
+	if tool != "Bash" {
+		return "", false
+	}
+	names, ok := ro.commandReadOnly(str(in, "command"))
+	if !ok {
+		return "", false
+	}
+	return "every command in the line only reads (" + strings.Join(names, ", ") + ") (read-only-approver)", true
+}
+
+// commandReadOnly reports whether every command of a line is read-only,
+// and returns their names. A line that does not parse is never read-only.
+func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
+	if strings.TrimSpace(line) == "" {
+		return nil, false
+	}
+	segs, err := ro.shell.Parse(line)
+	if err != nil || len(segs) == 0 {
+		return nil, false
+	}
+	var names []string
+	for _, s := range segs {
+		if !ro.segmentReadOnly(s) {
+			return nil, false
+		}
+		if s.Name != "" && !slices.Contains(names, s.Name) {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, false
+	}
+	return names, true
+}
+
+// safeWrappers are the launchers a read-only command may run under; sudo,
+// doas, chroot, watch, flock and exec are not among them.
+var safeWrappers = map[string]bool{
+	"time": true, "nice": true, "timeout": true, "command": true, "env": true, "xargs": true,
+	"stdbuf": true, "nohup": true, "ionice": true, "builtin": true, "eval": true,
+}
+
+// safeEnv are variables that may be set for a read-only command besides
+// lower-case shell variables.
+var safeEnv = map[string]bool{
+	"LANG": true, "LANGUAGE": true, "TZ": true, "NO_COLOR": true, "TERM": true, "COLUMNS": true,
+	"LINES": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "FORCE_COLOR": true, "GREP_COLOR": true,
+	"GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true, "POSIXLY_CORRECT": true,
+}
+
+// segmentReadOnly reports whether one command is read-only: a known
+// read-only command with safe arguments, run under harmless launchers,
+// setting only harmless variables, and redirecting output nowhere but
+// /dev/null or another descriptor.
+func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
+	for _, w := range s.Wrappers {
+		name, flag, _ := strings.Cut(w, " ")
+		if !safeWrappers[w] && !(shells[name] && (flag == "-c" || flag == "-s")) {
+			return false
+		}
+	}
+	for _, a := range s.Assigns {
+		name, _, _ := strings.Cut(a, "=")
+		name = strings.TrimSuffix(name, "+")
+		if !safeEnv[name] && !strings.HasPrefix(name, "LC_") && strings.ToLower(name) != name {
+			return false
+		}
+	}
+	for _, r := range s.Redirects {
+		if !readOnlyRedirect(r) {
+			return false
+		}
+	}
+	if s.Name == "" {
+		return len(s.Assigns) > 0 // a bare assignment; a bare redirection writes
+	}
+	if slices.Contains(ro.commands, s.Name) {
+		return true
+	}
+	check, ok := readOnlyCommands[s.Name]
+	return ok && (check == nil || check(s))
+}
+
+// readOnlyRedirect reports whether a redirection writes no file.
+func readOnlyRedirect(r shell.Redirect) bool {
+	switch r.Op {
+	case "<", "<<", "<<-", "<<<":
+		return true
+	case ">&", "<&":
+		if r.Target == "-" || strings.Trim(r.Target, "0123456789") == "" {
+			return true // 2>&1, >&2, 2>&-
+		}
+	}
+	switch r.Target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+		return true
+	}
+	return false
+}
+
+// readOnlyCommands are the commands that only read, with a check of their
+// arguments where some options write or run other programs (nil: any
+// arguments).
+var readOnlyCommands = map[string]func(shell.Segment) bool{
+	"ls": nil, "cat": nil, "head": nil, "tail": nil, "wc": nil, "grep": nil, "egrep": nil, "fgrep": nil,
+	"pwd": nil, "echo": nil, "printf": nil, "which": nil, "type": nil, "whereis": nil, "stat": nil,
+	"du": nil, "df": nil, "basename": nil, "dirname": nil, "realpath": nil, "readlink": nil,
+	"true": nil, "false": nil, "test": nil, "[": nil, "whoami": nil, "id": nil, "groups": nil, "uname": nil,
+	"cut": nil, "tr": nil, "nl": nil, "tac": nil, "rev": nil, "diff": nil, "cmp": nil, "comm": nil, "jq": nil,
+	"column": nil, "seq": nil, "sha256sum": nil, "sha1sum": nil, "sha512sum": nil, "md5sum": nil, "cksum": nil,
+	"printenv": nil, "env": nil, "ps": nil, "sleep": nil, "cd": nil, "pushd": nil, "popd": nil, "xargs": nil,
+	"find": func(s shell.Segment) bool {
+		return !slices.ContainsFunc(s.Argv[1:], func(a string) bool {
+			switch a {
+			case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return true
+			}
+			return false
+		})
+	},
+	"rg":       func(s shell.Segment) bool { return !s.Flag("pre") },
+	"sort":     func(s shell.Segment) bool { return !s.Flag("o", "output") },
+	"tree":     func(s shell.Segment) bool { return !s.Flag("o") },
+	"file":     func(s shell.Segment) bool { return !s.Flag("C", "compile") },
+	"date":     func(s shell.Segment) bool { return !s.Flag("s", "set") },
+	"uniq":     func(s shell.Segment) bool { return len(s.Args()) <= 1 },
+	"hostname": func(s shell.Segment) bool { return len(s.Argv) == 1 },
+	"command":  func(s shell.Segment) bool { return s.Flag("v", "V") },
+	"git":      gitReadOnly,
+	"go":       goReadOnly,
+}
+
+// gitReadOnlySubs are git subcommands that only read, whatever their
+// arguments (except the output-writing options gitReadOnly rejects).
+var gitReadOnlySubs = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "rev-parse": true, "ls-files": true,
+	"blame": true, "annotate": true, "describe": true, "shortlog": true, "ls-tree": true, "cat-file": true,
+	"show-ref": true, "rev-list": true, "merge-base": true, "name-rev": true, "grep": true,
+	"whatchanged": true, "count-objects": true, "ls-remote": true, "check-ignore": true,
+	"show-branch": true, "cherry": true, "for-each-ref": true, "version": true, "help": true, "var": true,
+}
+
+// gitReadOnly reports whether a git command only reads.
+func gitReadOnly(s shell.Segment) bool {
+	g := parseGit(s.Argv)
+	for _, o := range g.global {
+		if o == "-c" || strings.HasPrefix(o, "--exec-path") || strings.HasPrefix(o, "--config-env") {
+			return false // can make git run arbitrary programs
+		}
+	}
+	sub := g.seg()
+	if sub.Flag("output") || sub.Flag("O", "open-files-in-pager") && g.sub == "grep" {
+		return false
+	}
+	args := sub.Args()
+	switch g.sub {
+	case "":
+		return len(g.global) > 0 // git --version
+	case "branch":
+		if sub.Flag("d", "D", "m", "M", "c", "C", "delete", "move", "copy", "force", "f",
+			"set-upstream-to", "u", "unset-upstream", "edit-description", "track", "t", "set-upstream") {
+			return false
+		}
+		return len(args) == 0 || sub.Flag("l", "list", "contains", "no-contains", "merged", "no-merged", "points-at")
+	case "remote":
+		return len(args) == 0 || args[0] == "show" || args[0] == "get-url"
+	case "tag":
+		if sub.Flag("d", "delete", "a", "annotate", "s", "sign", "f", "force", "m", "message", "F", "file", "u", "local-user") {
+			return false
+		}
+		return len(sub.Argv) == 1 || sub.Flag("l", "list", "v", "verify")
+	case "stash", "worktree":
+		return len(args) > 0 && (args[0] == "list" || g.sub == "stash" && args[0] == "show")
+	case "reflog":
+		return len(args) == 0 || args[0] == "show"
+	case "config":
+		if sub.Flag("add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "e", "edit") {
+			return false
+		}
+		return sub.Flag("get", "get-all", "get-regexp", "get-urlmatch", "l", "list") ||
+			len(args) > 0 && (args[0] == "get" || args[0] == "list")
+	}
+	return gitReadOnlySubs[g.sub]
+}
+
+// goReadOnly reports whether a go command only reads: go version, go env
+// (not -w or -u), go list (not -toolexec or -exec), go doc.
+func goReadOnly(s shell.Segment) bool {
+	if len(s.Argv) < 2 {
+		return false
+	}
+	for _, a := range s.Argv[2:] {
+		for _, bad := range []string{"-toolexec", "--toolexec", "-exec", "--exec", "-overlay", "--overlay"} {
+			if a == bad || strings.HasPrefix(a, bad+"=") {
+				return false
+			}
+		}
+	}
+	sub := shell.Segment{Argv: s.Argv[1:], Name: s.Argv[1]}
+	switch s.Argv[1] {
+	case "version", "doc", "list":
+		return true
+	case "env":
+		return !sub.Flag("w", "u")
+	}
+	return false
+}

@@ -1,0 +1,506 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// defaultSecretPatterns are the files secret-files protects, as globs for
+// paths.Match (a pattern without a slash matches the base name anywhere).
+var defaultSecretPatterns = []string{
+	".env", ".env.*",
+	"*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	".ssh/**",
+	".aws/credentials", ".aws/config",
+	".config/gcloud/**", ".azure/**",
+	".kube/config", ".docker/config.json",
+	".npmrc", ".pypirc", ".netrc", ".pgpass", ".git-credentials",
+	"credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
+}
+
+// defaultSecretAllow are files that look protected but hold no secrets.
+var defaultSecretAllow = []string{
+	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", "*.pub",
+}
+
+// secretSamples are file names a glob is tried against to tell whether it
+// names protected files (Glob "**/.env*", Grep glob "*.pem"). A sample
+// with a directory only counts when the glob spells that directory.
+var secretSamples = []string{
+	".env", ".env.local", ".env.production", "server.pem", "server.key", "cert.p12", "cert.pfx",
+	"release.keystore", "store.jks", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
+	".npmrc", ".pypirc", ".netrc", ".pgpass", ".git-credentials", "credentials.json",
+	"secrets.json", "secrets.yaml", "secrets.yml",
+	".ssh/id_rsa", ".ssh/config", ".aws/credentials", ".aws/config", ".config/gcloud/credentials.db",
+	".azure/accessTokens.json", ".kube/config", ".docker/config.json",
+}
+
+func secretSpec() Spec {
+	return Spec{
+		Name: "secret-files",
+		Description: "Denies (or asks about) reading, writing or sending secret files: .env files, private keys, SSH, cloud and " +
+			"package-manager credentials, by tool path or by a Bash command that reads, copies, uploads, sources or redirects them. " +
+			"Example and public-key files stay allowed.",
+		Events:   []string{"PreToolUse"},
+		Priority: 900,
+		Options: []OptionSpec{
+			{Name: "allow", Type: TypeList, Doc: "extra globs of files that are never protected, added to " + strings.Join(defaultSecretAllow, " ")},
+			{Name: "mode", Type: TypeString, Doc: `"deny" or "ask"`, Default: "deny"},
+			{Name: "patterns", Type: TypeList, Doc: "extra globs of protected files, added to the defaults (.env, .env.*, *.pem, *.key, id_rsa*, .ssh/**, .aws/credentials, ...)"},
+		},
+	}
+}
+
+// secretTools are the tools secret-files looks at.
+const secretTools = "Read|Edit|Write|MultiEdit|NotebookEdit|Grep|Glob|Bash"
+
+func buildSecretFiles(b *build) ([]engine.Hook, error) {
+	mode, err := b.mode()
+	if err != nil {
+		return nil, err
+	}
+	for _, opt := range []string{"patterns", "allow"} {
+		for i, p := range b.opts.list(opt) {
+			if p == "" || !paths.ValidPattern(p) {
+				return nil, b.optErr(opt, "element %d (%q) is not a valid glob", i, p)
+			}
+		}
+	}
+	sc := &secretChecker{
+		protect: slices.Concat(defaultSecretPatterns, b.opts.list("patterns")),
+		allow:   slices.Concat(defaultSecretAllow, b.opts.list("allow")),
+		home:    b.home,
+		shell:   b.shell,
+	}
+	decide := engine.Deny
+	if mode == "ask" {
+		decide = engine.Ask
+	}
+	h := b.hook(engine.Hook{
+		Event:   "PreToolUse",
+		Matcher: secretTools,
+		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			if hit, ok := sc.checkTool(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+				return decide(hit.reason()), nil
+			}
+			return nil, nil
+		}),
+	})
+	return []engine.Hook{h}, nil
+}
+
+// secretChecker tells whether a tool call touches protected files. It is
+// immutable and safe for concurrent use.
+type secretChecker struct {
+	protect []string // globs of protected files
+	allow   []string // globs of files never protected
+	home    string
+	shell   *shell.Cache
+}
+
+// newDefaultSecretChecker returns a checker with the default lists.
+func newDefaultSecretChecker(home string, sh *shell.Cache) *secretChecker {
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh}
+}
+
+// secretHit is one protected file touched.
+type secretHit struct {
+	file    string // as the tool or command named it
+	pattern string // the protecting pattern
+	how     string // how it is touched
+}
+
+func (h secretHit) reason() string {
+	return fmt.Sprintf("%s is a protected secret file (secret-files pattern %q): %s", h.file, h.pattern, h.how)
+}
+
+// protected returns the pattern protecting the path p (resolved or not).
+func (sc *secretChecker) protected(p string) (string, bool) {
+	if p == "" || paths.MatchAny(sc.allow, p) {
+		return "", false
+	}
+	for _, pat := range sc.protect {
+		if paths.Match(pat, p) {
+			return pat, true
+		}
+	}
+	return "", false
+}
+
+// resolve makes a path absolute against cwd where possible.
+func (sc *secretChecker) resolve(p, cwd string) string {
+	if cwd == "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$HOME") && !strings.HasPrefix(p, "${HOME}") {
+		return paths.Normalize(p)
+	}
+	return paths.Resolve(p, cwd, sc.home)
+}
+
+// checkPath checks a path given to a tool or command.
+func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
+	if p == "" {
+		return secretHit{}, false
+	}
+	if hasGlob(p) {
+		return sc.checkGlob(p, cwd, how)
+	}
+	if pat, ok := sc.protected(sc.resolve(p, cwd)); ok {
+		return secretHit{file: p, pattern: pat, how: how}, true
+	}
+	return secretHit{}, false
+}
+
+func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// checkGlob tells whether a glob names protected files: the glob itself,
+// read as a path, is protected; or its last component matches one of the
+// sample secret names and is specific enough (two letters or digits) not
+// to be a catch-all such as "*" or "**/*"; or it spells a credentials
+// directory (.ssh/, .aws/, ...) and matches a sample file in it.
+func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
+	if paths.MatchAny(sc.allow, g) {
+		return secretHit{}, false
+	}
+	if pat, ok := sc.protected(sc.resolve(g, cwd)); ok {
+		return secretHit{file: g, pattern: pat, how: how}, true
+	}
+	base := paths.Base(g)
+	alnum := 0
+	for _, r := range base {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			alnum++
+		}
+	}
+	for _, s := range secretSamples {
+		dir, _, nested := strings.Cut(s, "/")
+		if nested {
+			i := strings.LastIndex(g, dir+"/")
+			if i < 0 || i > 0 && g[i-1] != '/' || !paths.Match(g[i:], s) {
+				continue
+			}
+		} else if alnum < 2 || !paths.Match(base, s) {
+			continue
+		}
+		if pat, ok := sc.protected(s); ok {
+			return secretHit{file: g, pattern: pat, how: how + " (the glob matches " + s + ")"}, true
+		}
+	}
+	return secretHit{}, false
+}
+
+// checkTool checks one tool call.
+func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (secretHit, bool) {
+	if in == nil {
+		return secretHit{}, false
+	}
+	switch tool {
+	case "Bash":
+		return sc.checkCommand(str(in, "command"), cwd)
+	case "Grep":
+		if h, ok := sc.checkPath(str(in, "path"), cwd, "the Grep tool searches it"); ok {
+			return h, true
+		}
+		return sc.checkPath(str(in, "glob"), cwd, "the Grep tool searches the files its glob names")
+	case "Glob":
+		if h, ok := sc.checkPath(str(in, "path"), cwd, "the Glob tool lists it"); ok {
+			return h, true
+		}
+		return sc.checkPath(str(in, "pattern"), cwd, "the Glob tool's pattern names it")
+	}
+	verb := "the " + tool + " tool would touch it"
+	switch tool {
+	case "Read", "NotebookRead":
+		verb = "the " + tool + " tool would read it"
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		verb = "the " + tool + " tool would change it"
+	}
+	// Claude Code's file_path and notebook_path; other hosts' path,
+	// absolute_path (Gemini CLI), filePath (OpenCode) and paths lists.
+	for _, k := range []string{"file_path", "notebook_path", "path", "absolute_path", "filePath"} {
+		if h, ok := sc.checkPath(str(in, k), cwd, verb); ok {
+			return h, true
+		}
+	}
+	if paths, ok := in["paths"].([]any); ok {
+		for _, p := range paths {
+			if s, ok := p.(string); ok {
+				if h, ok := sc.checkPath(s, cwd, verb); ok {
+					return h, true
+				}
+			}
+		}
+	}
+	return secretHit{}, false
+}
+
+// readerOpts are the commands that read, copy, send or edit the files
+// named as their operands, with the short options (letters) and long
+// options that take the next word as a value, so that values are not
+// mistaken for files.
+type readerOpts struct {
+	short string
+	long  []string
+	// pattern: the first operand is a pattern or program, not a file,
+	// unless one of patFlags gives it.
+	pattern  bool
+	patFlags []string
+	// first: only the first operand is a file (source FILE ARGS...).
+	first bool
+}
+
+var grepOpts = readerOpts{short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "include", "exclude", "exclude-dir", "exclude-from", "binary-files", "color", "colour"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file"}}
+
+var readers = map[string]readerOpts{
+	"cat": {}, "tac": {}, "nl": {}, "less": {}, "more": {}, "bat": {}, "batcat": {}, "view": {},
+	"head": {short: "nc", long: []string{"lines", "bytes"}}, "tail": {short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid"}},
+	"grep": grepOpts, "egrep": grepOpts, "fgrep": grepOpts, "zgrep": grepOpts,
+	"rg":  {short: "efgtTmABCMjEr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "encoding", "pre", "pre-glob", "sort", "sortr", "replace"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file", "files", "type-list"}},
+	"ag":  {short: "GgABCm", pattern: true},
+	"ack": {short: "ABCm", pattern: true},
+	"sed": {short: "efl", long: []string{"expression", "file", "line-length"}, pattern: true, patFlags: []string{"e", "f", "expression", "file"}},
+	"awk": {short: "fvF", long: []string{"file", "assign", "field-separator"}, pattern: true, patFlags: []string{"f", "file"}},
+	"cp":  {short: "tS", long: []string{"target-directory", "suffix"}}, "mv": {short: "tS", long: []string{"target-directory", "suffix"}},
+	"scp":    {short: "cFiJlPoS"},
+	"rsync":  {short: "eBfT", long: []string{"rsh", "exclude", "include", "filter", "exclude-from", "include-from", "files-from", "temp-dir", "partial-dir", "log-file"}},
+	"source": {first: true}, ".": {first: true},
+	"base64": {short: "w", long: []string{"wrap"}}, "xxd": {short: "cglos"}, "od": {short: "AjNtw"}, "hexdump": {short: "enNs"},
+	"strings": {short: "nte", long: []string{"bytes", "radix", "encoding"}},
+	"nano":    {}, "vi": {short: "cSuUTiwWsr"}, "vim": {short: "cSuUTiwWsr"}, "nvim": {short: "cSuUiwWsr"}, "emacs": {},
+	"tar": {short: "fCbTXgLN", long: []string{"file", "directory", "files-from", "exclude-from", "exclude"}},
+	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "diff": {}, "cmp": {}, "jq": {pattern: true, patFlags: []string{"f", "from-file"}},
+	"yq": {pattern: true}, "sort": {short: "ktSTo"}, "uniq": {}, "cut": {short: "bcdf"}, "openssl": {},
+}
+
+// commandWords are the words of a command that name files: operands and,
+// for the caller, nothing else.
+func operands(s shell.Segment, o readerOpts) []string {
+	var out []string
+	argv := s.Argv
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			out = append(out, argv[i+1:]...)
+			i = len(argv)
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			if !hasValue && slices.Contains(o.long, name) {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(o.short, a[k]) >= 0 {
+					if k == len(a)-1 {
+						i++ // the value is the next word
+					}
+					break
+				}
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	if o.pattern && len(out) > 0 && !s.Flag(o.patFlags...) {
+		out = out[1:]
+	}
+	if o.first && len(out) > 1 {
+		out = out[:1]
+	}
+	return out
+}
+
+// checkCommand checks a Bash command line.
+func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
+	if strings.TrimSpace(line) == "" {
+		return secretHit{}, false
+	}
+	segs, err := sc.shell.Parse(line)
+	if err != nil {
+		return sc.fallbackCommand(line, cwd)
+	}
+	for _, s := range segs {
+		if h, ok := sc.checkSegment(s, cwd); ok {
+			return h, true
+		}
+	}
+	return secretHit{}, false
+}
+
+// checkSegment checks one command of a line.
+func (sc *secretChecker) checkSegment(s shell.Segment, cwd string) (secretHit, bool) {
+	text := truncate(strings.Join(s.Argv, " "), 200)
+	for _, r := range s.Redirects {
+		var how string
+		switch r.Op {
+		case "<", "<>":
+			how = "`" + text + "` reads it through an input redirection (" + r.String() + ")"
+		case ">", ">>", ">|", "&>", "&>>":
+			how = "`" + text + "` writes it through an output redirection (" + r.String() + ")"
+		default:
+			continue
+		}
+		if isPlainWord(r.Target) {
+			if h, ok := sc.checkPath(r.Target, cwd, how); ok {
+				return h, true
+			}
+		}
+	}
+	if len(s.Argv) == 0 {
+		return secretHit{}, false
+	}
+	var files []string
+	how := "`" + text + "` reads it"
+	switch name := s.Name; {
+	case hasReader(name):
+		files = operands(s, readers[name])
+		switch name {
+		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip":
+			how = "`" + text + "` copies or archives it"
+		case "source", ".":
+			how = "`" + text + "` loads it into the shell"
+		case "nano", "vi", "vim", "nvim", "emacs", "sed":
+			how = "`" + text + "` reads or edits it"
+		}
+	case name == "dd":
+		for _, a := range s.Argv[1:] {
+			if f, ok := strings.CutPrefix(a, "if="); ok {
+				files = append(files, f)
+			}
+		}
+	case name == "curl" || name == "wget" || name == "http" || name == "https" || name == "xh":
+		files = uploads(s)
+		how = "`" + text + "` sends it over the network"
+	case name == "git":
+		if g := parseGit(s.Argv); g.sub == "add" {
+			files = g.seg().Args()
+			how = "`" + text + "` stages it for a commit"
+		}
+	}
+	for _, f := range files {
+		if !isPlainWord(f) {
+			continue
+		}
+		if h, ok := sc.checkPath(f, cwd, how); ok {
+			return h, true
+		}
+	}
+	return secretHit{}, false
+}
+
+func hasReader(name string) bool { _, ok := readers[name]; return ok }
+
+// isPlainWord reports whether a word can name a file as written: no
+// blanks and no expansion other than ~ and $HOME.
+func isPlainWord(w string) bool {
+	if w == "" || strings.ContainsAny(w, " \t\n`") || strings.HasPrefix(w, "<(") {
+		return false
+	}
+	if i := strings.IndexByte(w, '$'); i >= 0 {
+		rest := w[i:]
+		return i == 0 && (rest == "$HOME" || strings.HasPrefix(rest, "$HOME/") || rest == "${HOME}" || strings.HasPrefix(rest, "${HOME}/"))
+	}
+	return true
+}
+
+// uploads returns the files a curl, wget or httpie command sends: curl
+// -d/--data*/--json @file, --data-urlencode name@file, -F name=@file or
+// name=<file, -T/--upload-file file, -H @file; wget --post-file and
+// --body-file; httpie field@file and @file.
+func uploads(s shell.Segment) []string {
+	var out []string
+	argv := s.Argv
+	value := func(i int, a, short string, long []string) (string, int, bool) {
+		for _, l := range long {
+			if v, ok := strings.CutPrefix(a, l+"="); ok {
+				return v, i, true
+			}
+			if a == l && i+1 < len(argv) {
+				return argv[i+1], i + 1, true
+			}
+		}
+		if short != "" && strings.HasPrefix(a, short) && !strings.HasPrefix(a, "--") {
+			if len(a) > len(short) {
+				return a[len(short):], i, true
+			}
+			if i+1 < len(argv) {
+				return argv[i+1], i + 1, true
+			}
+		}
+		return "", i, false
+	}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch s.Name {
+		case "curl":
+			if v, j, ok := value(i, a, "-d", []string{"--data", "--data-binary", "--data-ascii", "--json"}); ok {
+				i = j
+				if f, ok := strings.CutPrefix(v, "@"); ok {
+					out = append(out, f)
+				}
+			} else if v, j, ok := value(i, a, "", []string{"--data-urlencode"}); ok {
+				i = j
+				if name, f, ok := strings.Cut(v, "@"); ok && !strings.Contains(name, "=") {
+					out = append(out, f)
+				}
+			} else if v, j, ok := value(i, a, "-F", []string{"--form"}); ok {
+				i = j
+				if _, f, ok := strings.Cut(v, "="); ok && (strings.HasPrefix(f, "@") || strings.HasPrefix(f, "<")) {
+					f, _, _ = strings.Cut(f[1:], ";")
+					out = append(out, f)
+				}
+			} else if v, j, ok := value(i, a, "-T", []string{"--upload-file"}); ok {
+				i = j
+				out = append(out, v)
+			} else if v, j, ok := value(i, a, "-H", []string{"--header"}); ok {
+				i = j
+				if f, ok := strings.CutPrefix(v, "@"); ok {
+					out = append(out, f)
+				}
+			}
+		case "wget":
+			if v, j, ok := value(i, a, "", []string{"--post-file", "--body-file"}); ok {
+				i = j
+				out = append(out, v)
+			}
+		default: // httpie and xh
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if f, ok := strings.CutPrefix(a, "@"); ok {
+				out = append(out, f)
+			} else if _, f, ok := strings.Cut(a, "=@"); ok {
+				out = append(out, f)
+			} else if k, f, ok := strings.Cut(a, "@"); ok && !strings.ContainsAny(k, ":/=") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// fallbackCommand judges a line that is not valid bash: if it runs a
+// reader or sender, any word naming a protected file counts.
+func (sc *secretChecker) fallbackCommand(line, cwd string) (secretHit, bool) {
+	names := shell.Commands(line)
+	if !slices.ContainsFunc(names, func(n string) bool { return hasReader(n) || n == "curl" || n == "wget" }) {
+		return secretHit{}, false
+	}
+	for _, w := range strings.Fields(line) {
+		w = strings.Trim(w, `"'<>;|&()`)
+		w = strings.TrimPrefix(w, "@")
+		if w == "" || strings.HasPrefix(w, "-") || !isPlainWord(w) {
+			continue
+		}
+		if h, ok := sc.checkPath(w, cwd, "the command (which could not be parsed) names it"); ok {
+			return h, true
+		}
+	}
+	return secretHit{}, false
+}

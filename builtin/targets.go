@@ -1,0 +1,212 @@
+package builtin
+
+import (
+	"path"
+	"strings"
+
+	"github.com/hookctl/hookctl/lib/paths"
+)
+
+// targetKind classifies a path a destructive command is aimed at.
+type targetKind uint8
+
+const (
+	kindNone      targetKind = iota
+	kindRoot                 // "/"
+	kindHome                 // the user's home directory
+	kindHomeDir              // another home directory, or /home, /Users themselves
+	kindSystemTop            // a top-level system directory: /etc, /usr, ...
+	kindSystemSub            // an important directory one level down: /usr/bin, /var/lib, ...
+)
+
+// kindSet is a set of target kinds a rule cares about.
+type kindSet uint8
+
+func kinds(ks ...targetKind) kindSet {
+	var s kindSet
+	for _, k := range ks {
+		s |= 1 << k
+	}
+	return s
+}
+
+func (s kindSet) has(k targetKind) bool { return k != kindNone && s&(1<<k) != 0 }
+
+var (
+	// allTargets is what rm -r and find -delete must never be aimed at.
+	allTargets = kinds(kindRoot, kindHome, kindHomeDir, kindSystemTop, kindSystemSub)
+	// rootAndSystem is what chown -R and plain chmod 777 must never touch.
+	rootAndSystem = kinds(kindRoot, kindSystemTop)
+)
+
+// systemTop are the top-level directories of Linux and macOS systems whose
+// loss breaks the machine (or, for mount points, loses other disks).
+var systemTop = map[string]bool{
+	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/lib": true, "/lib32": true,
+	"/lib64": true, "/libx32": true, "/opt": true, "/proc": true, "/sbin": true, "/srv": true,
+	"/sys": true, "/usr": true, "/var": true, "/snap": true, "/run": true, "/nix": true,
+	"/mnt": true, "/media": true, "/System": true, "/Library": true, "/Applications": true,
+	"/private": true, "/Volumes": true, "/cores": true,
+}
+
+// systemSub are directories one level down that are as bad to delete.
+var systemSub = map[string]bool{
+	"/usr/bin": true, "/usr/sbin": true, "/usr/lib": true, "/usr/lib64": true, "/usr/libexec": true,
+	"/usr/local": true, "/usr/share": true, "/usr/include": true, "/var/lib": true, "/var/log": true,
+	"/var/db": true, "/private/etc": true, "/private/var": true, "/System/Library": true,
+	"/nix/store": true,
+}
+
+// target is a classified path.
+type target struct {
+	kind targetKind
+	path string // the resolved path
+	all  bool   // the argument was a glob for everything in path ("/*")
+}
+
+// describe says what the target is, for reasons.
+func (t target) describe() string {
+	var what string
+	switch t.kind {
+	case kindRoot:
+		what = "the root directory /"
+	case kindHome:
+		what = "the home directory " + t.path
+	case kindHomeDir:
+		what = "the home directory " + t.path
+		if t.path == "/home" || t.path == "/Users" {
+			what = "every home directory (" + t.path + ")"
+		}
+	case kindSystemTop, kindSystemSub:
+		what = "the system directory " + t.path
+		if strings.ContainsAny(t.path, "*?[") {
+			what = "the top-level directories matching " + t.path
+		}
+	}
+	if t.all {
+		return "everything in " + what
+	}
+	return what
+}
+
+// classifyPath classifies a resolved, cleaned absolute path.
+func classifyPath(p, home string) targetKind {
+	switch {
+	case p == "/":
+		return kindRoot
+	case home != "" && home != "/" && p == home:
+		return kindHome
+	case p == "/root" || p == "/home" || p == "/Users":
+		return kindHomeDir
+	case systemTop[p]:
+		return kindSystemTop
+	case systemSub[p]:
+		return kindSystemSub
+	}
+	if d := path.Dir(p); d == "/home" || d == "/Users" {
+		return kindHomeDir
+	}
+	return kindNone
+}
+
+// classifyArg classifies a command argument naming a path, as the shell
+// would see it: ~, ~user, $HOME and ${HOME} are expanded, a relative path
+// is resolved against cwd (unknown when cwd is ""), and a trailing
+// all-matching glob component ("/*", "/.*") stands for the directory it
+// empties. Arguments with other expansions are unknown (kindNone).
+func classifyArg(arg, cwd, home string) target {
+	t := arg
+	if t == "" {
+		return target{}
+	}
+	if strings.HasPrefix(t, "~") && t != "~" && !strings.HasPrefix(t, "~/") {
+		// ~user: that user's home directory.
+		name, rest, _ := strings.Cut(t[1:], "/")
+		if name == "" || strings.ContainsAny(name, "$`*?[") {
+			return target{}
+		}
+		if name == "root" {
+			t = "/root/" + rest
+		} else {
+			t = "/home/" + name + "/" + rest
+		}
+	}
+	if home != "" {
+		t = paths.Expand(t, home)
+	} else if t == "~" || strings.HasPrefix(t, "~/") || strings.Contains(t, "$HOME") || strings.Contains(t, "${HOME}") {
+		return target{}
+	}
+	if strings.ContainsAny(t, "$`") {
+		return target{}
+	}
+	all := false
+	if i := strings.IndexAny(t, "*?["); i >= 0 {
+		// Find the component holding the first glob character.
+		start := strings.LastIndexByte(t[:i], '/') + 1
+		end := strings.IndexByte(t[i:], '/')
+		comp := t[start:]
+		if end >= 0 {
+			comp = t[start : i+end]
+		}
+		dir := t[:start]
+		switch {
+		case isWildcard(comp) && (end < 0 || strings.Trim(t[i+end:], "/") == ""):
+			// "dir/*": everything in dir.
+			all = true
+			t = dir
+			if t == "" {
+				t = "."
+			}
+		case dir == "/":
+			// "/u*": top-level directories.
+			return target{kind: kindSystemTop, path: t}
+		default:
+			return target{}
+		}
+	}
+	if !path.IsAbs(t) && cwd == "" {
+		return target{}
+	}
+	p := paths.Resolve(t, cwd, home)
+	// A path that is none of the special kinds keeps its resolved path,
+	// for the project check.
+	return target{kind: classifyPath(p, home), path: p, all: all}
+}
+
+// globHit returns the home directory, the project directory, or one of
+// their parents, when a glob argument ("../sh*", "/home/d?v") matches it
+// (they are the directories a guessed name would aim at), or "".
+func (g *dangerGuard) globHit(arg, cwd, project string) string {
+	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
+		return ""
+	}
+	pat := arg
+	if g.home != "" {
+		pat = paths.Expand(pat, g.home)
+	}
+	if !path.IsAbs(pat) {
+		if cwd == "" {
+			return ""
+		}
+		pat = cwd + "/" + pat
+	}
+	pat = path.Clean(pat)
+	for _, start := range []string{project, g.home} {
+		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
+			if ok, _ := path.Match(pat, d); ok {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// isWildcard reports whether a path component matches every name: "*",
+// ".*", "**", "*.*" is not (it needs a dot) but "?*" is.
+func isWildcard(comp string) bool {
+	switch comp {
+	case "*", ".*", "**", "?*", ".?*", "{*,.*}", "{.*,*}":
+		return true
+	}
+	return false
+}

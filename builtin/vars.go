@@ -1,0 +1,304 @@
+package builtin
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// maxVarValues bounds the values remembered for one variable, and
+// maxVariants the versions of one command checked with them. A variable
+// given more values is listed under the name "" (see lineVars).
+const (
+	maxVarValues = 8
+	maxVariants  = 16
+)
+
+// lineVars collects the values the line assigns to shell variables: bare
+// assignments (D=..), export, declare, local, readonly and typeset, the
+// assignments before commands, which scripts they run see, the items of
+// for loops, the elements of arrays (a=(x y)), the positional parameters
+// set by set -- or given to a function the line defines, and the words
+// read reads from a here-string or here-document, printf -v, and the
+// variable a nameref (declare -n) names. Every value is kept,
+// whatever the order or branch, since the guard does not follow which one
+// holds where: a command is checked with each. $(pwd) and the like in a
+// value are expanded where the assignment runs. The names of variables
+// given more than maxVarValues values are listed under "".
+func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]string {
+	var (
+		vars   map[string][]string
+		places []place
+	)
+	addValue := func(name, value string) {
+		if vars == nil {
+			vars = make(map[string][]string)
+		}
+		for _, p := range places {
+			v := g.expandPlace(value, p)
+			switch vs := vars[name]; {
+			case slices.Contains(vs, v):
+			case len(vs) < maxVarValues:
+				vars[name] = append(vs, v)
+			case !slices.Contains(vars[""], name):
+				vars[""] = append(vars[""], name)
+			}
+		}
+	}
+	add := func(a string) {
+		name, value, ok := strings.Cut(a, "=")
+		name = strings.TrimSuffix(name, "+")
+		if !ok || !varNameRe().MatchString(name) {
+			return
+		}
+		if inner, ok := strings.CutPrefix(value, "("); ok {
+			// An array: each element is a value.
+			words, _ := shell.Words(strings.TrimSuffix(inner, ")"))
+			for i, w := range words {
+				if _, v, ok := strings.Cut(w, "]="); ok && strings.HasPrefix(w, "[") {
+					words[i] = v
+				}
+			}
+			// All of them, for an array that holds a command
+			// ("${a[@]}" ~ with a=(rm -rf)), then each.
+			if len(words) > 1 {
+				addValue(name, strings.Join(words, " "))
+			}
+			for _, w := range words {
+				addValue(name, w)
+			}
+			return
+		}
+		addValue(name, value)
+	}
+	positional := func(args []string) {
+		for i, a := range args {
+			if i < 9 {
+				addValue(string(rune('1'+i)), a)
+			}
+			addValue("@", a)
+		}
+	}
+	for _, s := range segs {
+		switch {
+		case len(s.Assigns) > 0:
+		case s.Func && len(s.Argv) > 1:
+		case s.Name == "set" && len(s.Argv) > 1:
+		case s.Name == "read" && len(s.Argv) > 1:
+		case s.Name == "printf" && len(s.Argv) > 3 && s.Argv[1] == "-v":
+		case len(s.Argv) > 1 && declNames[s.Name]:
+		default:
+			continue
+		}
+		places, _ = g.places(s, start)
+		for _, a := range s.Assigns {
+			add(a)
+		}
+		switch {
+		case declNames[s.Name]:
+			nameref := s.Flag("n")
+			for _, a := range s.Argv[1:] {
+				if name, ref, ok := strings.Cut(a, "="); ok && nameref && varNameRe().MatchString(ref) {
+					// declare -n r=HOME: $r is $HOME.
+					a = name + "=${" + ref + "}"
+				}
+				add(a)
+			}
+		case s.Name == "printf":
+			// printf -v X FORMAT ARGS: X gets the formatted text, taken
+			// here as each argument, or the format alone.
+			args := s.Argv[1:]
+			if len(args) >= 3 && args[0] == "-v" && varNameRe().MatchString(args[1]) {
+				if len(args) == 3 {
+					addValue(args[1], args[2])
+				}
+				for _, a := range args[3:] {
+					addValue(args[1], a)
+				}
+			}
+		case s.Func:
+			positional(s.Argv[1:])
+		case s.Name == "set":
+			args := s.Argv[1:]
+			for len(args) > 0 && len(args[0]) > 1 && (args[0][0] == '-' || args[0][0] == '+') && args[0] != "--" {
+				if strings.Trim(args[0], "-+") == "o" && len(args) > 1 {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+			if len(args) > 0 && (args[0] == "--" || args[0] == "-") {
+				args = args[1:]
+				positional(args)
+			} else if len(args) > 0 && !strings.HasPrefix(s.Argv[1], "-") && !strings.HasPrefix(s.Argv[1], "+") {
+				positional(args)
+			}
+		case s.Name == "read":
+			g.readVars(s, addValue)
+		}
+	}
+	return vars
+}
+
+// readVars gives the names read reads into the words of the here-string
+// or here-document on its standard input: each name every word and the
+// whole text, since the guard does not split them as read does.
+func (g *dangerGuard) readVars(s shell.Segment, addValue func(name, value string)) {
+	var text string
+	for _, r := range s.Redirects {
+		switch {
+		case r.Fd != "" && r.Fd != "0":
+		case r.Op == "<<<":
+			text = r.Target
+		case r.Op == "<<" || r.Op == "<<-":
+			text = r.Body
+		}
+	}
+	if text == "" {
+		return
+	}
+	words := strings.Fields(text)
+	if len(words) > maxVarValues {
+		words = words[:maxVarValues]
+	}
+	args := s.Argv[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) > 1 && a[0] == '-' {
+			if strings.ContainsAny(a[len(a)-1:], "adinNptu") && a != "-r" && a != "-s" && a != "-e" {
+				if strings.HasSuffix(a, "a") && i+1 < len(args) {
+					// read -a NAME: an array of the words.
+					for _, w := range words {
+						addValue(args[i+1], w)
+					}
+				}
+				i++
+			}
+			continue
+		}
+		if !varNameRe().MatchString(a) {
+			continue
+		}
+		addValue(a, strings.TrimSpace(text))
+		for _, w := range words {
+			addValue(a, w)
+		}
+	}
+}
+
+// declNames are the builtins that assign variables given as NAME=VALUE.
+var declNames = map[string]bool{"export": true, "declare": true, "typeset": true, "local": true, "readonly": true}
+
+var (
+	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[1-9@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[1-9@*])`)
+)
+
+// varVariants returns the versions of s with the variables the line
+// assigns replaced in its words by each of their values (s itself is not
+// among them); their parameter expansions (${D:-build}) are evaluated. A
+// command name that becomes "rm -rf" (x="rm -rf"; $x ~) is split into
+// words, as the shell splits an unquoted expansion.
+func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
+	if len(vars) == 0 || !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "$") }) {
+		return nil
+	}
+	out := []shell.Segment{s}
+	var names []string
+	for _, m := range varRefRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
+		name := m[1] + m[2]
+		if name == "*" {
+			name = "@"
+		}
+		if len(vars[name]) > 0 && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		values := vars[name]
+		re := varUseRe(name)
+		var next []shell.Segment
+		for _, v := range out {
+			for _, val := range values {
+				w := v
+				w.Argv = slices.Clone(v.Argv)
+				for i, a := range w.Argv {
+					if strings.Contains(a, "${"+name) {
+						a = g.expandParams(a, place{}, map[string]string{name: val})
+					}
+					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
+				}
+				if w.Argv[0] != v.Argv[0] {
+					next = append(next, g.renamed(w)...)
+					continue
+				}
+				next = append(next, w)
+			}
+		}
+		out = append(out[:1], next...)
+		if len(out) > maxVariants {
+			return out[1:maxVariants]
+		}
+	}
+	return out[1:]
+}
+
+// renamed returns the commands that s runs once its command name has been
+// replaced by a variable's value: the value is split into words, as the
+// shell splits an unquoted expansion ("rm -rf"), and the command is parsed
+// again, so that a launcher or shell it names is unwrapped (x=sudo; $x rm
+// -rf ~, x=bash; $x -c '...').
+func (g *dangerGuard) renamed(s shell.Segment) []shell.Segment {
+	words := strings.Fields(s.Argv[0])
+	if len(words) == 0 {
+		return nil
+	}
+	argv := append(words, s.Argv[1:]...)
+	s.Argv, s.Name = argv, path.Base(argv[0])
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = shellQuote(a)
+	}
+	segs, err := g.shell.Parse(strings.Join(quoted, " "))
+	if err != nil || len(segs) == 0 {
+		return []shell.Segment{s}
+	}
+	out := make([]shell.Segment, 0, len(segs))
+	for _, p := range segs {
+		p.Op = s.Op
+		p.Subshell = p.Subshell || s.Subshell
+		p.Assigns = slices.Concat(s.Assigns, p.Assigns)
+		p.Redirects = slices.Concat(s.Redirects, p.Redirects)
+		p.Dirs = s.Dirs
+		out = append(out, p)
+	}
+	return out
+}
+
+// varUseRe matches the plain uses of a variable: $NAME, ${NAME} and, for
+// an array, ${NAME[...]}; for "@", $@, $*, ${@} and ${*}.
+func varUseRe(name string) *regexp.Regexp {
+	switch {
+	case name == "@":
+		return regexp.MustCompile(`\$\{[@*]\}|\$[@*]`)
+	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+		return regexp.MustCompile(`\$\{` + name + `\}|\$` + name)
+	}
+	return regexp.MustCompile(`\$\{` + name + `(?:\[[^\]]*\])?\}|\$` + name + `\b`)
+}
+
+// overflowedVar reports whether s uses a variable that the line gives
+// more values than the guard tries.
+func overflowedVar(s shell.Segment, vars map[string][]string) bool {
+	for _, name := range vars[""] {
+		re := varUseRe(name)
+		for _, a := range s.Argv {
+			if re.MatchString(a) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,119 @@
+package paths_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookctl/hookctl/lib/paths"
+)
+
+func TestExpandResolveInside(t *testing.T) {
+	const home = "/home/u"
+	for _, tc := range []struct{ in, cwd, want string }{
+		{"~", "/x", "/home/u"},
+		{"~/.ssh/id_rsa", "/x", "/home/u/.ssh/id_rsa"},
+		{"$HOME/.aws/credentials", "/x", "/home/u/.aws/credentials"},
+		{"${HOME}/a", "/x", "/home/u/a"},
+		{"src/../.env", "/home/u/p", "/home/u/p/.env"},
+		{"/etc/passwd", "/home/u/p", "/etc/passwd"},
+		{`C:\x`, "/p", "/p/C:/x"},
+		{"./a//b/", "/p", "/p/a/b"},
+	} {
+		if got := paths.Resolve(tc.in, tc.cwd, home); got != tc.want {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", tc.in, tc.cwd, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		p, root string
+		want    bool
+	}{
+		{"/home/u/p/a.go", "/home/u/p", true},
+		{"/home/u/p", "/home/u/p", true},
+		{"/home/u/project2/a", "/home/u/p", false},
+		{"/home/u/p/../q", "/home/u/p", false},
+		{"/anything", "/", true},
+		{"relative", "/", false},
+		{"", "/x", false},
+	} {
+		if got := paths.Inside(tc.p, tc.root); got != tc.want {
+			t.Errorf("Inside(%q, %q) = %v", tc.p, tc.root, got)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, p string
+		want       bool
+	}{
+		{"*.pem", "/home/u/keys/server.pem", true},
+		{".env", "/repo/.env", true},
+		{".env.*", "/repo/.env.local", true},
+		{".env", "/repo/.env.example", false},
+		{"**/.ssh/**", "/home/u/.ssh/id_rsa", true},
+		{".ssh/*", "/home/u/.ssh/id_rsa", true},
+		{"src/**/*.go", "/repo/src/a/b/c.go", true},
+		{"src/**/*.go", "src/main.go", true},
+		{"/etc/**", "/etc/ssh/sshd_config", true},
+		{"/etc/**", "/home/etc/x", false},
+		{"*.{key,pem}", "a.key", true},
+		{"[", "x", false},
+	} {
+		if got := paths.Match(tc.pattern, tc.p); got != tc.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestRealSeesThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	inside := filepath.Join(dir, "root")
+	outside := filepath.Join(dir, "outside")
+	if err := os.MkdirAll(inside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(inside, "link")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(link, "new-file")
+	if !paths.Inside(p, inside) {
+		t.Fatal("lexically inside")
+	}
+	realRoot := paths.Real(inside)
+	if paths.Inside(paths.Real(p), realRoot) {
+		t.Fatal("a symlink out of the root was not seen through")
+	}
+}
+
+// TestGivenEnvironment: with an environment given, Home, Expand and
+// Resolve read its HOME and working directory, not the process's.
+func TestGivenEnvironment(t *testing.T) {
+	t.Setenv("HOME", "/process/home")
+	env := map[string]string{"HOME": "/request/home"}
+	getenv := paths.WithGetenv(func(k string) string { return env[k] })
+	getwd := paths.WithGetwd(func() (string, error) { return "/request/cwd", nil })
+	if got := paths.Home(getenv); got != "/request/home" {
+		t.Errorf("Home = %q", got)
+	}
+	if got := paths.Home(); got != "/process/home" {
+		t.Errorf("Home without an environment = %q", got)
+	}
+	if got := paths.Expand("~/.ssh", "", getenv); got != "/request/home/.ssh" {
+		t.Errorf("Expand = %q", got)
+	}
+	if got := paths.Resolve("a/../b", "", "", getenv, getwd); got != "/request/cwd/b" {
+		t.Errorf("Resolve = %q", got)
+	}
+	if got := paths.Resolve("$HOME/x", "/c", "", getenv); got != "/request/home/x" {
+		t.Errorf("Resolve = %q", got)
+	}
+	delete(env, "HOME")
+	if got := paths.Home(getenv); got != "" {
+		t.Errorf("Home of an environment without HOME = %q, not the process's", got)
+	}
+}
