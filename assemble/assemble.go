@@ -13,13 +13,13 @@ import (
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/lib/shell"
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib"
 	"github.com/hookctl/hookctl/state/kv"
-	"github.com/hookctl/hookctl/lib/shell"
+	"github.com/hookctl/hookctl/stdlib"
 )
 
 // Config is an assembled configuration: what the engine loads, plus what

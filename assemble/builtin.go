@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hookctl/hookctl/builtin"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/suggest"
-	"github.com/hookctl/hookctl/builtin"
 )
 
 // buildBuiltin enables a hook of the built-in pack, reporting unknown

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // typicalLine is the kind of compound line an agent runs many times a

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/state/kv"
 	"github.com/hookctl/hookctl/lib/paths"
 	"github.com/hookctl/hookctl/lib/shell"
+	"github.com/hookctl/hookctl/state/kv"
 )
 
 // OptionSpec describes one option of a builtin. Type is one of "string",

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // dangerCase is one command line and the rule expected to catch it ("" =

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // guardHooks builds the three PreToolUse guards as a config would.

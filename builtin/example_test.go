@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // Enabling a builtin from Go: New turns its name and options (as the HCL

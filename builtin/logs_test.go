@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/builtin"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/syncbuf"
-	"github.com/hookctl/hookctl/builtin"
 )
 
 // githubToken looks like a real GitHub token to the secret scanner.

@@ -11,8 +11,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // TestMain fails the package if a test leaves a goroutine behind (an

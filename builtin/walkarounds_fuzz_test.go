@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // rank orders decisions: allow < ask < deny.

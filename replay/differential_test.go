@@ -9,8 +9,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/hookctl/hookctl/replay"
 	"github.com/hookctl/hookctl/lib/transcript"
+	"github.com/hookctl/hookctl/replay"
 )
 
 // TestReadersAgree: replay's Reader (the hook events a session fired) and

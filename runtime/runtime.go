@@ -11,8 +11,8 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/lib/proc"
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/trust"
 )
 

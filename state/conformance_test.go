@@ -16,12 +16,12 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/hookctl/hookctl/state/natsstate"
-	"github.com/hookctl/hookctl/state/natsstate/natstest"
 	"github.com/hookctl/hookctl/state"
-	"github.com/hookctl/hookctl/state/natsbackend"
 	"github.com/hookctl/hookctl/state/kv"
 	"github.com/hookctl/hookctl/state/kv/kvtest"
+	"github.com/hookctl/hookctl/state/natsbackend"
+	"github.com/hookctl/hookctl/state/natsstate"
+	"github.com/hookctl/hookctl/state/natsstate/natstest"
 )
 
 // conformanceCase is one backend of the suite.

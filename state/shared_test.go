@@ -25,11 +25,11 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/syncbuf"
+	"github.com/hookctl/hookctl/state"
+	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsbackend"
 	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/natsstate/natstest"
-	"github.com/hookctl/hookctl/state"
-	"github.com/hookctl/hookctl/state/natsbackend"
-	"github.com/hookctl/hookctl/state/kv"
 )
 
 // TestSharedOpensOnFirstUse: a Shared touches nothing until it is used

@@ -6,8 +6,8 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/lib/proc"
+	"github.com/hookctl/hookctl/script"
 )
 
 // execModule is hookctl/exec: run a program by argv, without a shell,

@@ -14,8 +14,8 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/hookctl/hookctl/internal/safefile"
-	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/script"
 )
 
 // DefaultReadLimit bounds fs.read when maxBytes is not given.

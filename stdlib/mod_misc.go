@@ -7,12 +7,12 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/lib/jsonl"
 	"github.com/hookctl/hookctl/lib/paths"
 	"github.com/hookctl/hookctl/lib/secrets"
 	"github.com/hookctl/hookctl/lib/shell"
 	"github.com/hookctl/hookctl/lib/transcript"
+	"github.com/hookctl/hookctl/script"
 )
 
 func durationOf(ns int64) time.Duration { return time.Duration(ns) }

@@ -5,8 +5,8 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/script"
 )
 
 // pathModule is hookctl/path: pure path helpers. Relative paths resolve

@@ -19,8 +19,8 @@ import (
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/script"
-	"github.com/hookctl/hookctl/stdlib"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/stdlib"
 )
 
 func TestMain(m *testing.M) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/termsafe"
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/runtime"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // onConfigErrorEnv chooses what a host hook answers when the configuration

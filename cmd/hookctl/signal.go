@@ -6,8 +6,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/lib/proc"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 // stopSignals are the signals a host sends a hook it gives up on: they

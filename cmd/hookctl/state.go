@@ -11,8 +11,8 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/state"
-	"github.com/hookctl/hookctl/state/natsbackend"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsbackend"
 )
 
 // How long connecting to NATS may take. serve takes --nats-timeout; the

@@ -14,8 +14,8 @@ import (
 
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/syncbuf"
-	"github.com/hookctl/hookctl/state/natsstate/natstest"
 	"github.com/hookctl/hookctl/runtime"
+	"github.com/hookctl/hookctl/state/natsstate/natstest"
 )
 
 // silentServer accepts TCP connections on 127.0.0.1 and never says a

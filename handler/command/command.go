@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/proc"
 	"github.com/hookctl/hookctl/protocol"
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
-	"github.com/hookctl/hookctl/lib/proc"
 )
 
 // MaxOutput bounds what is kept of a command hook's stdout and stderr.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // Opener returns a state.Opener that opens natsstate's JetStream state

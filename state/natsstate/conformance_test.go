@@ -13,9 +13,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/kv"
 	"github.com/hookctl/hookctl/state/kv/kvtest"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // TestStore runs the kv.Store conformance suite against a fresh bucket

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // State.Loops satisfies the engine's LoopStore.

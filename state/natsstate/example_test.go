@@ -8,8 +8,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // Example starts an in-process NATS server (a deployment points at its

@@ -8,8 +8,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/kv/kvtest"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // rawLast returns the last message of a key's subject in the bucket, or

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/state/natsstate"
 	"github.com/hookctl/hookctl/state/kv"
+	"github.com/hookctl/hookctl/state/natsstate"
 )
 
 // replicas opens n States with their own connections on one bucket, as n
