@@ -3,13 +3,13 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/script"
 )
 
@@ -103,28 +103,9 @@ type cachedEngine struct {
 	eng    *engine.Engine
 	cfg    *assemble.Config
 	state  State // the engine's kv store, loop guard and audit
-	stamps map[string]fileStamp
+	stamps filestamp.Set
 	refs   int
 	stale  bool
-}
-
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	ok   bool
-}
-
-func stampsOf(files []string) map[string]fileStamp {
-	out := make(map[string]fileStamp, len(files))
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			out[f] = fileStamp{}
-			continue
-		}
-		out[f] = fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
-	}
-	return out
 }
 
 // acquire returns the cached engine for the configuration's absolute path
@@ -171,16 +152,9 @@ func (c *Cache) get(path string) *cachedEngine {
 	if ce == nil {
 		return nil
 	}
-	files := make([]string, 0, len(ce.stamps))
-	for f := range ce.stamps {
-		files = append(files, f)
-	}
-	now := stampsOf(files)
-	for f, s := range ce.stamps {
-		if now[f] != s {
-			c.retire(path, ce)
-			return nil
-		}
+	if ce.stamps.Changed() {
+		c.retire(path, ce)
+		return nil
 	}
 	ce.refs++
 	return ce
@@ -190,7 +164,7 @@ func (c *Cache) get(path string) *cachedEngine {
 func (c *Cache) put(path string, eng *engine.Engine, cfg *assemble.Config, state State) *cachedEngine {
 	files := append([]string{path}, cfg.Files...)
 	files = append(files, cfg.Refs()...)
-	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: stampsOf(files), refs: 1}
+	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: filestamp.Take(files), refs: 1}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {

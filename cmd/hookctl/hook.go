@@ -135,7 +135,7 @@ type hookCall struct {
 func newHookRuntime(source runtime.Source, trace func(context.Context) (context.Context, []engine.Option, func())) *runtime.Runtime {
 	opts := []runtime.Option{runtime.WithSource(source),
 		runtime.WithState(func(name string) runtime.State {
-			return cliState{newSharedState(name, oneShotNATSTimeout, natsstate.DefaultTimeout)}
+			return newSharedState(name, oneShotNATSTimeout, natsstate.DefaultTimeout)
 		})}
 	if trace != nil {
 		opts = append(opts, runtime.WithTracer(func(ctx context.Context, _ io.Writer) (context.Context, []engine.Option, func()) {

@@ -300,7 +300,7 @@ hook "tests-first" {
 	if !ok {
 		t.Fatal("no cached engine")
 	}
-	state := st.(cliState)
+	state := st.(*sharedState)
 	if state.Ready() != nil || !state.onNATS() {
 		t.Fatal("the cached engine's state is not on NATS")
 	}
