@@ -65,12 +65,20 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot(), protocols: Hosts()}
+	r := &Runtime{source: OneShot()}
 	for _, o := range opts {
 		o(r)
 	}
+	if r.protocols == nil {
+		r.protocols = Hosts()
+	}
 	return r
 }
+
+// Protocols is the registry the runtime answers from (WithProtocols, else
+// every host of protocol/hosts): transports look a host up in it once,
+// not per call.
+func (r *Runtime) Protocols() Registry { return r.protocols }
 
 // Mode is what a guard that could not run answers: ModeBlock (the events
 // that can block are blocked) or ModeWarn (a message only).

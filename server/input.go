@@ -2,9 +2,9 @@ package server
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
+
+	claudeproto "github.com/hookctl/hookctl/protocol/claude"
 
 	"github.com/hookctl/hookctl/protocol"
 )
@@ -49,21 +49,18 @@ func CheckLimits(data []byte) error {
 	return err
 }
 
-// decodeInput decodes hook input read within its limits.
+// decodeInput decodes hook input read within its limits, its event
+// named as Claude Code's protocol reads it (protocol/claude).
 func decodeInput(data []byte) (map[string]any, string, error) {
 	payload, err := decodeObject(data)
 	if err != nil {
 		return nil, "", err
 	}
-	raw, ok := payload["hook_event_name"]
-	if !ok {
-		return nil, "", &InputError{Field: "hook_event_name", Err: errors.New("missing")}
+	ev, err := claudeproto.New().Decode(payload, "")
+	if err != nil {
+		return nil, "", err
 	}
-	name, ok := raw.(string)
-	if !ok || name == "" {
-		return nil, "", &InputError{Field: "hook_event_name", Err: fmt.Errorf("want a non-empty string, got %v", raw)}
-	}
-	return payload, name, nil
+	return ev.Payload, ev.Name, nil
 }
 
 // decodeObject decodes one JSON object read within its limits

@@ -57,12 +57,12 @@ func mode(changed func(string) bool, getenv func(string) string, flag, value, en
 // request is the runtime request of the flags: the host (hostName, ""
 // to detect it) and the modes, from the flags given (changed) else the
 // environment (getenv). A host or mode that is not one is a usage error.
-func (f *hookFlags) request(hostName string, changed func(string) bool, getenv func(string) string) (runtime.Request, error) {
+func (f *hookFlags) request(reg runtime.Registry, hostName string, changed func(string) bool, getenv func(string) string) (runtime.Request, error) {
 	req := runtime.Request{Event: f.event}
 	if hostName != "" {
-		p, ok := runtime.Lookup(hostName)
+		p, ok := reg.Lookup(hostName)
 		if !ok {
-			return req, usageError("--host %q: want one of %s", hostName, strings.Join(runtime.Hosts().Names(), ", "))
+			return req, usageError("--host %q: want one of %s", hostName, strings.Join(reg.Names(), ", "))
 		}
 		req.Protocol = p
 	}
@@ -159,7 +159,7 @@ func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags,
 		a.stderr = w
 	}(a.stderr)
 	a.stderr = tw
-	req, err := f.request(hostName, call.changed, call.getenv)
+	req, err := f.request(rt.Protocols(), hostName, call.changed, call.getenv)
 	if err != nil {
 		return err
 	}

@@ -310,15 +310,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				return abort(err)
 			}
 			// The host hook routes answer through the runtime, with the
-			// watched engine.
-			rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
-			answer := func(ctx context.Context, hostName, event string, body []byte) (server.Reply, error) {
-				p, ok := runtime.Lookup(hostName)
-				if !ok {
-					return server.Reply{}, &server.UnknownHostError{Host: hostName}
-				}
-				return rt.Try(ctx, runtime.Request{Protocol: p, Event: event, Payload: body})
-			}
+			// watched engine (the server's default).
 			handler := server.NewServer(eng, func() map[string]any {
 				mu.Lock()
 				defer mu.Unlock()
@@ -328,7 +320,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				}
 				out["state"] = store.status()
 				return out
-			}, server.WithAnswer(answer), server.WithLimits(lim), server.WithRequestPolicy(policy), server.WithPoolStats(func() server.PoolStats {
+			}, server.WithLimits(lim), server.WithRequestPolicy(policy), server.WithPoolStats(func() server.PoolStats {
 				st := scripts()
 				return server.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 			}), server.WithMetrics(mets, metrics.Handler(reg)),
