@@ -66,7 +66,18 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	if spec := os.Getenv(hostRunnerEnv); spec != "" {
+		if err := hostRunner(spec); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e host runner:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	code := m.Run()
+	if buildOnce.dir != "" {
+		os.RemoveAll(buildOnce.dir)
+	}
+	os.Exit(code)
 }
 
 // runSpec is what the runner does inside the namespace.
