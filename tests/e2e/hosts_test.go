@@ -508,7 +508,9 @@ func runHost(t *testing.T, k hostKit, o sessionOpts) hostSession {
 	}
 	if os.Getenv("HOOKCTL_E2E_DEBUG") != "" {
 		t.Logf("session in %s: %s", dir, s)
-		t.Cleanup(func() { os.CopyFS(filepath.Join(os.TempDir(), "e2e-debug-"+strings.ReplaceAll(t.Name(), "/", "_")), os.DirFS(dir)) })
+		t.Cleanup(func() {
+			os.CopyFS(filepath.Join(os.TempDir(), "e2e-debug-"+strings.ReplaceAll(t.Name(), "/", "_")), os.DirFS(dir))
+		})
 	}
 	return s
 }
