@@ -351,6 +351,8 @@ type sessionOpts struct {
 	// CONFIG); subdir is where, under the project, the host starts.
 	installArgs []string
 	subdir      string
+	// git makes the project a git repository.
+	git bool
 }
 
 // hostSession is what one session produced.
@@ -444,6 +446,11 @@ func runHost(t *testing.T, k hostKit, o sessionOpts) hostSession {
 	t.Cleanup(func() { os.RemoveAll(rt) })
 	if err := os.Chmod(rt, 0o700); err != nil {
 		t.Fatal(err)
+	}
+	if o.git {
+		if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v: %s", err, out)
+		}
 	}
 	config := filepath.Join(project, "hooks.hcl")
 	writeFile(t, config, o.hcl)
@@ -595,3 +602,138 @@ func TestGeminiCLIWithHookctl(t *testing.T) { testHostCore(t, gemini) }
 // TestCodexWithHookctl runs the real Codex CLI, headless against a fake
 // Responses API, with hookctl as its PreToolUse hook.
 func TestCodexWithHookctl(t *testing.T) { testHostCore(t, codex) }
+
+// pendingEnv, set to 1, runs the scenarios needs skips.
+const pendingEnv = "HOOKCTL_E2E_PENDING"
+
+// needs skips a scenario that fails until the named item is merged,
+// noting it in the skip log; remove the call once it is (or run it
+// before with HOOKCTL_E2E_PENDING=1).
+func needs(t *testing.T, item string) {
+	t.Helper()
+	if os.Getenv(pendingEnv) != "1" {
+		skip(t, "needs %s", item)
+	}
+}
+
+// secretsHCL denies writes of secret files with the built-in.
+const secretsHCL = `builtin "secret-files" {
+  mode = "deny"
+}
+`
+
+// TestCodexApplyPatch: Codex's apply_patch names its files only in the
+// patch text; a patch adding .env is denied by the secret-files built-in,
+// one adding an ordinary file is applied.
+func TestCodexApplyPatch(t *testing.T) {
+	k := prepareHost(t, codex)
+	for _, mode := range hookModes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Run(".env denied", func(t *testing.T) {
+				needs(t, "Codex apply_patch paths read out of the patch (issue 26 item 2)")
+				s := runHost(t, k, sessionOpts{mode: mode, hcl: secretsHCL, prompt: "E2E-PATCH-ADD: .env"})
+				if _, err := os.Stat(filepath.Join(s.project, ".env")); err == nil {
+					t.Fatalf("apply_patch wrote .env:\n%s\n%s", s.results(codex), s)
+				}
+				if !strings.Contains(s.results(codex), "secret") {
+					t.Fatalf("the model was not told why:\n%s\n%s", s.results(codex), s)
+				}
+			})
+			t.Run("ordinary file written", func(t *testing.T) {
+				s := runHost(t, k, sessionOpts{mode: mode, hcl: secretsHCL, prompt: "E2E-PATCH-ADD: notes.txt"})
+				b, err := os.ReadFile(filepath.Join(s.project, "notes.txt"))
+				if err != nil || !strings.Contains(string(b), "E2E_PATCHED=1") {
+					t.Fatalf("apply_patch did not write notes.txt (%v):\n%s\n%s", err, s.results(codex), s)
+				}
+			})
+		})
+	}
+}
+
+// slowHCL's guard takes longer than the host waits for it; a guard that
+// cannot answer must block.
+const slowHCL = `hook "slow-guard" {
+  event    = "PreToolUse"
+  matcher  = "Bash"
+  command  = "sleep 30"
+  timeout  = "60s"
+  on_error = "block"
+}
+`
+
+// TestSlowGuard: a guard slower than the host's hook timeout (set low in
+// the host's configuration, and given to hookctl as --host-timeout) is
+// answered as a block before the host gives up on hookctl and runs the
+// tool.
+func TestSlowGuard(t *testing.T) {
+	for _, h := range []agentHost{gemini, codex} {
+		t.Run(h.name, func(t *testing.T) {
+			k := prepareHost(t, h)
+			for _, mode := range hookModes[:3] {
+				t.Run(mode.name, func(t *testing.T) {
+					needs(t, "answers before the host's hook timeout and --host-timeout (issue 26 item 1)")
+					marker := filepath.Join(t.TempDir(), "ran")
+					s := runHost(t, k, sessionOpts{mode: mode, hcl: slowHCL, prompt: "E2E-RUN: touch " + marker,
+						hostTimeout: 10 * time.Second, hookArgs: " --host-timeout 10s"})
+					if _, err := os.Stat(marker); err == nil {
+						t.Fatalf("the tool ran although the guard never answered:\n%s\n%s", s.results(h), s)
+					}
+					if !strings.Contains(s.results(h), "hookctl") {
+						t.Fatalf("the model was not told hookctl blocked:\n%s\n%s", s.results(h), s)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestInstalledFromSubdirectory: what `hookctl install --host X` writes
+// (run in the project root, the configuration found there) guards a
+// session started in the project root and one started in a
+// subdirectory.
+func TestInstalledFromSubdirectory(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		skipf(t, "the project is a git repository: %v", err)
+	}
+	for _, h := range []agentHost{gemini, codex} {
+		t.Run(h.name, func(t *testing.T) {
+			k := prepareHost(t, h)
+			for _, subdir := range []string{"", "sub"} {
+				name := "project root"
+				if subdir != "" {
+					name = "subdirectory"
+				}
+				t.Run(name, func(t *testing.T) {
+					switch {
+					case subdir != "" && h.name == "gemini":
+						// Gemini reads project settings from its working
+						// directory only (loadSettings(process.cwd())): a
+						// session started in a subdirectory runs no
+						// project hook at all.
+						needs(t, "install to guard Gemini sessions started in a subdirectory, which read no .gemini/settings.json above their working directory (issue 26 items 4 and 7)")
+					case subdir != "":
+						needs(t, "install writing an absolute configuration path (issue 26 item 4)")
+					}
+					victim := filepath.Join(t.TempDir(), "victim")
+					if err := os.MkdirAll(filepath.Join(victim, "keep"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					o := sessionOpts{mode: hookModes[3], hcl: hostHCL, installArgs: []string{"--host", h.name}, subdir: subdir, git: true}
+					o.prompt = "E2E-RUN: rm -rf " + victim
+					s := runHost(t, k, o)
+					if _, err := os.Stat(filepath.Join(victim, "keep")); err != nil {
+						t.Fatalf("the target of rm -rf is gone: %v\n%s", err, s)
+					}
+					if !strings.Contains(s.results(h), "E2E-DENY: rm -rf is not allowed by hookctl") {
+						t.Fatalf("the model was not told hookctl's reason:\n%s\n%s", s.results(h), s)
+					}
+					o.prompt = "E2E-RUN: " + echoCommand
+					s = runHost(t, k, o)
+					if !strings.Contains(s.results(h), "E2E-ECHO-RAN") {
+						t.Fatalf("the allowed command did not run:\n%s\n%s", s.results(h), s)
+					}
+				})
+			}
+		})
+	}
+}
