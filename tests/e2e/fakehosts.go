@@ -162,6 +162,73 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"output_tokens_details": nil, "total_tokens": 15}}})
 }
 
+// fakeChat is the OpenAI chat completions API (POST /v1/chat/completions,
+// streamed), as the Copilot CLI uses it with an OpenAI provider; its
+// Responses API requests go to fakeResponses.
+type fakeChat struct {
+	scriptedAPI
+	responses *fakeResponses
+}
+
+func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasSuffix(r.URL.Path, "/responses") {
+		f.responses.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	n := f.record(r, body)
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[{"id":"gpt-4.1","object":"model","owned_by":"e2e"}]}`)
+		return
+	}
+	var req struct {
+		Stream bool `json:"stream"`
+		Tools  []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(body, &req)
+	shell := ""
+	for _, t := range req.Tools {
+		if t.Function.Name == "bash" || shell == "" && strings.Contains(t.Function.Name, "shell") {
+			shell = t.Function.Name
+		}
+	}
+	s := next(body, shell != "" && strings.Contains(string(body), `"role":"tool"`), n)
+	if shell == "" {
+		s = step{text: "ok"}
+	}
+	msg := map[string]any{"role": "assistant"}
+	finish := "stop"
+	if s.command != "" {
+		args, _ := json.Marshal(map[string]any{"command": s.command, "description": "e2e step"})
+		msg["tool_calls"] = []any{map[string]any{"index": 0, "id": fmt.Sprintf("call_e2e_%d", n), "type": "function",
+			"function": map[string]any{"name": shell, "arguments": string(args)}}}
+		finish = "tool_calls"
+	} else {
+		msg["content"] = s.text
+	}
+	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": 1,
+			"model": "gpt-4.1", "choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta map[string]any, finish any, usage any) {
+		b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion.chunk", "created": 1,
+			"model": "gpt-4.1", "choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}, "usage": usage})
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk(msg, nil, nil)
+	chunk(map[string]any{}, finish, usage)
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
 // newFakeAPI returns the fake model API of a kind, logging to log.
 func newFakeAPI(kind string, log *os.File) (http.Handler, error) {
 	switch kind {
@@ -169,6 +236,8 @@ func newFakeAPI(kind string, log *os.File) (http.Handler, error) {
 		return &fakeGemini{scriptedAPI{log: log}}, nil
 	case "responses":
 		return &fakeResponses{scriptedAPI{log: log}}, nil
+	case "openai":
+		return &fakeChat{scriptedAPI: scriptedAPI{log: log}, responses: &fakeResponses{scriptedAPI{log: log}}}, nil
 	}
 	return nil, fmt.Errorf("no fake API %q", kind)
 }
