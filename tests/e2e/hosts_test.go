@@ -544,6 +544,13 @@ func runHost(t *testing.T, k hostKit, o sessionOpts) hostSession {
 	if err != nil {
 		t.Fatalf("%s session failed: %v\n%s", k.host.name, err, out)
 	}
+	if strings.Contains(hookCommand, "hookctl-client ") {
+		// The calls went to a daemon (not to hookctl run in its stead):
+		// the daemon's lock is in the runtime directory.
+		if locks, _ := filepath.Glob(filepath.Join(rt, "hookctl", "*.lock")); len(locks) == 0 {
+			t.Errorf("hookctl-client started no daemon in %s", rt)
+		}
+	}
 	s := hostSession{project: project}
 	b, _ := os.ReadFile(spec.Output)
 	s.output = string(b) + string(out)
