@@ -141,6 +141,10 @@ type agentHost struct {
 	api  string // the fake API's kind
 	// toolEvent is the host's name for PreToolUse.
 	toolEvent string
+	// rm is the host's rm -rf: Codex refuses a plain one itself ("rm -f
+	// style commands are not permitted"), so its test asks for one it
+	// runs, and only the hook stands in the way.
+	rm string
 	// toolResults returns the tool results a model request carries.
 	toolResults func(body []byte) []string
 	// install returns the host's program (npmTool).
@@ -157,7 +161,7 @@ type agentHost struct {
 }
 
 var gemini = agentHost{
-	name: "gemini", api: "gemini", toolEvent: "BeforeTool", toolResults: geminiResults,
+	name: "gemini", api: "gemini", toolEvent: "BeforeTool", rm: "rm -rf ", toolResults: geminiResults,
 	install: func(t *testing.T) string {
 		if _, err := exec.LookPath("node"); err != nil {
 			skipf(t, "Gemini CLI needs node: %v", err)
@@ -197,7 +201,7 @@ var gemini = agentHost{
 }
 
 var codex = agentHost{
-	name: "codex", api: "responses", toolEvent: "PreToolUse", toolResults: responsesResults,
+	name: "codex", api: "responses", toolEvent: "PreToolUse", rm: "command rm -rf ", toolResults: responsesResults,
 	install: func(t *testing.T) string {
 		return npmTool(t, "@openai/codex", codexVersion, "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
 	},
@@ -253,7 +257,7 @@ trust_level = "trusted"
 const copilotVersion = "1.0.102"
 
 var copilot = agentHost{
-	name: "copilot", api: "openai", toolEvent: "preToolUse", toolResults: chatResults,
+	name: "copilot", api: "openai", toolEvent: "preToolUse", rm: "rm -rf ", toolResults: chatResults,
 	install: func(t *testing.T) string {
 		return npmTool(t, "@github/copilot", copilotVersion, "node_modules/@github/copilot-linux-x64/copilot")
 	},
@@ -616,7 +620,7 @@ func testHostCore(t *testing.T, h agentHost) {
 				if err := os.MkdirAll(filepath.Join(victim, "keep"), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				s := runHost(t, k, sessionOpts{mode: mode, hcl: hostHCL, prompt: "E2E-RUN: rm -rf " + victim})
+				s := runHost(t, k, sessionOpts{mode: mode, hcl: hostHCL, prompt: "E2E-RUN: " + h.rm + victim})
 				if _, err := os.Stat(filepath.Join(victim, "keep")); err != nil {
 					t.Fatalf("the target of rm -rf is gone: %v\n%s", err, s)
 				}
@@ -797,7 +801,7 @@ func TestInstalledFromSubdirectory(t *testing.T) {
 						t.Fatal(err)
 					}
 					o := sessionOpts{mode: hookModes[3], hcl: hostHCL, installArgs: []string{"--host", h.name}, subdir: subdir, git: true}
-					o.prompt = "E2E-RUN: rm -rf " + victim
+					o.prompt = "E2E-RUN: " + h.rm + victim
 					s := runHost(t, k, o)
 					if _, err := os.Stat(filepath.Join(victim, "keep")); err != nil {
 						t.Fatalf("the target of rm -rf is gone: %v\n%s", err, s)
