@@ -163,8 +163,13 @@ type agentHost struct {
 var gemini = agentHost{
 	name: "gemini", api: "gemini", toolEvent: "BeforeTool", rm: "rm -rf ", toolResults: geminiResults,
 	install: func(t *testing.T) string {
-		if _, err := exec.LookPath("node"); err != nil {
+		out, err := exec.Command("node", "--version").Output()
+		if err != nil {
 			skipf(t, "Gemini CLI needs node: %v", err)
+		}
+		var major int
+		if _, err := fmt.Sscanf(string(out), "v%d.", &major); err != nil || major < 20 {
+			skipf(t, "Gemini CLI %s needs node 20 or later, not %s", geminiVersion, strings.TrimSpace(string(out)))
 		}
 		return npmTool(t, "@google/gemini-cli", geminiVersion, "node_modules/@google/gemini-cli/bundle/gemini.js")
 	},
