@@ -23,8 +23,8 @@ func TestParse(t *testing.T) {
 			files: []patch.File{{Op: patch.Add, Path: ".env", Content: "KEY=1\nB=2\n"}},
 		},
 		{
-			name: "every operation",
-			text: "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** Delete File: b.txt\n*** Update File: c.go\n*** Move to: d.go\n@@ func f()\n-old\n+new\n*** End Patch",
+			name:  "every operation",
+			text:  "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** Delete File: b.txt\n*** Update File: c.go\n*** Move to: d.go\n@@ func f()\n-old\n+new\n*** End Patch",
 			paths: []string{"a.txt", "b.txt", "c.go", "d.go"},
 			files: []patch.File{
 				{Op: patch.Add, Path: "a.txt", Content: "hi\n"},
