@@ -119,6 +119,9 @@ type secretHit struct {
 }
 
 func (h secretHit) reason() string {
+	if h.pattern == "" {
+		return fmt.Sprintf("%s: %s, so it may touch a protected secret file (secret-files)", h.file, h.how)
+	}
 	return fmt.Sprintf("%s is a protected secret file (secret-files pattern %q): %s", h.file, h.pattern, h.how)
 }
 
@@ -214,6 +217,12 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 		}
 		return sc.checkPath(str(in, "pattern"), cwd, "the Glob tool's pattern names it")
 	}
+	if unknown, _ := in["paths_unknown"].(bool); unknown {
+		// A patch whose files cannot be read (Codex's apply_patch): its
+		// files are unknown, not none.
+		why, _ := in["paths_error"].(string)
+		return secretHit{file: "the " + tool + " tool's files cannot be read", how: orDefault(why, "no file list")}, true
+	}
 	verb := "the " + tool + " tool would touch it"
 	switch tool {
 	case "Read", "NotebookRead":
@@ -238,6 +247,14 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 		}
 	}
 	return secretHit{}, false
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // readerOpts are the commands that read, copy, send or edit the files

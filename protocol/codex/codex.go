@@ -1,7 +1,11 @@
 package codex
 
 import (
+	"errors"
+	"maps"
+
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/patch"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
@@ -37,9 +41,77 @@ func identity(events ...string) map[string]protocol.Mapping {
 	return m
 }
 
-// Decode maps a Codex payload onto the catalog.
+// Decode maps a Codex payload onto the catalog. An apply_patch call
+// carries its files only in the patch text (tool_input.command): they are
+// read out of it into Claude Code's fields (see patchInput).
 func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, error) {
-	return p.DecodeAs(p, raw, event)
+	ev, err := p.DecodeAs(p, raw, event)
+	if err != nil {
+		return nil, err
+	}
+	if name, _ := ev.Payload["tool_name"].(string); name == applyPatch {
+		if in, ok := ev.Payload["tool_input"].(map[string]any); ok {
+			// A copy: the payload may be the caller's map.
+			ev.Payload = maps.Clone(ev.Payload)
+			ev.Payload["tool_input"] = patchInput(in)
+		}
+	}
+	return ev, nil
+}
+
+// applyPatch is Codex's tool that adds, changes, deletes and moves files
+// by a patch.
+const applyPatch = "apply_patch"
+
+// patchInput is an apply_patch call's tool_input (a copy) with the files
+// of its patch in Claude Code's fields, so that every condition and
+// built-in that reads a tool's paths sees them:
+//
+//   - paths: every file the patch touches, in order, move targets included;
+//   - file_path: the file, when the patch touches one;
+//   - content: the content of the added file, when the patch adds one.
+//
+// A patch that cannot be read (Codex would refuse it too) gets
+// paths_unknown: true and paths_error (why): its files are unknown, never
+// none, and the built-ins that guard paths treat it so. The patch is what
+// Codex applies, so these fields replace any the input came with.
+func patchInput(in map[string]any) map[string]any {
+	text, ok := in["command"].(string)
+	if !ok {
+		// Codex's freeform form names it input.
+		text, ok = in["input"].(string)
+	}
+	out := maps.Clone(in)
+	delete(out, "paths_unknown")
+	delete(out, "paths_error")
+	var pt *patch.Patch
+	err := errors.New("no patch text in tool_input.command")
+	if ok {
+		pt, err = patch.Parse(text)
+	}
+	if err != nil {
+		delete(out, "file_path")
+		delete(out, "paths")
+		delete(out, "content")
+		out["paths_unknown"] = true
+		out["paths_error"] = err.Error()
+		return out
+	}
+	ps := pt.Paths()
+	list := make([]any, len(ps))
+	for i, s := range ps {
+		list[i] = s
+	}
+	out["paths"] = list
+	delete(out, "file_path")
+	if len(ps) == 1 {
+		out["file_path"] = ps[0]
+	}
+	delete(out, "content")
+	if added := pt.Added(); len(added) == 1 {
+		out["content"] = added[0].Content
+	}
+	return out
 }
 
 // Detect: Codex adds turn_id to Claude Code's shape.
