@@ -25,17 +25,19 @@ var _ protocol.Protocol = (*Protocol)(nil)
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
 		HostName: Name, HostTitle: "Codex", EventField: "hook_event_name",
-		EventMap: identity("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
-			"PreCompact", "PostCompact", "Stop", "StopFailure", "SubagentStart", "SubagentStop"),
+		EventMap: events(),
 		Exit:   2,
 		Encode: reply,
 	}}
 }
 
-// identity maps events that keep their catalog names.
-func identity(events ...string) map[string]protocol.Mapping {
-	m := make(map[string]protocol.Mapping, len(events))
-	for _, e := range events {
+// events are Codex's events (0.169.0 fires SessionEnd and has no
+// StopFailure): its own names are the catalog's, except Interrupt, which
+// has no catalog event and is reported.
+func events() map[string]protocol.Mapping {
+	m := map[string]protocol.Mapping{"Interrupt": {Event: "Interrupt", Unsupported: true}}
+	for _, e := range []string{"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+		"PostToolUse", "PreCompact", "PostCompact", "Stop", "SubagentStart", "SubagentStop"} {
 		m[e] = protocol.Mapping{Event: e}
 	}
 	return m
@@ -128,6 +130,8 @@ func (p *Protocol) Limitations() []string {
 		"no ask on PreToolUse: an ask is mapped by --on-ask (deny by default)",
 		"PreToolUse takes allow only with updatedInput: a plain allow is no opinion",
 		"continue:false on PreToolUse would run the tool: it is a deny",
+		"Interrupt has no catalog event: reported on stderr, answered with an empty reply",
+		"no StopFailure and no Notification: install does not register them",
 	}
 }
 
