@@ -26,8 +26,8 @@ func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
 		HostName: Name, HostTitle: "Codex", EventField: "hook_event_name",
 		EventMap: events(),
-		Exit:   2,
-		Encode: reply,
+		Exit:     2,
+		Encode:   reply,
 	}}
 }
 
