@@ -77,3 +77,27 @@ func TestReadOnlyApproverApplyPatch(t *testing.T) {
 		t.Errorf("got %s %q, want no opinion", d, r)
 	}
 }
+
+// TestSecretFilesShellApplyPatch: apply_patch run through the shell is
+// checked as the tool is.
+func TestSecretFilesShellApplyPatch(t *testing.T) {
+	h := newHook(t, "secret-files", builtin.Config{})
+	for _, tc := range []struct{ cmd, want string }{
+		{"apply_patch <<'EOF'\n" + patchOf("*** Add File: a.txt\n+x", "*** Add File: .env\n+K=v") + "EOF", ".env"},
+		{"cd ~ && apply_patch <<'EOF'\n" + patchOf("*** Add File: .ssh/authorized_keys\n+k") + "EOF", "authorized_keys"},
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\n+x\nEOF", "cannot be read"},
+		{"apply_patch <<'EOF'\n" + patchOf("*** Add File: a.txt\n+x") + "EOF", ""},
+	} {
+		ev, err := codex.New().Decode(map[string]any{
+			"hook_event_name": "PreToolUse", "session_id": "s-1", "turn_id": "t-1", "cwd": projectDir,
+			"tool_name": "Bash", "tool_input": map[string]any{"command": tc.cmd},
+		}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, reason := decisionOf(call(t, h, "PreToolUse", ev.Payload))
+		if tc.want == "" && d != "" || tc.want != "" && (d != "deny" || !strings.Contains(reason, tc.want)) {
+			t.Errorf("%q: got %q %q, want deny naming %q", tc.cmd, d, reason, tc.want)
+		}
+	}
+}

@@ -205,7 +205,12 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 	}
 	switch tool {
 	case "Bash":
-		return sc.checkCommand(str(in, "command"), cwd)
+		if h, ok := sc.checkCommand(str(in, "command"), cwd); ok {
+			return h, true
+		}
+		// A command that applies a patch (Codex's apply_patch through the
+		// shell): the patch's files, as the host's decoder read them.
+		return sc.checkPaths(in, cwd, "the patch the command applies would change it")
 	case "Grep":
 		if h, ok := sc.checkPath(str(in, "path"), cwd, "the Grep tool searches it"); ok {
 			return h, true
@@ -216,12 +221,6 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 			return h, true
 		}
 		return sc.checkPath(str(in, "pattern"), cwd, "the Glob tool's pattern names it")
-	}
-	if unknown, _ := in["paths_unknown"].(bool); unknown {
-		// A patch whose files cannot be read (Codex's apply_patch): its
-		// files are unknown, not none.
-		why, _ := in["paths_error"].(string)
-		return secretHit{file: "the " + tool + " tool's files cannot be read", how: orDefault(why, "no file list")}, true
 	}
 	verb := "the " + tool + " tool would touch it"
 	switch tool {
@@ -236,6 +235,18 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 		if h, ok := sc.checkPath(str(in, k), cwd, verb); ok {
 			return h, true
 		}
+	}
+	return sc.checkPaths(in, cwd, verb)
+}
+
+// checkPaths checks the paths list of a call that touches several files
+// (Codex's apply_patch): every entry; and a patch whose files cannot be
+// read (paths_unknown) is taken as touching a secret: its files are
+// unknown, not none.
+func (sc *secretChecker) checkPaths(in map[string]any, cwd, verb string) (secretHit, bool) {
+	if unknown, _ := in["paths_unknown"].(bool); unknown {
+		why, _ := in["paths_error"].(string)
+		return secretHit{file: "the files of the patch cannot be read", how: orDefault(why, "no file list")}, true
 	}
 	if paths, ok := in["paths"].([]any); ok {
 		for _, p := range paths {

@@ -3,6 +3,8 @@ package codex
 import (
 	"errors"
 	"maps"
+	"path"
+	"strings"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lib/patch"
@@ -51,14 +53,58 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 	if err != nil {
 		return nil, err
 	}
-	if name, _ := ev.Payload["tool_name"].(string); name == applyPatch {
-		if in, ok := ev.Payload["tool_input"].(map[string]any); ok {
-			// A copy: the payload may be the caller's map.
-			ev.Payload = maps.Clone(ev.Payload)
-			ev.Payload["tool_input"] = patchInput(in)
+	name, _ := ev.Payload["tool_name"].(string)
+	in, ok := ev.Payload["tool_input"].(map[string]any)
+	if !ok || name == "" {
+		return ev, nil
+	}
+	var out map[string]any
+	switch {
+	case name == applyPatch:
+		out = patchInput(in)
+	case engine.CanonicalTool(name) == "Bash":
+		// The model may run apply_patch through the shell.
+		text, dir, isPatch := shellPatch(in["command"])
+		if !isPatch {
+			return ev, nil
+		}
+		out = withPatch(maps.Clone(in), text, true, dir)
+	default:
+		return ev, nil
+	}
+	// A copy: the payload may be the caller's map.
+	ev.Payload = maps.Clone(ev.Payload)
+	ev.Payload["tool_input"] = out
+	return ev, nil
+}
+
+// shellPatch finds the patch of a shell call that runs apply_patch: a
+// command line ("apply_patch <<'EOF' ..."), or an argv (["apply_patch",
+// PATCH], ["bash", "-lc", LINE]).
+func shellPatch(command any) (text, dir string, ok bool) {
+	switch c := command.(type) {
+	case string:
+		return patch.FromShell(c)
+	case []any:
+		argv := make([]string, 0, len(c))
+		for _, a := range c {
+			s, isStr := a.(string)
+			if !isStr {
+				return "", "", false
+			}
+			argv = append(argv, s)
+		}
+		switch {
+		case len(argv) >= 1 && (argv[0] == "apply_patch" || argv[0] == "applypatch"):
+			if len(argv) == 2 {
+				return argv[1], "", true
+			}
+			return "", "", true
+		case len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc"):
+			return patch.FromShell(argv[2])
 		}
 	}
-	return ev, nil
+	return "", "", false
 }
 
 // applyPatch is Codex's tool that adds, changes, deletes and moves files
@@ -83,12 +129,17 @@ func patchInput(in map[string]any) map[string]any {
 		// Codex's freeform form names it input.
 		text, ok = in["input"].(string)
 	}
-	out := maps.Clone(in)
+	return withPatch(maps.Clone(in), text, ok, "")
+}
+
+// withPatch sets out's path fields from the patch text (hasText false:
+// there was none), its relative paths taken in dir when it is not "".
+func withPatch(out map[string]any, text string, hasText bool, dir string) map[string]any {
 	delete(out, "paths_unknown")
 	delete(out, "paths_error")
 	var pt *patch.Patch
 	err := errors.New("no patch text in tool_input.command")
-	if ok {
+	if hasText {
 		pt, err = patch.Parse(text)
 	}
 	if err != nil {
@@ -102,6 +153,10 @@ func patchInput(in map[string]any) map[string]any {
 	ps := pt.Paths()
 	list := make([]any, len(ps))
 	for i, s := range ps {
+		if dir != "" && !path.IsAbs(s) && !strings.HasPrefix(s, "~") {
+			s = path.Join(dir, s)
+			ps[i] = s
+		}
 		list[i] = s
 	}
 	out["paths"] = list

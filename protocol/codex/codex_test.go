@@ -96,15 +96,37 @@ func TestDecodeApplyPatchReplacesFields(t *testing.T) {
 	}
 }
 
-// TestDecodeOtherTools: other tools are left alone.
-func TestDecodeOtherTools(t *testing.T) {
-	raw := map[string]any{"hook_event_name": "PreToolUse", "turn_id": "t", "tool_name": "Bash",
-		"tool_input": map[string]any{"command": "*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch"}}
-	ev, err := codex.New().Decode(raw, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in := ev.Payload["tool_input"].(map[string]any); len(in) != 1 {
-		t.Errorf("tool_input = %v, want it unchanged", in)
+// TestDecodeShellApplyPatch: apply_patch run through the shell (a
+// heredoc, an argv, after cd DIR) gets the same fields; other shell
+// commands are left alone.
+func TestDecodeShellApplyPatch(t *testing.T) {
+	const p = "*** Begin Patch\n*** Add File: .env\n+x\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch"
+	for _, tc := range []struct {
+		command any
+		want    map[string]any
+	}{
+		{"apply_patch <<'EOF'\n" + p + "\nEOF\n", map[string]any{"paths": []any{".env", "a.txt"}, "content": "x\n"}},
+		{"cd /home/u && apply_patch <<'EOF'\n" + p + "\nEOF\n", map[string]any{"paths": []any{"/home/u/.env", "/home/u/a.txt"}, "content": "x\n"}},
+		{[]any{"apply_patch", p}, map[string]any{"paths": []any{".env", "a.txt"}, "content": "x\n"}},
+		{[]any{"bash", "-lc", "apply_patch <<'EOF'\n" + p + "\nEOF"}, map[string]any{"paths": []any{".env", "a.txt"}, "content": "x\n"}},
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\nEOF", map[string]any{"paths_unknown": true, "paths_error": "invalid patch: the first line must be '*** Begin Patch'"}},
+		{"echo '" + p + "'", map[string]any{}},
+		{"ls", map[string]any{}},
+	} {
+		raw := map[string]any{"hook_event_name": "PreToolUse", "turn_id": "t", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": tc.command}}
+		ev, err := codex.New().Decode(raw, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]any{}
+		for k, v := range ev.Payload["tool_input"].(map[string]any) {
+			if k != "command" {
+				got[k] = v
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: tool_input = %#v, want %#v", tc.command, got, tc.want)
+		}
 	}
 }
