@@ -130,3 +130,26 @@ func TestDecodeShellApplyPatch(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecode is Codex's decoding of a shell call and of an
+// apply_patch call.
+func BenchmarkDecode(b *testing.B) {
+	p := codex.New()
+	for _, bc := range []struct {
+		name string
+		raw  map[string]any
+	}{
+		{"Bash", map[string]any{"hook_event_name": "PreToolUse", "turn_id": "t", "session_id": "s", "cwd": "/p",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./... && git status"}}},
+		{"apply_patch", applyPatchPayload("*** Begin Patch\n*** Update File: a.go\n@@\n-a\n+b\n*** Add File: b.txt\n+x\n*** End Patch\n")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Decode(bc.raw, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
