@@ -65,7 +65,7 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 // Limitations of Gemini CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
-		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: reported, answered with an empty reply",
+		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: answered with an empty reply, said on stderr only with --verbose (Gemini CLI shows a hook's stderr to its user)",
 		"a rewrite is applied on BeforeTool only",
 	}
 }
