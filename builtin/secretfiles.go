@@ -119,6 +119,9 @@ type secretHit struct {
 }
 
 func (h secretHit) reason() string {
+	if h.pattern == "" {
+		return fmt.Sprintf("%s: %s, so it may touch a protected secret file (secret-files)", h.file, h.how)
+	}
 	return fmt.Sprintf("%s is a protected secret file (secret-files pattern %q): %s", h.file, h.pattern, h.how)
 }
 
@@ -202,7 +205,12 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 	}
 	switch tool {
 	case "Bash":
-		return sc.checkCommand(str(in, "command"), cwd)
+		if h, ok := sc.checkCommand(str(in, "command"), cwd); ok {
+			return h, true
+		}
+		// A command that applies a patch (Codex's apply_patch through the
+		// shell): the patch's files, as the host's decoder read them.
+		return sc.checkPaths(in, cwd, "the patch the command applies would change it")
 	case "Grep":
 		if h, ok := sc.checkPath(str(in, "path"), cwd, "the Grep tool searches it"); ok {
 			return h, true
@@ -228,6 +236,18 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 			return h, true
 		}
 	}
+	return sc.checkPaths(in, cwd, verb)
+}
+
+// checkPaths checks the paths list of a call that touches several files
+// (Codex's apply_patch): every entry; and a patch whose files cannot be
+// read (paths_unknown) is taken as touching a secret: its files are
+// unknown, not none.
+func (sc *secretChecker) checkPaths(in map[string]any, cwd, verb string) (secretHit, bool) {
+	if unknown, _ := in["paths_unknown"].(bool); unknown {
+		why, _ := in["paths_error"].(string)
+		return secretHit{file: "the files of the patch cannot be read", how: orDefault(why, "no file list")}, true
+	}
 	if paths, ok := in["paths"].([]any); ok {
 		for _, p := range paths {
 			if s, ok := p.(string); ok {
@@ -238,6 +258,14 @@ func (sc *secretChecker) checkTool(tool string, in map[string]any, cwd string) (
 		}
 	}
 	return secretHit{}, false
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // readerOpts are the commands that read, copy, send or edit the files

@@ -46,6 +46,9 @@ const (
 type Options struct {
 	// Ask maps an ask on a host that cannot ask (default AskDeny).
 	Ask AskPolicy
+	// Verbose writes the notes a host would show its user for nothing
+	// (the Silent events' notes).
+	Verbose bool
 }
 
 // Mapping is a host event as a catalog event: its name, and for events
@@ -63,6 +66,14 @@ type Mapping struct {
 	// beside preToolUse): install does not register it, so that a call
 	// is not guarded twice.
 	Narrow bool
+	// Unsupported marks a real host event that has no catalog event
+	// (Event is then the host's name): no hook runs for it, and the
+	// reply says so on stderr, naming it as the host's event.
+	Unsupported bool
+	// Silent, on an Unsupported event, keeps that note for --verbose:
+	// the host shows a hook's stderr to the user on every event (Gemini
+	// CLI), and an event nothing can run for needs no words.
+	Silent bool
 }
 
 // Convention is how the program of a command hook speaks: the payload it

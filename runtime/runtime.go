@@ -101,12 +101,17 @@ type Modes struct {
 	OnUntrusted, OnConfigError Mode
 	// OnAsk maps an ask on a host that cannot ask ("": deny).
 	OnAsk AskPolicy
+	// Verbose says on Stderr which host was detected, and the notes of
+	// events that need no words (--verbose). Without it nothing is
+	// written there for them: Gemini CLI shows a hook's stderr to its
+	// user on every event.
+	Verbose bool
 }
 
 // Request is one host hook call.
 type Request struct {
 	// Protocol is the host's protocol; nil detects it from the payload
-	// (and says which on Stderr).
+	// (and, with Modes.Verbose, says which on Stderr).
 	Protocol Protocol
 	// Event is the host's event name (--event), for hosts whose payload
 	// does not name it.
@@ -260,7 +265,9 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 	if p == nil {
 		var why string
 		p, why = r.protocols.Detect(raw, getenv)
-		fmt.Fprintf(stderr, "hookctl: host %s (%s)\n", p.Name(), why)
+		if req.Modes.Verbose {
+			fmt.Fprintf(stderr, "hookctl: host %s (%s)\n", p.Name(), why)
+		}
 	}
 	ev, derr = p.Decode(raw, req.Event)
 	if derr != nil {
@@ -304,7 +311,7 @@ func configErrorText(diag string) string {
 // answer runs a decoded event: the steps after decoding.
 func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Event, getenv func(string) string) Reply {
 	stderr := req.stderr()
-	opts := Options{Ask: req.Modes.OnAsk}
+	opts := Options{Ask: req.Modes.OnAsk, Verbose: req.Modes.Verbose}
 	if !r.source.perCall() {
 		eng, release, err := r.source.acquire(nil)
 		if err != nil {

@@ -124,16 +124,21 @@ func TestTryReturnsInputErrors(t *testing.T) {
 
 // TestDetectsTheHostFromTheRequest: without a protocol the host is
 // detected from the payload and the request's environment (not the
-// process's), and said on Stderr.
+// process's), and said on Stderr with Modes.Verbose only: Gemini CLI
+// shows a hook's stderr to its user on every event (before, the line was
+// written on every call).
 func TestDetectsTheHostFromTheRequest(t *testing.T) {
 	cfg := config(t, denyRm)
-	var stderr strings.Builder
-	r := runtime.New().Answer(context.Background(), runtime.Request{
-		Payload: []byte(`{"event":"PreToolUse","hook_event_name":"PreToolUse","tool_name":"bash","tool_input":{"command":"rm -rf /"}}`),
-		Config:  cfg, Modes: runtime.Modes{AllowUntrusted: true}, Env: []string{"CRUSH=1"}, Stderr: &stderr,
-	})
-	if !strings.Contains(stderr.String(), "hookctl: host crush (CRUSH is set in the environment)") || !strings.Contains(string(r.Stdout), `"decision":"deny"`) {
-		t.Fatalf("%s\n%s", stderr.String(), r.Stdout)
+	for _, verbose := range []bool{true, false} {
+		var stderr strings.Builder
+		r := runtime.New().Answer(context.Background(), runtime.Request{
+			Payload: []byte(`{"event":"PreToolUse","hook_event_name":"PreToolUse","tool_name":"bash","tool_input":{"command":"rm -rf /"}}`),
+			Config:  cfg, Modes: runtime.Modes{AllowUntrusted: true, Verbose: verbose}, Env: []string{"CRUSH=1"}, Stderr: &stderr,
+		})
+		said := strings.Contains(stderr.String(), "hookctl: host crush (CRUSH is set in the environment)")
+		if said != verbose || !verbose && stderr.Len() != 0 || !strings.Contains(string(r.Stdout), `"decision":"deny"`) {
+			t.Fatalf("verbose %v: %q\n%s", verbose, stderr.String(), r.Stdout)
+		}
 	}
 }
 

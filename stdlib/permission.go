@@ -17,7 +17,9 @@ var ruleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 // Read(~/.ssh/*) or WebFetch(domain:example.com) — the syntax of Claude
 // Code's `if` filter. For Bash every subcommand is checked (after
 // unwrapping sudo, env, bash -c, ...); a line that cannot be parsed matches
-// (fails open, as in Claude Code).
+// (fails open, as in Claude Code). A file rule matches a call that touches
+// several files (tool_input.paths, Codex's apply_patch) when one of them
+// matches, and a call whose files cannot be read (paths_unknown).
 func PermissionRule(toolName string, toolInput map[string]any, rule string) bool {
 	m := ruleRE().FindStringSubmatch(strings.TrimSpace(rule))
 	if m == nil {
@@ -61,6 +63,11 @@ func PermissionRule(toolName string, toolInput map[string]any, rule string) bool
 		}
 		return globText(pattern, str("url")+str("query"))
 	}
+	if unknown, _ := toolInput["paths_unknown"].(bool); unknown {
+		// A patch whose files cannot be read (Codex's apply_patch)
+		// matches, as a Bash line that cannot be parsed does.
+		return true
+	}
 	target := str("file_path")
 	if target == "" {
 		target = str("notebook_path")
@@ -68,7 +75,20 @@ func PermissionRule(toolName string, toolInput map[string]any, rule string) bool
 	if target == "" {
 		target = str("path")
 	}
+	targets := []string{target}
 	if target == "" {
+		targets = nil
+	}
+	// Every file of a multi-file call (Codex's apply_patch): the rule
+	// matches when one of them does.
+	if list, ok := toolInput["paths"].([]any); ok {
+		for _, v := range list {
+			if s, ok := v.(string); ok && s != "" {
+				targets = append(targets, s)
+			}
+		}
+	}
+	if len(targets) == 0 {
 		return false
 	}
 	p := pattern
@@ -80,7 +100,12 @@ func PermissionRule(toolName string, toolInput map[string]any, rule string) bool
 	default:
 		p = strings.TrimPrefix(p, "./")
 	}
-	return paths.Match(p, target)
+	for _, t := range targets {
+		if paths.Match(p, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // bashRule matches one subcommand: a legacy "prefix:*" is a word prefix,

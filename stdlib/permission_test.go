@@ -32,6 +32,12 @@ func TestPermissionRule(t *testing.T) {
 		{"WebFetch", map[string]any{"url": "https://evil.com/example.com"}, "WebFetch(domain:example.com)", false},
 		{"mcp__memory__create", map[string]any{}, "mcp__memory__*", true},
 		{"Bash", bash("ls"), "not a rule (", false},
+		// Codex's apply_patch: every file of the patch.
+		{"Edit", map[string]any{"paths": []any{"a.txt", "/repo/.env"}}, "Edit(*.env)", true},
+		{"Edit", map[string]any{"paths": []any{"a.txt", "b.txt"}}, "Edit(*.env)", false},
+		{"Edit", map[string]any{"file_path": "a.txt", "paths": []any{"a.txt", "../x/.env"}}, "Write(**/.env)", false},
+		{"Write", map[string]any{"file_path": "a.txt", "paths": []any{"a.txt", "../x/.env"}}, "Write(**/.env)", true},
+		{"Edit", map[string]any{"paths_unknown": true}, "Edit(*.env)", true},
 	}
 	for _, tc := range cases {
 		if got := stdlib.PermissionRule(tc.tool, tc.input, tc.rule); got != tc.want {

@@ -123,7 +123,7 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 	var out, errb bytes.Buffer
 	a := &app{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &errb, configPath: req.Config, logLevel: cmp.Or(req.LogLevel, "warn")}
 	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
-		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny")}
+		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny"), verbose: req.Verbose}
 	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != ""}
 	hostName := req.Host
 	if req.Command == "claude" {

@@ -27,6 +27,7 @@ type hookFlags struct {
 	host, event                     string
 	allow                           bool
 	onUntrusted, onConfigError, ask string
+	verbose                         bool
 }
 
 func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
@@ -38,6 +39,7 @@ func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
 	cmd.Flags().StringVar(&f.onConfigError, "on-config-error", "block", "what a configuration that cannot be found or loaded answers: block (events that can block are blocked, the reason has the diagnostics) or warn (a message only)")
 	cmd.Flags().StringVar(&f.onUntrusted, "on-untrusted", "block", "what an untrusted configuration answers: block (events that can block are blocked) or warn (a message only)")
 	cmd.Flags().StringVar(&f.ask, "on-ask", "deny", "what an ask becomes on a host that cannot ask (crush, Codex): deny or allow")
+	cmd.Flags().BoolVar(&f.verbose, "verbose", false, "say on stderr which host was detected and the notes of events that need no words (Gemini CLI shows a hook's stderr to its user on every event)")
 }
 
 // mode is a flag's value, else (when the flag was not given) its
@@ -79,7 +81,7 @@ func (f *hookFlags) request(reg runtime.Registry, hostName string, changed func(
 		return req, err
 	}
 	req.Modes = runtime.Modes{AllowUntrusted: f.allow, OnConfigError: runtime.Mode(configMode),
-		OnUntrusted: runtime.Mode(untrustedMode), OnAsk: runtime.AskPolicy(askMode)}
+		OnUntrusted: runtime.Mode(untrustedMode), OnAsk: runtime.AskPolicy(askMode), Verbose: f.verbose}
 	return req, nil
 }
 
@@ -93,7 +95,9 @@ codex, gemini (Gemini CLI), cursor, copilot (Copilot CLI) and crush. It reads
 the host's hook JSON on stdin, fires it as the catalog event it is (Gemini's
 BeforeTool and Cursor's beforeShellExecution are PreToolUse; crush's bash is
 the tool Bash) and answers in the host's own reply format and exit protocol.
-Without --host the host is detected from the payload, and stderr says which.
+Without --host the host is detected from the payload (--verbose: stderr says
+which; without it stderr stays empty for events that need no words, since
+Gemini CLI shows a hook's stderr to its user on every event).
 
 A decision the host cannot express is mapped and said on stderr: an ask on
 crush or Codex is a deny (--on-ask=allow, or HOOKCTL_ON_ASK=allow, lets it

@@ -62,7 +62,7 @@ it the payload in its host's shape and reading its reply as that host would.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}
-			text, warnings, err := claudeproto.Import(settings)
+			text, warnings, err := claudeproto.ImportHost(settings, h.Name(), h.Title())
 			if err != nil {
 				return &exitError{code: exitFailure, err: fmt.Errorf("%s: %w", args[0], err)}
 			}

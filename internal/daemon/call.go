@@ -7,20 +7,23 @@ import (
 )
 
 // callFields is the number of fields of a Hook on the wire.
-const callFields = 9
+const callFields = 10
 
-// fields is c on the wire, in order (AllowUntrusted as "1" or "").
+// fields is c on the wire, in order (AllowUntrusted and Verbose as "1"
+// or "").
 func (c Hook) fields() [callFields]string {
-	allow := ""
-	if c.AllowUntrusted {
-		allow = "1"
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return ""
 	}
-	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, allow, c.OnUntrusted, c.OnConfigError, c.OnAsk}
+	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, flag(c.AllowUntrusted), c.OnUntrusted, c.OnConfigError, c.OnAsk, flag(c.Verbose)}
 }
 
 func callOf(f [callFields]string) Hook {
 	return Hook{Command: f[0], Host: f[1], Event: f[2], Config: f[3], LogLevel: f[4], AllowUntrusted: f[5] != "",
-		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8]}
+		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8], Verbose: f[9] != ""}
 }
 
 // isHookCommand reports whether name is a hookctl command the daemon
@@ -62,15 +65,22 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 		default:
 			return c, false // an argument, "-", "--" or another shorthand
 		}
-		if name == "allow-untrusted" {
+		var b *bool
+		switch name {
+		case "allow-untrusted":
+			b = &c.AllowUntrusted
+		case "verbose":
+			b = &c.Verbose
+		}
+		if b != nil {
 			if hasValue {
-				b, err := strconv.ParseBool(value)
+				v, err := strconv.ParseBool(value)
 				if err != nil {
 					return c, false
 				}
-				c.AllowUntrusted = b
+				*b = v
 			} else {
-				c.AllowUntrusted = true
+				*b = true
 			}
 			continue
 		}

@@ -53,6 +53,14 @@ type hookHandler struct {
 // express (mcp_tool and agent hooks) is kept as a comment and reported in
 // the warnings.
 func Import(data []byte) (string, []string, error) {
+	return ImportHost(data, Name, "Claude Code")
+}
+
+// ImportHost is Import of the hooks of the host named name (title for
+// people) once its configuration is turned into Claude Code settings
+// (Protocol.ToClaudeSettings): the header names that host and its import
+// command.
+func ImportHost(data []byte, name, title string) (string, []string, error) {
 	var s settingsFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&s); err != nil {
@@ -63,9 +71,15 @@ func Import(data []byte) (string, []string, error) {
 	}
 	var b strings.Builder
 	var warnings []string
-	b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
-	b.WriteString("# Claude Code runs the matching hooks of an event in parallel; hookctl runs them in\n")
-	b.WriteString("# declaration order and merges their results with the same precedence.\n")
+	if name == Name {
+		b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
+		b.WriteString("# Claude Code runs the matching hooks of an event in parallel; hookctl runs them in\n")
+		b.WriteString("# declaration order and merges their results with the same precedence.\n")
+	} else {
+		fmt.Fprintf(&b, "# Imported from %s hooks by `hookctl import %s`.\n", title, name)
+		b.WriteString("# hookctl runs the matching hooks of an event in declaration order and merges their\n")
+		b.WriteString("# results as Claude Code merges its hooks' (a deny wins).\n")
+	}
 	events := make([]string, 0, len(s.Hooks))
 	for ev := range s.Hooks {
 		events = append(events, ev)

@@ -1,7 +1,13 @@
 package codex
 
 import (
+	"errors"
+	"maps"
+	"path"
+	"strings"
+
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/lib/patch"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
@@ -21,25 +27,148 @@ var _ protocol.Protocol = (*Protocol)(nil)
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
 		HostName: Name, HostTitle: "Codex", EventField: "hook_event_name",
-		EventMap: identity("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
-			"PreCompact", "PostCompact", "Stop", "StopFailure", "SubagentStart", "SubagentStop"),
-		Exit:   2,
-		Encode: reply,
+		EventMap: events(),
+		Exit:     2,
+		Encode:   reply,
 	}}
 }
 
-// identity maps events that keep their catalog names.
-func identity(events ...string) map[string]protocol.Mapping {
-	m := make(map[string]protocol.Mapping, len(events))
-	for _, e := range events {
+// events are Codex's events (0.169.0 fires SessionEnd and has no
+// StopFailure): its own names are the catalog's, except Interrupt, which
+// has no catalog event and is reported.
+func events() map[string]protocol.Mapping {
+	m := map[string]protocol.Mapping{"Interrupt": {Event: "Interrupt", Unsupported: true}}
+	for _, e := range []string{"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+		"PostToolUse", "PreCompact", "PostCompact", "Stop", "SubagentStart", "SubagentStop"} {
 		m[e] = protocol.Mapping{Event: e}
 	}
 	return m
 }
 
-// Decode maps a Codex payload onto the catalog.
+// Decode maps a Codex payload onto the catalog. An apply_patch call
+// carries its files only in the patch text (tool_input.command): they are
+// read out of it into Claude Code's fields (see patchInput).
 func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, error) {
-	return p.DecodeAs(p, raw, event)
+	ev, err := p.DecodeAs(p, raw, event)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := ev.Payload["tool_name"].(string)
+	in, ok := ev.Payload["tool_input"].(map[string]any)
+	if !ok || name == "" {
+		return ev, nil
+	}
+	var out map[string]any
+	switch {
+	case name == applyPatch:
+		out = patchInput(in)
+	case engine.CanonicalTool(name) == "Bash":
+		// The model may run apply_patch through the shell.
+		text, dir, isPatch := shellPatch(in["command"])
+		if !isPatch {
+			return ev, nil
+		}
+		out = withPatch(maps.Clone(in), text, true, dir)
+	default:
+		return ev, nil
+	}
+	// A copy: the payload may be the caller's map.
+	ev.Payload = maps.Clone(ev.Payload)
+	ev.Payload["tool_input"] = out
+	return ev, nil
+}
+
+// shellPatch finds the patch of a shell call that runs apply_patch: a
+// command line ("apply_patch <<'EOF' ..."), or an argv (["apply_patch",
+// PATCH], ["bash", "-lc", LINE]).
+func shellPatch(command any) (text, dir string, ok bool) {
+	switch c := command.(type) {
+	case string:
+		return patch.FromShell(c)
+	case []any:
+		argv := make([]string, 0, len(c))
+		for _, a := range c {
+			s, isStr := a.(string)
+			if !isStr {
+				return "", "", false
+			}
+			argv = append(argv, s)
+		}
+		switch {
+		case len(argv) >= 1 && (argv[0] == "apply_patch" || argv[0] == "applypatch"):
+			if len(argv) == 2 {
+				return argv[1], "", true
+			}
+			return "", "", true
+		case len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc"):
+			return patch.FromShell(argv[2])
+		}
+	}
+	return "", "", false
+}
+
+// applyPatch is Codex's tool that adds, changes, deletes and moves files
+// by a patch.
+const applyPatch = "apply_patch"
+
+// patchInput is an apply_patch call's tool_input (a copy) with the files
+// of its patch in Claude Code's fields, so that every condition and
+// built-in that reads a tool's paths sees them:
+//
+//   - paths: every file the patch touches, in order, move targets included;
+//   - file_path: the file, when the patch touches one;
+//   - content: the content of the added file, when the patch adds one.
+//
+// A patch that cannot be read (Codex would refuse it too) gets
+// paths_unknown: true and paths_error (why): its files are unknown, never
+// none, and the built-ins that guard paths treat it so. The patch is what
+// Codex applies, so these fields replace any the input came with.
+func patchInput(in map[string]any) map[string]any {
+	text, ok := in["command"].(string)
+	if !ok {
+		// Codex's freeform form names it input.
+		text, ok = in["input"].(string)
+	}
+	return withPatch(maps.Clone(in), text, ok, "")
+}
+
+// withPatch sets out's path fields from the patch text (hasText false:
+// there was none), its relative paths taken in dir when it is not "".
+func withPatch(out map[string]any, text string, hasText bool, dir string) map[string]any {
+	delete(out, "paths_unknown")
+	delete(out, "paths_error")
+	var pt *patch.Patch
+	err := errors.New("no patch text in tool_input.command")
+	if hasText {
+		pt, err = patch.Parse(text)
+	}
+	if err != nil {
+		delete(out, "file_path")
+		delete(out, "paths")
+		delete(out, "content")
+		out["paths_unknown"] = true
+		out["paths_error"] = err.Error()
+		return out
+	}
+	ps := pt.Paths()
+	list := make([]any, len(ps))
+	for i, s := range ps {
+		if dir != "" && !path.IsAbs(s) && !strings.HasPrefix(s, "~") {
+			s = path.Join(dir, s)
+			ps[i] = s
+		}
+		list[i] = s
+	}
+	out["paths"] = list
+	delete(out, "file_path")
+	if len(ps) == 1 {
+		out["file_path"] = ps[0]
+	}
+	delete(out, "content")
+	if added := pt.Added(); len(added) == 1 {
+		out["content"] = added[0].Content
+	}
+	return out
 }
 
 // Detect: Codex adds turn_id to Claude Code's shape.
@@ -56,6 +185,8 @@ func (p *Protocol) Limitations() []string {
 		"no ask on PreToolUse: an ask is mapped by --on-ask (deny by default)",
 		"PreToolUse takes allow only with updatedInput: a plain allow is no opinion",
 		"continue:false on PreToolUse would run the tool: it is a deny",
+		"Interrupt has no catalog event: reported on stderr, answered with an empty reply",
+		"no StopFailure and no Notification: install does not register them",
 	}
 }
 

@@ -28,9 +28,12 @@ func New() *Protocol {
 			"BeforeAgent": {Event: "UserPromptSubmit"}, "AfterAgent": {Event: "Stop"},
 			"PreCompress": {Event: "PreCompact"}, "SessionStart": {Event: "SessionStart"},
 			"SessionEnd": {Event: "SessionEnd"}, "Notification": {Event: "Notification"},
-			// No catalog event: reported, never a silent allow.
-			"BeforeModel": {Event: "BeforeModel"}, "AfterModel": {Event: "AfterModel"},
-			"BeforeToolSelection": {Event: "BeforeToolSelection"},
+			// Gemini CLI's own events with no catalog event: no hook runs
+			// for them. Gemini CLI shows hookctl's stderr to the user on
+			// every event, so they are answered without a word.
+			"BeforeModel":         {Event: "BeforeModel", Unsupported: true, Silent: true},
+			"AfterModel":          {Event: "AfterModel", Unsupported: true, Silent: true},
+			"BeforeToolSelection": {Event: "BeforeToolSelection", Unsupported: true, Silent: true},
 		},
 		Exit: 2, Ask: true,
 		Encode: reply,
@@ -42,11 +45,14 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 	return p.DecodeAs(p, raw, event)
 }
 
-// Detect: Gemini CLI's event names, and the variables it sets for its
-// hooks.
+// Detect: Gemini CLI's own event names, and the variables it sets for
+// its hooks. The events Gemini CLI names as Claude Code does
+// (SessionStart, SessionEnd, Notification; Codex sends them too) are no
+// evidence on their own: such a payload is Gemini CLI's only with its
+// variables in the environment.
 func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (protocol.Hint, bool) {
 	if name, _ := raw["hook_event_name"].(string); name != "" {
-		if _, ok := p.EventMap[name]; ok {
+		if m, ok := p.EventMap[name]; ok && (m.Event != name || m.Unsupported) {
 			return protocol.Hint{Rank: protocol.RankEventNameLater, Why: fmt.Sprintf("%q is a Gemini CLI event", name)}, true
 		}
 	}
@@ -59,7 +65,7 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 // Limitations of Gemini CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
-		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: reported, answered with an empty reply",
+		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: answered with an empty reply, said on stderr only with --verbose (Gemini CLI shows a hook's stderr to its user)",
 		"a rewrite is applied on BeforeTool only",
 	}
 }

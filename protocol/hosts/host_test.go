@@ -253,18 +253,34 @@ func TestDetect(t *testing.T) {
 }
 
 // TestUnmappedEventsAreReported: a host event with no catalog event runs
-// no hook, and says so; Cursor still gets a reply it accepts.
+// no hook, and says so; Cursor still gets a reply it accepts. A real host
+// event is named as the host's (no "did you mean" to another event);
+// Gemini CLI's, whose stderr Gemini shows the user on every event, only
+// with Verbose (before, BeforeModel said "unknown event (did you mean
+// BeforeTool?)" on every model call).
 func TestUnmappedEventsAreReported(t *testing.T) {
 	eng := loadEngine(t)
-	for _, tc := range []struct{ host, event string }{{"gemini", "BeforeModel"}, {"cursor", "afterAgentThought"}, {"claude", "SomeFutureEvent"}} {
+	for _, tc := range []struct {
+		host, event string
+		verbose     bool
+		want        string // in stderr; "" for nothing
+	}{
+		{"gemini", "BeforeModel", false, ""},
+		{"gemini", "AfterModel", false, ""},
+		{"gemini", "BeforeToolSelection", false, ""},
+		{"gemini", "BeforeModel", true, `"BeforeModel" is a Gemini CLI event with no hookctl event: no hook runs for it (ignored)`},
+		{"codex", "Interrupt", false, `"Interrupt" is a Codex event with no hookctl event: no hook runs for it (ignored)`},
+		{"cursor", "afterAgentThought", false, "(ignored)"},
+		{"claude", "SomeFutureEvent", false, `unknown event "SomeFutureEvent"`},
+	} {
 		h, _ := hosts.New().Lookup(tc.host)
 		ev, err := h.Decode(map[string]any{"hook_event_name": tc.event}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := protocol.Handle(context.Background(), eng, ev, protocol.Options{})
-		if err != nil || !strings.Contains(r.Stderr, "(ignored)") || r.ExitCode != 0 {
-			t.Errorf("%s %s: %v %+v", tc.host, tc.event, err, r)
+		r, err := protocol.Handle(context.Background(), eng, ev, protocol.Options{Verbose: tc.verbose})
+		if err != nil || r.ExitCode != 0 || tc.want == "" && r.Stderr != "" || !strings.Contains(r.Stderr, tc.want) || strings.Contains(r.Stderr, "did you mean") && tc.want != "(ignored)" {
+			t.Errorf("%s %s (verbose %v): %v %+v, want stderr %q", tc.host, tc.event, tc.verbose, err, r, tc.want)
 		}
 	}
 }

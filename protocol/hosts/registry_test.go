@@ -60,6 +60,9 @@ func TestEveryProtocolIsComplete(t *testing.T) {
 				if !protocol.KnownEvent(m.Event) && !slices.ContainsFunc(p.Limitations(), func(l string) bool { return strings.Contains(l, hostEv) }) {
 					t.Errorf("event %q maps to %q, not a catalog event, and Limitations does not say so", hostEv, m.Event)
 				}
+				if m.Unsupported && protocol.KnownEvent(m.Event) || m.Silent && !m.Unsupported {
+					t.Errorf("event %q: Unsupported %v, Silent %v, but %q is a catalog event: %v", hostEv, m.Unsupported, m.Silent, m.Event, protocol.KnownEvent(m.Event))
+				}
 				if m.Tool != "" && len(m.Input) == 0 {
 					t.Errorf("event %q is tool %s with no input fields", hostEv, m.Tool)
 				}

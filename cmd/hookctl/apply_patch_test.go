@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// applyPatchConfigs guard .env files two ways: the secret-files built-in,
+// and a declarative hook on Write|Edit reading tool_input.file_path.
+var applyPatchConfigs = map[string]string{
+	"secret-files": `
+builtin "secret-files" {
+  mode = "deny"
+}
+`,
+	"file_path condition": `
+hook "no-env" {
+  event    = "PreToolUse"
+  matcher  = "Write|Edit"
+  when     = "tool_input.file_path contains '.env'"
+  decision = "deny"
+  reason   = "no .env edits"
+}
+`,
+}
+
+// codexApplyPatch is Codex's PreToolUse for an apply_patch call.
+func codexApplyPatch(t *testing.T, patchText string) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{
+		"hook_event_name": "PreToolUse", "session_id": "s", "turn_id": "t", "cwd": t.TempDir(),
+		"model": "gpt-5", "permission_mode": "default", "tool_use_id": "call_1",
+		"tool_name": "apply_patch", "tool_input": map[string]any{"command": patchText},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestCodexApplyPatchGuarded: a Codex apply_patch that creates .env is
+// denied through `hookctl hook --host codex` and serve's /hook/codex,
+// by secret-files and by a condition on tool_input.file_path; the same
+// patch of an ordinary file runs. The patch text names the file only in
+// tool_input.command.
+func TestCodexApplyPatchGuarded(t *testing.T) {
+	for name, hooks := range applyPatchConfigs {
+		t.Run(name, func(t *testing.T) {
+			base := startServeWith(t, hooks)
+			cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+			if err := os.WriteFile(cfg, []byte(hooks), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				file string
+				deny bool
+			}{{".env", true}, {"config/.env.local", true}, {"a.txt", false}} {
+				payload := codexApplyPatch(t, "*** Begin Patch\n*** Add File: "+c.file+"\n+TOKEN=x\n*** End Patch\n")
+				var stdout, stderr bytes.Buffer
+				code := run([]string{"hook", "--host", "codex", "--config", cfg, "--allow-untrusted"}, strings.NewReader(payload), &stdout, &stderr)
+				denied := code == 0 && strings.Contains(stdout.String(), `"permissionDecision":"deny"`)
+				if denied != c.deny || code != 0 {
+					t.Errorf("hook --host codex, patch adding %s: exit %d %q %q, want deny=%v", c.file, code, stdout.String(), stderr.String(), c.deny)
+				}
+				status, body := post(t, base+"/hook/codex", payload)
+				if status != http.StatusOK || body != stdout.String() || strings.Contains(body, `"permissionDecision":"deny"`) != c.deny {
+					t.Errorf("/hook/codex, patch adding %s: %d %q, want %q", c.file, status, body, stdout.String())
+				}
+			}
+		})
+	}
+}
