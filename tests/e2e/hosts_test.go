@@ -711,7 +711,6 @@ func TestCodexApplyPatch(t *testing.T) {
 	for _, mode := range hookModes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Run(".env denied", func(t *testing.T) {
-				needs(t, "Codex apply_patch paths read out of the patch (issue 26 item 2)")
 				s := runHost(t, k, sessionOpts{mode: mode, hcl: secretsHCL, prompt: "E2E-PATCH-ADD: .env"})
 				if _, err := os.Stat(filepath.Join(s.project, ".env")); err == nil {
 					t.Fatalf("apply_patch wrote .env:\n%s\n%s", s.results(codex), s)
