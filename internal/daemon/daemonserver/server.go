@@ -178,7 +178,7 @@ func (s self) refusal(req *daemon.Request) string {
 	switch {
 	case req.Protocol != daemon.Protocol || req.Identity != s.identity:
 		return "the client and the daemon are different hookctl builds"
-	case req.Command != "claude" && req.Command != "hook":
+	case !daemon.IsHookCommand(req.Command):
 		return "the daemon runs hook calls only (claude, hook)"
 	case req.Cwd != s.cwd:
 		return "the call comes from another working directory than the daemon's"
