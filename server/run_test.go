@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -207,6 +209,71 @@ hook "audit" {
 		t.Fatalf("the background hook did not finish: %q %v", b, err)
 	}
 	if st := r.Engine().Stats(); st.BackgroundDone != 1 || st.BackgroundDropped != 0 {
+		t.Fatalf("stats: %+v", st)
+	}
+}
+
+// TestRunShutdownKeepsStateForBackgroundHooks: the state shuts down after
+// the engine drained, so that a background hook finishing during
+// shutdown still writes its kv (the state refuses uses once shut down).
+func TestRunShutdownKeepsStateForBackgroundHooks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hooks.hcl")
+	release := filepath.Join(dir, "release")
+	if err := os.WriteFile(path, []byte(fmt.Sprintf(`
+settings {
+  state_file = "state.json"
+}
+hook "late" {
+  event      = "PostToolUse"
+  background = true
+  allow      = ["exec"]
+  timeout    = "60s"
+  js         = <<-JS
+    const r = require("hookctl/exec").run(["sh", "-c", "while [ ! -e %s ]; do sleep 0.01; done"]);
+    if (r.code !== 0) throw new Error("waiting: " + JSON.stringify(r));
+    require("hookctl/kv").set("late", "written-during-shutdown", { scope: "global" });
+  JS
+}
+`, release)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	r := startRunning(t, path, &stderr, server.Config{})
+	if code, out := getJSON(t, r, "POST", "/v1/fire/PostToolUse", `{"tool_name":"Bash"}`); code != 200 {
+		t.Fatalf("fire: %d %v", code, out)
+	}
+	shut := make(chan error, 1)
+	go func() { shut <- r.Shutdown(context.Background()) }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("tcp", r.Addr().String())
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the listener still accepts connections")
+		}
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-shut; err != nil {
+		t.Fatal(err)
+	}
+	// The file store keeps a file per key beside state.json.
+	found := false
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && p != path {
+			b, _ := os.ReadFile(p)
+			found = found || strings.Contains(string(b), "written-during-shutdown")
+		}
+		return nil
+	})
+	if !found {
+		t.Fatalf("the background hook's kv write is lost\nstderr: %s", stderr.String())
+	}
+	if st := r.Engine().Stats(); st.BackgroundDone != 1 || st.BackgroundDropped != 0 || st.HookErrors != 0 {
 		t.Fatalf("stats: %+v", st)
 	}
 }
