@@ -20,7 +20,6 @@ import (
 	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/state"
-	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -57,7 +56,7 @@ type runOptions struct {
 	stderr     io.Writer
 	engineOpts []engine.Option
 	traceOpts  []engine.Option
-	traced     bool
+	traceHTTP  func(http.Handler) http.Handler
 	store      *state.Shared
 	stateFlag  string
 	reg        *prometheus.Registry
@@ -73,12 +72,14 @@ func WithEngineOptions(opts ...engine.Option) RunOption {
 	return func(o *runOptions) { o.engineOpts = append(o.engineOpts, opts...) }
 }
 
-// WithTracing traces every fire with opts (telemetry.WithTracing), and a
-// request's traceparent header makes its fire part of the caller's trace.
-// The caller shuts its TracerProvider down after Wait returns.
-func WithTracing(opts ...engine.Option) RunOption {
+// WithTracing traces every fire with opts (telemetry.WithTracing), and
+// wraps the HTTP handler in middleware (telemetry.Handler: a request's
+// traceparent header makes its fire part of the caller's trace; nil: no
+// wrapping). The caller shuts its TracerProvider down after Wait returns.
+// Package server does not link the OpenTelemetry SDK itself.
+func WithTracing(middleware func(http.Handler) http.Handler, opts ...engine.Option) RunOption {
 	return func(o *runOptions) {
-		o.traced = true
+		o.traceHTTP = middleware
 		o.traceOpts = append(o.traceOpts, opts...)
 	}
 }
@@ -279,9 +280,9 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		// ReadinessTimeout, so that a stalled server is noticed.
 		WithReadiness("state", store.Check))...)
 	srv := handler.HTTPServer()
-	if o.traced {
+	if o.traceHTTP != nil {
 		// Fires continue the trace of the request's traceparent.
-		srv.Handler = telemetry.Handler(srv.Handler)
+		srv.Handler = o.traceHTTP(srv.Handler)
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -19,6 +20,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/server"
+	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
 )
 
@@ -195,7 +197,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				server.WithState(store.Shared, stateFlag),
 				server.WithServerOptions(server.WithLimits(lim), server.WithRequestPolicy(policy))}
 			if tr != nil {
-				opts = append(opts, server.WithTracing(tr.engineOptions()...))
+				opts = append(opts, server.WithTracing(func(h http.Handler) http.Handler { return telemetry.Handler(h) }, tr.engineOptions()...))
 			}
 			// --shutdown-timeout 0 waits for nothing (server.Config: a
 			// negative timeout).
