@@ -7,6 +7,12 @@
 // firing and queued, the memory of the inputs held, the connections and
 // the time each phase may take.
 //
+// Start (or Run) is hookctl serve's whole lifecycle around it: the
+// engine watching its configuration (every load trust-gated unless
+// Config.AllowUntrusted; a failed reload keeps the last good one and
+// /healthz says so), metrics, readiness checks, the shared state, the
+// listener, and the drain and ordered shutdown (Running.Wait, Shutdown).
+//
 // The Claude Code codec is package protocol/claude; the command and http
 // handler kinds are packages handler/command and handler/http.
 package server

@@ -16,14 +16,9 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/hookctl/hookctl/internal/daemon"
 )
 
 func TestMain(m *testing.M) {
-	if sock := os.Getenv(rawCallEnv); sock != "" {
-		os.Exit(rawCall(sock))
-	}
 	testscript.Main(m, map[string]func(){
 		"hookctl": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
@@ -159,40 +154,4 @@ func httpReport(ts *testscript.TestScript, neg bool, args []string, code int, bo
 	if ok == neg {
 		ts.Fatalf("http %s %s: status %d", args[0], args[1], code)
 	}
-}
-
-// rawCallEnv, set to a daemon's socket, makes the test binary a raw
-// daemon client: it sends one "claude" request with empty input, from the
-// working directory in rawCallCwdEnv and with its environment less these
-// two variables (the test's own), and prints "code N", "refused: why", or
-// nothing when the daemon closed the connection unanswered.
-const (
-	rawCallEnv    = "HOOKCTL_TEST_RAW_CALL"
-	rawCallCwdEnv = "HOOKCTL_TEST_RAW_CWD"
-	// rawCallSetupEnv names a change of the raw client's own process
-	// attributes (rawCallSetup) before it calls.
-	rawCallSetupEnv = "HOOKCTL_TEST_RAW_SETUP"
-)
-
-func rawCall(sock string) int {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, rawCallEnv+"=") && !strings.HasPrefix(kv, rawCallCwdEnv+"=") && !strings.HasPrefix(kv, rawCallSetupEnv+"=") {
-			env = append(env, kv)
-		}
-	}
-	rawCallSetup(os.Getenv(rawCallSetupEnv))
-	resp, err := daemon.Call(sock, &daemon.Request{
-		Protocol: daemon.Protocol, Identity: "id", Hook: daemon.Hook{Command: "claude"},
-		Cwd: os.Getenv(rawCallCwdEnv), Env: env, Attrs: daemon.ProcessAttrs(),
-	})
-	switch {
-	case err != nil:
-		// Closed on us: not a word.
-	case resp.Refused != "":
-		fmt.Printf("refused: %s", resp.Refused)
-	default:
-		fmt.Printf("code %d", resp.Code)
-	}
-	return 0
 }

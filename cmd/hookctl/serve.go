@@ -1,7 +1,7 @@
 package main
 
 import (
-	"context"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -12,19 +12,13 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
-	"github.com/hookctl/hookctl/metrics"
-	"github.com/hookctl/hookctl/runtime"
-	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
@@ -193,164 +187,33 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			defer tr.shutdown(serveTraceFlush, a.stderr) // after the engine drained: background hooks' spans too
-			// Metrics on a registry of their own: no global state.
-			reg := metrics.NewRegistry()
-			mets, err := metrics.New(reg)
-			if err != nil {
-				return &exitError{code: exitFailure, err: err}
-			}
-			eng, err := a.newEngine(append([]engine.Option{store.loops(), engine.WithObserver(mets)}, tr.engineOptions()...)...)
-			if err != nil {
-				return err
-			}
-			var mu sync.Mutex
-			status := map[string]any{"config": path, "trust": "checked"}
-			// hash names the configuration serving: a failed reload keeps
-			// the one before.
-			var hash atomic.Pointer[string]
-			configHash := func(cfg *assemble.Config) string {
-				h, err := cfg.Hash()
-				if err != nil {
-					fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-				}
-				return h
-			}
-			opts := []assemble.WatchOption{assemble.WithInterval(interval),
-				assemble.WithLoadOptions(assemble.WithProjectDir(projectDir()), assemble.WithStore(store))}
 			untrusted := trust.AllowUntrusted(allowUntrustedFlag)
-			if untrusted {
-				status["trust"] = "not checked (--allow-untrusted)"
-			} else {
-				// Every load, the first included, is of a trusted
-				// configuration (runtime.TrustGate).
-				opts = append(opts, runtime.TrustGate(path)...)
+			stateFlag := ""
+			if natsList != "" {
+				stateFlag = "--nats"
 			}
-			started := false
-			opts = append(opts, assemble.OnReload(func(cfg *assemble.Config, err error) {
-				mu.Lock()
-				defer mu.Unlock()
-				if !started {
-					return // the first load: reported below
-				}
-				status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
-				if err != nil {
-					mets.ObserveReload("", err)
-					status["last_error"] = err.Error()
-					var ue *trust.UntrustedError
-					if errors.As(err, &ue) {
-						fmt.Fprintf(a.stderr, "hookctl: not reloading: %v; the previous configuration keeps serving\n", err)
-						return
-					}
-					fmt.Fprintf(a.stderr, "hookctl: reload failed; the previous configuration keeps serving:\n%v\n", err)
-					return
-				}
-				delete(status, "last_error")
-				status["hooks"] = len(cfg.Engine.Hooks)
-				h := configHash(cfg)
-				hash.Store(&h)
-				mets.ObserveReload(h, nil)
-				if natsList == "" {
-					if want, have := backendOf(cfg), store.backendInUse(); !want.Same(have) {
-						msg := fmt.Sprintf("the configuration now asks for the state on %s; it stays on %s until hookctl serve restarts", want, have)
-						status["state_pending"] = msg
-						fmt.Fprintf(a.stderr, "hookctl: %s\n", msg)
-					} else {
-						delete(status, "state_pending")
-					}
-				}
-			}))
-			w, err := assemble.Watch(eng, path, opts...)
-			if err != nil {
-				eng.Close(context.Background())
-				var d *hcl.Diagnostics
-				if errors.As(err, &d) {
-					d.Render(a.stderr)
-					return silent(exitFailure)
-				}
-				var ue *trust.UntrustedError
-				if errors.As(err, &ue) {
-					return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, trust.AllowUntrustedEnv)}
-				}
-				return &exitError{code: exitFailure, err: err}
-			}
-			// abort stops what started before serving could begin.
-			abort := func(err error) error {
-				w.Close()
-				eng.Close(context.Background())
-				w.Config().Close()
-				return &exitError{code: exitFailure, err: err}
-			}
-			if cfg := w.Config(); natsList == "" {
-				store.Configure(cfg)
-				if _, err := store.open(cmd.Context()); err != nil {
-					return abort(err)
-				}
-			} else if b := backendOf(cfg); !b.IsDefault() {
-				fmt.Fprintf(a.stderr, "hookctl: --nats overrides the configuration's %s\n", b)
-			}
-			if store.onNATS() {
-				eng.SetAuditLog(store.auditLog(eng.Logger()))
-			}
-			mu.Lock()
-			started = true
-			status["reloaded_at"] = time.Now().UTC().Format(time.RFC3339)
-			status["hooks"] = len(w.Config().Engine.Hooks)
-			h := configHash(w.Config())
-			hash.Store(&h)
-			mets.SetConfig(h)
-			mu.Unlock()
-			scripts := func() script.PoolStats {
-				// The script runtimes of the configuration serving now.
-				return w.Config().ScriptStats()
-			}
-			if err := errors.Join(mets.WatchEngine(eng.Stats), mets.WatchScripts(func() metrics.ScriptStats {
-				st := scripts()
-				return metrics.ScriptStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
-			})); err != nil {
-				return abort(err)
-			}
-			// The host hook routes answer through the runtime, with the
-			// watched engine (the server's default).
-			handler := server.NewServer(eng, func() map[string]any {
-				mu.Lock()
-				defer mu.Unlock()
-				out := make(map[string]any, len(status)+1)
-				for k, v := range status {
-					out[k] = v
-				}
-				out["state"] = store.status()
-				return out
-			}, server.WithLimits(lim), server.WithRequestPolicy(policy), server.WithPoolStats(func() server.PoolStats {
-				st := scripts()
-				return server.PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
-			}), server.WithMetrics(mets, metrics.Handler(reg)),
-				server.WithConfigHash(func() string { return *hash.Load() }),
-				server.WithReadiness("config", func(context.Context) error {
-					if hash.Load() == nil {
-						return errors.New("no configuration loaded")
-					}
-					return nil
-				}),
-				// The shared state answering: on NATS a round trip within
-				// server.ReadinessTimeout, so that a stalled server is noticed.
-				server.WithReadiness("state", store.Check))
-			srv := handler.HTTPServer()
+			opts := []server.RunOption{server.WithStderr(a.stderr),
+				server.WithEngineOptions(engine.WithLogger(a.logger())),
+				server.WithState(store.Shared, stateFlag),
+				server.WithServerOptions(server.WithLimits(lim), server.WithRequestPolicy(policy))}
 			if tr != nil {
-				// Fires continue the trace of the request's traceparent.
-				srv.Handler = telemetry.Handler(srv.Handler)
+				opts = append(opts, server.WithTracing(func(h http.Handler) http.Handler { return telemetry.Handler(h) }, tr.engineOptions()...))
 			}
-			ln, err := net.Listen("tcp", listen)
+			// --shutdown-timeout 0 waits for nothing (server.Config: a
+			// negative timeout).
+			srv, err := server.Start(cmd.Context(), server.Config{Path: path, Listen: listen, ProjectDir: projectDir(),
+				AllowUntrusted: untrusted, ReloadInterval: interval, ShutdownTimeout: cmp.Or(grace, -1), DrainDelay: drainDelay}, opts...)
 			if err != nil {
-				return abort(err)
+				return a.serveStartError(err)
 			}
 			stateNote := ""
 			if store.onNATS() {
 				stateNote = ", state on " + store.backendInUse().String()
 			}
 			if untrusted {
-				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)%s\n", path, ln.Addr(), stateNote)
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)%s\n", path, srv.Addr(), stateNote)
 			} else {
-				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s%s\n", path, ln.Addr(), stateNote)
+				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s%s\n", path, srv.Addr(), stateNote)
 			}
 			if tr != nil {
 				fmt.Fprintln(a.stderr, "hookctl: exporting traces as the OTEL_* environment says")
@@ -360,49 +223,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			errc := make(chan error, 1)
-			go func() { errc <- srv.Serve(handler.LimitListener(ln)) }()
-			select {
-			case <-ctx.Done():
-			case err := <-errc:
-				if !errors.Is(err, http.ErrServerClosed) {
-					fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-				}
-			}
-			// Not ready from now on; still serving for --drain-delay, so
-			// that a load balancer sees /readyz fail and stops sending
-			// requests before the listener closes.
-			handler.Drain()
-			if drainDelay > 0 && ctx.Err() != nil {
-				fmt.Fprintf(a.stderr, "hookctl: draining: /readyz answers 503; serving for %s more\n", drainDelay)
-				t := time.NewTimer(drainDelay)
-				select {
-				case <-t.C:
-				case err := <-errc:
-					if !errors.Is(err, http.ErrServerClosed) {
-						fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-					}
-				}
-				t.Stop()
-			}
-			fmt.Fprintln(a.stderr, "hookctl: shutting down")
-			sctx, cancel := context.WithTimeout(context.Background(), grace)
-			defer cancel()
-			_ = srv.Shutdown(sctx)
-			w.Close()
-			if err := eng.Close(sctx); err != nil {
-				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-			}
-			// The audit records still queued for NATS, background hooks'
-			// included, within what is left of the shutdown timeout; then
-			// the connection closes, ending a publish in progress, so that
-			// every record lost is logged before "stopped".
-			if err := store.Shutdown(sctx); err != nil {
-				fmt.Fprintf(a.stderr, "hookctl: %v\n", err)
-			}
-			w.Config().Close()
-			st := eng.Stats()
-			fmt.Fprintf(a.stderr, "hookctl: stopped after %d fires; background hooks: %d done, %d dropped\n", st.Fires, st.BackgroundDone, st.BackgroundDropped)
+			srv.Wait(ctx)
 			return nil
 		},
 	}
@@ -433,6 +254,22 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "how long a kept-alive connection waits for its next request")
 	f.DurationVar(&lim.WedgedAfter, "wedged-after", lim.WedgedAfter, "how long every script runtime may be busy before /healthz says wedged")
 	return cmd
+}
+
+// serveStartError is serve's exit for an error of server.Start: a
+// configuration's diagnostics are printed, an untrusted configuration
+// says how to serve it anyway; each is exit status 1.
+func (a *app) serveStartError(err error) error {
+	var d *hcl.Diagnostics
+	if errors.As(err, &d) {
+		d.Render(a.stderr)
+		return silent(exitFailure)
+	}
+	var ue *trust.UntrustedError
+	if errors.As(err, &ue) {
+		return &exitError{code: exitFailure, err: fmt.Errorf("%w; not serving it (to serve it without trust, use --allow-untrusted or set %s=1)", err, trust.AllowUntrustedEnv)}
+	}
+	return &exitError{code: exitFailure, err: err}
 }
 
 // requestPolicy is what serve answers, against web browsers (see

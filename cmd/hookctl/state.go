@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/hookctl/hookctl/assemble"
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/state"
 	"github.com/hookctl/hookctl/state/kv"
@@ -29,14 +25,6 @@ const serveStateName = "hookctl serve"
 
 // stateBackend says where a command keeps its state (state.Backend).
 type stateBackend = state.Backend
-
-// backendOf is the state a loaded configuration asks for (state.BackendOf),
-// for messages: the loader refused a settings.state that does not parse,
-// and Configure fails every use on one.
-func backendOf(cfg *assemble.Config) stateBackend {
-	b, _ := state.BackendOf(cfg)
-	return b
-}
 
 // sharedState is a command's state.Shared, with NATS (natsstate), under
 // the names the commands use.
@@ -74,9 +62,6 @@ func (s *sharedState) configure(b stateBackend)                   { s.Use(b) }
 func (s *sharedState) backendInUse() stateBackend                 { return s.BackendInUse() }
 func (s *sharedState) onNATS() bool                               { return s.OnNATS() }
 func (s *sharedState) open(ctx context.Context) (kv.Store, error) { return s.Open(ctx) }
-func (s *sharedState) status() map[string]any                     { return s.Status() }
-func (s *sharedState) loops() engine.Option                       { return s.EngineOptions()[0] }
-func (s *sharedState) auditLog(log *slog.Logger) io.Writer        { return s.AuditLog(log) }
 
 // natsFlag parses --nats: a comma-separated list of nats:// or tls://
 // URLs (empty: not given).

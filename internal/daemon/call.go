@@ -26,9 +26,9 @@ func callOf(f [callFields]string) Hook {
 		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8], Verbose: f[9] != ""}
 }
 
-// isHookCommand reports whether name is a hookctl command the daemon
+// IsHookCommand reports whether name is a hookctl command the daemon
 // runs (command names: "hookctl claude" is "hookctl hook --host claude").
-func isHookCommand(name string) bool { return slices.Contains([]string{"claude", "hook"}, name) }
+func IsHookCommand(name string) bool { return slices.Contains([]string{"claude", "hook"}, name) }
 
 // ParseArgs reads the arguments of a hook command as hookctl's flag
 // parser does (--flag value, --flag=value, -c value, -cvalue, -c=value; a
@@ -36,7 +36,7 @@ func isHookCommand(name string) bool { return slices.Contains([]string{"claude",
 // and hook. ok is false for anything else (another command, a flag it
 // does not know, --help, an argument): hookctl itself must run it.
 func ParseArgs(args []string) (c Hook, ok bool) {
-	if len(args) == 0 || !isHookCommand(args[0]) {
+	if len(args) == 0 || !IsHookCommand(args[0]) {
 		return c, false
 	}
 	c.Command = args[0]

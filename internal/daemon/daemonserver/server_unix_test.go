@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package daemonserver
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"time"
 )
 
-// TestDaemonRefusesOtherUsers: even when another user can reach the
+// TestRefusesOtherUsers: even when another user can reach the
 // socket (here made world-writable on purpose), the daemon answers only
 // processes of its own user.
-func TestDaemonRefusesOtherUsers(t *testing.T) {
+func TestRefusesOtherUsers(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("running a client as another user needs root")
 	}
@@ -35,25 +35,19 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
 	sock := filepath.Join(dir, "d.sock")
+	ln, err := Listen(t.Context(), sock)
+	if err != nil || ln == nil {
+		t.Fatalf("Listen: %v %v", ln, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runDaemon(ctx, sock, "id", time.Minute) }()
+	go func() { done <- Serve(ctx, ln, blocks, WithIdentity("id"), WithIdle(time.Minute)) }()
 	defer func() {
 		cancel()
 		<-done
 	}()
 	client := filepath.Join(dir, "rawcall")
 	copyFile(t, self, client, 0o755)
-	// The daemon listens, then makes the socket 0600: wait for that
-	// before opening it to everyone.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if fi, err := os.Stat(sock); err == nil && fi.Mode().Perm() == 0o600 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the daemon did not listen")
-		}
-	}
 	if err := os.Chmod(sock, 0o666); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +69,7 @@ func TestDaemonRefusesOtherUsers(t *testing.T) {
 		}
 		return string(out)
 	}
-	// Its own user gets the answer (empty input: exit 2, the block).
+	// Its own user gets the answer (the handler's: exit 2).
 	if out := call(0); out != "code 2" {
 		t.Fatalf("own user: %q", out)
 	}

@@ -1,5 +1,5 @@
 //go:build !unix
 
-package main
+package daemonserver
 
 func rawCallSetup(string) {}

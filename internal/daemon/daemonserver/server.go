@@ -1,0 +1,223 @@
+package daemonserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/internal/filelock"
+)
+
+// Handler answers one call the daemon accepted.
+type Handler interface {
+	Answer(ctx context.Context, req *daemon.Request) daemon.Response
+}
+
+// HandlerFunc is a function as a Handler.
+type HandlerFunc func(ctx context.Context, req *daemon.Request) daemon.Response
+
+// Answer calls f.
+func (f HandlerFunc) Answer(ctx context.Context, req *daemon.Request) daemon.Response {
+	return f(ctx, req)
+}
+
+// Option configures Serve.
+type Option func(*options)
+
+type options struct {
+	identity    string
+	idle        time.Duration
+	readTimeout time.Duration
+}
+
+// WithIdentity is the binary identity (daemon.Identity) clients must
+// present; Serve needs one.
+func WithIdentity(id string) Option { return func(o *options) { o.identity = id } }
+
+// WithIdle makes Serve return once no call came for d (default 10
+// minutes). A connection that sends no request (a client counting live
+// daemons) is no call.
+func WithIdle(d time.Duration) Option { return func(o *options) { o.idle = d } }
+
+// WithReadTimeout bounds how long a connection may take to send its
+// request (default 30 seconds).
+func WithReadTimeout(d time.Duration) Option { return func(o *options) { o.readTimeout = d } }
+
+// ErrNoIdentity is Serve's error without WithIdentity.
+var ErrNoIdentity = errors.New("daemonserver: no identity to serve")
+
+// Listen listens on socket unless another daemon already does (then it
+// returns nil, nil). Starters racing for one socket take a lock
+// (socket+".lock") around the check, the removal of a stale socket and
+// the listen, and only there. The socket is made 0600.
+func Listen(ctx context.Context, socket string) (net.Listener, error) {
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	unlock, err := filelock.Lock(lctx, socket+".lock", true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
+		c.Close()
+		return nil, nil // another daemon serves this socket
+	}
+	os.Remove(socket)
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		os.Remove(socket)
+		return nil, err
+	}
+	return ln, nil
+}
+
+// Serve answers the calls that come on ln with h until ctx ends or no
+// call came for the idle time; it closes ln. It serves the clients of one
+// binary identity in its own process's working directory, environment,
+// umask and resource limits (those of the client that started it):
+// another call is refused (daemon.Response.Refused), and a connection
+// from another user's process is closed without a word. A panic in h
+// ends its call, not the daemon: the call blocks (exit status 2) with the
+// reason on stderr. Serve returns when the calls in progress have ended.
+func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) error {
+	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.identity == "" {
+		ln.Close()
+		return ErrNoIdentity
+	}
+	me, err := selfOf(o.identity)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	var active atomic.Int64
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	go func() {
+		tick := time.NewTicker(max(o.idle/4, 10*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if active.Load() == 0 && time.Since(time.Unix(0, last.Load())) > o.idle {
+					stop()
+					return
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			continue
+		}
+		active.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer active.Add(-1)
+			// Only a call keeps the daemon: a connection that sends no
+			// request (a client counting live daemons) does not.
+			if serveConn(ctx, conn, me, h, o.readTimeout) {
+				last.Store(time.Now().UnixNano())
+			}
+		}()
+	}
+}
+
+// self is what a daemon serves: the clients of one binary identity, in
+// one working directory, with one environment (its own).
+type self struct {
+	identity string
+	cwd      string
+	env      []string // daemon.EnvKey of the daemon's environment
+	attrs    string   // daemon.ProcessAttrs of the daemon
+}
+
+// selfOf is the daemon's own identity, working directory and
+// environment: those of the client that started it.
+func selfOf(identity string) (self, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return self{}, err
+	}
+	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(os.Environ()), attrs: daemon.ProcessAttrs()}, nil
+}
+
+// refusal says why the daemon will not run req ("" when it will). A call
+// whose working directory or environment is not the daemon's own would
+// run its hooks with another caller's: the client runs hookctl itself.
+func (s self) refusal(req *daemon.Request) string {
+	switch {
+	case req.Protocol != daemon.Protocol || req.Identity != s.identity:
+		return "the client and the daemon are different hookctl builds"
+	case !daemon.IsHookCommand(req.Command):
+		return "the daemon runs hook calls only (claude, hook)"
+	case req.Cwd != s.cwd:
+		return "the call comes from another working directory than the daemon's"
+	case !slices.Equal(daemon.EnvKey(req.Env), s.env):
+		return "the call has another environment than the daemon's"
+	case req.Attrs != s.attrs:
+		return "the call has another umask or other resource limits than the daemon's"
+	}
+	return ""
+}
+
+// serveConn answers one client connection; it reports whether the client
+// sent a request.
+func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, readTimeout time.Duration) bool {
+	defer conn.Close()
+	if mine, err := peerIsMe(conn); err != nil || !mine {
+		return false // another user's process: not a word
+	}
+	conn.SetReadDeadline(time.Now().Add(readTimeout))
+	req, err := daemon.ReadRequest(conn)
+	if err != nil {
+		return false
+	}
+	conn.SetReadDeadline(time.Time{})
+	var resp daemon.Response
+	if resp.Refused = me.refusal(req); resp.Refused == "" {
+		resp = answer(ctx, h, req)
+	}
+	daemon.WriteResponse(conn, &resp)
+	return true
+}
+
+// answer is h's response to req; a panic blocks the call (exit 2) with
+// the reason on stderr.
+func answer(ctx context.Context, h Handler, req *daemon.Request) (resp daemon.Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp = daemon.Response{Code: 2, Stderr: fmt.Appendf(nil, "hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked\n", r)}
+		}
+	}()
+	return h.Answer(ctx, req)
+}

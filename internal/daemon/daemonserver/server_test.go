@@ -1,0 +1,253 @@
+package daemonserver
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/daemon"
+)
+
+func TestMain(m *testing.M) {
+	if sock := os.Getenv(rawCallEnv); sock != "" {
+		os.Exit(rawCall(sock))
+	}
+	os.Exit(m.Run())
+}
+
+// rawCallEnv, set to a daemon's socket, makes the test binary a raw
+// daemon client: it sends one "claude" request with empty input, from the
+// working directory in rawCallCwdEnv and with its environment less these
+// variables (the test's own), and prints "code N", "refused: why", or
+// nothing when the daemon closed the connection unanswered.
+const (
+	rawCallEnv    = "HOOKCTL_TEST_RAW_CALL"
+	rawCallCwdEnv = "HOOKCTL_TEST_RAW_CWD"
+	// rawCallSetupEnv names a change of the raw client's own process
+	// attributes (rawCallSetup) before it calls.
+	rawCallSetupEnv = "HOOKCTL_TEST_RAW_SETUP"
+)
+
+func rawCall(sock string) int {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rawCallEnv+"=") && !strings.HasPrefix(kv, rawCallCwdEnv+"=") && !strings.HasPrefix(kv, rawCallSetupEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	rawCallSetup(os.Getenv(rawCallSetupEnv))
+	resp, err := daemon.Call(sock, &daemon.Request{
+		Protocol: daemon.Protocol, Identity: "id", Hook: daemon.Hook{Command: "claude"},
+		Cwd: os.Getenv(rawCallCwdEnv), Env: env, Attrs: daemon.ProcessAttrs(),
+	})
+	switch {
+	case err != nil:
+		// Closed on us: not a word.
+	case resp.Refused != "":
+		fmt.Printf("refused: %s", resp.Refused)
+	default:
+		fmt.Printf("code %d", resp.Code)
+	}
+	return 0
+}
+
+// blocks answers every call as hookctl claude answers empty input: exit
+// status 2.
+var blocks = HandlerFunc(func(context.Context, *daemon.Request) daemon.Response {
+	return daemon.Response{Code: 2}
+})
+
+// shortSocket is a socket path short enough for sun_path.
+func shortSocket(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hkd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "d.sock")
+}
+
+// serve runs Serve on a new socket until the test ends; the channel
+// gets Serve's result.
+func serve(t *testing.T, h Handler, opts ...Option) (string, <-chan error) {
+	t.Helper()
+	sock := shortSocket(t)
+	ln, err := Listen(t.Context(), sock)
+	if err != nil || ln == nil {
+		t.Fatalf("Listen: %v %v", ln, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, fin := make(chan error, 1), make(chan struct{})
+	go func() {
+		done <- Serve(ctx, ln, h, append([]Option{WithIdentity("id")}, opts...)...)
+		close(fin)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-fin:
+		case <-time.After(10 * time.Second):
+			t.Error("Serve did not return after its context ended")
+		}
+	})
+	return sock, done
+}
+
+// ownRequest is a call the daemon (this process) serves.
+func ownRequest(t *testing.T) *daemon.Request {
+	t.Helper()
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &daemon.Request{Protocol: daemon.Protocol, Identity: "id", Hook: daemon.Hook{Command: "claude"},
+		Cwd: cwd, Env: os.Environ(), Attrs: daemon.ProcessAttrs()}
+}
+
+// TestRefusals: a call from another build, for another command, or with
+// another working directory, environment or process attributes is
+// refused with its reason, and never reaches the handler.
+func TestRefusals(t *testing.T) {
+	var calls atomic.Int64
+	sock, _ := serve(t, HandlerFunc(func(context.Context, *daemon.Request) daemon.Response {
+		calls.Add(1)
+		return daemon.Response{Code: 0, Stdout: []byte("ran")}
+	}))
+	for _, c := range []struct {
+		name   string
+		change func(*daemon.Request)
+		want   string
+	}{
+		{"protocol", func(r *daemon.Request) { r.Protocol-- }, "the client and the daemon are different hookctl builds"},
+		{"identity", func(r *daemon.Request) { r.Identity = "other" }, "the client and the daemon are different hookctl builds"},
+		{"command", func(r *daemon.Request) { r.Command = "fire" }, "the daemon runs hook calls only (claude, hook)"},
+		{"cwd", func(r *daemon.Request) { r.Cwd = "/" }, "the call comes from another working directory than the daemon's"},
+		{"env", func(r *daemon.Request) { r.Env = append(r.Env, "DEPLOY_ENV=prod") }, "the call has another environment than the daemon's"},
+		{"attrs", func(r *daemon.Request) { r.Attrs += " more" }, "the call has another umask or other resource limits than the daemon's"},
+	} {
+		req := ownRequest(t)
+		c.change(req)
+		resp, err := daemon.Call(sock, req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if resp.Refused != c.want || resp.Code != 0 || len(resp.Stdout) != 0 {
+			t.Errorf("%s: %+v, want refused %q", c.name, resp, c.want)
+		}
+	}
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("the handler ran %d refused calls", n)
+	}
+	// The same environment in another order is the same environment.
+	req := ownRequest(t)
+	for i, j := 0, len(req.Env)-1; i < j; i, j = i+1, j-1 {
+		req.Env[i], req.Env[j] = req.Env[j], req.Env[i]
+	}
+	req.Command = "hook"
+	resp, err := daemon.Call(sock, req)
+	if err != nil || resp.Refused != "" || string(resp.Stdout) != "ran" {
+		t.Fatalf("own call: %+v %v", resp, err)
+	}
+}
+
+// TestPanicBlocks: a handler that panics blocks its call (exit status 2,
+// the reason on stderr) and the daemon answers the next.
+func TestPanicBlocks(t *testing.T) {
+	var n atomic.Int64
+	sock, _ := serve(t, HandlerFunc(func(context.Context, *daemon.Request) daemon.Response {
+		if n.Add(1) == 1 {
+			panic("boom")
+		}
+		return daemon.Response{Stdout: []byte("ok")}
+	}))
+	resp, err := daemon.Call(sock, ownRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "hookctl daemon: the call failed (boom); no hook could decide, so the action is blocked\n"
+	if resp.Code != 2 || string(resp.Stderr) != want || len(resp.Stdout) != 0 {
+		t.Fatalf("after a panic: %+v", resp)
+	}
+	resp, err = daemon.Call(sock, ownRequest(t))
+	if err != nil || resp.Code != 0 || string(resp.Stdout) != "ok" {
+		t.Fatalf("the call after the panic: %+v %v", resp, err)
+	}
+}
+
+// TestIdleExit: Serve returns once no call came for the idle time, and
+// connections that send no request (a client counting live daemons) do
+// not keep it: probed without pause, it still exits.
+func TestIdleExit(t *testing.T) {
+	sock, done := serve(t, blocks, WithIdle(300*time.Millisecond))
+	// A call first: it is answered.
+	if resp, err := daemon.Call(sock, ownRequest(t)); err != nil || resp.Code != 2 {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(sock); err == nil {
+				// The listener closed: nobody answers there any more.
+				if c, err := net.Dial("unix", sock); err == nil {
+					c.Close()
+					t.Fatal("the socket still answers after Serve returned")
+				}
+			}
+			return
+		case <-deadline:
+			t.Fatal("probes that send nothing kept the daemon alive")
+		default:
+		}
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestListenOnce: a second Listen on a socket a daemon serves leaves it
+// alone (nil, nil); a socket left by a dead daemon is replaced; the
+// socket is private to its user.
+func TestListenOnce(t *testing.T) {
+	sock := shortSocket(t)
+	ln, err := Listen(t.Context(), sock)
+	if err != nil || ln == nil {
+		t.Fatalf("%v %v", ln, err)
+	}
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode: %v %v", fi, err)
+	}
+	if again, err := Listen(t.Context(), sock); again != nil || err != nil {
+		t.Fatalf("a second daemon listened: %v %v", again, err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close() // a dead daemon's socket file stays
+	ln, err = Listen(t.Context(), sock)
+	if err != nil || ln == nil {
+		t.Fatalf("over a stale socket: %v %v", ln, err)
+	}
+	ln.Close()
+}
+
+// TestServeNeedsIdentity: without an identity there is nothing to check
+// clients against.
+func TestServeNeedsIdentity(t *testing.T) {
+	ln, err := Listen(t.Context(), shortSocket(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Serve(t.Context(), ln, blocks); err != ErrNoIdentity {
+		t.Fatalf("Serve = %v", err)
+	}
+}
