@@ -115,6 +115,7 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 // panic ends the call, not the daemon, and the call blocks (exit 2) with
 // the reason on stderr.
 func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (resp daemon.Response) {
+	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			resp = daemon.Response{Code: 2, Stderr: fmt.Appendf(nil, "hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked\n", r)}
@@ -123,15 +124,16 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 	var out, errb bytes.Buffer
 	a := &app{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &errb, configPath: req.Config, logLevel: cmp.Or(req.LogLevel, "warn")}
 	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
-		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny")}
-	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != ""}
+		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny"), hostTimeout: req.HostTimeout}
+	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != "",
+		"host-timeout": req.HostTimeout != ""}
 	hostName := req.Host
 	if req.Command == "claude" {
 		hostName = "claude"
 	}
 	err := a.answerHook(ctx, rt, f, hostName, hookCall{
 		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
-		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env,
+		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env, start: start,
 	})
 	code := exitStatus(err, &errb)
 	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ import (
 func newInstallCmd(a *app) *cobra.Command {
 	var hostName, command, project string
 	var dryRun, client bool
+	var hostTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "install --host NAME [--config PATH] [--dry-run]",
 		Short: "Register hookctl as a host's command hook for the events the configuration uses",
@@ -25,7 +27,14 @@ hookctl for every event the configuration has hooks on: .claude/settings.json
 .cursor/hooks.json (cursor), .github/hooks/hookctl.json (copilot) or crush.json
 (crush), in the project directory. What else the file holds is kept; entries
 an earlier install wrote are replaced. Events the host does not have are
-reported. --dry-run prints the file instead of writing it.`,
+reported. --dry-run prints the file instead of writing it.
+
+Every entry gets a timeout: --host-timeout, else the host's default for the
+event (Gemini CLI 60s, Claude Code and Codex 600s, Copilot CLI, crush and
+Cursor 30s), written in the host's own field and unit and, as
+--host-timeout, into the command, so that hookctl answers (with the host's
+block when hooks are still running) a tenth of it, at most 5s, before the
+host stops waiting and runs the action.`,
 		Example: `  hookctl install --host crush --dry-run
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
@@ -67,7 +76,10 @@ reported. --dry-run prints the file instead of writing it.`,
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return &exitError{code: exitFailure, err: err}
 			}
-			out, notes, err := h.Install(existing, events, command)
+			if cmd.Flags().Changed("host-timeout") && hostTimeout <= 0 {
+				return usageError("--host-timeout %s: want a positive duration", hostTimeout)
+			}
+			out, notes, err := h.Install(existing, events, command, hostTimeout)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
@@ -84,7 +96,7 @@ reported. --dry-run prints the file instead of writing it.`,
 			if err := os.WriteFile(file, out, 0o644); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q with --host-timeout on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
 			return nil
 		},
 	}
@@ -92,6 +104,7 @@ reported. --dry-run prints the file instead of writing it.`,
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
+	cmd.Flags().DurationVar(&hostTimeout, "host-timeout", 0, "the timeout the host gives each hook entry, also passed to hookctl as --host-timeout (default: the host's default for the event)")
 	cmd.Flags().BoolVar(&client, "client", false, "register hookctl-client (a small process per event, served by a daemon) instead of hookctl")
 	cmd.MarkFlagRequired("host")
 	return cmd

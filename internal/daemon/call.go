@@ -7,7 +7,7 @@ import (
 )
 
 // callFields is the number of fields of a Hook on the wire.
-const callFields = 9
+const callFields = 10
 
 // fields is c on the wire, in order (AllowUntrusted as "1" or "").
 func (c Hook) fields() [callFields]string {
@@ -15,12 +15,12 @@ func (c Hook) fields() [callFields]string {
 	if c.AllowUntrusted {
 		allow = "1"
 	}
-	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, allow, c.OnUntrusted, c.OnConfigError, c.OnAsk}
+	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, allow, c.OnUntrusted, c.OnConfigError, c.OnAsk, c.HostTimeout}
 }
 
 func callOf(f [callFields]string) Hook {
 	return Hook{Command: f[0], Host: f[1], Event: f[2], Config: f[3], LogLevel: f[4], AllowUntrusted: f[5] != "",
-		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8]}
+		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8], HostTimeout: f[9]}
 }
 
 // isHookCommand reports whether name is a hookctl command the daemon
@@ -39,7 +39,7 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 	c.Command = args[0]
 	str := map[string]*string{
 		"config": &c.Config, "log-level": &c.LogLevel, "on-untrusted": &c.OnUntrusted,
-		"on-config-error": &c.OnConfigError, "on-ask": &c.OnAsk,
+		"on-config-error": &c.OnConfigError, "on-ask": &c.OnAsk, "host-timeout": &c.HostTimeout,
 	}
 	if c.Command == "hook" {
 		str["host"], str["event"] = &c.Host, &c.Event

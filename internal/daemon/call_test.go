@@ -20,6 +20,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"claude", "--allow-untrusted=false", "--on-ask=allow", "--on-untrusted", "warn", "--on-config-error", "warn", "--log-level", "debug"},
 			Hook{Command: "claude", OnAsk: "allow", OnUntrusted: "warn", OnConfigError: "warn", LogLevel: "debug"}, true},
 		{[]string{"hook", "--host", "crush", "--event=PreToolUse"}, Hook{Command: "hook", Host: "crush", Event: "PreToolUse"}, true},
+		{[]string{"hook", "--host", "gemini", "--host-timeout", "60s"}, Hook{Command: "hook", Host: "gemini", HostTimeout: "60s"}, true},
+		{[]string{"claude", "--host-timeout=2s"}, Hook{Command: "claude", HostTimeout: "2s"}, true},
 		// A value that looks like a flag is the value, as hookctl reads it.
 		{[]string{"hook", "--config", "--host"}, Hook{Command: "hook", Config: "--host"}, true},
 		// hookctl itself runs the rest.

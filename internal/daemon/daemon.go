@@ -21,8 +21,9 @@ import (
 // Protocol is the wire protocol's version. Version 2 added the client's
 // working directory and environment to the request, version 3 its umask
 // and resource limits (Attrs), version 4 made the request typed (the
-// command, host, event, configuration and modes instead of argv).
-const Protocol = 4
+// command, host, event, configuration and modes instead of argv), version
+// 5 added --host-timeout.
+const Protocol = 5
 
 // MaxMessage bounds a request or a response (hook input is at most 64
 // MiB; the rest is small).
@@ -60,6 +61,7 @@ type Hook struct {
 	OnUntrusted    string // --on-untrusted
 	OnConfigError  string // --on-config-error
 	OnAsk          string // --on-ask
+	HostTimeout    string // --host-timeout
 }
 
 // Response is what the call printed and its exit status. Refused is set
