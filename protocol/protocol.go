@@ -155,6 +155,9 @@ type Protocol interface {
 	// project (Gemini CLI's folder trust, Codex's hook review), as far
 	// as its files tell; nil when it has none.
 	Gates(env GateEnv) []Gate
+	// HookEnv is what the host adds to the environment of its hook
+	// commands run in project ("KEY=value": its project variables).
+	HookEnv(project string) []string
 	Installer
 	// ToClaudeSettings turns the command hooks of the host's own
 	// configuration file into the hooks of a Claude Code settings file,

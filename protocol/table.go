@@ -55,6 +55,19 @@ type Table struct {
 	// ProjectFiles and UserFiles are the host's hook configuration files
 	// (glob patterns) under the project directory and the user's home.
 	ProjectFiles, UserFiles []string
+	// ProjectEnv names the variables the host sets to the project
+	// directory for its hook commands.
+	ProjectEnv []string
+}
+
+// HookEnv is what the host adds to the environment of its hook commands
+// run in project ("KEY=value" entries).
+func (t *Table) HookEnv(project string) []string {
+	out := make([]string, len(t.ProjectEnv))
+	for i, k := range t.ProjectEnv {
+		out[i] = k + "=" + project
+	}
+	return out
 }
 
 // HookTimeout is how long the host waits for a hook of its event

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/protocol/hosts"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -53,6 +54,22 @@ host stops waiting and runs the action.`,
 				return err
 			}
 			events := eng.EventsWithHooks()
+			var slow []string
+			for _, ev := range events {
+				limit := time.Duration(0)
+				for _, he := range hostEventsOf(h, ev) {
+					d := hostTimeout
+					if d <= 0 {
+						d = h.HookTimeout(he)
+					}
+					if limit == 0 || d < limit {
+						limit = d
+					}
+				}
+				if limit > 0 {
+					slow = append(slow, slowHooks(eng, ev, runtime.Deadline(limit))...)
+				}
+			}
 			eng.Close(cmd.Context())
 			cfg.Close()
 			if command == "" {
@@ -83,7 +100,7 @@ host stops waiting and runs the action.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			for _, n := range notes {
+			for _, n := range append(notes, slow...) {
 				fmt.Fprintf(a.stderr, "hookctl: warning: %s\n", n)
 			}
 			if dryRun {

@@ -35,6 +35,7 @@ func New() *Protocol {
 			"PostModelSwitch": 30 * time.Second, "MessageDisplay": 10 * time.Second, "SessionEnd": 60 * time.Second},
 		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
 		UserFiles:    []string{".claude/settings.json"},
+		ProjectEnv:   []string{"CLAUDE_PROJECT_DIR"},
 	}}
 }
 

@@ -44,6 +44,7 @@ func New() *Protocol {
 		// CLI 0.61.0; agent-hosts.md).
 		Timeout: 60 * time.Second, TimeoutUnit: time.Millisecond,
 		ProjectFiles: []string{".gemini/settings.json"}, UserFiles: []string{".gemini/settings.json"},
+		ProjectEnv: []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"},
 	}}
 }
 
