@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 )
@@ -158,6 +159,16 @@ type Protocol interface {
 	// Limitations says, for people, what the host cannot express and
 	// what hookctl does instead.
 	Limitations() []string
+	// HookTimeout is how long the host waits for a hook of its event
+	// hostEvent whose entry sets no timeout (the host's default).
+	HookTimeout(hostEvent string) time.Duration
+	// Gates are the host's own conditions for running any hook in a
+	// project (Gemini CLI's folder trust, Codex's hook review), as far
+	// as its files tell; nil when it has none.
+	Gates(env GateEnv) []Gate
+	// HookEnv is what the host adds to the environment of its hook
+	// commands run in project ("KEY=value": its project variables).
+	HookEnv(project string) []string
 	Installer
 	// ToClaudeSettings turns the command hooks of the host's own
 	// configuration file into the hooks of a Claude Code settings file,
@@ -176,8 +187,53 @@ type Installer interface {
 	HookCommand(prog string) string
 	// Install returns the configuration file existing (nil when there is
 	// none) with command registered as the hook of the events, and notes
-	// on the events the host does not have.
-	Install(existing []byte, events []string, command string) ([]byte, []string, error)
+	// on the events the host does not have. Each entry gets timeout (0:
+	// the host's default for its event, HookTimeout) rounded up to the
+	// host's unit, in the host's timeout field and as the command's
+	// --host-timeout, so that hookctl answers before the host stops
+	// waiting.
+	Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error)
+	// ConfigFiles lists the host's hook configuration files that exist:
+	// the project's (under project) and the user's (under home).
+	ConfigFiles(project, home string) []string
+	// Entries reads the command hooks a configuration file of the host
+	// registers.
+	Entries(data []byte) ([]Entry, error)
+}
+
+// Entry is one command hook a host's configuration file registers.
+type Entry struct {
+	// Event is the host's event name.
+	Event string
+	// Command is the command line the host runs (with sh -c or bash -c).
+	Command string
+	// Timeout is the entry's own timeout (0: none; the host's default
+	// applies).
+	Timeout time.Duration
+}
+
+// GateEnv is where a host's gates are looked for: the project directory,
+// the user's home and the environment.
+type GateEnv struct {
+	Project, Home string
+	Getenv        func(string) string
+}
+
+// GateState says whether a gate lets the host run hooks.
+type GateState string
+
+// The gate states.
+const (
+	GateOpen    GateState = "open"    // the host runs the project's hooks
+	GateClosed  GateState = "closed"  // the host runs no hook (silently)
+	GateUnknown GateState = "unknown" // the files do not tell
+)
+
+// Gate is one of a host's own conditions for running hooks.
+type Gate struct {
+	Name   string    `json:"name"`
+	State  GateState `json:"state"`
+	Detail string    `json:"detail"`
 }
 
 // InputError is a hook input a host would not send; Field names the

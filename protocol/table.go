@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonlimit"
@@ -44,7 +45,52 @@ type Table struct {
 	Ask bool
 	// Encode writes an outcome in the host's reply format.
 	Encode func(ev *Event, out engine.Outcome) Reply
+	// Timeout is how long the host waits for a hook that sets no timeout
+	// of its own; Timeouts holds the events (host names) where that
+	// differs. TimeoutUnit is the unit of the host's timeout field (a
+	// second; Gemini CLI: a millisecond).
+	Timeout     time.Duration
+	Timeouts    map[string]time.Duration
+	TimeoutUnit time.Duration
+	// ProjectFiles and UserFiles are the host's hook configuration files
+	// (glob patterns) under the project directory and the user's home.
+	ProjectFiles, UserFiles []string
+	// ProjectEnv names the variables the host sets to the project
+	// directory for its hook commands.
+	ProjectEnv []string
 }
+
+// HookEnv is what the host adds to the environment of its hook commands
+// run in project ("KEY=value" entries).
+func (t *Table) HookEnv(project string) []string {
+	out := make([]string, len(t.ProjectEnv))
+	for i, k := range t.ProjectEnv {
+		out[i] = k + "=" + project
+	}
+	return out
+}
+
+// HookTimeout is how long the host waits for a hook of its event
+// hostEvent when the hook's entry sets no timeout: past it, the host
+// stops waiting and (on every host but where noted) runs the action.
+func (t *Table) HookTimeout(hostEvent string) time.Duration {
+	if d, ok := t.Timeouts[hostEvent]; ok {
+		return d
+	}
+	return t.Timeout
+}
+
+// Unit is the unit of the host's timeout field (a second unless set).
+func (t *Table) Unit() time.Duration {
+	if t.TimeoutUnit > 0 {
+		return t.TimeoutUnit
+	}
+	return time.Second
+}
+
+// Gates are the host's own conditions for running hooks: the default
+// has none.
+func (t *Table) Gates(GateEnv) []Gate { return nil }
 
 // Name is the host's --host name.
 func (t *Table) Name() string { return t.HostName }

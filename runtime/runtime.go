@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
@@ -141,6 +142,14 @@ type Request struct {
 	LogLevel string
 	// Timer, when set, records the call's phases.
 	Timer Timer
+	// HostTimeout is how long the host waits for the reply
+	// (--host-timeout): 0 is the protocol's default for the event
+	// (Protocol.HookTimeout), a negative value sets no deadline. The
+	// hooks get Deadline of it, counted from Start; then the call is
+	// answered with the host's block.
+	HostTimeout time.Duration
+	// Start is when the host made the call (zero: when Try begins).
+	Start time.Time
 }
 
 func (req *Request) stderr() io.Writer {
@@ -242,6 +251,9 @@ func (e *unreadable) Unwrap() error { return e.err }
 // an *InputError instead of the protocol's block. Every other failure is
 // answered fail-closed, as by Answer.
 func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error) {
+	if req.Start.IsZero() {
+		req.Start = time.Now()
+	}
 	stderr := req.stderr()
 	getenv := Getenv(req.Env)
 	p := req.Protocol
@@ -273,7 +285,7 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 	if derr != nil {
 		return Reply{}, &unreadable{p, derr}
 	}
-	return r.answer(ctx, &req, p, ev, getenv), nil
+	return r.answerWithin(ctx, &req, p, ev, getenv), nil
 }
 
 // decode reads the payload: within the default input limits, or as read

@@ -294,3 +294,41 @@ func TestPanicReleasesTheEngine(t *testing.T) {
 }
 
 func writeFile(path, content string) error { return os.WriteFile(path, []byte(content), 0o600) }
+
+// TestHostTimeoutAnswersAHookThatIgnoresCancel: a hook still running at
+// the deadline (the host's timeout less its margin) gets the host's block
+// with the reason, even when the hook ignores its cancelled context: the
+// answer comes while the hook still runs.
+func TestHostTimeoutAnswersAHookThatIgnoresCancel(t *testing.T) {
+	eng, err := assemble.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	release := make(chan struct{})
+	running := make(chan struct{})
+	if err := eng.Register(engine.Hook{ID: "stuck", Event: "PreToolUse", Handler: engine.HandlerFunc(func(context.Context, *engine.Call) (engine.Result, error) {
+		close(running)
+		<-release // ignores its context
+		return nil, nil
+	})}); err != nil {
+		t.Fatal(err)
+	}
+	rt := runtime.New(runtime.WithSource(runtime.Watched(eng)))
+	gemini, _ := runtime.Lookup("gemini")
+	payload := []byte(`{"hook_event_name":"BeforeTool","session_id":"s","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`)
+	r, err := rt.Try(context.Background(), runtime.Request{Protocol: gemini, Payload: payload, HostTimeout: 300 * time.Millisecond})
+	select {
+	case <-running:
+	default:
+		t.Fatal("the hook never ran")
+	}
+	close(release) // only now may the hook end
+	if err != nil || !strings.Contains(string(r.Stdout), `"decision":"deny"`) ||
+		!strings.Contains(string(r.Stdout), "hooks still running after 270ms, Gemini CLI would stop waiting at 300ms; blocked") {
+		t.Fatalf("%v %s %s", err, r.Stdout, r.Stderr)
+	}
+	if runtime.Deadline(60*time.Second) != 55*time.Second || runtime.Deadline(2*time.Second) != 1800*time.Millisecond {
+		t.Fatal("the margin is not a tenth of the timeout, at most 5s")
+	}
+}

@@ -23,7 +23,8 @@ import (
 // start per event. It is an http.Handler and safe for concurrent use.
 //
 //	POST /claude, /claude/{event}  Claude Code http hook: the hook JSON in, Claude's JSON out
-//	POST /hook/{host}[/{event}]    any host's hook JSON in, the host's reply out (WithAnswer)
+//	POST /hook/{host}[/{event}]    any host's hook JSON in, the host's reply out (WithAnswer);
+//	                               ?host_timeout=60s: how long the caller waits (default: the host's)
 //	POST /v1/fire/{event}          any client: a payload object in, the SPEC outcome out
 //	GET  /healthz                  status, hook count, reload information, load
 //	GET  /livez                    liveness: 200 unless wedged (as /healthz)
@@ -186,7 +187,22 @@ type ServerOption func(*Server)
 // than the URL's) is an error wrapping an *InputError (400); a host it
 // does not serve an *UnknownHostError (404). Every other failure must be
 // answered in the reply, fail-closed (runtime.Runtime.Try).
-type AnswerFunc func(ctx context.Context, host, event string, body []byte) (Reply, error)
+type AnswerFunc func(ctx context.Context, call HookCall) (Reply, error)
+
+// HookCall is one host hook request.
+type HookCall struct {
+	// Host is the protocol's name (claude, crush, ...), Event the URL's
+	// event ("" when it has none) and Body the host's hook JSON.
+	Host, Event string
+	Body        []byte
+	// HostTimeout is the request's host_timeout: how long the caller
+	// waits for the reply (0: the host's default for the event; see
+	// runtime.Request.HostTimeout). The reply is the host's block when
+	// hooks still run at runtime.Deadline of it.
+	HostTimeout time.Duration
+	// Start is when the request came in.
+	Start time.Time
+}
 
 // UnknownHostError is a /hook/{host} request for a host the server does
 // not answer.
@@ -585,7 +601,16 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 	}
 	defer done()
 	start := time.Now()
-	reply, err := s.answer(r.Context(), host, r.PathValue("event"), data)
+	var ht time.Duration
+	if v := r.URL.Query().Get("host_timeout"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			s.writeError(w, http.StatusBadRequest, &InputError{Err: fmt.Errorf("host_timeout %q: want a positive duration (60s)", v)})
+			return
+		}
+		ht = d
+	}
+	reply, err := s.answer(r.Context(), HookCall{Host: host, Event: r.PathValue("event"), Body: data, HostTimeout: ht, Start: start})
 	var ie *InputError
 	var he *UnknownHostError
 	switch {
@@ -625,12 +650,12 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 func answerWith(eng *engine.Engine) AnswerFunc {
 	rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
 	reg := runtime.Hosts()
-	return func(ctx context.Context, host, event string, body []byte) (Reply, error) {
-		p, ok := reg.Lookup(host)
+	return func(ctx context.Context, call HookCall) (Reply, error) {
+		p, ok := reg.Lookup(call.Host)
 		if !ok {
-			return Reply{}, &UnknownHostError{Host: host}
+			return Reply{}, &UnknownHostError{Host: call.Host}
 		}
-		return rt.Try(ctx, runtime.Request{Protocol: p, Event: event, Payload: body})
+		return rt.Try(ctx, runtime.Request{Protocol: p, Event: call.Event, Payload: call.Body, HostTimeout: call.HostTimeout, Start: call.Start})
 	}
 }
 

@@ -66,18 +66,20 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 // runCall runs one call, as hookctl claude or hookctl hook with the
 // call's flags, working directory and environment would, through rt.
 func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) daemon.Response {
+	start := time.Now()
 	var out, errb bytes.Buffer
 	a := &app{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &errb, configPath: req.Config, logLevel: cmp.Or(req.LogLevel, "warn")}
 	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
-		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny"), verbose: req.Verbose}
-	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != ""}
+		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny"), verbose: req.Verbose, hostTimeout: req.HostTimeout}
+	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != "",
+		"host-timeout": req.HostTimeout != ""}
 	hostName := req.Host
 	if req.Command == "claude" {
 		hostName = "claude"
 	}
 	err := a.answerHook(ctx, rt, f, hostName, hookCall{
 		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
-		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env,
+		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env, start: start,
 	})
 	code := exitStatus(err, &errb)
 	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}

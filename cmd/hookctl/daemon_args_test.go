@@ -68,7 +68,8 @@ func TestDaemonParserAgreesWithCobra(t *testing.T) {
 	tokens := []string{"--config", "-c", "-c=", "-cx", "-c=x", "--config=", "--config=y", "x", "--host", "crush",
 		"--host=", "--event", "E", "--allow-untrusted", "--allow-untrusted=false", "--allow-untrusted=1",
 		"--allow-untrusted=maybe", "--on-ask", "allow", "--on-ask=", "--log-level", "debug", "--", "-", "-h",
-		"--help", "--bogus", "-x", "--on-untrusted=warn", "--on-config-error", "--hos", "=", "-ch", "--log-level="}
+		"--help", "--bogus", "-x", "--on-untrusted=warn", "--on-config-error", "--hos", "=", "-ch", "--log-level=", "--host-timeout", "2s",
+		"--host-timeout=", "--host-timeout=90s"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		name := []string{"claude", "hook"}[rng.IntN(2)]
@@ -104,7 +105,8 @@ func TestDaemonParserAgreesWithCobra(t *testing.T) {
 			return v
 		}
 		want := daemon.Hook{Command: name, Config: given("config"), LogLevel: given("log-level"),
-			OnUntrusted: given("on-untrusted"), OnConfigError: given("on-config-error"), OnAsk: given("on-ask")}
+			OnUntrusted: given("on-untrusted"), OnConfigError: given("on-config-error"), OnAsk: given("on-ask"),
+			HostTimeout: given("host-timeout")}
 		want.AllowUntrusted, _ = fl.GetBool("allow-untrusted")
 		if name == "hook" {
 			want.Host, want.Event = given("host"), given("event")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,12 +23,17 @@ const onConfigErrorEnv = "HOOKCTL_ON_CONFIG_ERROR"
 // onAskEnv chooses what an ask becomes on a host that cannot ask.
 const onAskEnv = "HOOKCTL_ON_ASK"
 
+// hostTimeoutEnv is how long the host waits for a hook's reply, when
+// --host-timeout is not given.
+const hostTimeoutEnv = "HOOKCTL_HOST_TIMEOUT"
+
 // hookFlags are the flags of hookctl hook and hookctl claude.
 type hookFlags struct {
 	host, event                     string
 	allow                           bool
 	onUntrusted, onConfigError, ask string
 	verbose                         bool
+	hostTimeout                     string
 }
 
 func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
@@ -40,6 +46,23 @@ func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
 	cmd.Flags().StringVar(&f.onUntrusted, "on-untrusted", "block", "what an untrusted configuration answers: block (events that can block are blocked) or warn (a message only)")
 	cmd.Flags().StringVar(&f.ask, "on-ask", "deny", "what an ask becomes on a host that cannot ask (crush, Codex): deny or allow")
 	cmd.Flags().BoolVar(&f.verbose, "verbose", false, "say on stderr which host was detected and the notes of events that need no words (Gemini CLI shows a hook's stderr to its user on every event)")
+	cmd.Flags().StringVar(&f.hostTimeout, "host-timeout", "", "how long the host waits for the reply (its hook entry's timeout; default: the host's default for the event, e.g. 60s for Gemini CLI); hookctl answers with the host's block a tenth of it (at most 5s) sooner if hooks are still running")
+}
+
+// parseHostTimeout reads --host-timeout (or $HOOKCTL_HOST_TIMEOUT): a
+// positive duration; "" is the host's default (0).
+func parseHostTimeout(changed func(string) bool, getenv func(string) string, value string) (time.Duration, error) {
+	if v := getenv(hostTimeoutEnv); v != "" && !changed("host-timeout") {
+		value = v
+	}
+	if value == "" && !changed("host-timeout") {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(value)
+	if err != nil || d <= 0 {
+		return 0, usageError("--host-timeout %q: want a positive duration (60s, 1500ms)", value)
+	}
+	return d, nil
 }
 
 // mode is a flag's value, else (when the flag was not given) its
@@ -82,6 +105,9 @@ func (f *hookFlags) request(reg runtime.Registry, hostName string, changed func(
 	}
 	req.Modes = runtime.Modes{AllowUntrusted: f.allow, OnConfigError: runtime.Mode(configMode),
 		OnUntrusted: runtime.Mode(untrustedMode), OnAsk: runtime.AskPolicy(askMode), Verbose: f.verbose}
+	if req.HostTimeout, err = parseHostTimeout(changed, getenv, f.hostTimeout); err != nil {
+		return req, err
+	}
 	return req, nil
 }
 
@@ -116,9 +142,10 @@ hookctl claude: the events that can block are blocked with the reason.
 
 // runHook answers one host hook call of this process.
 func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
+	start := time.Now()
 	cwd, _ := os.Getwd()
 	return a.answerHook(cmd.Context(), newHookRuntime(runtime.OneShot(), a.oneShotTracing), f, hostName, hookCall{
-		command: cmd.CommandPath(), changed: cmd.Flags().Changed, getenv: os.Getenv, cwd: cwd, env: os.Environ(),
+		command: cmd.CommandPath(), changed: cmd.Flags().Changed, getenv: os.Getenv, cwd: cwd, env: os.Environ(), start: start,
 	})
 }
 
@@ -131,6 +158,9 @@ type hookCall struct {
 	getenv  func(string) string
 	cwd     string
 	env     []string
+	// start is when the call came in (the host's timeout counts from
+	// it).
+	start time.Time
 }
 
 // newHookRuntime is the runtime of hook calls served from source: each
@@ -180,7 +210,7 @@ func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags,
 	defer a.timings.write(a.stderr)
 	a.timings.Mark("command")
 	req.Stdin, req.Config, req.Cwd, req.Env = a.stdin, a.configPath, call.cwd, call.env
-	req.Command, req.Stderr, req.LogLevel = call.command, a.stderr, a.logLevel
+	req.Command, req.Stderr, req.LogLevel, req.Start = call.command, a.stderr, a.logLevel, call.start
 	if a.timings != nil {
 		req.Timer = a.timings
 	}

@@ -7,15 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/protocol/hosts"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newInstallCmd(a *app) *cobra.Command {
 	var hostName, command, project string
 	var dryRun, client bool
+	var hostTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "install --host NAME [--config PATH] [--dry-run]",
 		Short: "Register hookctl as a host's command hook for the events the configuration uses",
@@ -25,7 +28,14 @@ hookctl for every event the configuration has hooks on: .claude/settings.json
 .cursor/hooks.json (cursor), .github/hooks/hookctl.json (copilot) or crush.json
 (crush), in the project directory. What else the file holds is kept; entries
 an earlier install wrote are replaced. Events the host does not have are
-reported. --dry-run prints the file instead of writing it.`,
+reported. --dry-run prints the file instead of writing it.
+
+Every entry gets a timeout: --host-timeout, else the host's default for the
+event (Gemini CLI 60s, Claude Code and Codex 600s, Copilot CLI, crush and
+Cursor 30s), written in the host's own field and unit and, as
+--host-timeout, into the command, so that hookctl answers (with the host's
+block when hooks are still running) a tenth of it, at most 5s, before the
+host stops waiting and runs the action.`,
 		Example: `  hookctl install --host crush --dry-run
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
@@ -44,6 +54,22 @@ reported. --dry-run prints the file instead of writing it.`,
 				return err
 			}
 			events := eng.EventsWithHooks()
+			var slow []string
+			for _, ev := range events {
+				limit := time.Duration(0)
+				for _, he := range hostEventsOf(h, ev) {
+					d := hostTimeout
+					if d <= 0 {
+						d = h.HookTimeout(he)
+					}
+					if limit == 0 || d < limit {
+						limit = d
+					}
+				}
+				if limit > 0 {
+					slow = append(slow, slowHooks(eng, ev, runtime.Deadline(limit))...)
+				}
+			}
 			eng.Close(cmd.Context())
 			cfg.Close()
 			if command == "" {
@@ -67,11 +93,14 @@ reported. --dry-run prints the file instead of writing it.`,
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return &exitError{code: exitFailure, err: err}
 			}
-			out, notes, err := h.Install(existing, events, command)
+			if cmd.Flags().Changed("host-timeout") && hostTimeout <= 0 {
+				return usageError("--host-timeout %s: want a positive duration", hostTimeout)
+			}
+			out, notes, err := h.Install(existing, events, command, hostTimeout)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			for _, n := range notes {
+			for _, n := range append(notes, slow...) {
 				fmt.Fprintf(a.stderr, "hookctl: warning: %s\n", n)
 			}
 			if dryRun {
@@ -84,7 +113,7 @@ reported. --dry-run prints the file instead of writing it.`,
 			if err := os.WriteFile(file, out, 0o644); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q with --host-timeout on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
 			return nil
 		},
 	}
@@ -92,6 +121,7 @@ reported. --dry-run prints the file instead of writing it.`,
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
+	cmd.Flags().DurationVar(&hostTimeout, "host-timeout", 0, "the timeout the host gives each hook entry, also passed to hookctl as --host-timeout (default: the host's default for the event)")
 	cmd.Flags().BoolVar(&client, "client", false, "register hookctl-client (a small process per event, served by a daemon) instead of hookctl")
 	cmd.MarkFlagRequired("host")
 	return cmd

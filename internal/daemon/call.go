@@ -7,7 +7,7 @@ import (
 )
 
 // callFields is the number of fields of a Hook on the wire.
-const callFields = 10
+const callFields = 11
 
 // fields is c on the wire, in order (AllowUntrusted and Verbose as "1"
 // or "").
@@ -18,12 +18,12 @@ func (c Hook) fields() [callFields]string {
 		}
 		return ""
 	}
-	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, flag(c.AllowUntrusted), c.OnUntrusted, c.OnConfigError, c.OnAsk, flag(c.Verbose)}
+	return [callFields]string{c.Command, c.Host, c.Event, c.Config, c.LogLevel, flag(c.AllowUntrusted), c.OnUntrusted, c.OnConfigError, c.OnAsk, flag(c.Verbose), c.HostTimeout}
 }
 
 func callOf(f [callFields]string) Hook {
 	return Hook{Command: f[0], Host: f[1], Event: f[2], Config: f[3], LogLevel: f[4], AllowUntrusted: f[5] != "",
-		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8], Verbose: f[9] != ""}
+		OnUntrusted: f[6], OnConfigError: f[7], OnAsk: f[8], Verbose: f[9] != "", HostTimeout: f[10]}
 }
 
 // IsHookCommand reports whether name is a hookctl command the daemon
@@ -42,7 +42,7 @@ func ParseArgs(args []string) (c Hook, ok bool) {
 	c.Command = args[0]
 	str := map[string]*string{
 		"config": &c.Config, "log-level": &c.LogLevel, "on-untrusted": &c.OnUntrusted,
-		"on-config-error": &c.OnConfigError, "on-ask": &c.OnAsk,
+		"on-config-error": &c.OnConfigError, "on-ask": &c.OnAsk, "host-timeout": &c.HostTimeout,
 	}
 	if c.Command == "hook" {
 		str["host"], str["event"] = &c.Host, &c.Event

@@ -23,6 +23,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"hook", "--verbose"}, Hook{Command: "hook", Verbose: true}, true},
 		{[]string{"claude", "--verbose=true", "--verbose=false"}, Hook{Command: "claude"}, true},
 		{[]string{"claude", "--verbose=loud"}, Hook{}, false},
+		{[]string{"hook", "--host", "gemini", "--host-timeout", "60s"}, Hook{Command: "hook", Host: "gemini", HostTimeout: "60s"}, true},
+		{[]string{"claude", "--host-timeout=2s"}, Hook{Command: "claude", HostTimeout: "2s"}, true},
 		// A value that looks like a flag is the value, as hookctl reads it.
 		{[]string{"hook", "--config", "--host"}, Hook{Command: "hook", Config: "--host"}, true},
 		// hookctl itself runs the rest.

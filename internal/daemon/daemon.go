@@ -22,8 +22,8 @@ import (
 // working directory and environment to the request, version 3 its umask
 // and resource limits (Attrs), version 4 made the request typed (the
 // command, host, event, configuration and modes instead of argv), version
-// 5 added --verbose.
-const Protocol = 5
+// 5 added --verbose; 6 --host-timeout.
+const Protocol = 6
 
 // MaxMessage bounds a request or a response (hook input is at most 64
 // MiB; the rest is small).
@@ -63,6 +63,7 @@ type Hook struct {
 	OnAsk          string // --on-ask
 	// Verbose is --verbose.
 	Verbose bool
+	HostTimeout    string // --host-timeout
 }
 
 // Response is what the call printed and its exit status. Refused is set

@@ -69,17 +69,18 @@ func TestResponseRoundTrip(t *testing.T) {
 // build must agree, and a change must be a new Protocol.
 func TestWireFormat(t *testing.T) {
 	var buf bytes.Buffer
-	req := &Request{Protocol: 5, Identity: "i", Hook: Hook{Command: "hook", Host: "crush", AllowUntrusted: true, Verbose: true}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}, Attrs: "u"}
+	req := &Request{Protocol: 6, Identity: "i", Hook: Hook{Command: "hook", Host: "crush", AllowUntrusted: true, Verbose: true, HostTimeout: "9s"}, Stdin: []byte("x"), Cwd: "/", Env: []string{"A=1"}, Attrs: "u"}
 	if err := WriteRequest(&buf, req); err != nil {
 		t.Fatal(err)
 	}
-	want := "HKC1\x00\x00\x00\x56" + // magic, body length 86
-		"\x00\x00\x00\x05" + "\x00\x00\x00\x01i" + // protocol, identity
+	want := "HKC1\x00\x00\x00\x5c" + // magic, body length 92
+		"\x00\x00\x00\x06" + "\x00\x00\x00\x01i" + // protocol, identity
 		"\x00\x00\x00\x04hook" + "\x00\x00\x00\x05crush" + // command, --host
 		"\x00\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00" + // --event, --config, --log-level
 		"\x00\x00\x00\x011" + // --allow-untrusted
 		"\x00\x00\x00\x00" + "\x00\x00\x00\x00" + "\x00\x00\x00\x00" + // --on-untrusted, --on-config-error, --on-ask
 		"\x00\x00\x00\x011" + // --verbose
+		"\x00\x00\x00\x029s" + // --host-timeout
 		"\x00\x00\x00\x01x" + "\x00\x00\x00\x01/" + // stdin, cwd
 		"\x00\x00\x00\x01" + "\x00\x00\x00\x03A=1" + // one variable
 		"\x00\x00\x00\x01u" // umask and limits

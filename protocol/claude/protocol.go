@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"time"
+
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
@@ -23,6 +25,17 @@ func New() *Protocol {
 		HostName: Name, HostTitle: "Claude Code", EventField: "hook_event_name",
 		Exit: 2, Ask: true,
 		Encode: func(_ *protocol.Event, out engine.Outcome) protocol.Reply { return Format(out) },
+		// timeout in seconds; a command hook's default is 600 s, 30 s on
+		// UserPromptSubmit, PreModelSwitch and PostModelSwitch, 10 s on
+		// MessageDisplay (claude-code-hooks.md, section 4). SessionEnd
+		// hooks share a 1.5 s budget raised to their largest timeout, at
+		// most 60 s: install writes 60.
+		Timeout: 600 * time.Second,
+		Timeouts: map[string]time.Duration{"UserPromptSubmit": 30 * time.Second, "PreModelSwitch": 30 * time.Second,
+			"PostModelSwitch": 30 * time.Second, "MessageDisplay": 10 * time.Second, "SessionEnd": 60 * time.Second},
+		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
+		UserFiles:    []string{".claude/settings.json"},
+		ProjectEnv:   []string{"CLAUDE_PROJECT_DIR"},
 	}}
 }
 
@@ -59,9 +72,9 @@ func (p *Protocol) HookCommand(prog string) string { return prog + " " + Name }
 
 // Install registers command in the settings' hooks, one matcher group
 // per event.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return hostkit.GroupEntry(command, nil)
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+		return hostkit.GroupEntry(command, map[string]any{"timeout": p.EntryTimeout(d)})
 	}, nil)
 }
 

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lib/patch"
@@ -30,6 +31,12 @@ func New() *Protocol {
 		EventMap: events(),
 		Exit:     2,
 		Encode:   reply,
+		// timeout in seconds, 600 when omitted (Codex's hooks
+		// documentation, quoted in openai/codex#35382); SessionEnd and
+		// Interrupt are capped at 3 s (secondary sources).
+		Timeout:      600 * time.Second,
+		Timeouts:     map[string]time.Duration{"SessionEnd": 3 * time.Second, "Interrupt": 3 * time.Second},
+		ProjectFiles: []string{".codex/hooks.json"}, UserFiles: []string{".codex/hooks.json"},
 	}}
 }
 
@@ -231,9 +238,9 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 func (p *Protocol) ConfigPath() string { return ".codex/hooks.json" }
 
 // Install registers command in Claude Code's shape.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return hostkit.GroupEntry(command, nil)
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+		return hostkit.GroupEntry(command, map[string]any{"timeout": p.EntryTimeout(d)})
 	}, nil)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
@@ -40,6 +41,10 @@ func New() *Protocol {
 		JSONFields: []string{"toolArgs"},
 		Ask:        true,
 		Encode:     reply,
+		// timeoutSec, 30 by default (GitHub's hooks configuration
+		// reference; claude-code-hooks.md).
+		Timeout:      30 * time.Second,
+		ProjectFiles: []string{".github/hooks/*.json"}, UserFiles: []string{".copilot/hooks/*.json"},
 	}}
 }
 
@@ -153,9 +158,9 @@ func (p *Protocol) ConfigPath() string { return ".github/hooks/hookctl.json" }
 
 // Install registers command as Copilot CLI's hook of the events (the
 // event given on the command line: its payload may not name it).
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(event, command string) any {
-		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": 30}
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(event, command string, d time.Duration) any {
+		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": p.EntryTimeout(d)}
 	}, map[string]any{"version": 1})
 }
 

@@ -3,6 +3,7 @@ package crush
 import (
 	"maps"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
@@ -28,6 +29,10 @@ func New() *Protocol {
 		EventMap: map[string]protocol.Mapping{"PreToolUse": {Event: "PreToolUse"}},
 		Exit:     2,
 		Encode:   reply,
+		// timeout in seconds, 30 by default (crush's hooks config;
+		// agent-hosts.md).
+		Timeout:      30 * time.Second,
+		ProjectFiles: []string{"crush.json", ".crush.json"}, UserFiles: []string{".config/crush/crush.json"},
 	}}
 }
 
@@ -161,9 +166,9 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 func (p *Protocol) ConfigPath() string { return "crush.json" }
 
 // Install registers command as crush's hook of the events.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return map[string]any{"name": "hookctl", "command": command, "timeout": 30}
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+		return map[string]any{"name": "hookctl", "command": command, "timeout": p.EntryTimeout(d)}
 	}, nil)
 }
 

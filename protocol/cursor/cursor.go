@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
@@ -47,6 +48,11 @@ func New() *Protocol {
 		Fields: map[string]string{"conversation_id": "session_id"},
 		Exit:   2, Ask: true,
 		Encode: reply,
+		// timeout in seconds; Cursor's documentation calls the default
+		// "the platform default" without a number: 30 s is assumed, and
+		// install always writes the timeout.
+		Timeout:      30 * time.Second,
+		ProjectFiles: []string{".cursor/hooks.json"}, UserFiles: []string{".cursor/hooks.json"},
 	}}
 }
 
@@ -178,9 +184,9 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 func (p *Protocol) ConfigPath() string { return ".cursor/hooks.json" }
 
 // Install registers command as Cursor's hook of the events.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return map[string]any{"command": command}
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+		return map[string]any{"command": command, "timeout": p.EntryTimeout(d)}
 	}, map[string]any{"version": 1})
 }
 

@@ -1,8 +1,14 @@
 package gemini
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
@@ -37,6 +43,11 @@ func New() *Protocol {
 		},
 		Exit: 2, Ask: true,
 		Encode: reply,
+		// timeout in milliseconds, 60000 by default (verified with Gemini
+		// CLI 0.61.0; agent-hosts.md).
+		Timeout: 60 * time.Second, TimeoutUnit: time.Millisecond,
+		ProjectFiles: []string{".gemini/settings.json"}, UserFiles: []string{".gemini/settings.json"},
+		ProjectEnv: []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"},
 	}}
 }
 
@@ -149,9 +160,9 @@ func (p *Protocol) ConfigPath() string { return ".gemini/settings.json" }
 
 // Install registers command in Gemini CLI's shape (timeouts in
 // milliseconds).
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
-		return hostkit.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": 60000})
+func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
+	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+		return hostkit.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": p.EntryTimeout(d)})
 	}, nil)
 }
 
@@ -159,4 +170,77 @@ func (p *Protocol) Install(existing []byte, events []string, command string) ([]
 // timeouts in milliseconds.
 func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
 	return p.ImportWith(data, func(e map[string]any) ([]any, bool) { return hostkit.GroupHandlers(e, Name, 1000), true })
+}
+
+// Gates: Gemini CLI's folder trust. In a folder it has not been told to
+// trust, Gemini CLI loads no hook at all (the user's included) and
+// gemini -p refuses to start (verified with 0.61.0). The trust rules are
+// in ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH);
+// security.folderTrust.enabled = false in the user's settings turns the
+// gate off.
+func (p *Protocol) Gates(env protocol.GateEnv) []protocol.Gate {
+	g := protocol.Gate{Name: "Gemini CLI folder trust"}
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if env.Home != "" {
+		if b, err := os.ReadFile(filepath.Join(env.Home, ".gemini", "settings.json")); err == nil {
+			var s struct {
+				Security struct {
+					FolderTrust struct {
+						Enabled *bool `json:"enabled"`
+					} `json:"folderTrust"`
+				} `json:"security"`
+			}
+			if json.Unmarshal(b, &s) == nil && s.Security.FolderTrust.Enabled != nil && !*s.Security.FolderTrust.Enabled {
+				g.State, g.Detail = protocol.GateOpen, "folder trust is off (security.folderTrust.enabled = false in ~/.gemini/settings.json)"
+				return []protocol.Gate{g}
+			}
+		}
+	}
+	file := getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+	if file == "" && env.Home != "" {
+		file = filepath.Join(env.Home, ".gemini", "trustedFolders.json")
+	}
+	rules := map[string]string{}
+	b, err := os.ReadFile(file)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		g.State, g.Detail = protocol.GateUnknown, fmt.Sprintf("%s cannot be read: %v", file, err)
+		return []protocol.Gate{g}
+	case err == nil:
+		if err := json.Unmarshal(b, &rules); err != nil {
+			g.State, g.Detail = protocol.GateUnknown, fmt.Sprintf("%s is not a JSON object: %v", file, err)
+			return []protocol.Gate{g}
+		}
+	}
+	project := filepath.Clean(env.Project)
+	within := func(root string) bool {
+		rel, err := filepath.Rel(filepath.Clean(root), project)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	for path, level := range rules {
+		switch level {
+		case "TRUST_FOLDER":
+			if within(path) {
+				g.State, g.Detail = protocol.GateOpen, fmt.Sprintf("trusted (%s: %s)", path, level)
+			}
+		case "TRUST_PARENT":
+			if within(filepath.Dir(path)) {
+				g.State, g.Detail = protocol.GateOpen, fmt.Sprintf("trusted (%s: %s)", path, level)
+			}
+		}
+	}
+	if g.State == protocol.GateOpen {
+		return []protocol.Gate{g}
+	}
+	g.State = protocol.GateClosed
+	g.Detail = fmt.Sprintf("%s is not a trusted folder (%s): Gemini CLI loads no hook there, and gemini -p refuses to start; trust the folder in Gemini CLI (or set security.folderTrust.enabled = false)", project, file)
+	for path, level := range rules {
+		if level == "DO_NOT_TRUST" && within(path) {
+			g.Detail = fmt.Sprintf("%s is marked DO_NOT_TRUST (%s in %s): Gemini CLI loads no hook there", project, path, file)
+		}
+	}
+	return []protocol.Gate{g}
 }

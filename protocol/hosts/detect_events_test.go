@@ -55,7 +55,7 @@ func TestSharedEventsAreNotGemini(t *testing.T) {
 // StopFailure, so install registers the one and says it skips the other.
 func TestCodexInstallEvents(t *testing.T) {
 	h, _ := hosts.New().Lookup("codex")
-	out, notes, err := h.Install(nil, []string{"SessionStart", "SessionEnd", "StopFailure", "PreToolUse"}, "hookctl hook --host codex")
+	out, notes, err := h.Install(nil, []string{"SessionStart", "SessionEnd", "StopFailure", "PreToolUse"}, "hookctl hook --host codex", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

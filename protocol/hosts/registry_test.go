@@ -137,11 +137,11 @@ func TestEveryProtocolIsComplete(t *testing.T) {
 			if !strings.HasPrefix(cmd, "hookctl ") {
 				t.Fatalf("HookCommand %q", cmd)
 			}
-			once, notes, err := p.Install(nil, []string{"PreToolUse", "Stop"}, cmd)
+			once, notes, err := p.Install(nil, []string{"PreToolUse", "Stop"}, cmd, 0)
 			if err != nil || !json.Valid(once) || !strings.Contains(string(once), cmd) {
 				t.Fatalf("Install: %s, %v", once, err)
 			}
-			twice, _, err := p.Install(once, []string{"PreToolUse", "Stop"}, cmd)
+			twice, _, err := p.Install(once, []string{"PreToolUse", "Stop"}, cmd, 0)
 			if err != nil || string(twice) != string(once) {
 				t.Fatalf("a second install changed the file:\n%s\n%s", once, twice)
 			}
