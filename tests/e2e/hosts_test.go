@@ -752,7 +752,6 @@ func TestSlowGuard(t *testing.T) {
 			k := prepareHost(t, h)
 			for _, mode := range hookModes[:3] {
 				t.Run(mode.name, func(t *testing.T) {
-					needs(t, "answers before the host's hook timeout and --host-timeout (issue 26 item 1)")
 					marker := filepath.Join(t.TempDir(), "ran")
 					s := runHost(t, k, sessionOpts{mode: mode, hcl: slowHCL, prompt: "E2E-RUN: touch " + marker,
 						hostTimeout: 10 * time.Second, hookArgs: " --host-timeout 10s"})
