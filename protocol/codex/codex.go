@@ -53,6 +53,7 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Codex.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer on PreToolUse: a defer is an ask, and so mapped by --on-ask (deny by default)",
 		"no ask on PreToolUse: an ask is mapped by --on-ask (deny by default)",
 		"PreToolUse takes allow only with updatedInput: a plain allow is no opinion",
 		"continue:false on PreToolUse would run the tool: it is a deny",

@@ -67,6 +67,7 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Copilot CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"no exit status blocks: input that cannot be read gets a deny reply",
 		"only the tool gates take a decision: a block elsewhere is reported on stderr only",
 	}

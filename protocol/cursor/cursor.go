@@ -73,6 +73,7 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Cursor.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"beforeReadFile cannot ask: an ask there is a deny",
 		"only preToolUse takes a rewritten input: elsewhere a rewrite is a deny that tells the agent what to run instead",
 		"afterAgentResponse and afterAgentThought have no catalog event: reported",

@@ -59,6 +59,7 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 // Limitations of Gemini CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: reported, answered with an empty reply",
 		"a rewrite is applied on BeforeTool only",
 	}
