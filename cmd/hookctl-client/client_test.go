@@ -423,3 +423,32 @@ func TestDaemonAnswersAsHookctl(t *testing.T) {
 		}
 	}
 }
+
+// TestModeErrorsBlockThroughTheDaemon: a mode's environment variable that
+// is not one (HOOKCTL_ON_ASK=Allow, HOOKCTL_ON_UNTRUSTED=yes,
+// HOOKCTL_ON_CONFIG_ERROR=1) or an unknown --host is answered by the
+// daemon with the host's block naming it, never with exit 1 (a go-ahead
+// to the host).
+func TestModeErrorsBlockThroughTheDaemon(t *testing.T) {
+	e := newEnv(t)
+	crush := `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"ls"}}`
+	for _, c := range []struct {
+		env   string
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"HOOKCTL_ON_ASK=Allow", ls, []string{"claude", "--config", "hooks.hcl"}, `"permissionDecision":"deny","permissionDecisionReason":"hookctl: HOOKCTL_ON_ASK \"Allow\": want deny or allow`},
+		{"HOOKCTL_ON_UNTRUSTED=yes", crush, []string{"hook", "--host", "crush", "--config", "hooks.hcl"}, `"decision":"deny","reason":"hookctl: HOOKCTL_ON_UNTRUSTED \"yes\": want block or warn`},
+		{"HOOKCTL_ON_CONFIG_ERROR=1", ls, []string{"claude", "--config", "hooks.hcl"}, `HOOKCTL_ON_CONFIG_ERROR \"1\": want block or warn`},
+		{"", crush, []string{"hook", "--host", "crsh", "--config", "hooks.hcl"}, `"decision":"deny","reason":"hookctl: --host \"crsh\": want one of`},
+	} {
+		saved := e.vars
+		e.vars = append(slices.Clone(e.vars), c.env)
+		out, errOut, code := e.run(e.client, c.stdin, c.args...)
+		e.vars = saved
+		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(errOut, "answered by the daemon") {
+			t.Errorf("%s %q: exit %d\n%s\n%s", c.env, c.args, code, out, errOut)
+		}
+	}
+}
