@@ -218,8 +218,46 @@ func serveCall(ctx context.Context, conn net.Conn, me self, rt *runtime.Runtime)
 	conn.SetReadDeadline(time.Time{})
 	var resp daemon.Response
 	if resp.Refused = me.refusal(req); resp.Refused == "" {
-		resp = runCall(ctx, req, rt)
+		callCtx, done := watchClient(ctx, conn)
+		resp = runCall(callCtx, req, rt)
+		done()
 	}
 	daemon.WriteResponse(conn, &resp)
 	return true
+}
+
+// clientGone is why a call's context ended when its client gave up.
+type clientGone struct{}
+
+func (clientGone) String() string { return "its client hung up: the host gave up on the hook" }
+
+// watchClient returns ctx ended, with a *runtime.StopError cause, when the
+// client closes or half-closes the connection while its call runs (the
+// host stopped hookctl-client, which shuts down its writing side): the
+// call's hooks are killed as under a stop signal, and the reply is the
+// host's block, which the client still reads. done ends the watch; call
+// it before writing the response.
+func watchClient(ctx context.Context, conn net.Conn) (_ context.Context, done func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	finished := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		var b [1]byte
+		// The client sends nothing after its request: any return is
+		// the client going away (or the watch ending).
+		_, _ = conn.Read(b[:])
+		select {
+		case <-finished:
+		default:
+			cancel(&runtime.StopError{Signal: clientGone{}})
+		}
+	}()
+	return ctx, func() {
+		close(finished)
+		conn.SetReadDeadline(time.Now())
+		<-watched
+		conn.SetReadDeadline(time.Time{})
+		cancel(nil)
+	}
 }
