@@ -452,3 +452,50 @@ func TestModeErrorsBlockThroughTheDaemon(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonSeesARewriteThatKeptSizeAndTime: a configuration rewritten
+// with the same size and its modification time set back (sed -i, then
+// touch -d; cp -p, rsync -a, tar) and trusted again is the daemon's new
+// configuration, as it is hookctl claude's: it denies what it now denies.
+func TestDaemonSeesARewriteThatKeptSizeAndTime(t *testing.T) {
+	e := newEnv(t)
+	cfg := func(word string) string {
+		return `hook "no-word" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains \"` + word + `\""
+  decision = "deny"
+  reason   = "no ` + word + `"
+}
+`
+	}
+	call := func(word string) (string, string) {
+		out, errOut, _ := e.run(e.client, `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"echo `+word+`"}}`, "claude", "--config", "word.hcl")
+		return out, errOut
+	}
+	e.write("word.hcl", cfg("AAAA"))
+	e.run(e.full, "", "trust", "--config", "word.hcl")
+	if out, errOut := call("BBBB"); strings.Contains(out, "deny") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("before: %s %s", out, errOut)
+	}
+	path := filepath.Join(e.dir, "word.hcl")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As sed -i does it: a new file renamed over the old one.
+	e.write("word.hcl.tmp", cfg("BBBB"))
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	e.run(e.full, "", "trust", "--config", "word.hcl")
+	want, _, _ := e.run(e.full, `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"echo BBBB"}}`, "claude", "--config", "word.hcl")
+	if !strings.Contains(want, "no BBBB") {
+		t.Fatalf("hookctl claude does not deny BBBB: %s", want)
+	}
+	if out, errOut := call("BBBB"); out != want || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("the daemon answered from the old configuration: %q, hookctl claude says %q\n%s", out, want, errOut)
+	}
+}
