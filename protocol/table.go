@@ -85,7 +85,9 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 			if !isStr || s == "" {
 				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("want a non-empty string, got %v", v)}
 			}
-			if event != "" && event != s {
+			if event != "" && event != s && t.catalogEvent(event) != t.catalogEvent(s) {
+				// Two names of one catalog event (an alias, the host's
+				// own name) are the same event.
 				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("the payload says %q, --event says %q", s, event)}
 			}
 			ev.HostEvent = s
@@ -157,6 +159,15 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 	pl["hook_event_name"] = ev.Name
 	ev.Payload = pl
 	return ev, nil
+}
+
+// catalogEvent is the catalog's name of a host event: its mapping, with
+// the catalog's aliases resolved.
+func (t *Table) catalogEvent(name string) string {
+	if m, ok := t.EventMap[name]; ok {
+		name = m.Event
+	}
+	return CatalogName(name)
 }
 
 // Reply writes an outcome in the host's format, mapping what the host
