@@ -499,3 +499,20 @@ func TestDaemonSeesARewriteThatKeptSizeAndTime(t *testing.T) {
 		t.Fatalf("the daemon answered from the old configuration: %q, hookctl claude says %q\n%s", out, want, errOut)
 	}
 }
+
+// TestClientBlockIsTheHostsBlock: when neither the daemon nor hookctl can
+// run, the client answers the host's block: under Copilot CLI (no exit
+// status blocks there) a deny reply on stdout, as hookctl hook gives.
+func TestClientBlockIsTheHostsBlock(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "HOOKCTL_BIN="+filepath.Join(e.dir, "no-such-hookctl"))
+	copilot := `{"sessionId":"s","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`
+	out, errOut, code := e.run(e.client, copilot, "hook", "--host", "copilot", "--event", "preToolUse", "--config", "hooks.hcl")
+	if code != 0 || !strings.Contains(out, `{"permissionDecision":"deny","permissionDecisionReason":"hookctl-client: `) || !strings.Contains(errOut, "blocked") {
+		t.Fatalf("copilot: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = e.run(e.client, ls, "hook", "--host", "crush", "--config", "hooks.hcl")
+	if code != 2 || out != "" || !strings.Contains(errOut, "blocked") {
+		t.Fatalf("crush: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -4,7 +4,9 @@
 // forwards the call to a per-user daemon (hookctl daemon) that keeps the
 // engine loaded, starting it on first use. It links none of the engine: if
 // the daemon cannot be reached or started it runs the full hookctl binary
-// itself, and if that cannot run either it blocks (exit 2), never allows.
+// itself, and if that cannot run either it answers the host's block (exit
+// 2, or Copilot CLI's deny reply: blocks_gen.go, made from protocol/hosts),
+// never an allow.
 //
 // The full binary is $HOOKCTL_BIN, else hookctl beside this program, else
 // hookctl on $PATH. HOOKCTL_CLIENT_DEBUG=1 says on stderr which way each
@@ -54,27 +56,26 @@ func run(ctx context.Context, args []string) int {
 			fmt.Fprintf(os.Stderr, "hookctl-client: "+format+"\n", a...)
 		}
 	}
+	hook, ok := daemon.ParseArgs(args)
+	host := hostOf(hook) // "" when !ok: the default host's block
 	full, err := fullBinary()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hookctl-client: %v; no hook could run, so the action is blocked\n", err)
-		return 2
+		return block(host, fmt.Sprintf("hookctl-client: %v; no hook could run, so the action is blocked", err))
 	}
-	hook, ok := daemon.ParseArgs(args)
 	if !ok {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
-		return runFull(ctx, full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
-		return runFull(ctx, full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hookctl-client: reading the hook input: %v; the action is blocked\n", err)
-		return 2
+		return block(host, fmt.Sprintf("hookctl-client: reading the hook input: %v; the action is blocked", err))
 	}
 	resp, why := viaDaemon(ctx, full, hook, stdin, say)
 	if resp != nil {
@@ -84,11 +85,10 @@ func run(ctx context.Context, args []string) int {
 	}
 	if ctx.Err() != nil {
 		// Stopped, and the daemon's block did not come.
-		fmt.Fprintf(os.Stderr, "hookctl-client: stopped (%s); no hook could decide, so the action is blocked\n", why)
-		return 2
+		return block(host, fmt.Sprintf("hookctl-client: stopped (%s); no hook could decide, so the action is blocked", why))
 	}
 	say("running %s itself (%s)", full, why)
-	return runFull(ctx, full, args, bytes.NewReader(stdin))
+	return runFull(ctx, host, full, args, bytes.NewReader(stdin))
 }
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
@@ -209,7 +209,7 @@ func startDaemon(full, sock, id string) (int, error) {
 
 // runFull runs the full hookctl binary with the call's arguments and
 // input, and returns its exit status; one that cannot run blocks.
-func runFull(ctx context.Context, full string, args []string, stdin io.Reader) int {
+func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader) int {
 	cmd := exec.CommandContext(ctx, full, args...)
 	// A stop is passed on: hookctl kills its hooks and answers the
 	// host's block, which reaches the host through this process.
@@ -227,8 +227,7 @@ func runFull(ctx context.Context, full string, args []string, stdin io.Reader) i
 		// Stopped: hookctl answered (its block) and exited.
 		return cmd.ProcessState.ExitCode()
 	}
-	fmt.Fprintf(os.Stderr, "hookctl-client: running %s: %v; no hook could run, so the action is blocked\n", full, err)
-	return 2
+	return block(host, fmt.Sprintf("hookctl-client: running %s: %v; no hook could run, so the action is blocked", full, err))
 }
 
 // fullBinary finds the hookctl binary.

@@ -115,9 +115,20 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 // panic ends the call, not the daemon, and the call blocks (exit 2) with
 // the reason on stderr.
 func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (resp daemon.Response) {
+	hostName := req.Host
+	if req.Command == "claude" {
+		hostName = "claude"
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			resp = daemon.Response{Code: 2, Stderr: fmt.Appendf(nil, "hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked\n", r)}
+			// The host's block: for Copilot CLI, where no exit status
+			// blocks, a deny reply.
+			p, ok := runtime.Lookup(hostName)
+			if !ok {
+				p = runtime.Hosts().Default()
+			}
+			b := p.Block(nil, fmt.Sprintf("hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked", r))
+			resp = daemon.Response{Code: b.ExitCode, Stdout: b.Stdout, Stderr: []byte(b.Stderr + "\n")}
 		}
 	}()
 	var out, errb bytes.Buffer
@@ -125,10 +136,6 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
 		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny")}
 	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != ""}
-	hostName := req.Host
-	if req.Command == "claude" {
-		hostName = "claude"
-	}
 	err := a.answerHook(ctx, rt, f, hostName, hookCall{
 		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
 		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env,
