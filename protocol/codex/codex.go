@@ -57,6 +57,7 @@ func (p *Protocol) Limitations() []string {
 		"no ask on PreToolUse: an ask is mapped by --on-ask (deny by default)",
 		"PreToolUse takes allow only with updatedInput: a plain allow is no opinion",
 		"continue:false on PreToolUse would run the tool: it is a deny",
+		"no context for the model on PreToolUse: additional_context is said on stderr",
 	}
 }
 
@@ -89,7 +90,11 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	if len(hso) > 1 {
 		top["hookSpecificOutput"] = hso
 	}
-	return hostkit.Marshal(top, false)
+	r := hostkit.Marshal(top, false)
+	if out.AdditionalContext != "" {
+		r = hostkit.WithStderr(r, hostkit.DroppedContext("Codex", ev.HostEvent, out.AdditionalContext))
+	}
+	return r
 }
 
 // ReadReply reads a Codex script's answer by Claude Code's rules.

@@ -70,6 +70,7 @@ func (p *Protocol) Limitations() []string {
 		"no defer: a defer is an ask",
 		"no exit status blocks: input that cannot be read gets a deny reply",
 		"only the tool gates take a decision: a block elsewhere is reported on stderr only",
+		"no context for the model on the tool gates: additional_context is said on stderr",
 	}
 }
 
@@ -100,6 +101,9 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		// user should see (a warning, the hooks that failed) is said on
 		// stderr, never dropped.
 		r.Stderr = strings.TrimSpace(r.Stderr + "\n" + msg)
+	}
+	if out.AdditionalContext != "" && protocol.IsToolGate(ev.Name) {
+		r = hostkit.WithStderr(r, hostkit.DroppedContext("Copilot CLI", ev.HostEvent, out.AdditionalContext))
 	}
 	return r
 }

@@ -77,6 +77,7 @@ func (p *Protocol) Limitations() []string {
 		"beforeReadFile cannot ask: an ask there is a deny",
 		"only preToolUse takes a rewritten input: elsewhere a rewrite is a deny that tells the agent what to run instead",
 		"afterAgentResponse and afterAgentThought have no catalog event: reported",
+		"no context for the model on the tool gates (preToolUse, beforeShellExecution, ...): additional_context is said on stderr",
 	}
 }
 
@@ -113,7 +114,11 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		if msg != "" && perm == "allow" {
 			top["user_message"] = msg
 		}
-		return hostkit.Marshal(top, true)
+		r := hostkit.Marshal(top, true)
+		if out.AdditionalContext != "" {
+			r = hostkit.WithStderr(r, hostkit.DroppedContext("Cursor", ev.HostEvent, out.AdditionalContext))
+		}
+		return r
 	case "UserPromptSubmit":
 		top["continue"] = out.Continue && !out.Blocked
 		if out.Blocked {

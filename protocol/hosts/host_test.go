@@ -380,3 +380,24 @@ func TestDeferEveryHost(t *testing.T) {
 		}
 	}
 }
+
+// TestContextEveryHost: the hooks' additional context on PreToolUse is in
+// the reply where the host has a field for it, else said on stderr:
+// never dropped silently.
+func TestContextEveryHost(t *testing.T) {
+	for _, name := range hosts.New().Names() {
+		h, _ := hosts.New().Lookup(name)
+		raw, event := shellPayload(t, name, "ls")
+		ev, err := h.Decode(raw, event)
+		if err != nil {
+			t.Fatalf("%s: decode: %v", name, err)
+		}
+		for _, d := range []engine.Decision{"", engine.DecisionAllow, engine.DecisionDeny} {
+			out := engine.Outcome{Event: ev.Name, Continue: true, Decision: d, Blocked: d == engine.DecisionDeny, AdditionalContext: "CTX-MARK"}
+			r := h.Reply(ev, out, protocol.Options{})
+			if !strings.Contains(string(r.Stdout), "CTX-MARK") && !(strings.Contains(r.Stderr, "CTX-MARK") && strings.Contains(r.Stderr, "additional_context")) {
+				t.Errorf("%s (%q): the context is dropped: stdout %s stderr %q", name, d, r.Stdout, r.Stderr)
+			}
+		}
+	}
+}
