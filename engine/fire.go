@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -507,6 +509,9 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Duration = time.Since(start)
 	e.hooksRun.Add(1)
+	if err == nil && !h.declared {
+		res, err = readResult(spec, res)
+	}
 	if err != nil {
 		return e.failed(spec, h, tr, err, canBlock)
 	}
@@ -531,6 +536,113 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 		tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
 	}
 	return res
+}
+
+// DecisionError is a hook's result whose decision is not one of its
+// event's ("DENY", "deny ", a number, an object that is not Claude Code's
+// decision object): the hook failed, and its on_error applies, rather
+// than its decision vanishing unseen.
+type DecisionError struct {
+	Event    string
+	Decision any
+	Accepts  []string
+}
+
+func (e *DecisionError) Error() string {
+	return fmt.Sprintf("the hook returned the decision %s, which is not one of %s's (%s)", jsonText(e.Decision), e.Event, strings.Join(e.Accepts, ", "))
+}
+
+// jsonText is v as JSON, for messages.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// readResult reads a handler's result: Claude Code's own output shapes
+// (hookSpecificOutput, with permissionDecision or PermissionRequest's
+// decision object) are read onto the result's names as a command hook's
+// stdout is, and a decision that is not one of the event's is a
+// *DecisionError. A result without those fields is returned as it is.
+func readResult(spec *EventSpec, res Result) (Result, error) {
+	hso, hasHSO := res["hookSpecificOutput"]
+	dec, hasDec := res[fieldDecision]
+	if !hasDec {
+		dec, hasDec = res["permissionDecision"]
+	}
+	if !hasHSO && (!hasDec || acceptedDecision(spec, dec)) {
+		return res, nil
+	}
+	if hasHSO {
+		inner, ok := hso.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("the hook returned hookSpecificOutput %s, which is not an object", jsonText(hso))
+		}
+		out := make(Result, len(res)+len(inner))
+		for k, v := range res {
+			if k != "hookSpecificOutput" {
+				out[k] = v
+			}
+		}
+		for k, v := range inner {
+			if k == "hookEventName" {
+				continue
+			}
+			k = canonicalField(k)
+			if _, set := out[k]; !set {
+				out[k] = v
+			}
+		}
+		res = out
+		dec, hasDec = res[fieldDecision]
+	}
+	if obj, ok := dec.(map[string]any); ok {
+		// PermissionRequest's decision: { behavior, updatedInput, message }.
+		b, isStr := obj["behavior"].(string)
+		if !isStr {
+			return nil, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
+		}
+		out := maps.Clone(res)
+		out[fieldDecision] = b
+		for k, v := range obj {
+			switch k {
+			case "behavior":
+			case "message":
+				out[fieldReason], out["message"] = v, v
+			default:
+				out[canonicalField(k)] = v
+			}
+		}
+		res, dec = out, b
+	}
+	if !hasDec || acceptedDecision(spec, dec) {
+		return res, nil
+	}
+	return nil, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
+}
+
+// acceptedDecision reports whether a decision is none (nil, ""), one the
+// event accepts (legacy spellings included), or a decision word of the
+// catalog that this event does not take ("ask" on PermissionRequest,
+// "allow" on UserPromptSubmit), which the merge ignores with a note as
+// Claude Code ignores it. Anything else is no decision at all.
+func acceptedDecision(spec *EventSpec, v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return v == nil
+	}
+	return s == "" || decisionWords[s] || spec.AcceptsDecision(s)
+}
+
+// decisionWords are the decisions of the built-in catalog, and the legacy
+// approve.
+var decisionWords = map[string]bool{
+	string(DecisionDeny): true, string(DecisionBlock): true, string(DecisionCancel): true,
+	string(DecisionAsk): true, string(DecisionDefer): true, string(DecisionAllow): true,
+	string(DecisionPass): true, string(DecisionFinalize): true, string(DecisionRevise): true,
+	string(DecisionContinue): true, "approve": true,
 }
 
 // anyUpper reports whether a result names a field in camelCase.

@@ -68,6 +68,53 @@ func TestDecisionNotAcceptedIsIgnoredWithNote(t *testing.T) {
 	}
 }
 
+// TestMalformedDecisions: a hook's decision in another spelling than the
+// event's ("DENY", "deny ", a number, an object that is not Claude Code's
+// decision object) fails the hook, and on_error = "block" blocks; Claude
+// Code's own output shapes are read as a command hook's stdout is.
+func TestMalformedDecisions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		res     engine.Result
+		want    engine.Decision
+		failure bool
+	}{
+		{"upper case", engine.Result{"decision": "DENY"}, "", true},
+		{"trailing space", engine.Result{"decision": "deny "}, "", true},
+		{"a number", engine.Result{"decision": 1}, "", true},
+		{"an object without behavior", engine.Result{"decision": map[string]any{"verdict": "deny"}}, "", true},
+		{"hookSpecificOutput not an object", engine.Result{"hookSpecificOutput": "deny"}, "", true},
+		{"permissionDecision upper case", engine.Result{"permissionDecision": "Deny"}, "", true},
+		{"decision.behavior", engine.Result{"decision": map[string]any{"behavior": "deny", "message": "m"}}, "deny", false},
+		{"hookSpecificOutput.permissionDecision", engine.Result{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "r"}}, "deny", false},
+		{"hookSpecificOutput.decision.behavior", engine.Result{"hookSpecificOutput": map[string]any{"decision": map[string]any{"behavior": "deny"}}}, "deny", false},
+		{"legacy block", engine.Result{"decision": "block", "reason": "r"}, "deny", false},
+		{"legacy approve", engine.Result{"decision": "approve"}, "allow", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, onError := range []engine.ErrorPolicy{engine.ErrorDefault, engine.ErrorBlock} {
+				e := newEngine(t)
+				res := tc.res
+				register(t, e, engine.Hook{ID: "g", Event: "PreToolUse", OnError: engine.OnError{Policy: onError}, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+					return res, nil
+				})})
+				out := fire(t, e, "PreToolUse", bash("ls"))
+				tr := traceOf(t, out, "g")
+				switch {
+				case tc.failure && tr.Status != engine.StatusError:
+					t.Fatalf("on_error %v: not a hook failure: %+v", onError, tr)
+				case tc.failure && onError == engine.ErrorBlock && out.Decision != engine.DecisionDeny:
+					t.Fatalf("on_error block: decision %q", out.Decision)
+				case tc.failure && onError == engine.ErrorDefault && out.Decision != "":
+					t.Fatalf("decision %q", out.Decision)
+				case !tc.failure && out.Decision != tc.want:
+					t.Fatalf("decision %q, want %q (%+v)", out.Decision, tc.want, tr)
+				}
+			}
+		})
+	}
+}
+
 func TestContinueFalseBeatsEveryDecision(t *testing.T) {
 	e := newEngine(t)
 	register(t, e,

@@ -35,6 +35,9 @@ type compiledHook struct {
 	// static is the prepared result of a declarative hook, which never
 	// needs its handler called.
 	static *prepared
+	// declared marks a declarative hook (StaticResult), whose result was
+	// checked when it was registered.
+	declared bool
 }
 
 // eventEntry is one event of a snapshot with its hooks in firing order.
@@ -293,6 +296,7 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		c.matcher = nil
 	}
 	c.kind = handlerKind(h.Handler)
+	_, c.declared = StaticResult(h.Handler)
 	if in, ok := h.Handler.(Inliner); ok {
 		c.inline = in.Inline()
 	}

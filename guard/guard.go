@@ -74,7 +74,8 @@ func (g *Guard) payload(ctx context.Context, tool string, args map[string]any) m
 
 // Before fires PreToolUse for a call of tool with args. It returns the
 // arguments to run the tool with (rewritten by a hook, or args), or a
-// *Denied when a hook denied it (or asked, and the ask was not granted),
+// *Denied when a hook denied it (or asked or deferred, and the ask was
+// not granted),
 // or an error wrapping ErrNoDecision when the hooks could not finish: in
 // both cases the tool must not run.
 func (g *Guard) Before(ctx context.Context, tool string, args map[string]any) (map[string]any, error) {
@@ -93,16 +94,18 @@ func (g *Guard) Before(ctx context.Context, tool string, args map[string]any) (m
 	switch {
 	case !out.Continue:
 		return deny(engine.DecisionDeny, firstOf(out.StopReason, out.Reason))
-	case out.Decision == engine.DecisionAsk:
+	case out.Decision == engine.DecisionAsk || out.Decision == engine.DecisionDefer:
+		// A guard cannot put a call off for later: a deferred call is
+		// asked about now, as an ask is, and never run unasked.
 		if g.ask == nil {
-			return deny(engine.DecisionAsk, out.Reason+" (asked for approval, and nobody can be asked here)")
+			return deny(out.Decision, out.Reason+" (asked for approval, and nobody can be asked here)")
 		}
 		ok, err := g.ask(ctx, tool, args, out.Reason)
 		if err != nil {
 			return nil, fmt.Errorf("%w: asking: %v", ErrNoDecision, err)
 		}
 		if !ok {
-			return deny(engine.DecisionAsk, firstOf(out.Reason, "not approved"))
+			return deny(out.Decision, firstOf(out.Reason, "not approved"))
 		}
 	case out.Blocked || out.Decision == engine.DecisionDeny:
 		return deny(engine.DecisionDeny, out.Reason)

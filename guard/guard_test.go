@@ -31,6 +31,12 @@ hook "ask-push" {
   decision = "ask"
   reason   = "pushing needs a human"
 }
+hook "defer-deploy" {
+  event    = "PreToolUse"
+  when     = "tool == \"Bash\" && tool_input.command contains \"deploy\""
+  decision = "defer"
+  reason   = "deploys are decided later"
+}
 hook "lint-after-write" {
   event              = "PostToolUse"
   matcher            = "Write"
@@ -75,6 +81,11 @@ func TestBefore(t *testing.T) {
 	if _, err := g.Before(ctx, "bash", map[string]any{"command": "git push"}); !errors.As(err, &d) || d.Decision != engine.DecisionAsk {
 		t.Fatalf("push: %v", err)
 	}
+	// A defer cannot be put off by a guard: with nobody to ask, the
+	// call does not run.
+	if _, err := g.Before(ctx, "bash", map[string]any{"command": "deploy prod"}); !errors.As(err, &d) || d.Decision != engine.DecisionDefer {
+		t.Fatalf("defer ran the call: %v", err)
+	}
 	// A context that ended: no decision, and the tool must not run.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
@@ -93,6 +104,15 @@ func TestAskAndAfter(t *testing.T) {
 	ctx := context.Background()
 	if _, err := g.Before(ctx, "bash", map[string]any{"command": "git push"}); err != nil || asked != "bash: pushing needs a human" {
 		t.Fatalf("ask granted: %v %q", err, asked)
+	}
+	// A defer is asked about as an ask is; refused, the call does not run.
+	refuse := newGuard(t, guard.WithAsk(func(_ context.Context, tool string, _ map[string]any, reason string) (bool, error) {
+		asked = tool + ": " + reason
+		return false, nil
+	}))
+	var d *guard.Denied
+	if _, err := refuse.Before(ctx, "bash", map[string]any{"command": "deploy prod"}); !errors.As(err, &d) || asked != "bash: deploys are decided later" {
+		t.Fatalf("defer refused: %v %q", err, asked)
 	}
 	fb, err := g.After(ctx, "write_file", map[string]any{"file_path": "a.go"}, "ok", nil)
 	if err != nil || !strings.Contains(fb, "run the linter") {

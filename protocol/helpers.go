@@ -70,6 +70,18 @@ func KnownEvent(name string) bool {
 	return false
 }
 
+// CatalogName is the catalog's name of an event given by name or alias
+// (before_tool_call is PreToolUse); name itself when the catalog does not
+// have it.
+func CatalogName(name string) string {
+	for _, s := range engine.BuiltinEvents() {
+		if s.Name == name || slices.Contains(s.Aliases, name) {
+			return s.Name
+		}
+	}
+	return name
+}
+
 // IsJSONOutput reports whether hook stdout is to be read as JSON: its
 // first non-space character is '{' (Claude Code's rule, which every host
 // copies).

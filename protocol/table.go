@@ -43,6 +43,10 @@ type Table struct {
 	// Ask says whether the host can ask the user on a tool call; where it
 	// cannot, an ask is mapped by the AskPolicy.
 	Ask bool
+	// Defer says whether the host can defer a tool call's decision
+	// (Claude Code's permissionDecision "defer"); where it cannot, a
+	// defer is an ask (and then the AskPolicy where it cannot ask either).
+	Defer bool
 	// Encode writes an outcome in the host's reply format.
 	Encode func(ev *Event, out engine.Outcome) Reply
 	// Timeout is how long the host waits for a hook that sets no timeout
@@ -127,7 +131,9 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 			if !isStr || s == "" {
 				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("want a non-empty string, got %v", v)}
 			}
-			if event != "" && event != s {
+			if event != "" && event != s && t.catalogEvent(event) != t.catalogEvent(s) {
+				// Two names of one catalog event (an alias, the host's
+				// own name) are the same event.
 				return nil, &InputError{Field: t.EventField, Err: fmt.Errorf("the payload says %q, --event says %q", s, event)}
 			}
 			ev.HostEvent = s
@@ -201,16 +207,34 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 	return ev, nil
 }
 
-// Reply writes an outcome in the host's format, mapping an ask on a host
-// that cannot ask by opts; the stderr line says what was mapped.
+// catalogEvent is the catalog's name of a host event: its mapping, with
+// the catalog's aliases resolved.
+func (t *Table) catalogEvent(name string) string {
+	if m, ok := t.EventMap[name]; ok {
+		name = m.Event
+	}
+	return CatalogName(name)
+}
+
+// Reply writes an outcome in the host's format, mapping what the host
+// cannot express: a defer on a host that cannot defer is an ask, and an
+// ask on a host that cannot ask is mapped by opts; the stderr lines say
+// what was mapped. A decision the host has no word for is never dropped
+// (which every host reads as no objection, and lets the call run).
 func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
-	var note string
+	var notes []string
+	if out.Decision == engine.DecisionDefer && !t.Defer {
+		// The closest the host can express: the user decides now.
+		notes = append(notes, fmt.Sprintf("hookctl: %s cannot defer a decision; defer mapped to ask", t.HostTitle))
+		out.Decision = engine.DecisionAsk
+		out.Reason = joinReason(out.Reason, fmt.Sprintf("a hook deferred the decision, which %s cannot do", t.HostTitle))
+	}
 	if out.Decision == engine.DecisionAsk && !t.Ask && IsToolGate(ev.Name) {
 		policy := opts.Ask
 		if policy == "" {
 			policy = AskDeny
 		}
-		note = fmt.Sprintf("hookctl: %s cannot ask for approval; ask mapped to %s (--on-ask)", t.HostTitle, policy)
+		notes = append(notes, fmt.Sprintf("hookctl: %s cannot ask for approval; ask mapped to %s (--on-ask)", t.HostTitle, policy))
 		if policy == AskDeny {
 			out.Decision, out.Blocked = engine.DecisionDeny, true
 			out.Reason = joinReason(out.Reason, fmt.Sprintf("denied: the hook asked for approval, which %s cannot ask for", t.HostTitle))
@@ -219,8 +243,8 @@ func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
 		}
 	}
 	r := t.Encode(ev, out)
-	if note != "" {
-		r.Stderr = strings.TrimSpace(note + "\n" + r.Stderr)
+	if len(notes) > 0 {
+		r.Stderr = strings.TrimSpace(strings.Join(notes, "\n") + "\n" + r.Stderr)
 	}
 	return r
 }

@@ -150,6 +150,13 @@ type Request struct {
 	HostTimeout time.Duration
 	// Start is when the host made the call (zero: when Try begins).
 	Start time.Time
+	// Invalid, when set, is what is wrong with the call itself (a flag,
+	// a mode or its environment variable that is not one, an unknown
+	// --host): no hook runs, and the call is answered with the host's
+	// block naming it (the host detected from the payload when the
+	// Protocol is not known), never with an exit status the host reads
+	// as a go-ahead.
+	Invalid error
 }
 
 func (req *Request) stderr() io.Writer {
@@ -221,9 +228,12 @@ func allowUntrusted(flag bool, getenv func(string) string) bool {
 func (r *Runtime) Answer(ctx context.Context, req Request) Reply {
 	reply, err := r.Try(ctx, req)
 	if err != nil {
+		if req.Invalid != nil {
+			err = fmt.Errorf("%v; and %w", req.Invalid, err)
+		}
 		var ie *unreadable
 		if errors.As(err, &ie) {
-			return ie.p.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", ie.err))
+			return ie.p.Block(nil, fmt.Sprintf("hookctl: %v; no hook could run, so the action is blocked", err))
 		}
 		// Try answers every other failure itself.
 		p := req.Protocol
@@ -284,6 +294,10 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 	ev, derr = p.Decode(raw, req.Event)
 	if derr != nil {
 		return Reply{}, &unreadable{p, derr}
+	}
+	if req.Invalid != nil {
+		fmt.Fprintf(stderr, "hookctl: %v\n", req.Invalid)
+		return p.Block(ev, fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", req.Invalid)), nil
 	}
 	return r.answerWithin(ctx, &req, p, ev, getenv), nil
 }

@@ -423,3 +423,96 @@ func TestDaemonAnswersAsHookctl(t *testing.T) {
 		}
 	}
 }
+
+// TestModeErrorsBlockThroughTheDaemon: a mode's environment variable that
+// is not one (HOOKCTL_ON_ASK=Allow, HOOKCTL_ON_UNTRUSTED=yes,
+// HOOKCTL_ON_CONFIG_ERROR=1) or an unknown --host is answered by the
+// daemon with the host's block naming it, never with exit 1 (a go-ahead
+// to the host).
+func TestModeErrorsBlockThroughTheDaemon(t *testing.T) {
+	e := newEnv(t)
+	crush := `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"ls"}}`
+	for _, c := range []struct {
+		env   string
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"HOOKCTL_ON_ASK=Allow", ls, []string{"claude", "--config", "hooks.hcl"}, `"permissionDecision":"deny","permissionDecisionReason":"hookctl: HOOKCTL_ON_ASK \"Allow\": want deny or allow`},
+		{"HOOKCTL_ON_UNTRUSTED=yes", crush, []string{"hook", "--host", "crush", "--config", "hooks.hcl"}, `"decision":"deny","reason":"hookctl: HOOKCTL_ON_UNTRUSTED \"yes\": want block or warn`},
+		{"HOOKCTL_ON_CONFIG_ERROR=1", ls, []string{"claude", "--config", "hooks.hcl"}, `HOOKCTL_ON_CONFIG_ERROR \"1\": want block or warn`},
+		{"", crush, []string{"hook", "--host", "crsh", "--config", "hooks.hcl"}, `"decision":"deny","reason":"hookctl: --host \"crsh\": want one of`},
+	} {
+		saved := e.vars
+		e.vars = append(slices.Clone(e.vars), c.env)
+		out, errOut, code := e.run(e.client, c.stdin, c.args...)
+		e.vars = saved
+		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(errOut, "answered by the daemon") {
+			t.Errorf("%s %q: exit %d\n%s\n%s", c.env, c.args, code, out, errOut)
+		}
+	}
+}
+
+// TestDaemonSeesARewriteThatKeptSizeAndTime: a configuration rewritten
+// with the same size and its modification time set back (sed -i, then
+// touch -d; cp -p, rsync -a, tar) and trusted again is the daemon's new
+// configuration, as it is hookctl claude's: it denies what it now denies.
+func TestDaemonSeesARewriteThatKeptSizeAndTime(t *testing.T) {
+	e := newEnv(t)
+	cfg := func(word string) string {
+		return `hook "no-word" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains \"` + word + `\""
+  decision = "deny"
+  reason   = "no ` + word + `"
+}
+`
+	}
+	call := func(word string) (string, string) {
+		out, errOut, _ := e.run(e.client, `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"echo `+word+`"}}`, "claude", "--config", "word.hcl")
+		return out, errOut
+	}
+	e.write("word.hcl", cfg("AAAA"))
+	e.run(e.full, "", "trust", "--config", "word.hcl")
+	if out, errOut := call("BBBB"); strings.Contains(out, "deny") || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("before: %s %s", out, errOut)
+	}
+	path := filepath.Join(e.dir, "word.hcl")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As sed -i does it: a new file renamed over the old one.
+	e.write("word.hcl.tmp", cfg("BBBB"))
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	e.run(e.full, "", "trust", "--config", "word.hcl")
+	want, _, _ := e.run(e.full, `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"echo BBBB"}}`, "claude", "--config", "word.hcl")
+	if !strings.Contains(want, "no BBBB") {
+		t.Fatalf("hookctl claude does not deny BBBB: %s", want)
+	}
+	if out, errOut := call("BBBB"); out != want || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("the daemon answered from the old configuration: %q, hookctl claude says %q\n%s", out, want, errOut)
+	}
+}
+
+// TestClientBlockIsTheHostsBlock: when neither the daemon nor hookctl can
+// run, the client answers the host's block: under Copilot CLI (no exit
+// status blocks there) a deny reply on stdout, as hookctl hook gives.
+func TestClientBlockIsTheHostsBlock(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "HOOKCTL_BIN="+filepath.Join(e.dir, "no-such-hookctl"))
+	copilot := `{"sessionId":"s","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`
+	out, errOut, code := e.run(e.client, copilot, "hook", "--host", "copilot", "--event", "preToolUse", "--config", "hooks.hcl")
+	if code != 0 || !strings.Contains(out, `{"permissionDecision":"deny","permissionDecisionReason":"hookctl-client: `) || !strings.Contains(errOut, "blocked") {
+		t.Fatalf("copilot: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, errOut, code = e.run(e.client, ls, "hook", "--host", "crush", "--config", "hooks.hcl")
+	if code != 2 || out != "" || !strings.Contains(errOut, "blocked") {
+		t.Fatalf("crush: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -4,7 +4,9 @@
 // forwards the call to a per-user daemon (hookctl daemon) that keeps the
 // engine loaded, starting it on first use. It links none of the engine: if
 // the daemon cannot be reached or started it runs the full hookctl binary
-// itself, and if that cannot run either it blocks (exit 2), never allows.
+// itself, and if that cannot run either it answers the host's block (exit
+// 2, or Copilot CLI's deny reply: blocks_gen.go, made from protocol/hosts),
+// never an allow.
 //
 // The full binary is $HOOKCTL_BIN, else hookctl beside this program, else
 // hookctl on $PATH. HOOKCTL_CLIENT_DEBUG=1 says on stderr which way each
@@ -14,65 +16,84 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
 )
 
-func main() { os.Exit(run(os.Args[1:])) }
+func main() {
+	// A host that gives up on its hook stops the client (stopSignals):
+	// the call is given up too (the daemon, or hookctl run here, kills
+	// its hooks) and the block it answers is still written, never an
+	// exit by the signal with nothing said.
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	code := run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// stopGrace bounds the wait for the block of a call given up on a stop
+// signal; past it the client answers its own.
+const stopGrace = 3 * time.Second
 
 // depthEnv is proc.DepthEnv (this program links none of the engine): set
 // for every program one of hookctl's hooks runs.
 const depthEnv = "HOOKCTL_DEPTH"
 
-func run(args []string) int {
+func run(ctx context.Context, args []string) int {
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
 		if debug {
 			fmt.Fprintf(os.Stderr, "hookctl-client: "+format+"\n", a...)
 		}
 	}
+	hook, ok := daemon.ParseArgs(args)
+	host := hostOf(hook) // "" when !ok: the default host's block
 	full, err := fullBinary()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hookctl-client: %v; no hook could run, so the action is blocked\n", err)
-		return 2
+		return block(host, fmt.Sprintf("hookctl-client: %v; no hook could run, so the action is blocked", err))
 	}
-	hook, ok := daemon.ParseArgs(args)
 	if !ok {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
-		return runFull(full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
-		return runFull(full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hookctl-client: reading the hook input: %v; the action is blocked\n", err)
-		return 2
+		return block(host, fmt.Sprintf("hookctl-client: reading the hook input: %v; the action is blocked", err))
 	}
-	if resp, why := viaDaemon(full, hook, stdin, say); resp != nil {
+	resp, why := viaDaemon(ctx, full, hook, stdin, say)
+	if resp != nil {
 		os.Stdout.Write(resp.Stdout)
 		os.Stderr.Write(resp.Stderr)
 		return resp.Code
-	} else {
-		say("running %s itself (%s)", full, why)
 	}
-	return runFull(full, args, bytes.NewReader(stdin))
+	if ctx.Err() != nil {
+		// Stopped, and the daemon's block did not come.
+		return block(host, fmt.Sprintf("hookctl-client: stopped (%s); no hook could decide, so the action is blocked", why))
+	}
+	say("running %s itself (%s)", full, why)
+	return runFull(ctx, host, full, args, bytes.NewReader(stdin))
 }
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
-func viaDaemon(full string, hook daemon.Hook, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
+func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
 	id, err := daemon.Identity(full)
 	if err != nil {
 		return nil, err.Error()
@@ -103,7 +124,10 @@ func viaDaemon(full string, hook daemon.Hook, stdin []byte, say func(string, ...
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, Stdin: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
-	resp, err := daemon.Call(sock, req)
+	resp, err := call(ctx, sock, req)
+	if err != nil && ctx.Err() != nil {
+		return nil, err.Error() // stopped: no daemon is started now
+	}
 	if err != nil {
 		if n := daemon.Live(dir); n >= daemon.MaxDaemons {
 			// An environment that changes with every call would start a
@@ -117,8 +141,8 @@ func viaDaemon(full string, hook daemon.Hook, stdin []byte, say func(string, ...
 		}
 		say("started daemon pid %d", pid)
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
-			resp, err = daemon.Call(sock, req)
-			if err == nil || wait > 2*time.Second {
+			resp, err = call(ctx, sock, req)
+			if err == nil || wait > 2*time.Second || ctx.Err() != nil {
 				break
 			}
 			time.Sleep(wait)
@@ -132,6 +156,32 @@ func viaDaemon(full string, hook daemon.Hook, stdin []byte, say func(string, ...
 	}
 	say("answered by the daemon at %s", sock)
 	return resp, ""
+}
+
+// call is daemon.CallContext, bounded once ctx ends: the daemon then
+// cancels the call's hooks and answers its block, which is waited for
+// stopGrace at most.
+func call(ctx context.Context, sock string, req *daemon.Request) (*daemon.Response, error) {
+	type result struct {
+		resp *daemon.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := daemon.CallContext(ctx, sock, req)
+		done <- result{resp, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		select {
+		case r = <-done:
+		case <-time.After(stopGrace):
+			return nil, errors.New("stopped, and the daemon did not answer in time")
+		}
+	}
+	return r.resp, r.err
 }
 
 // startDaemon starts hookctl daemon in its own session, with this
@@ -159,8 +209,12 @@ func startDaemon(full, sock, id string) (int, error) {
 
 // runFull runs the full hookctl binary with the call's arguments and
 // input, and returns its exit status; one that cannot run blocks.
-func runFull(full string, args []string, stdin io.Reader) int {
-	cmd := exec.Command(full, args...)
+func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader) int {
+	cmd := exec.CommandContext(ctx, full, args...)
+	// A stop is passed on: hookctl kills its hooks and answers the
+	// host's block, which reaches the host through this process.
+	cmd.Cancel = func() error { return cmd.Process.Signal(stopSignals[0]) }
+	cmd.WaitDelay = stopGrace
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
@@ -169,9 +223,11 @@ func runFull(full string, args []string, stdin io.Reader) int {
 		return 0
 	case errors.As(err, &ee) && ee.ExitCode() >= 0:
 		return ee.ExitCode()
+	case ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 0:
+		// Stopped: hookctl answered (its block) and exited.
+		return cmd.ProcessState.ExitCode()
 	}
-	fmt.Fprintf(os.Stderr, "hookctl-client: running %s: %v; no hook could run, so the action is blocked\n", full, err)
-	return 2
+	return block(host, fmt.Sprintf("hookctl-client: running %s: %v; no hook could run, so the action is blocked", full, err))
 }
 
 // fullBinary finds the hookctl binary.

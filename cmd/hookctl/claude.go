@@ -44,12 +44,18 @@ hookctl trust, and on other events shows that in a systemMessage.
 A configuration that cannot be found or does not load is answered the same
 way, with its diagnostics as the reason; --on-config-error=warn (or
 HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return a.refuseHook(cmd, f, claudeproto.Name, usageError("unexpected argument %q", args[0]))
+			}
 			return a.runHook(cmd, f, claudeproto.Name)
 		},
 	}
 	f.add(cmd, false)
+	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return a.refuseHook(cmd, f, claudeproto.Name, err)
+	})
 	return cmd
 }
 

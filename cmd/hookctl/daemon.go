@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -57,26 +58,39 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	defer cache.Close()
 	rt := newHookRuntime(cache, nil)
 	h := daemonserver.HandlerFunc(func(ctx context.Context, req *daemon.Request) daemon.Response { return runCall(ctx, req, rt) })
-	if err := daemonserver.Serve(ctx, ln, h, daemonserver.WithIdentity(identity), daemonserver.WithIdle(idle)); err != nil {
+	if err := daemonserver.Serve(ctx, ln, h, daemonserver.WithIdentity(identity), daemonserver.WithIdle(idle),
+		daemonserver.WithHangup(&runtime.StopError{Signal: clientGone{}})); err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
 	return nil
 }
 
 // runCall runs one call, as hookctl claude or hookctl hook with the
-// call's flags, working directory and environment would, through rt.
-func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) daemon.Response {
+// call's flags, working directory and environment would, through rt. A
+// panic ends the call, not the daemon, and the call blocks with the host's
+// block (for Copilot CLI, where no exit status blocks, a deny reply).
+func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (resp daemon.Response) {
 	start := time.Now()
+	hostName := req.Host
+	if req.Command == "claude" {
+		hostName = "claude"
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p, ok := rt.Protocols().Lookup(hostName)
+			if !ok {
+				p = rt.Protocols().Default()
+			}
+			b := p.Block(nil, fmt.Sprintf("hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked", r))
+			resp = daemon.Response{Code: b.ExitCode, Stdout: b.Stdout, Stderr: []byte(b.Stderr + "\n")}
+		}
+	}()
 	var out, errb bytes.Buffer
 	a := &app{stdin: bytes.NewReader(req.Stdin), stdout: &out, stderr: &errb, configPath: req.Config, logLevel: cmp.Or(req.LogLevel, "warn")}
 	f := &hookFlags{event: req.Event, allow: req.AllowUntrusted, onUntrusted: cmp.Or(req.OnUntrusted, "block"),
 		onConfigError: cmp.Or(req.OnConfigError, "block"), ask: cmp.Or(req.OnAsk, "deny"), verbose: req.Verbose, hostTimeout: req.HostTimeout}
 	given := map[string]bool{"on-untrusted": req.OnUntrusted != "", "on-config-error": req.OnConfigError != "", "on-ask": req.OnAsk != "",
 		"host-timeout": req.HostTimeout != ""}
-	hostName := req.Host
-	if req.Command == "claude" {
-		hostName = "claude"
-	}
 	err := a.answerHook(ctx, rt, f, hostName, hookCall{
 		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
 		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env, start: start,
@@ -84,3 +98,8 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) daem
 	code := exitStatus(err, &errb)
 	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
 }
+
+// clientGone is why a call's context ended when its client gave up.
+type clientGone struct{}
+
+func (clientGone) String() string { return "its client hung up: the host gave up on the hook" }

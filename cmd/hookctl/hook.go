@@ -68,15 +68,16 @@ func parseHostTimeout(changed func(string) bool, getenv func(string) string, val
 // mode is a flag's value, else (when the flag was not given) its
 // environment variable's, checked against the allowed values.
 func mode(changed func(string) bool, getenv func(string) string, flag, value, env string, allowed ...string) (string, error) {
+	from := "--" + flag
 	if v := getenv(env); v != "" && !changed(flag) {
-		value = v
+		value, from = v, env
 	}
 	for _, a := range allowed {
 		if value == a {
 			return value, nil
 		}
 	}
-	return "", usageError("--%s %q: want %s", flag, value, strings.Join(allowed, " or "))
+	return "", usageError("%s %q: want %s", from, value, strings.Join(allowed, " or "))
 }
 
 // request is the runtime request of the flags: the host (hostName, ""
@@ -129,14 +130,23 @@ A decision the host cannot express is mapped and said on stderr: an ask on
 crush or Codex is a deny (--on-ask=allow, or HOOKCTL_ON_ASK=allow, lets it
 run). Input that cannot be read exits with the host's blocking status (2; for
 Copilot CLI a deny reply). Trust and configuration errors are answered as by
-hookctl claude: the events that can block are blocked with the reason.
+hookctl claude: the events that can block are blocked with the reason, and so
+are a flag, an argument, a --host or a mode (flag or HOOKCTL_ON_* variable)
+that is not one.
 "hookctl claude" is "hookctl hook --host claude".`,
-		Args: cobra.NoArgs,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return a.refuseHook(cmd, f, f.host, usageError("unexpected argument %q", args[0]))
+			}
 			return a.runHook(cmd, f, f.host)
 		},
 	}
 	f.add(cmd, true)
+	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// The flags parsed before the bad one (--host among them) stand.
+		return a.refuseHook(cmd, f, f.host, err)
+	})
 	return cmd
 }
 
@@ -183,6 +193,35 @@ func newHookRuntime(source runtime.Source, trace func(context.Context) (context.
 // request, the reply written. No path ends in an unseen allow (see
 // runtime.Runtime.Answer).
 func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags, hostName string, call hookCall) error {
+	req, err := f.request(rt.Protocols(), hostName, call.changed, call.getenv)
+	if err != nil {
+		// A flag or mode that is not one must not end in exit 1, which
+		// hosts read as a go-ahead: no hook runs, and the call gets the
+		// host's block with the reason (the host detected when --host is
+		// not one).
+		req = runtime.Request{Event: f.event, Invalid: err}
+		if p, ok := rt.Protocols().Lookup(hostName); ok {
+			req.Protocol = p
+		}
+	}
+	return a.answerRequest(ctx, rt, req, call)
+}
+
+// refuseHook answers a hook call whose arguments could not be parsed
+// (err, a flag cobra refused or an argument) with the host's block, as
+// answerHook does for a mode that is not one.
+func (a *app) refuseHook(cmd *cobra.Command, f *hookFlags, hostName string, err error) error {
+	cwd, _ := os.Getwd()
+	rt := newHookRuntime(runtime.OneShot(), nil)
+	req := runtime.Request{Event: f.event, Invalid: err}
+	if p, ok := rt.Protocols().Lookup(hostName); ok {
+		req.Protocol = p
+	}
+	return a.answerRequest(cmd.Context(), rt, req, hookCall{command: cmd.CommandPath(), cwd: cwd, env: os.Environ()})
+}
+
+// answerRequest answers req through rt and writes the reply.
+func (a *app) answerRequest(ctx context.Context, rt *runtime.Runtime, req runtime.Request, call hookCall) error {
 	// What reaches stderr here is read by a person (in a terminal, or in
 	// the host's transcript view): a path, a diagnostic or a hook's text
 	// holding ESC, BEL, CR or a bidi control is escaped (newlines and
@@ -193,10 +232,6 @@ func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags,
 		a.stderr = w
 	}(a.stderr)
 	a.stderr = tw
-	req, err := f.request(rt.Protocols(), hostName, call.changed, call.getenv)
-	if err != nil {
-		return err
-	}
 	// Nothing but the reply may reach stdout: the host parses it whole.
 	// Failing that (descriptors exhausted), hooks still run: the files
 	// hookctl writes refuse links anyway, and an exit status of 1 would

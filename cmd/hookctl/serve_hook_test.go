@@ -25,6 +25,11 @@ func TestServeHookRoutesAnswerAsHook(t *testing.T) {
 	cases := []struct{ host, event, payload string }{
 		{"claude", "", rmPayload},
 		{"claude", "PreToolUse", rmPayload},
+		// The URL's event and the payload's are compared as catalog
+		// events: an alias of the same event is that event.
+		{"claude", "PreToolUse", strings.Replace(rmPayload, `"PreToolUse"`, `"before_tool_call"`, 1)},
+		{"claude", "PreToolUse", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1)},
+		{"claude", "before_tool_call", rmPayload},
 		{"claude", "", strings.Replace(rmPayload, "rm -rf /", "ls", 1)},
 		{"crush", "", `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"rm -rf /"}}`},
 		{"crush", "", `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"ls"}}`},
@@ -66,6 +71,8 @@ func TestServeHookRoutesAnswerAsHook(t *testing.T) {
 		{"/hook/claude", `{"hook_event_name":`, http.StatusBadRequest},
 		{"/hook/claude", `[1]`, http.StatusBadRequest},
 		{"/hook/claude/Stop", rmPayload, http.StatusBadRequest},
+		{"/claude/Stop", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1), http.StatusBadRequest},
+		{"/claude/PreToolUse", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1), http.StatusOK},
 		{"/hook/crush", `{"session_id":"s"}`, http.StatusBadRequest},
 	} {
 		if status, body := post(t, base+c.route, c.payload); status != c.status {

@@ -3,6 +3,7 @@
 package daemon
 
 import (
+	"context"
 	"os"
 	"syscall"
 )
@@ -11,6 +12,15 @@ import (
 // dials with system calls rather than package net, whose initialisation
 // would cost every client process more than the call itself.
 func Call(socket string, req *Request) (*Response, error) {
+	return CallContext(context.Background(), socket, req)
+}
+
+// CallContext is Call whose caller can give up: when ctx ends (the host
+// stopped the client), the connection's writing side is shut down, which
+// the daemon reads as the call being given up (ServeCall cancels its
+// hooks, as a stop signal does hookctl's), and the response the daemon
+// still sends (its block) is read and returned.
+func CallContext(ctx context.Context, socket string, req *Request) (*Response, error) {
 	fd, err := unixSocket()
 	if err != nil {
 		return nil, err
@@ -23,6 +33,16 @@ func Call(socket string, req *Request) (*Response, error) {
 	defer f.Close()
 	if err := WriteRequest(f, req); err != nil {
 		return nil, err
+	}
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() {
+			// Through the file, which keeps the descriptor open (and
+			// not reused) while it is shut down.
+			if rc, err := f.SyscallConn(); err == nil {
+				rc.Control(func(fd uintptr) { syscall.Shutdown(int(fd), syscall.SHUT_WR) })
+			}
+		})
+		defer stop()
 	}
 	return ReadResponse(f)
 }

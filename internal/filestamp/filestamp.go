@@ -15,6 +15,12 @@ type Stamp struct {
 	// Exists is false for a file that could not be stat'ed (missing,
 	// unreadable directory): such a file's stamp changes when it appears.
 	Exists bool
+	// ID is what tells a rewrite that kept the size and set the
+	// modification time back (sed -i then touch -d, cp -p, rsync -a,
+	// tar, coarse timestamps): on unix the device, inode and change
+	// time (which touch cannot set back), elsewhere a hash of the
+	// content.
+	ID ID
 }
 
 // Of stamps one file (following symbolic links).
@@ -23,16 +29,16 @@ func Of(path string) Stamp {
 	if err != nil {
 		return Stamp{}
 	}
-	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true}
+	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true, ID: idOf(path, fi)}
 }
 
 // Equal reports whether two stamps are the same: both absent, or both
-// present with the same modification time and size.
+// present with the same modification time, size and ID.
 func (s Stamp) Equal(o Stamp) bool {
 	if !s.Exists || !o.Exists {
 		return s.Exists == o.Exists
 	}
-	return s.Size == o.Size && s.ModTime.Equal(o.ModTime)
+	return s.Size == o.Size && s.ModTime.Equal(o.ModTime) && s.ID == o.ID
 }
 
 // Set is the stamps of a set of files, by path.

@@ -17,8 +17,8 @@ func write(t *testing.T, path, content string) {
 }
 
 // TestChanges: a set notices a change of size, a change of the
-// modification time alone, a removal and a file appearing, and nothing
-// when nothing changed.
+// modification time alone, a rewrite that kept both, a removal and a file
+// appearing, and nothing when nothing changed.
 func TestChanges(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.hcl"), filepath.Join(dir, "b.js")
@@ -49,6 +49,30 @@ func TestChanges(t *testing.T) {
 		{"mtime", func() {
 			later := past.Add(time.Second)
 			if err := os.Chtimes(a, later, later); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"rewritten, size and time kept (sed -i, then touch -d)", func() {
+			fi, err := os.Stat(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := a + ".tmp"
+			write(t, tmp, "HOOK {} ")
+			if err := os.Rename(tmp, a); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(a, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"written in place, size and time kept (cp -p)", func() {
+			fi, err := os.Stat(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, a, "hook {}!")
+			if err := os.Chtimes(a, fi.ModTime(), fi.ModTime()); err != nil {
 				t.Fatal(err)
 			}
 		}},

@@ -23,7 +23,7 @@ type Protocol struct {
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
 		HostName: Name, HostTitle: "Claude Code", EventField: "hook_event_name",
-		Exit: 2, Ask: true,
+		Exit: 2, Ask: true, Defer: true,
 		Encode: func(_ *protocol.Event, out engine.Outcome) protocol.Reply { return Format(out) },
 		// timeout in seconds; a command hook's default is 600 s, 30 s on
 		// UserPromptSubmit, PreModelSwitch and PostModelSwitch, 10 s on

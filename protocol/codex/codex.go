@@ -189,11 +189,13 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Codex.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer on PreToolUse: a defer is an ask, and so mapped by --on-ask (deny by default)",
 		"no ask on PreToolUse: an ask is mapped by --on-ask (deny by default)",
 		"PreToolUse takes allow only with updatedInput: a plain allow is no opinion",
 		"continue:false on PreToolUse would run the tool: it is a deny",
 		"Interrupt has no catalog event: reported on stderr, answered with an empty reply",
 		"no StopFailure and no Notification: install does not register them",
+		"no context for the model on PreToolUse: additional_context is said on stderr",
 	}
 }
 
@@ -226,7 +228,11 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 	if len(hso) > 1 {
 		top["hookSpecificOutput"] = hso
 	}
-	return hostkit.Marshal(top, false)
+	r := hostkit.Marshal(top, false)
+	if out.AdditionalContext != "" {
+		r = hostkit.WithStderr(r, hostkit.DroppedContext("Codex", ev.HostEvent, out.AdditionalContext))
+	}
+	return r
 }
 
 // ReadReply reads a Codex script's answer by Claude Code's rules.

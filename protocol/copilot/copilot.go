@@ -72,8 +72,10 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Copilot CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"no exit status blocks: input that cannot be read gets a deny reply",
 		"only the tool gates take a decision: a block elsewhere is reported on stderr only",
+		"no context for the model on the tool gates: additional_context is said on stderr",
 	}
 }
 
@@ -104,6 +106,9 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		// user should see (a warning, the hooks that failed) is said on
 		// stderr, never dropped.
 		r.Stderr = strings.TrimSpace(r.Stderr + "\n" + msg)
+	}
+	if out.AdditionalContext != "" && protocol.IsToolGate(ev.Name) {
+		r = hostkit.WithStderr(r, hostkit.DroppedContext("Copilot CLI", ev.HostEvent, out.AdditionalContext))
 	}
 	return r
 }

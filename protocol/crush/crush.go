@@ -57,6 +57,7 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 // Limitations of crush.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask, and so mapped by --on-ask (deny by default)",
 		"only PreToolUse: every other event has no crush event",
 		"no ask: an ask is mapped by --on-ask (deny by default)",
 		"no message for the user: what the user should see goes to the model as context",

@@ -79,9 +79,11 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 // Limitations of Cursor.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"beforeReadFile cannot ask: an ask there is a deny",
 		"only preToolUse takes a rewritten input: elsewhere a rewrite is a deny that tells the agent what to run instead",
 		"afterAgentResponse and afterAgentThought have no catalog event: reported",
+		"no context for the model on the tool gates (preToolUse, beforeShellExecution, ...): additional_context is said on stderr",
 	}
 }
 
@@ -118,7 +120,11 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		if msg != "" && perm == "allow" {
 			top["user_message"] = msg
 		}
-		return hostkit.Marshal(top, true)
+		r := hostkit.Marshal(top, true)
+		if out.AdditionalContext != "" {
+			r = hostkit.WithStderr(r, hostkit.DroppedContext("Cursor", ev.HostEvent, out.AdditionalContext))
+		}
+		return r
 	case "UserPromptSubmit":
 		top["continue"] = out.Continue && !out.Blocked
 		if out.Blocked {

@@ -76,6 +76,7 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 // Limitations of Gemini CLI.
 func (p *Protocol) Limitations() []string {
 	return []string{
+		"no defer: a defer is an ask",
 		"BeforeModel, AfterModel and BeforeToolSelection have no catalog event: answered with an empty reply, said on stderr only with --verbose (Gemini CLI shows a hook's stderr to its user)",
 		"a rewrite is applied on BeforeTool only",
 	}

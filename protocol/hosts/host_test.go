@@ -349,3 +349,71 @@ func TestBlockWithoutAnEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestDeferEveryHost: a defer is never dropped. Claude Code gets it; a
+// host that cannot defer gets an ask, and where it cannot ask either the
+// ask policy (a deny by default), and stderr says so. A defer beside an
+// ask (defer ranks above ask in the merge) is no weaker than the ask.
+func TestDeferEveryHost(t *testing.T) {
+	for _, name := range hosts.New().Names() {
+		h, _ := hosts.New().Lookup(name)
+		raw, event := shellPayload(t, name, "deploy prod")
+		ev, err := h.Decode(raw, event)
+		if err != nil {
+			t.Fatalf("%s: decode: %v", name, err)
+		}
+		out := engine.Outcome{Event: ev.Name, Continue: true, Decision: engine.DecisionDefer, Reason: "decided later"}
+		r := h.Reply(ev, out, protocol.Options{})
+		blocked, _ := verdict(t, name, r, "deploy prod")
+		var m map[string]any
+		_ = json.Unmarshal(r.Stdout, &m)
+		hso, _ := m["hookSpecificOutput"].(map[string]any)
+		switch {
+		case name == "claude":
+			if hso["permissionDecision"] != "defer" {
+				t.Errorf("%s: the defer is not in the reply: %s", name, r.Stdout)
+			}
+			continue
+		case !h.CanAsk():
+			if !blocked {
+				t.Errorf("%s: a defer on a host that cannot ask ran the call: stdout %s stderr %q", name, r.Stdout, r.Stderr)
+			}
+		default:
+			if blocked || !strings.Contains(string(r.Stdout), `"ask"`) {
+				t.Errorf("%s: a defer is not an ask: stdout %s stderr %q", name, r.Stdout, r.Stderr)
+			}
+		}
+		if !strings.Contains(r.Stderr, "cannot defer a decision; defer mapped to ask") {
+			t.Errorf("%s: stderr does not say the defer was mapped: %q", name, r.Stderr)
+		}
+		if !h.CanAsk() {
+			// --on-ask=allow lets an ask run: the defer mapped to an ask
+			// follows it, and stderr says both.
+			r = h.Reply(ev, out, protocol.Options{Ask: protocol.AskAllow})
+			if blocked, _ := verdict(t, name, r, "deploy prod"); blocked || !strings.Contains(r.Stderr, "ask mapped to allow") {
+				t.Errorf("%s: --on-ask=allow: stdout %s stderr %q", name, r.Stdout, r.Stderr)
+			}
+		}
+	}
+}
+
+// TestContextEveryHost: the hooks' additional context on PreToolUse is in
+// the reply where the host has a field for it, else said on stderr:
+// never dropped silently.
+func TestContextEveryHost(t *testing.T) {
+	for _, name := range hosts.New().Names() {
+		h, _ := hosts.New().Lookup(name)
+		raw, event := shellPayload(t, name, "ls")
+		ev, err := h.Decode(raw, event)
+		if err != nil {
+			t.Fatalf("%s: decode: %v", name, err)
+		}
+		for _, d := range []engine.Decision{"", engine.DecisionAllow, engine.DecisionDeny} {
+			out := engine.Outcome{Event: ev.Name, Continue: true, Decision: d, Blocked: d == engine.DecisionDeny, AdditionalContext: "CTX-MARK"}
+			r := h.Reply(ev, out, protocol.Options{})
+			if !strings.Contains(string(r.Stdout), "CTX-MARK") && !(strings.Contains(r.Stderr, "CTX-MARK") && strings.Contains(r.Stderr, "additional_context")) {
+				t.Errorf("%s (%q): the context is dropped: stdout %s stderr %q", name, d, r.Stdout, r.Stderr)
+			}
+		}
+	}
+}

@@ -35,6 +35,7 @@ type options struct {
 	identity    string
 	idle        time.Duration
 	readTimeout time.Duration
+	hangup      error
 }
 
 // WithIdentity is the binary identity (daemon.Identity) clients must
@@ -49,6 +50,16 @@ func WithIdle(d time.Duration) Option { return func(o *options) { o.idle = d } }
 // WithReadTimeout bounds how long a connection may take to send its
 // request (default 30 seconds).
 func WithReadTimeout(d time.Duration) Option { return func(o *options) { o.readTimeout = d } }
+
+// WithHangup is the cause a call's context is cancelled with when its
+// client closes or half-closes the connection while the call runs (the
+// host stopped hookctl-client, which shuts down its writing side): the
+// handler can tell it from other ends and still answer, and the answer
+// is written for the client to read. Default: ErrClientGone.
+func WithHangup(cause error) Option { return func(o *options) { o.hangup = cause } }
+
+// ErrClientGone is the default cause of a call whose client hung up.
+var ErrClientGone = errors.New("its client hung up: the host gave up on the hook")
 
 // ErrNoIdentity is Serve's error without WithIdentity.
 var ErrNoIdentity = errors.New("daemonserver: no identity to serve")
@@ -91,7 +102,7 @@ func Listen(ctx context.Context, socket string) (net.Listener, error) {
 // ends its call, not the daemon: the call blocks (exit status 2) with the
 // reason on stderr. Serve returns when the calls in progress have ended.
 func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) error {
-	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second}
+	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second, hangup: ErrClientGone}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -145,7 +156,7 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 			defer active.Add(-1)
 			// Only a call keeps the daemon: a connection that sends no
 			// request (a client counting live daemons) does not.
-			if serveConn(ctx, conn, me, h, o.readTimeout) {
+			if serveConn(ctx, conn, me, h, o.readTimeout, o.hangup) {
 				last.Store(time.Now().UnixNano())
 			}
 		}()
@@ -192,7 +203,7 @@ func (s self) refusal(req *daemon.Request) string {
 
 // serveConn answers one client connection; it reports whether the client
 // sent a request.
-func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, readTimeout time.Duration) bool {
+func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, readTimeout time.Duration, hangup error) bool {
 	defer conn.Close()
 	if mine, err := peerIsMe(conn); err != nil || !mine {
 		return false // another user's process: not a word
@@ -205,7 +216,9 @@ func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, readTimeo
 	conn.SetReadDeadline(time.Time{})
 	var resp daemon.Response
 	if resp.Refused = me.refusal(req); resp.Refused == "" {
-		resp = answer(ctx, h, req)
+		callCtx, done := watchClient(ctx, conn, hangup)
+		resp = answer(callCtx, h, req)
+		done()
 	}
 	daemon.WriteResponse(conn, &resp)
 	return true
@@ -220,4 +233,33 @@ func answer(ctx context.Context, h Handler, req *daemon.Request) (resp daemon.Re
 		}
 	}()
 	return h.Answer(ctx, req)
+}
+
+// watchClient returns ctx ended with cause when the client closes or
+// half-closes the connection while its call runs: the call's hooks are
+// stopped, and its answer is still written for the client to read. done
+// ends the watch; call it before writing the response.
+func watchClient(ctx context.Context, conn net.Conn, cause error) (_ context.Context, done func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	finished := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		var b [1]byte
+		// The client sends nothing after its request: any return is
+		// the client going away (or the watch ending).
+		_, _ = conn.Read(b[:])
+		select {
+		case <-finished:
+		default:
+			cancel(cause)
+		}
+	}()
+	return ctx, func() {
+		close(finished)
+		conn.SetReadDeadline(time.Now())
+		<-watched
+		conn.SetReadDeadline(time.Time{})
+		cancel(nil)
+	}
 }

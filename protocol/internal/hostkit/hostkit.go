@@ -155,3 +155,19 @@ func GroupEntry(command string, extra map[string]any) any {
 	}
 	return map[string]any{"matcher": "", "hooks": []any{h}}
 }
+
+// DroppedContext is the stderr line for the hooks' additional context on
+// an event where the host has no field for it: said, never dropped
+// silently (its start, for people).
+func DroppedContext(title, event, ctx string) string {
+	if len(ctx) > 200 {
+		ctx = ctx[:200] + "..."
+	}
+	return "hookctl: " + title + " takes no context for the model on " + event + "; the hooks' additional_context was not passed on: " + ctx
+}
+
+// WithStderr adds line to the reply's stderr.
+func WithStderr(r protocol.Reply, line string) protocol.Reply {
+	r.Stderr = strings.TrimSpace(r.Stderr + "\n" + line)
+	return r
+}

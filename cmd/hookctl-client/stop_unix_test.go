@@ -1,0 +1,98 @@
+//go:build unix
+
+package main_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/ostest"
+)
+
+// TestStopReachesTheDaemon: a host that gives up on its hook (SIGTERM,
+// SIGINT, SIGHUP to hookctl-client) gets the block hookctl claude would
+// give, not an exit by the signal with nothing said, and the daemon kills
+// the call's hooks instead of running them on.
+func TestStopReachesTheDaemon(t *testing.T) {
+	e := newEnv(t)
+	e.write("slow.hcl", `hook "slow" {
+  event   = "PreToolUse"
+  command = "echo $$ > hook-$PPID.pid; exec sleep 60"
+  timeout = "90s"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "slow.hcl")
+	// The daemon runs first, so that the call below is answered by it.
+	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "started daemon") {
+		t.Fatalf("no daemon: %s", errOut)
+	}
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		for _, f := range must(filepath.Glob(filepath.Join(e.dir, "hook-*.pid"))) {
+			os.Remove(f)
+		}
+		cmd := exec.Command(e.client, "claude", "--config", "slow.hcl")
+		cmd.Dir = e.dir
+		cmd.Env = append(os.Environ(), e.vars...)
+		cmd.Stdin = strings.NewReader(ls)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		// The hook says it runs: its pid, in a file named by its parent.
+		var hook int
+		for hook == 0 {
+			if files, _ := filepath.Glob(filepath.Join(e.dir, "hook-*.pid")); len(files) == 1 {
+				if b, err := os.ReadFile(files[0]); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+					hook, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+				}
+			}
+			select {
+			case err := <-exited:
+				t.Fatalf("%v: the client exited before the hook ran: %v\n%s\n%s", sig, err, out.String(), errb.String())
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		err := <-exited
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && !ee.Exited() {
+			t.Fatalf("%v: the client died by the signal with nothing said: %v\n%s", sig, err, errb.String())
+		}
+		if err != nil || !strings.Contains(out.String(), `"permissionDecision":"deny"`) || !strings.Contains(out.String(), "hung up") {
+			t.Errorf("%v: want the daemon's block: %v\nstdout %s\nstderr %s", sig, err, out.String(), errb.String())
+		}
+		if i == 0 && !strings.Contains(errb.String(), "answered by the daemon") {
+			t.Errorf("%v: not answered by the daemon: %s", sig, errb.String())
+		}
+		// The daemon kills the hook before it answers; the bound only
+		// keeps a failure from hanging the test.
+		deadline := time.Now().Add(10 * time.Second)
+		for ostest.Alive(hook) {
+			if time.Now().After(deadline) {
+				syscall.Kill(hook, syscall.SIGKILL)
+				t.Fatalf("%v: the hook (pid %d) still runs after the host gave up", sig, hook)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,25 @@
+//go:build unix
+
+package filestamp
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// ID is a file's device, inode and change time: a file replaced (a new
+// inode) or written in place (a new change time, which no program can
+// set back, whatever the modification time says) gets another.
+type ID struct {
+	Dev, Ino        uint64
+	CtimeSec, Ctime int64
+}
+
+func idOf(path string, _ os.FileInfo) ID {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return ID{}
+	}
+	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino), CtimeSec: int64(st.Ctim.Sec), Ctime: int64(st.Ctim.Nsec)}
+}
