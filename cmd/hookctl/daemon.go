@@ -77,9 +77,11 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			p, ok := rt.Protocols().Lookup(hostName)
+			// The registry is made afresh: the runtime may be what failed.
+			reg := runtime.Hosts()
+			p, ok := reg.Lookup(hostName)
 			if !ok {
-				p = rt.Protocols().Default()
+				p = reg.Default()
 			}
 			b := p.Block(nil, fmt.Sprintf("hookctl daemon: the call failed (%v); no hook could decide, so the action is blocked", r))
 			resp = daemon.Response{Code: b.ExitCode, Stdout: b.Stdout, Stderr: []byte(b.Stderr + "\n")}
