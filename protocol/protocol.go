@@ -164,9 +164,11 @@ type Installer interface {
 	// prog (hookctl or hookctl-client).
 	HookCommand(prog string) string
 	// Install returns the configuration file existing (nil when there is
-	// none) with command registered as the hook of the events, and notes
-	// on the events the host does not have.
-	Install(existing []byte, events []string, command string) ([]byte, []string, error)
+	// none) with the request's command registered as the hook of its
+	// events, replacing what an earlier install wrote for the same
+	// configuration, with notes on the events the host does not have
+	// and the entries of other configurations it kept.
+	Install(existing []byte, req InstallRequest) (*Installed, error)
 }
 
 // InputError is a hook input a host would not send; Field names the

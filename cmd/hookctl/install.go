@@ -10,7 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/internal/safefile"
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -23,9 +26,16 @@ func newInstallCmd(a *app) *cobra.Command {
 hookctl for every event the configuration has hooks on: .claude/settings.json
 (claude), .codex/hooks.json (codex), .gemini/settings.json (gemini),
 .cursor/hooks.json (cursor), .github/hooks/hookctl.json (copilot) or crush.json
-(crush), in the project directory. What else the file holds is kept; entries
-an earlier install wrote are replaced. Events the host does not have are
-reported. --dry-run prints the file instead of writing it.`,
+(crush), in the project directory. The command names the configuration by
+its absolute path (the one discovered now when --config is not given), each
+word quoted for the host's shell, so it loads the same configuration from any
+directory the host starts in. The edit is minimal: the file keeps its keys,
+their order and the other entries; an earlier install's entries for the same
+configuration are replaced in place, hookctl entries for another
+configuration (an organisation's policy) are kept and reported. A host file
+(or directory) that is a symbolic link leading out of the project is not
+written. Events the host does not have are reported. --dry-run prints the
+file instead of writing it.`,
 		Example: `  hookctl install --host crush --dry-run
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
@@ -46,50 +56,63 @@ reported. --dry-run prints the file instead of writing it.`,
 			events := eng.EventsWithHooks()
 			eng.Close(cmd.Context())
 			cfg.Close()
-			if command == "" {
-				prog := "hookctl"
-				if client {
-					prog = "hookctl-client"
-				}
-				command = h.HookCommand(prog)
-				if a.configPath != "" {
-					abs, err := filepath.Abs(a.configPath)
-					if err == nil {
-						command += " --config " + abs
-					}
-				}
-			}
 			if project == "" {
 				project = projectDir()
 			}
-			file := filepath.Join(project, h.ConfigPath())
+			// The hook loads this configuration wherever the host starts
+			// it (a subdirectory too): its absolute path is written.
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			prog := "hookctl"
+			if client {
+				prog = "hookctl-client"
+			}
+			req := protocol.InstallRequest{Events: events, Program: prog, Config: abs, Command: command, ProjectDir: project}
+			// What an entry without --config loads in the project.
+			if d, err := runtime.Discover("", project, func(k string) string {
+				if k == "CLAUDE_PROJECT_DIR" {
+					return project
+				}
+				return ""
+			}); err == nil {
+				req.Discovered, _ = filepath.Abs(filepath.Join(project, d))
+				if filepath.IsAbs(d) {
+					req.Discovered = d
+				}
+			}
+			file, err := protocol.InstallTarget(project, h.ConfigPath())
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
 			existing, err := os.ReadFile(file)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return &exitError{code: exitFailure, err: err}
 			}
-			out, notes, err := h.Install(existing, events, command)
+			res, err := h.Install(existing, req)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			for _, n := range notes {
+			for _, n := range res.Notes {
 				fmt.Fprintf(a.stderr, "hookctl: warning: %s\n", n)
 			}
 			if dryRun {
-				fmt.Fprintf(a.stdout, "# %s\n%s", file, out)
+				fmt.Fprintf(a.stdout, "# %s\n%s", file, res.Data)
 				return nil
 			}
 			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			if err := os.WriteFile(file, out, 0o644); err != nil {
+			if err := safefile.WriteFile(file, res.Data, 0o644); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %s on %s; configuration %s)\n", file, h.Title(), res.Command, strings.Join(events, ", "), abs)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(hosts.New().Names(), ", "))
-	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
+	cmd.Flags().StringVar(&command, "command", "", "the hook command to register as it is (default: hookctl hook --host NAME --config ABSOLUTE-PATH, quoted)")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
 	cmd.Flags().BoolVar(&client, "client", false, "register hookctl-client (a small process per event, served by a daemon) instead of hookctl")

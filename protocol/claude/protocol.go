@@ -59,8 +59,8 @@ func (p *Protocol) HookCommand(prog string) string { return prog + " " + Name }
 
 // Install registers command in the settings' hooks, one matcher group
 // per event.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string) any {
 		return hostkit.GroupEntry(command, nil)
 	}, nil)
 }

@@ -100,8 +100,8 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 func (p *Protocol) ConfigPath() string { return ".codex/hooks.json" }
 
 // Install registers command in Claude Code's shape.
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string) any {
 		return hostkit.GroupEntry(command, nil)
 	}, nil)
 }

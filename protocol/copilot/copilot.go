@@ -153,8 +153,8 @@ func (p *Protocol) ConfigPath() string { return ".github/hooks/hookctl.json" }
 
 // Install registers command as Copilot CLI's hook of the events (the
 // event given on the command line: its payload may not name it).
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(event, command string) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(event, command string) any {
 		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": 30}
 	}, map[string]any{"version": 1})
 }

@@ -143,8 +143,8 @@ func (p *Protocol) ConfigPath() string { return ".gemini/settings.json" }
 
 // Install registers command in Gemini CLI's shape (timeouts in
 // milliseconds).
-func (p *Protocol) Install(existing []byte, events []string, command string) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, func(_, command string) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string) any {
 		return hostkit.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": 60000})
 	}, nil)
 }
