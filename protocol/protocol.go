@@ -187,3 +187,34 @@ func (e *InputError) Error() string {
 
 // Unwrap returns the cause.
 func (e *InputError) Unwrap() error { return e.Err }
+
+// GateState is what a host's own gate says about hookctl's hooks.
+type GateState string
+
+const (
+	// GateOpen: the host runs the hooks as far as this gate goes.
+	GateOpen GateState = "open"
+	// GateClosed: the host skips the hooks (silently, as a rule).
+	GateClosed GateState = "closed"
+	// GateUnknown: what the host decides could not be read.
+	GateUnknown GateState = "unknown"
+)
+
+// Gate is a condition outside hookctl under which a host runs a
+// project's hooks at all (Codex's hook review and project trust, Gemini
+// CLI's folder trust), as far as hookctl can read it.
+type Gate struct {
+	// Name names the gate for people ("Codex hook review").
+	Name  string
+	State GateState
+	// Detail says what was found and, when closed, what opens it.
+	Detail string
+}
+
+// Gater is implemented by a protocol whose host gates the hooks of a
+// project: Gates reads, where it can, whether the host will run the
+// hooks installed in projectDir (getenv is the environment the host runs
+// with: its home directory variables).
+type Gater interface {
+	Gates(projectDir string, getenv func(string) string) []Gate
+}

@@ -108,6 +108,14 @@ file instead of writing it.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %s on %s; configuration %s)\n", file, h.Title(), res.Command, strings.Join(events, ", "), abs)
+			// The host's own gates, where they can be read now.
+			if g, ok := h.(protocol.Gater); ok {
+				for _, gate := range g.Gates(project, os.Getenv) {
+					if gate.State != protocol.GateOpen {
+						fmt.Fprintf(a.stderr, "hookctl: warning: %s: %s\n", gate.Name, gate.Detail)
+					}
+				}
+			}
 			return nil
 		},
 	}
