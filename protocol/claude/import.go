@@ -53,6 +53,26 @@ type hookHandler struct {
 // express (mcp_tool and agent hooks) is kept as a comment and reported in
 // the warnings.
 func Import(data []byte) (string, []string, error) {
+	return ImportWith(data, ImportOptions{})
+}
+
+// ImportOptions are how hooks are imported.
+type ImportOptions struct {
+	// Env is set in the environment of every imported command hook (a
+	// plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA); a ${NAME} of
+	// it in a command's argv is replaced, as Claude Code does.
+	Env map[string]string
+	// Header is a comment line naming what was imported (default: Claude
+	// Code settings).
+	Header string
+}
+
+// ImportWith is Import with options: a plugin's hooks get the plugin's
+// variables. Every ${NAME} a command still holds that neither the
+// options nor hookctl set (hookctl sets CLAUDE_PROJECT_DIR) is a
+// warning naming it: the hook would see it empty or as whatever the
+// environment hookctl runs in has.
+func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 	var s settingsFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&s); err != nil {
@@ -63,7 +83,11 @@ func Import(data []byte) (string, []string, error) {
 	}
 	var b strings.Builder
 	var warnings []string
-	b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
+	if opts.Header != "" {
+		b.WriteString("# " + opts.Header + "\n")
+	} else {
+		b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
+	}
 	b.WriteString("# Claude Code runs the matching hooks of an event in parallel; hookctl runs them in\n")
 	b.WriteString("# declaration order and merges their results with the same precedence.\n")
 	events := make([]string, 0, len(s.Hooks))
@@ -94,9 +118,20 @@ func Import(data []byte) (string, []string, error) {
 				skip, self := false, false
 				switch h.Type {
 				case "command", "":
+					if len(h.Args) > 0 {
+						// Exec form has no shell to expand the placeholders.
+						h.Command = expandVars(h.Command, opts.Env)
+						h.Args = append([]string(nil), h.Args...)
+						for i, a := range h.Args {
+							h.Args[i] = expandVars(a, opts.Env)
+						}
+					}
 					var args []string
 					if len(h.Args) > 0 {
 						args = h.Args
+					}
+					for _, v := range unresolvedVars(append([]string{h.Command}, h.Args...), opts.Env) {
+						warnings = append(warnings, unresolvedWarning(id, v))
 					}
 					if RunsHookctl(h.Command, args) {
 						skip, self = true, true
@@ -126,6 +161,18 @@ func Import(data []byte) (string, []string, error) {
 					}
 					if h.Protocol != "" && h.Protocol != Name {
 						attr(&body, "protocol", quote(h.Protocol))
+					}
+					if len(opts.Env) > 0 {
+						keys := make([]string, 0, len(opts.Env))
+						for k := range opts.Env {
+							keys = append(keys, k)
+						}
+						sort.Strings(keys)
+						body.WriteString("  env        = {\n")
+						for _, k := range keys {
+							fmt.Fprintf(&body, "    %s = %s\n", k, quote(opts.Env[k]))
+						}
+						body.WriteString("  }\n")
 					}
 				case "http":
 					body.WriteString("  http {\n")
