@@ -103,7 +103,7 @@ func ParseHookctlCommand(line string) (HookctlCommand, bool) {
 		words = append(words, fs[0])
 	}
 	c := HookctlCommand{Program: words[0]}
-	if !installedPrograms[filepath.Base(c.Program)] {
+	if !installedPrograms[strings.TrimSuffix(filepath.Base(c.Program), ".exe")] {
 		return HookctlCommand{}, false
 	}
 	for i := 1; i < len(words); i++ {

@@ -15,9 +15,14 @@ import (
 type LinkError struct {
 	// Path is the file in the project; Target where its links lead.
 	Path, Target, Project string
+	// Dangling: the link leads to nothing (Target says where).
+	Dangling bool
 }
 
 func (e *LinkError) Error() string {
+	if e.Dangling {
+		return fmt.Sprintf("%s leads through a symbolic link to %s, which does not exist: not written", e.Path, e.Target)
+	}
 	return fmt.Sprintf("%s leads through a symbolic link to %s, outside the project %s: not written (write it yourself if that is meant)", e.Path, e.Target, e.Project)
 }
 
@@ -30,14 +35,30 @@ func InstallTarget(project, rel string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	root, err := filepath.EvalSymlinks(project)
+	// The project may not exist yet: it is where its existing part leads.
+	root, err := resolve(project)
 	if err != nil {
 		return "", fmt.Errorf("project %s: %w", project, err)
 	}
-	root, _ = filepath.Abs(root)
-	// The longest part of the path that exists, resolved; the rest is
-	// created under it.
-	existing, rest := abs, []string(nil)
+	target, err := resolve(abs)
+	if err != nil {
+		return "", &LinkError{Path: abs, Target: err.Error(), Project: project, Dangling: true}
+	}
+	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", &LinkError{Path: abs, Target: target, Project: project}
+	}
+	return target, nil
+}
+
+// resolve is path (absolute) with the symbolic links of its longest
+// existing part resolved; the rest is joined to it as it is. A link to
+// nothing is an error whose text is where it leads.
+func resolve(path string) (string, error) {
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	existing, rest := path, []string(nil)
 	for {
 		if _, err := os.Lstat(existing); err == nil {
 			break
@@ -54,11 +75,7 @@ func InstallTarget(project, rel string) (string, error) {
 	real, err := filepath.EvalSymlinks(existing)
 	if err != nil {
 		target, _ := os.Readlink(existing)
-		return "", &LinkError{Path: abs, Target: target + " (which does not exist)", Project: project}
+		return "", errors.New(target)
 	}
-	target := filepath.Join(append([]string{real}, rest...)...)
-	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", &LinkError{Path: abs, Target: target, Project: project}
-	}
-	return target, nil
+	return filepath.Join(append([]string{real}, rest...)...), nil
 }
