@@ -164,8 +164,9 @@ func (d *document) splice(start, end int, text []byte) {
 func (d *document) bytes() []byte { return d.data }
 
 // formatHooks writes the hooks object: the lists in order, each entry
-// kept as it was written or the new one in the file's indentation; empty
-// lists are left out.
+// kept as it was written or the new one in the file's indentation; a
+// list that held only install's entries (nil placeholders) is left out,
+// one that was empty stays.
 func (d *document) formatHooks(hooks []member, lists [][]json.RawMessage) []byte {
 	var b bytes.Buffer
 	nl := func(depth int) {
@@ -183,7 +184,8 @@ func (d *document) formatHooks(hooks []member, lists [][]json.RawMessage) []byte
 				elems = append(elems, e)
 			}
 		}
-		if len(elems) == 0 {
+		if len(elems) == 0 && len(lists[i]) > 0 {
+			// Only install's entries were there: the list goes.
 			continue
 		}
 		if n > 0 {
@@ -205,7 +207,9 @@ func (d *document) formatHooks(hooks []member, lists [][]json.RawMessage) []byte
 			nl(3)
 			b.Write(d.reindent(e, 3))
 		}
-		nl(2)
+		if len(elems) > 0 {
+			nl(2)
+		}
 		b.WriteByte(']')
 	}
 	if n > 0 {

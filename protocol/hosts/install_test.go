@@ -128,3 +128,14 @@ func TestInstallRefusesWhatItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallRemovesOnlyItsOwnLists: a list that held only an earlier
+// install's entry goes when its event has no hooks any more; the user's
+// empty list stays.
+func TestInstallRemovesOnlyItsOwnLists(t *testing.T) {
+	existing := `{"hooks": {"Notification": [], "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "hookctl claude --config /p/h.hcl"}]}]}}`
+	out := install(t, "claude", existing, protocol.InstallRequest{Events: []string{"PreToolUse"}, Program: "hookctl", Config: "/p/h.hcl"})
+	if !strings.Contains(out, `"Notification":[]`) || strings.Contains(out, `"Stop"`) || !strings.Contains(out, `"PreToolUse"`) {
+		t.Fatalf("%s", out)
+	}
+}
