@@ -152,10 +152,20 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 func (p *Protocol) ConfigPath() string { return ".github/hooks/hookctl.json" }
 
 // Install registers command as Copilot CLI's hook of the events (the
-// event given on the command line: its payload may not name it).
+// event given on the command line: its payload may not name it): the
+// "bash" command quoted for POSIX shells, and the "powershell" one that
+// Copilot CLI runs on Windows quoted for PowerShell.
 func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	ps, err := p.powershellCommand(req)
+	if err != nil {
+		return nil, err
+	}
 	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(event, command string) any {
-		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": 30}
+		e := map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": 30}
+		if ps != "" {
+			e["powershell"] = ps + " --event " + event
+		}
+		return e
 	}, map[string]any{"version": 1})
 }
 
