@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -117,52 +118,62 @@ func projectTrust(cfg userConfig, project, cfgPath string) protocol.Gate {
 
 func hookReview(cfg userConfig, project, cfgPath string) protocol.Gate {
 	g := protocol.Gate{Name: "Codex hook review"}
-	file := filepath.Join(project, ".codex", "hooks.json")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		g.State, g.Detail = protocol.GateUnknown, fmt.Sprintf("%s: %v", file, err)
-		return g
-	}
-	var doc struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Command string `json:"command"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		g.State, g.Detail = protocol.GateUnknown, fmt.Sprintf("%s: %v", file, err)
-		return g
-	}
-	var unreviewed, disabled []string
+	var unreviewed, disabled, problems, files []string
 	n := 0
-	for event, groups := range doc.Hooks {
-		for gi, grp := range groups {
-			for hi, h := range grp.Hooks {
-				if _, ok := protocol.ParseHookctlCommand(h.Command); !ok {
-					continue
-				}
-				n++
-				key := fmt.Sprintf("%s:%s:%d:%d", file, keyLabel(event), gi, hi)
-				st, ok := cfg.Hooks.State[key]
-				switch {
-				case ok && st.Enabled != nil && !*st.Enabled:
-					disabled = append(disabled, event)
-				case !ok || st.TrustedHash == "":
-					unreviewed = append(unreviewed, event)
+	// The project's hooks and the user's ($CODEX_HOME/hooks.json).
+	for _, file := range []string{filepath.Join(project, ".codex", "hooks.json"), filepath.Join(filepath.Dir(cfgPath), "hooks.json")} {
+		data, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", file, err))
+			continue
+		}
+		var doc struct {
+			Hooks map[string][]struct {
+				Hooks []struct {
+					Command string `json:"command"`
+				} `json:"hooks"`
+			} `json:"hooks"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", file, err))
+			continue
+		}
+		files = append(files, file)
+		for event, groups := range doc.Hooks {
+			for gi, grp := range groups {
+				for hi, h := range grp.Hooks {
+					if _, ok := protocol.ParseHookctlCommand(h.Command); !ok {
+						continue
+					}
+					n++
+					key := fmt.Sprintf("%s:%s:%d:%d", file, keyLabel(event), gi, hi)
+					st, ok := cfg.Hooks.State[key]
+					switch {
+					case ok && st.Enabled != nil && !*st.Enabled:
+						disabled = append(disabled, event+" ("+file+")")
+					case !ok || st.TrustedHash == "":
+						unreviewed = append(unreviewed, event+" ("+file+")")
+					}
 				}
 			}
 		}
 	}
+	sort.Strings(unreviewed)
+	sort.Strings(disabled)
 	switch {
+	case len(problems) > 0 && n == 0:
+		g.State, g.Detail = protocol.GateUnknown, strings.Join(problems, "; ")
 	case n == 0:
-		g.State, g.Detail = protocol.GateUnknown, fmt.Sprintf("%s registers no hookctl hook", file)
+		g.State, g.Detail = protocol.GateUnknown, "no Codex hooks.json (the project's or the user's) registers a hookctl hook"
 	case len(disabled) > 0:
 		g.State, g.Detail = protocol.GateClosed, fmt.Sprintf("hookctl's hooks on %s are disabled in %s", strings.Join(disabled, ", "), cfgPath)
 	case len(unreviewed) > 0:
-		g.State, g.Detail = protocol.GateClosed, fmt.Sprintf("hookctl's hooks on %s in %s were never reviewed: Codex skips them; review them with /hooks in Codex, or run codex with --dangerously-bypass-hook-trust", strings.Join(unreviewed, ", "), file)
+		g.State, g.Detail = protocol.GateClosed, fmt.Sprintf("hookctl's hooks on %s were never reviewed: Codex skips them; review them with /hooks in Codex, or run codex with --dangerously-bypass-hook-trust", strings.Join(unreviewed, ", "))
 	default:
-		g.State, g.Detail = protocol.GateOpen, fmt.Sprintf("every hookctl hook in %s has a trusted hash in %s (Codex skips one changed since its review: after an install, review again)", file, cfgPath)
+		g.State, g.Detail = protocol.GateOpen, fmt.Sprintf("every hookctl hook in %s has a trusted hash in %s (Codex skips one changed since its review: after an install, review again)", strings.Join(files, ", "), cfgPath)
 	}
 	return g
 }

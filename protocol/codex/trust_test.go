@@ -60,4 +60,12 @@ func TestGatesReadCodexTrust(t *testing.T) {
 	if s := states(); s["Codex project trust"] != protocol.GateClosed {
 		t.Fatalf("an untrusted project: %v", s)
 	}
+	// The user's own hooks.json counts too.
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644)
+	os.WriteFile(filepath.Join(home, "hooks.json"), []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hookctl hook --host codex --config /org/policy.hcl"}]}]}}`), 0o644)
+	for _, g := range p.Gates(project, env) {
+		if g.Name == "Codex hook review" && (g.State != protocol.GateClosed || !strings.Contains(g.Detail, filepath.Join(home, "hooks.json"))) {
+			t.Fatalf("the user's unreviewed hook: %+v", g)
+		}
+	}
 }
