@@ -62,8 +62,8 @@ type Hook struct {
 	OnConfigError  string // --on-config-error
 	OnAsk          string // --on-ask
 	// Verbose is --verbose.
-	Verbose bool
-	HostTimeout    string // --host-timeout
+	Verbose     bool
+	HostTimeout string // --host-timeout
 }
 
 // Response is what the call printed and its exit status. Refused is set
