@@ -162,10 +162,6 @@ type Protocol interface {
 	// HookTimeout is how long the host waits for a hook of its event
 	// hostEvent whose entry sets no timeout (the host's default).
 	HookTimeout(hostEvent string) time.Duration
-	// Gates are the host's own conditions for running any hook in a
-	// project (Gemini CLI's folder trust, Codex's hook review), as far
-	// as its files tell; nil when it has none.
-	Gates(env GateEnv) []Gate
 	// HookEnv is what the host adds to the environment of its hook
 	// commands run in project ("KEY=value": its project variables).
 	HookEnv(project string) []string
@@ -186,13 +182,15 @@ type Installer interface {
 	// prog (hookctl or hookctl-client).
 	HookCommand(prog string) string
 	// Install returns the configuration file existing (nil when there is
-	// none) with command registered as the hook of the events, and notes
-	// on the events the host does not have. Each entry gets timeout (0:
-	// the host's default for its event, HookTimeout) rounded up to the
-	// host's unit, in the host's timeout field and as the command's
-	// --host-timeout, so that hookctl answers before the host stops
-	// waiting.
-	Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error)
+	// none) with the request's command registered as the hook of its
+	// events, replacing what an earlier install wrote for the same
+	// configuration, with notes on the events the host does not have
+	// and the entries of other configurations it kept. Each entry gets
+	// the request's Timeout (0: the host's default for its event,
+	// HookTimeout) rounded up to the host's unit, in the host's timeout
+	// field and as the command's --host-timeout, so that hookctl answers
+	// before the host stops waiting.
+	Install(existing []byte, req InstallRequest) (*Installed, error)
 	// ConfigFiles lists the host's hook configuration files that exist:
 	// the project's (under project) and the user's (under home).
 	ConfigFiles(project, home string) []string
@@ -212,30 +210,6 @@ type Entry struct {
 	Timeout time.Duration
 }
 
-// GateEnv is where a host's gates are looked for: the project directory,
-// the user's home and the environment.
-type GateEnv struct {
-	Project, Home string
-	Getenv        func(string) string
-}
-
-// GateState says whether a gate lets the host run hooks.
-type GateState string
-
-// The gate states.
-const (
-	GateOpen    GateState = "open"    // the host runs the project's hooks
-	GateClosed  GateState = "closed"  // the host runs no hook (silently)
-	GateUnknown GateState = "unknown" // the files do not tell
-)
-
-// Gate is one of a host's own conditions for running hooks.
-type Gate struct {
-	Name   string    `json:"name"`
-	State  GateState `json:"state"`
-	Detail string    `json:"detail"`
-}
-
 // InputError is a hook input a host would not send; Field names the
 // problem.
 type InputError struct {
@@ -252,3 +226,35 @@ func (e *InputError) Error() string {
 
 // Unwrap returns the cause.
 func (e *InputError) Unwrap() error { return e.Err }
+
+// GateState is what a host's own gate says about hookctl's hooks.
+type GateState string
+
+const (
+	// GateOpen: the host runs the hooks as far as this gate goes.
+	GateOpen GateState = "open"
+	// GateClosed: the host skips the hooks (silently, as a rule).
+	GateClosed GateState = "closed"
+	// GateUnknown: what the host decides could not be read.
+	GateUnknown GateState = "unknown"
+)
+
+// Gate is a condition outside hookctl under which a host runs a
+// project's hooks at all (Codex's hook review and project trust, Gemini
+// CLI's folder trust), as far as hookctl can read it.
+type Gate struct {
+	// Name names the gate for people ("Codex hook review").
+	Name  string    `json:"name"`
+	State GateState `json:"state"`
+	// Detail says what was found and, when closed, what opens it.
+	Detail string `json:"detail"`
+}
+
+// Gater is implemented by a protocol whose host gates the hooks of a
+// project: Gates reads, where it can, whether the host will run the
+// hooks installed in projectDir (getenv is the environment the host runs
+// with: its home directory variables). A protocol that does not
+// implement it has no gate of its own (hookctl doctor reports none).
+type Gater interface {
+	Gates(projectDir string, getenv func(string) string) []Gate
+}

@@ -92,10 +92,6 @@ func (t *Table) Unit() time.Duration {
 	return time.Second
 }
 
-// Gates are the host's own conditions for running hooks: the default
-// has none.
-func (t *Table) Gates(GateEnv) []Gate { return nil }
-
 // Name is the host's --host name.
 func (t *Table) Name() string { return t.HostName }
 

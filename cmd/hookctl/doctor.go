@@ -225,7 +225,11 @@ func (a *app) doctorHost(p protocol.Protocol, project, home string, files []stri
 	if !hr.runsHookctl() {
 		hr.Problems = append(hr.Problems, fmt.Sprintf("no %s hook runs hookctl: hookctl install --host %s registers it", p.Title(), p.Name()))
 	}
-	hr.Gates = p.Gates(protocol.GateEnv{Project: project, Home: home, Getenv: getenv})
+	// The host's own gates (Gemini CLI's folder trust, Codex's project
+	// trust and hook review), for a host that has any.
+	if g, ok := p.(protocol.Gater); ok {
+		hr.Gates = g.Gates(project, getenv)
+	}
 	for _, g := range hr.Gates {
 		if g.State == protocol.GateClosed {
 			hr.Problems = append(hr.Problems, fmt.Sprintf("%s: %s", g.Name, g.Detail))

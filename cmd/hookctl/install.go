@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/internal/safefile"
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/runtime"
 )
@@ -26,16 +28,25 @@ func newInstallCmd(a *app) *cobra.Command {
 hookctl for every event the configuration has hooks on: .claude/settings.json
 (claude), .codex/hooks.json (codex), .gemini/settings.json (gemini),
 .cursor/hooks.json (cursor), .github/hooks/hookctl.json (copilot) or crush.json
-(crush), in the project directory. What else the file holds is kept; entries
-an earlier install wrote are replaced. Events the host does not have are
-reported. --dry-run prints the file instead of writing it.
+(crush), in the project directory. The command names the configuration by
+its absolute path (the one discovered now when --config is not given), each
+word quoted for the host's shell, so it loads the same configuration from any
+directory the host starts in. The edit is minimal: the file keeps its keys,
+their order and the other entries; an earlier install's entries for the same
+configuration are replaced in place (whatever their --host-timeout or
+--verbose), hookctl entries for another configuration (an organisation's
+policy) are kept and reported. A host file (or directory) that is a symbolic
+link leading out of the project is not written. Events the host does not
+have are reported, and so are the host's own gates (Gemini CLI's folder
+trust, Codex's hook review) where they are closed. --dry-run prints the file
+instead of writing it.
 
 Every entry gets a timeout: --host-timeout, else the host's default for the
 event (Gemini CLI 60s, Claude Code and Codex 600s, Copilot CLI, crush and
 Cursor 30s), written in the host's own field and unit and, as
---host-timeout, into the command, so that hookctl answers (with the host's
-block when hooks are still running) a tenth of it, at most 5s, before the
-host stops waiting and runs the action.`,
+--host-timeout, at the end of the command (a --command too), so that hookctl
+answers (with the host's block when hooks are still running) a tenth of it,
+at most 5s, before the host stops waiting and runs the action.`,
 		Example: `  hookctl install --host crush --dry-run
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
@@ -72,23 +83,36 @@ host stops waiting and runs the action.`,
 			}
 			eng.Close(cmd.Context())
 			cfg.Close()
-			if command == "" {
-				prog := "hookctl"
-				if client {
-					prog = "hookctl-client"
-				}
-				command = h.HookCommand(prog)
-				if a.configPath != "" {
-					abs, err := filepath.Abs(a.configPath)
-					if err == nil {
-						command += " --config " + abs
-					}
-				}
-			}
 			if project == "" {
 				project = projectDir()
 			}
-			file := filepath.Join(project, h.ConfigPath())
+			// The hook loads this configuration wherever the host starts
+			// it (a subdirectory too): its absolute path is written.
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			prog := "hookctl"
+			if client {
+				prog = "hookctl-client"
+			}
+			req := protocol.InstallRequest{Events: events, Program: prog, Config: abs, Command: command, ProjectDir: project}
+			// What an entry without --config loads in the project.
+			if d, err := runtime.Discover("", project, func(k string) string {
+				if k == "CLAUDE_PROJECT_DIR" {
+					return project
+				}
+				return ""
+			}); err == nil {
+				req.Discovered, _ = filepath.Abs(filepath.Join(project, d))
+				if filepath.IsAbs(d) {
+					req.Discovered = d
+				}
+			}
+			file, err := protocol.InstallTarget(project, h.ConfigPath())
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
 			existing, err := os.ReadFile(file)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return &exitError{code: exitFailure, err: err}
@@ -96,29 +120,38 @@ host stops waiting and runs the action.`,
 			if cmd.Flags().Changed("host-timeout") && hostTimeout <= 0 {
 				return usageError("--host-timeout %s: want a positive duration", hostTimeout)
 			}
-			out, notes, err := h.Install(existing, events, command, hostTimeout)
+			req.Timeout = hostTimeout
+			res, err := h.Install(existing, req)
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			for _, n := range append(notes, slow...) {
+			for _, n := range append(res.Notes, slow...) {
 				fmt.Fprintf(a.stderr, "hookctl: warning: %s\n", n)
 			}
 			if dryRun {
-				fmt.Fprintf(a.stdout, "# %s\n%s", file, out)
+				fmt.Fprintf(a.stdout, "# %s\n%s", file, res.Data)
 				return nil
 			}
 			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			if err := os.WriteFile(file, out, 0o644); err != nil {
+			if err := safefile.WriteFile(file, res.Data, 0o644); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %q with --host-timeout on %s)\n", file, h.Title(), command, strings.Join(events, ", "))
+			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %s on %s; configuration %s)\n", file, h.Title(), res.Command, strings.Join(events, ", "), abs)
+			// The host's own gates, where they can be read now.
+			if g, ok := h.(protocol.Gater); ok {
+				for _, gate := range g.Gates(project, os.Getenv) {
+					if gate.State != protocol.GateOpen {
+						fmt.Fprintf(a.stderr, "hookctl: warning: %s: %s\n", gate.Name, gate.Detail)
+					}
+				}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(hosts.New().Names(), ", "))
-	cmd.Flags().StringVar(&command, "command", "", "the hook command to register (default: hookctl hook --host NAME [--config PATH])")
+	cmd.Flags().StringVar(&command, "command", "", "the hook command to register as it is, with --host-timeout appended (default: hookctl hook --host NAME --config ABSOLUTE-PATH, quoted)")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
 	cmd.Flags().DurationVar(&hostTimeout, "host-timeout", 0, "the timeout the host gives each hook entry, also passed to hookctl as --host-timeout (default: the host's default for the event)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,9 +37,10 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"http":  httpCmd,
-			"sleep": sleepCmd,
-			"exits": exitsCmd,
+			"http":         httpCmd,
+			"sleep":        sleepCmd,
+			"exits":        exitsCmd,
+			"runinstalled": runInstalledCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOKCTL_CONFIG", "")
@@ -153,5 +155,48 @@ func httpReport(ts *testscript.TestScript, neg bool, args []string, code int, bo
 	ok := code/100 == 2
 	if ok == neg {
 		ts.Fatalf("http %s %s: status %d", args[0], args[1], code)
+	}
+}
+
+// runInstalledCmd runs, through sh -c in the current directory, the first
+// hook command a host configuration file registers for an event, as the
+// host would: runinstalled FILE EVENT. stdin, stdout and stderr are those
+// of exec.
+func runInstalledCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: runinstalled FILE EVENT")
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Command string `json:"command"`
+			Bash    string `json:"bash"`
+			Hooks   []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		ts.Fatalf("runinstalled: %v", err)
+	}
+	line := ""
+	for _, e := range doc.Hooks[args[1]] {
+		for _, c := range append([]string{e.Command, e.Bash}, func() (cs []string) {
+			for _, h := range e.Hooks {
+				cs = append(cs, h.Command)
+			}
+			return
+		}()...) {
+			if strings.HasPrefix(c, "hookctl") && line == "" {
+				line = c
+			}
+		}
+	}
+	if line == "" {
+		ts.Fatalf("runinstalled: no hookctl command for %s in %s", args[1], args[0])
+	}
+	ts.Logf("sh -c %s", line)
+	err := ts.Exec("sh", "-c", line)
+	if (err != nil) != neg {
+		ts.Fatalf("runinstalled: %v", err)
 	}
 }

@@ -3,7 +3,9 @@
 package shquote
 
 import (
+	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -16,4 +18,19 @@ func Quote(s string) string {
 		return q
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ErrUnquotable is what Word returns for a string no shell word can hold
+// as it is: one with a NUL byte (a command line ends there) or that is
+// not UTF-8 (a JSON file cannot carry it unchanged).
+var ErrUnquotable = errors.New("shquote: the string has a NUL byte or is not UTF-8: no shell word in a JSON file holds it")
+
+// Word is Quote for a word written into a command line that a host runs
+// through its shell (bash, sh, or crush's mvdan.cc/sh interpreter): the
+// shell reads it back as exactly s, one word, with nothing expanded.
+func Word(s string) (string, error) {
+	if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
+		return "", ErrUnquotable
+	}
+	return Quote(s), nil
 }

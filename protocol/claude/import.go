@@ -53,14 +53,30 @@ type hookHandler struct {
 // express (mcp_tool and agent hooks) is kept as a comment and reported in
 // the warnings.
 func Import(data []byte) (string, []string, error) {
-	return ImportHost(data, Name, "Claude Code")
+	return ImportWith(data, ImportOptions{})
 }
 
-// ImportHost is Import of the hooks of the host named name (title for
-// people) once its configuration is turned into Claude Code settings
-// (Protocol.ToClaudeSettings): the header names that host and its import
-// command.
-func ImportHost(data []byte, name, title string) (string, []string, error) {
+// ImportOptions are how hooks are imported.
+type ImportOptions struct {
+	// Env is set in the environment of every imported command hook (a
+	// plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA); a ${NAME} of
+	// it in a command's argv is replaced, as Claude Code does.
+	Env map[string]string
+	// Header is a comment line naming what was imported (default: Claude
+	// Code settings, or the Host's hooks).
+	Header string
+	// Host is the name of the host whose hooks these are, once turned
+	// into Claude Code settings (empty: Claude Code's own); Title is its
+	// name for people. The header names that host and its import command.
+	Host, Title string
+}
+
+// ImportWith is Import with options: a plugin's hooks get the plugin's
+// variables. Every ${NAME} a command still holds that neither the
+// options nor hookctl set (hookctl sets CLAUDE_PROJECT_DIR) is a
+// warning naming it: the hook would see it empty or as whatever the
+// environment hookctl runs in has.
+func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 	var s settingsFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&s); err != nil {
@@ -71,14 +87,27 @@ func ImportHost(data []byte, name, title string) (string, []string, error) {
 	}
 	var b strings.Builder
 	var warnings []string
-	if name == Name {
-		b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
-		b.WriteString("# Claude Code runs the matching hooks of an event in parallel; hookctl runs them in\n")
-		b.WriteString("# declaration order and merges their results with the same precedence.\n")
-	} else {
-		fmt.Fprintf(&b, "# Imported from %s hooks by `hookctl import %s`.\n", title, name)
+	switch {
+	case opts.Host != "" && opts.Host != Name:
+		title := opts.Title
+		if title == "" {
+			title = opts.Host
+		}
+		if opts.Header != "" {
+			b.WriteString("# " + opts.Header + "\n")
+		} else {
+			fmt.Fprintf(&b, "# Imported from %s hooks by `hookctl import %s`.\n", title, opts.Host)
+		}
 		b.WriteString("# hookctl runs the matching hooks of an event in declaration order and merges their\n")
 		b.WriteString("# results as Claude Code merges its hooks' (a deny wins).\n")
+	default:
+		if opts.Header != "" {
+			b.WriteString("# " + opts.Header + "\n")
+		} else {
+			b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
+		}
+		b.WriteString("# Claude Code runs the matching hooks of an event in parallel; hookctl runs them in\n")
+		b.WriteString("# declaration order and merges their results with the same precedence.\n")
 	}
 	events := make([]string, 0, len(s.Hooks))
 	for ev := range s.Hooks {
@@ -108,9 +137,20 @@ func ImportHost(data []byte, name, title string) (string, []string, error) {
 				skip, self := false, false
 				switch h.Type {
 				case "command", "":
+					if len(h.Args) > 0 {
+						// Exec form has no shell to expand the placeholders.
+						h.Command = expandVars(h.Command, opts.Env)
+						h.Args = append([]string(nil), h.Args...)
+						for i, a := range h.Args {
+							h.Args[i] = expandVars(a, opts.Env)
+						}
+					}
 					var args []string
 					if len(h.Args) > 0 {
 						args = h.Args
+					}
+					for _, v := range unresolvedVars(append([]string{h.Command}, h.Args...), opts.Env) {
+						warnings = append(warnings, unresolvedWarning(id, v))
 					}
 					if RunsHookctl(h.Command, args) {
 						skip, self = true, true
@@ -140,6 +180,18 @@ func ImportHost(data []byte, name, title string) (string, []string, error) {
 					}
 					if h.Protocol != "" && h.Protocol != Name {
 						attr(&body, "protocol", quote(h.Protocol))
+					}
+					if len(opts.Env) > 0 {
+						keys := make([]string, 0, len(opts.Env))
+						for k := range opts.Env {
+							keys = append(keys, k)
+						}
+						sort.Strings(keys)
+						body.WriteString("  env        = {\n")
+						for _, k := range keys {
+							fmt.Fprintf(&body, "    %s = %s\n", k, quote(opts.Env[k]))
+						}
+						body.WriteString("  }\n")
 					}
 				case "http":
 					body.WriteString("  http {\n")

@@ -72,8 +72,8 @@ func (p *Protocol) HookCommand(prog string) string { return prog + " " + Name }
 
 // Install registers command in the settings' hooks, one matcher group
 // per event.
-func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string, d time.Duration) any {
 		return hostkit.GroupEntry(command, map[string]any{"timeout": p.EntryTimeout(d)})
 	}, nil)
 }

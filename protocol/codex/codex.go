@@ -243,11 +243,17 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 // ConfigPath is Codex's project hook file.
 func (p *Protocol) ConfigPath() string { return ".codex/hooks.json" }
 
-// Install registers command in Claude Code's shape.
-func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+// Install registers command in Claude Code's shape, with notes on
+// Codex's hook review and project trust (without them the hooks never
+// run).
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	res, err := p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string, d time.Duration) any {
 		return hostkit.GroupEntry(command, map[string]any{"timeout": p.EntryTimeout(d)})
 	}, nil)
+	if err == nil {
+		res.Notes = append(res.Notes, installNotes...)
+	}
+	return res, err
 }
 
 // ToClaudeSettings imports Codex's hooks: Claude-shaped groups, timeouts

@@ -162,10 +162,21 @@ func (p *Protocol) ReadReply(event string, _ map[string]any, code int, stdout, s
 func (p *Protocol) ConfigPath() string { return ".github/hooks/hookctl.json" }
 
 // Install registers command as Copilot CLI's hook of the events (the
-// event given on the command line: its payload may not name it).
-func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(event, command string, d time.Duration) any {
-		return map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": p.EntryTimeout(d)}
+// event given on the command line: its payload may not name it): the
+// "bash" command quoted for POSIX shells, and the "powershell" one that
+// Copilot CLI runs on Windows quoted for PowerShell; both end with
+// --host-timeout, the entry's timeoutSec.
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	ps, err := p.powershellCommand(req)
+	if err != nil {
+		return nil, err
+	}
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(event, command string, d time.Duration) any {
+		e := map[string]any{"type": "command", "bash": command + " --event " + event, "timeoutSec": p.EntryTimeout(d)}
+		if ps != "" {
+			e["powershell"] = ps + " --host-timeout " + protocol.FormatTimeout(d) + " --event " + event
+		}
+		return e
 	}, map[string]any{"version": 1})
 }
 

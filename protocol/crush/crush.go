@@ -167,8 +167,8 @@ func (p *Protocol) ReadReply(event string, payload map[string]any, code int, std
 func (p *Protocol) ConfigPath() string { return "crush.json" }
 
 // Install registers command as crush's hook of the events.
-func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string, d time.Duration) any {
 		return map[string]any{"name": "hookctl", "command": command, "timeout": p.EntryTimeout(d)}
 	}, nil)
 }

@@ -23,7 +23,10 @@ type Protocol struct {
 	protocol.Table
 }
 
-var _ protocol.Protocol = (*Protocol)(nil)
+var (
+	_ protocol.Protocol = (*Protocol)(nil)
+	_ protocol.Gater    = (*Protocol)(nil)
+)
 
 // New returns Gemini CLI's protocol.
 func New() *Protocol {
@@ -161,8 +164,8 @@ func (p *Protocol) ConfigPath() string { return ".gemini/settings.json" }
 
 // Install registers command in Gemini CLI's shape (timeouts in
 // milliseconds).
-func (p *Protocol) Install(existing []byte, events []string, command string, timeout time.Duration) ([]byte, []string, error) {
-	return p.InstallWith(p.ConfigPath(), existing, events, command, timeout, func(_, command string, d time.Duration) any {
+func (p *Protocol) Install(existing []byte, req protocol.InstallRequest) (*protocol.Installed, error) {
+	return p.InstallWith(p.ConfigPath(), existing, req, p.HookCommand, func(_, command string, d time.Duration) any {
 		return hostkit.GroupEntry(command, map[string]any{"name": "hookctl", "timeout": p.EntryTimeout(d)})
 	}, nil)
 }
@@ -178,15 +181,21 @@ func (p *Protocol) ToClaudeSettings(data []byte) ([]byte, []string, error) {
 // gemini -p refuses to start (verified with 0.61.0). The trust rules are
 // in ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH);
 // security.folderTrust.enabled = false in the user's settings turns the
-// gate off.
-func (p *Protocol) Gates(env protocol.GateEnv) []protocol.Gate {
+// gate off. The user's home is getenv's HOME (else this process's).
+func (p *Protocol) Gates(projectDir string, getenv func(string) string) []protocol.Gate {
 	g := protocol.Gate{Name: "Gemini CLI folder trust"}
-	getenv := env.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	if env.Home != "" {
-		if b, err := os.ReadFile(filepath.Join(env.Home, ".gemini", "settings.json")); err == nil {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if abs, err := filepath.Abs(projectDir); err == nil {
+		projectDir = abs
+	}
+	if home != "" {
+		if b, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json")); err == nil {
 			var s struct {
 				Security struct {
 					FolderTrust struct {
@@ -201,8 +210,8 @@ func (p *Protocol) Gates(env protocol.GateEnv) []protocol.Gate {
 		}
 	}
 	file := getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-	if file == "" && env.Home != "" {
-		file = filepath.Join(env.Home, ".gemini", "trustedFolders.json")
+	if file == "" && home != "" {
+		file = filepath.Join(home, ".gemini", "trustedFolders.json")
 	}
 	rules := map[string]string{}
 	b, err := os.ReadFile(file)
@@ -216,7 +225,7 @@ func (p *Protocol) Gates(env protocol.GateEnv) []protocol.Gate {
 			return []protocol.Gate{g}
 		}
 	}
-	project := filepath.Clean(env.Project)
+	project := filepath.Clean(projectDir)
 	within := func(root string) bool {
 		rel, err := filepath.Rel(filepath.Clean(root), project)
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
@@ -55,10 +56,11 @@ func TestSharedEventsAreNotGemini(t *testing.T) {
 // StopFailure, so install registers the one and says it skips the other.
 func TestCodexInstallEvents(t *testing.T) {
 	h, _ := hosts.New().Lookup("codex")
-	out, notes, err := h.Install(nil, []string{"SessionStart", "SessionEnd", "StopFailure", "PreToolUse"}, "hookctl hook --host codex", 0)
+	inst, err := h.Install(nil, protocol.InstallRequest{Events: []string{"SessionStart", "SessionEnd", "StopFailure", "PreToolUse"}, Program: "hookctl"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	out, notes := inst.Data, inst.Notes
 	var cfg struct {
 		Hooks map[string]any `json:"hooks"`
 	}

@@ -11,11 +11,15 @@ import (
 
 // TestGeminiFolderTrustGate: Gemini CLI runs a project's hooks only in a
 // folder its trust rules trust (the folder, or its parent with
-// TRUST_PARENT), or with folder trust turned off; every other host has no
-// gate of its own by default.
+// TRUST_PARENT), or with folder trust turned off; of the other hosts only
+// Codex has gates of its own (protocol.Gater; codex.TestGatesReadCodexTrust).
 func TestGeminiFolderTrustGate(t *testing.T) {
 	reg := hosts.New()
-	gemini, _ := reg.Lookup("gemini")
+	p, _ := reg.Lookup("gemini")
+	gemini, ok := p.(protocol.Gater)
+	if !ok {
+		t.Fatal("gemini has no Gates")
+	}
 	home := t.TempDir()
 	project := filepath.Join(t.TempDir(), "work", "proj")
 	write := func(name, content string) {
@@ -29,7 +33,12 @@ func TestGeminiFolderTrustGate(t *testing.T) {
 		}
 	}
 	state := func() protocol.GateState {
-		gs := gemini.Gates(protocol.GateEnv{Project: project, Home: home, Getenv: func(string) string { return "" }})
+		gs := gemini.Gates(project, func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		})
 		if len(gs) != 1 {
 			t.Fatalf("gates %v", gs)
 		}
@@ -60,8 +69,8 @@ func TestGeminiFolderTrustGate(t *testing.T) {
 		t.Errorf("folder trust off: %s", got)
 	}
 	for _, p := range reg.All() {
-		if p.Name() != "gemini" && len(p.Gates(protocol.GateEnv{Project: project, Home: home})) != 0 {
-			t.Errorf("%s has a gate by default", p.Name())
+		if _, ok := p.(protocol.Gater); ok != (p.Name() == "gemini" || p.Name() == "codex") {
+			t.Errorf("%s: Gater %v", p.Name(), ok)
 		}
 	}
 }

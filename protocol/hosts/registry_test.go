@@ -137,12 +137,14 @@ func TestEveryProtocolIsComplete(t *testing.T) {
 			if !strings.HasPrefix(cmd, "hookctl ") {
 				t.Fatalf("HookCommand %q", cmd)
 			}
-			once, notes, err := p.Install(nil, []string{"PreToolUse", "Stop"}, cmd, 0)
-			if err != nil || !json.Valid(once) || !strings.Contains(string(once), cmd) {
-				t.Fatalf("Install: %s, %v", once, err)
+			req := protocol.InstallRequest{Events: []string{"PreToolUse", "Stop"}, Program: "hookctl", Config: "/p/hooks.hcl"}
+			inst, err := p.Install(nil, req)
+			if err != nil || !json.Valid(inst.Data) || !strings.Contains(string(inst.Data), cmd+" --config /p/hooks.hcl --host-timeout ") {
+				t.Fatalf("Install: %v, %v", inst, err)
 			}
-			twice, _, err := p.Install(once, []string{"PreToolUse", "Stop"}, cmd, 0)
-			if err != nil || string(twice) != string(once) {
+			once, notes := inst.Data, inst.Notes
+			inst, err = p.Install(once, req)
+			if twice := inst.Data; err != nil || string(twice) != string(once) {
 				t.Fatalf("a second install changed the file:\n%s\n%s", once, twice)
 			}
 			for _, n := range notes {
