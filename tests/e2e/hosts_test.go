@@ -789,15 +789,13 @@ func TestInstalledFromSubdirectory(t *testing.T) {
 					case subdir != "" && h.name == "copilot":
 						// Copilot started in a subdirectory of the
 						// repository loads no .github/hooks: rm -rf runs.
-						needs(t, "install to guard Copilot sessions started in a subdirectory, which load no .github/hooks of the repository root (issue 26 items 4 and 7)")
+						skip(t, "Copilot CLI 1.0.102 started in a subdirectory loads no .github/hooks of the repository root: no project hook can run there (a host limit, README \"Other agent hosts\")")
 					case subdir != "" && h.name == "gemini":
 						// Gemini reads project settings from its working
 						// directory only (loadSettings(process.cwd())): a
 						// session started in a subdirectory runs no
 						// project hook at all.
-						needs(t, "install to guard Gemini sessions started in a subdirectory, which read no .gemini/settings.json above their working directory (issue 26 items 4 and 7)")
-					case subdir != "":
-						needs(t, "install writing an absolute configuration path (issue 26 item 4)")
+						skip(t, "Gemini CLI 0.61.0 reads project settings from its working directory only: a session started in a subdirectory runs no project hook (a host limit, README \"Other agent hosts\")")
 					}
 					victim := filepath.Join(t.TempDir(), "victim")
 					if err := os.MkdirAll(filepath.Join(victim, "keep"), 0o755); err != nil {
