@@ -156,8 +156,6 @@ func DecodePayload(name string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-func jsonKind(v any) string { return runtime.KindName(jsonx.Kind(v)) }
-
 // jsonKindName is a JSON kind with its article: "an array".
 func jsonKindName(k string) string { return runtime.KindName(k) }
 

@@ -250,14 +250,3 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string { return e.Reason }
-
-func firstLine(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 500 {
-		s = s[:500]
-	}
-	return s
-}

@@ -683,19 +683,6 @@ func TestCodexWithHookctl(t *testing.T) {
 	testHostCore(t, codex)
 }
 
-// pendingEnv, set to 1, runs the scenarios needs skips.
-const pendingEnv = "HOOKCTL_E2E_PENDING"
-
-// needs skips a scenario that fails until the named item is merged,
-// noting it in the skip log; remove the call once it is (or run it
-// before with HOOKCTL_E2E_PENDING=1).
-func needs(t *testing.T, item string) {
-	t.Helper()
-	if os.Getenv(pendingEnv) != "1" {
-		skip(t, "needs %s", item)
-	}
-}
-
 // secretsHCL denies writes of secret files with the built-in.
 const secretsHCL = `builtin "secret-files" {
   mode = "deny"
