@@ -101,3 +101,51 @@ func TestSecretFilesShellApplyPatch(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretFilesShellApplyPatchAnywhere: apply_patch is found as a
+// command anywhere in a Codex shell line (after an assignment, a launcher,
+// another command, quoted or escaped, in a bash -c string), and a patch
+// the shell does not hand over literally (read from a file, expanded) is
+// judged as touching unknown files: each of these adds .env and is denied.
+// Ordinary lines are left alone.
+func TestSecretFilesShellApplyPatchAnywhere(t *testing.T) {
+	h := newHook(t, "secret-files", builtin.Config{})
+	env := patchOf("*** Add File: .env\n+A=1")
+	doc := "<<'EOF'\n" + env + "EOF"
+	for _, tc := range []struct{ cmd, want string }{
+		{"X=1 apply_patch " + doc, ".env"},
+		{"command apply_patch " + doc, ".env"},
+		{`\apply_patch ` + doc, ".env"},
+		{"true && apply_patch " + doc, ".env"},
+		{"'apply_patch' " + doc, ".env"},
+		{`"apply"_patch ` + doc, ".env"},
+		{"env X=1 applypatch " + doc, ".env"},
+		{"bash -lc 'apply_patch <<EOF\n" + env + "EOF'", ".env"},
+		{"echo hi; cd sub && apply_patch " + doc, ".env"},
+		{"cat > /tmp/p " + doc + "\napply_patch < /tmp/p", "cannot be read"},
+		{"cat /tmp/p | apply_patch", "cannot be read"},
+		{"X=v; apply_patch <<EOF\n*** Begin Patch\n*** Add File: .e${X}nv\n+A=1\n*** End Patch\nEOF", "cannot be read"},
+		{"apply_patch <<EOF\n*** Begin Patch\n*** Add File: $(printf .env)\n+A=1\n*** End Patch\nEOF", "cannot be read"},
+		{"apply_patch \"*** Begin Patch\n*** Add File: .e\"\"nv\n+A=1\n*** End Patch\"", ".env"},
+		{"apply_patch \"*** Begin Patch\n*** Add File: .e${X}nv\n+A=1\n*** End Patch\"", "cannot be read"},
+		{"$CMD " + doc, "cannot be read"},
+		{"bash -c \"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .e$X\n+A=1\n*** End Patch\nEOF\"", "cannot be read"},
+		{"apply_patch <<'EOF'\n" + patchOf("*** Add File: a.sh\n+echo \"$HOME\" `date` \\n") + "EOF", ""},
+		{"apply_patch <<EOF\n" + patchOf("*** Add File: a.txt\n+plain") + "EOF", ""},
+		{"echo apply_patch", ""},
+		{"git commit -m 'apply_patch .env'", ""},
+		{"ls -la", ""},
+	} {
+		ev, err := codex.New().Decode(map[string]any{
+			"hook_event_name": "PreToolUse", "session_id": "s-1", "turn_id": "t-1", "cwd": projectDir,
+			"tool_name": "Bash", "tool_input": map[string]any{"command": tc.cmd},
+		}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, reason := decisionOf(call(t, h, "PreToolUse", ev.Payload))
+		if tc.want == "" && d != "" || tc.want != "" && (d != "deny" || !strings.Contains(reason, tc.want)) {
+			t.Errorf("%q: got %q %q, want deny naming %q", tc.cmd, d, reason, tc.want)
+		}
+	}
+}

@@ -75,3 +75,39 @@ func TestCodexApplyPatchGuarded(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexShellApplyPatchGuarded: apply_patch run through Codex's shell
+// tool is denied through `hookctl hook --host codex` wherever it stands in
+// the line, and when its patch is not literal text of the line.
+func TestCodexShellApplyPatchGuarded(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	if err := os.WriteFile(cfg, []byte(applyPatchConfigs["secret-files"]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const env = "*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch\n"
+	for _, c := range []struct {
+		command string
+		deny    bool
+	}{
+		{"X=1 apply_patch <<'EOF'\n" + env + "EOF", true},
+		{"true && 'apply_patch' <<'EOF'\n" + env + "EOF", true},
+		{"bash -lc 'apply_patch <<EOF\n" + env + "EOF'", true},
+		{"cat > /tmp/p <<'EOF'\n" + env + "EOF\napply_patch < /tmp/p", true},
+		{"apply_patch <<EOF\n*** Begin Patch\n*** Add File: .e${X}nv\n+A=1\n*** End Patch\nEOF", true},
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+A=1\n*** End Patch\nEOF", false},
+	} {
+		b, err := json.Marshal(map[string]any{
+			"hook_event_name": "PreToolUse", "session_id": "s", "turn_id": "t", "cwd": t.TempDir(),
+			"tool_name": "Bash", "tool_input": map[string]any{"command": c.command},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"hook", "--host", "codex", "--config", cfg, "--allow-untrusted"}, bytes.NewReader(b), &stdout, &stderr)
+		denied := code == 0 && strings.Contains(stdout.String(), `"permissionDecision":"deny"`)
+		if denied != c.deny || code != 0 {
+			t.Errorf("%q: exit %d %q %q, want deny=%v", c.command, code, stdout.String(), stderr.String(), c.deny)
+		}
+	}
+}

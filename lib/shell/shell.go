@@ -92,6 +92,10 @@ type Redirect struct {
 	// Body is the text of a here-document (<< and <<-), with expansions
 	// kept as source text; "" for other redirections.
 	Body string
+	// Literal reports, for a here-document, whether its delimiter is
+	// quoted ('EOF', "EOF", \EOF), so that the shell passes Body as
+	// written, without expansions or backslash escapes.
+	Literal bool
 }
 
 // String returns the redirection in shell syntax, such as "2>&1" or

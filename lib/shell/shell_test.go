@@ -363,6 +363,7 @@ func TestParse(t *testing.T) {
 				got[i].Launchers = nil
 				for j := range got[i].Redirects {
 					got[i].Redirects[j].Body = ""
+					got[i].Redirects[j].Literal = false
 				}
 			}
 			if !reflect.DeepEqual(got, tt.want) {

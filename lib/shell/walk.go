@@ -497,8 +497,24 @@ func redirect(r *syntax.Redirect, src string) Redirect {
 	}
 	if r.Hdoc != nil {
 		out.Body = heredocText(r.Hdoc, src)
+		out.Literal = quotedWord(r.Word)
 	}
 	return out
+}
+
+// quotedWord reports whether any part of word is quoted or escaped, which
+// for a here-document's delimiter makes its body literal.
+func quotedWord(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, part := range word.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok || strings.Contains(lit.Value, `\`) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignText renders an assignment as NAME=value, NAME+=value,

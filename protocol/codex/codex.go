@@ -71,11 +71,11 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 		out = patchInput(in)
 	case engine.CanonicalTool(name) == "Bash":
 		// The model may run apply_patch through the shell.
-		text, dir, isPatch := shellPatch(in["command"])
+		calls, isPatch, err := shellPatch(in["command"])
 		if !isPatch {
 			return ev, nil
 		}
-		out = withPatch(maps.Clone(in), text, true, dir)
+		out = withCalls(maps.Clone(in), calls, err)
 	default:
 		return ev, nil
 	}
@@ -85,33 +85,47 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 	return ev, nil
 }
 
-// shellPatch finds the patch of a shell call that runs apply_patch: a
-// command line ("apply_patch <<'EOF' ..."), or an argv (["apply_patch",
-// PATCH], ["bash", "-lc", LINE]).
-func shellPatch(command any) (text, dir string, ok bool) {
+// shellPatch finds the patches of a shell call that runs apply_patch: a
+// command line, read through the shell parser (patch.ShellCalls), or an
+// argv (["apply_patch", PATCH], ["bash", "-lc", LINE]). err says why the
+// patches cannot be read when the call runs apply_patch or may run it.
+func shellPatch(command any) (calls []patch.Call, ok bool, err error) {
 	switch c := command.(type) {
 	case string:
-		return patch.FromShell(c)
+		return patch.ShellCalls(c)
 	case []any:
 		argv := make([]string, 0, len(c))
 		for _, a := range c {
 			s, isStr := a.(string)
 			if !isStr {
-				return "", "", false
+				return nil, true, &patch.UnreadableError{Msg: "the command is an argv with a word that is not text"}
 			}
 			argv = append(argv, s)
 		}
 		switch {
-		case len(argv) >= 1 && (argv[0] == "apply_patch" || argv[0] == "applypatch"):
+		case len(argv) == 0:
+			return nil, false, nil
+		case path.Base(argv[0]) == "apply_patch" || path.Base(argv[0]) == "applypatch":
 			if len(argv) == 2 {
-				return argv[1], "", true
+				return []patch.Call{{Text: argv[1]}}, true, nil
 			}
-			return "", "", true
-		case len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc"):
-			return patch.FromShell(argv[2])
+			return nil, true, &patch.UnreadableError{Msg: "apply_patch is not given its patch as its one argument"}
+		case len(argv) == 3 && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "c"):
+			return patch.ShellCalls(argv[2])
 		}
+		// Any other argv is one command line's words.
+		return patch.ShellCalls(shellJoin(argv))
 	}
-	return "", "", false
+	return nil, false, nil
+}
+
+// shellJoin quotes argv into one command line.
+func shellJoin(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
 }
 
 // applyPatch is Codex's tool that adds, changes, deletes and moves files
@@ -137,6 +151,36 @@ func patchInput(in map[string]any) map[string]any {
 		text, ok = in["input"].(string)
 	}
 	return withPatch(maps.Clone(in), text, ok, "")
+}
+
+// withCalls sets out's path fields from the patches of a shell line's
+// apply_patch commands (err: they cannot be read): every file of every
+// patch.
+func withCalls(out map[string]any, calls []patch.Call, err error) map[string]any {
+	if err == nil && len(calls) == 1 {
+		return withPatch(out, calls[0].Text, true, calls[0].Dir)
+	}
+	if err == nil {
+		var all []any
+		for _, c := range calls {
+			one := withPatch(map[string]any{}, c.Text, true, c.Dir)
+			if unknown, _ := one["paths_unknown"].(bool); unknown {
+				return withPatch(out, c.Text, true, c.Dir)
+			}
+			all = append(all, one["paths"].([]any)...)
+		}
+		out = withPatch(out, calls[0].Text, true, calls[0].Dir)
+		out["paths"] = all
+		delete(out, "file_path")
+		delete(out, "content")
+		return out
+	}
+	for _, k := range []string{"file_path", "paths", "content"} {
+		delete(out, k)
+	}
+	out["paths_unknown"] = true
+	out["paths_error"] = err.Error()
+	return out
 }
 
 // withPatch sets out's path fields from the patch text (hasText false:

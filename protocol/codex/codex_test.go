@@ -109,7 +109,7 @@ func TestDecodeShellApplyPatch(t *testing.T) {
 		{"cd /home/u && apply_patch <<'EOF'\n" + p + "\nEOF\n", map[string]any{"paths": []any{"/home/u/.env", "/home/u/a.txt"}, "content": "x\n"}},
 		{[]any{"apply_patch", p}, map[string]any{"paths": []any{".env", "a.txt"}, "content": "x\n"}},
 		{[]any{"bash", "-lc", "apply_patch <<'EOF'\n" + p + "\nEOF"}, map[string]any{"paths": []any{".env", "a.txt"}, "content": "x\n"}},
-		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\nEOF", map[string]any{"paths_unknown": true, "paths_error": "invalid patch: the first line must be '*** Begin Patch'"}},
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\nEOF", map[string]any{"paths_unknown": true, "paths_error": "invalid patch: the last line must be '*** End Patch'"}},
 		{"echo '" + p + "'", map[string]any{}},
 		{"ls", map[string]any{}},
 	} {
