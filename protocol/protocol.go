@@ -114,13 +114,13 @@ type Hint struct {
 // is; the registry keeps each protocol's best one.
 const (
 	RankEventField     = 10   // the payload names its event in a field only one host uses
-	RankEnvironment    = 20   // a variable only one host sets (crush)
+	RankEnvironment    = 20   // a variable only one host sets (crush), with that host's payload shape
 	RankFieldNames     = 30   // field names only one host uses (camelCase)
 	RankOwnFields      = 40   // fields only one host sends (conversation_id)
 	RankEventName      = 50   // an event name only this host has
 	RankEventNameLater = 60   // an event name this host shares with a host ranked before
-	RankProjectEnv     = 65   // a project variable the host sets for its hooks
 	RankPayloadField   = 70   // a field that this host adds to Claude Code's shape
+	RankProjectEnv     = 75   // a project variable the host sets for its hooks: after any payload field of another host
 	RankSharedEvent    = 80   // an event name the host shares with others ranked before
 	RankFallback       = 1000 // the shape every other host copies: the default
 )

@@ -48,7 +48,9 @@ func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (proto
 	switch {
 	case event && !claudeShaped:
 		return protocol.Hint{Rank: protocol.RankEventField, Why: `the payload names its event in "event" (crush)`}, true
-	case getenv("CRUSH") != "" || getenv("AGENT") == Name:
+	case event && (getenv("CRUSH") != "" || getenv("AGENT") == Name):
+		// Without crush's event field the payload is another host's,
+		// whatever the environment says.
 		return protocol.Hint{Rank: protocol.RankEnvironment, Why: "CRUSH is set in the environment"}, true
 	}
 	return protocol.Hint{}, false

@@ -63,10 +63,17 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 // its hooks. The events Gemini CLI names as Claude Code does
 // (SessionStart, SessionEnd, Notification; Codex sends them too) are no
 // evidence on their own: such a payload is Gemini CLI's only with its
-// variables in the environment.
+// variables in the environment. The variables are no evidence for a
+// payload whose event Gemini CLI never sends (PreToolUse: a Claude Code or
+// Codex payload from a process started under Gemini CLI), and rank after
+// another host's own payload field (Codex's turn_id).
 func (p *Protocol) Detect(raw map[string]any, getenv func(string) string) (protocol.Hint, bool) {
 	if name, _ := raw["hook_event_name"].(string); name != "" {
-		if m, ok := p.EventMap[name]; ok && (m.Event != name || m.Unsupported) {
+		m, ok := p.EventMap[name]
+		if !ok {
+			return protocol.Hint{}, false
+		}
+		if m.Event != name || m.Unsupported {
 			return protocol.Hint{Rank: protocol.RankEventNameLater, Why: fmt.Sprintf("%q is a Gemini CLI event", name)}, true
 		}
 	}

@@ -242,7 +242,10 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s payload detected as %s (%s)", name, h.Name(), why)
 		}
 	}
-	if h, _ := hosts.New().Detect(map[string]any{"hook_event_name": "PreToolUse"}, func(k string) string {
+	// CRUSH=1 decides a payload that has crush's event field beside
+	// Claude Code's; without that field it is not crush's (see
+	// TestEnvironmentDoesNotOutrankThePayload).
+	if h, _ := hosts.New().Detect(map[string]any{"event": "PreToolUse", "hook_event_name": "PreToolUse"}, func(k string) string {
 		if k == "CRUSH" {
 			return "1"
 		}
