@@ -34,7 +34,7 @@ type ToolAware interface {
 // Code's names, MCP tools, a host's tools that have no Claude Code peer).
 var toolNames = map[string]string{
 	// Shell.
-	"bash": "Bash", "shell": "Bash", "local_shell": "Bash", "exec_command": "Bash", "container.exec": "Bash",
+	"bash": "Bash", "shell": "Bash", "local_shell": "Bash", "exec_command": "Bash", "shell_command": "Bash", "container.exec": "Bash",
 	"run_shell_command": "Bash", "Shell": "Bash", "run_terminal_cmd": "Bash",
 	"powershell": "PowerShell",
 	// Writing a whole file.

@@ -111,3 +111,39 @@ func TestCodexShellApplyPatchGuarded(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexShellToolNamesGuarded: Codex's exec_command (its command line
+// in cmd) and shell_command are guarded as Bash through `hookctl hook
+// --host codex`: reading .env and applying a patch that adds it are denied.
+func TestCodexShellToolNamesGuarded(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
+	if err := os.WriteFile(cfg, []byte(applyPatchConfigs["secret-files"]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const doc = "X=1 apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch\nEOF"
+	for _, c := range []struct {
+		tool  string
+		input map[string]any
+		deny  bool
+	}{
+		{"exec_command", map[string]any{"cmd": "cat .env"}, true},
+		{"exec_command", map[string]any{"cmd": doc}, true},
+		{"shell_command", map[string]any{"command": "cat .env"}, true},
+		{"shell_command", map[string]any{"command": doc}, true},
+		{"exec_command", map[string]any{"cmd": "ls"}, false},
+	} {
+		b, err := json.Marshal(map[string]any{
+			"hook_event_name": "PreToolUse", "session_id": "s", "turn_id": "t", "cwd": t.TempDir(),
+			"tool_name": c.tool, "tool_input": c.input,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"hook", "--host", "codex", "--config", cfg, "--allow-untrusted"}, bytes.NewReader(b), &stdout, &stderr)
+		denied := code == 0 && strings.Contains(stdout.String(), `"permissionDecision":"deny"`)
+		if denied != c.deny || code != 0 {
+			t.Errorf("%s %v: exit %d %q %q, want deny=%v", c.tool, c.input, code, stdout.String(), stderr.String(), c.deny)
+		}
+	}
+}

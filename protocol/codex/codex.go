@@ -70,12 +70,24 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 	case name == applyPatch:
 		out = patchInput(in)
 	case engine.CanonicalTool(name) == "Bash":
+		out = in
+		changed := false
+		if _, has := in["command"]; !has {
+			// exec_command names its command line cmd: the built-ins and
+			// conditions read command.
+			if cmd, isStr := in["cmd"].(string); isStr {
+				out, changed = maps.Clone(in), true
+				out["command"] = cmd
+			}
+		}
 		// The model may run apply_patch through the shell.
-		calls, isPatch, err := shellPatch(in["command"])
-		if !isPatch {
+		calls, isPatch, err := shellPatch(out["command"])
+		switch {
+		case isPatch:
+			out = withCalls(maps.Clone(out), calls, err)
+		case !changed:
 			return ev, nil
 		}
-		out = withCalls(maps.Clone(in), calls, err)
 	default:
 		return ev, nil
 	}

@@ -153,3 +153,34 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeShellToolNames: Codex's shell tools by every name it gives
+// them (exec_command with its cmd field, shell_command, shell) are Bash
+// calls whose command line is in command, so that the built-ins read it.
+func TestDecodeShellToolNames(t *testing.T) {
+	const doc = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch\nEOF"
+	for _, tc := range []struct {
+		tool  string
+		input map[string]any
+		want  map[string]any
+	}{
+		{"exec_command", map[string]any{"cmd": "cat .env", "workdir": "/p"}, map[string]any{"cmd": "cat .env", "workdir": "/p", "command": "cat .env"}},
+		{"exec_command", map[string]any{"cmd": doc}, map[string]any{"cmd": doc, "command": doc, "paths": []any{".env"}, "file_path": ".env", "content": "A=1\n"}},
+		{"shell_command", map[string]any{"command": doc}, map[string]any{"command": doc, "paths": []any{".env"}, "file_path": ".env", "content": "A=1\n"}},
+		{"shell", map[string]any{"command": []any{"bash", "-lc", "X=1 " + doc}}, map[string]any{"command": []any{"bash", "-lc", "X=1 " + doc}, "paths": []any{".env"}, "file_path": ".env", "content": "A=1\n"}},
+		{"exec_command", map[string]any{"cmd": "ls"}, map[string]any{"cmd": "ls", "command": "ls"}},
+	} {
+		raw := map[string]any{"hook_event_name": "PreToolUse", "turn_id": "t", "tool_name": tc.tool, "tool_input": tc.input}
+		n := len(tc.input)
+		ev, err := codex.New().Decode(raw, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ev.Payload["tool_input"]; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %v: tool_input = %#v, want %#v", tc.tool, tc.input, got, tc.want)
+		}
+		if len(tc.input) != n {
+			t.Errorf("the caller's input was changed: %v", tc.input)
+		}
+	}
+}
