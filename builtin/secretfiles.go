@@ -304,6 +304,8 @@ var readers = map[string]readerOpts{
 	"tar": {short: "fCbTXgLN", long: []string{"file", "directory", "files-from", "exclude-from", "exclude"}},
 	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "diff": {}, "cmp": {}, "jq": {pattern: true, patFlags: []string{"f", "from-file"}},
 	"yq": {pattern: true}, "sort": {short: "ktSTo"}, "uniq": {}, "cut": {short: "bcdf"}, "openssl": {},
+	// tee writes its operands, as an output redirection does.
+	"tee": {},
 }
 
 // commandWords are the words of a command that name files: operands and,
@@ -395,6 +397,8 @@ func (sc *secretChecker) checkSegment(s shell.Segment, cwd string) (secretHit, b
 			how = "`" + text + "` loads it into the shell"
 		case "nano", "vi", "vim", "nvim", "emacs", "sed":
 			how = "`" + text + "` reads or edits it"
+		case "tee":
+			how = "`" + text + "` writes it"
 		}
 	case name == "dd":
 		for _, a := range s.Argv[1:] {

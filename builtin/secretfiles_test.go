@@ -75,6 +75,9 @@ var secretCases = []secretCase{
 	sh(`xxd server.key | head`).blocks("server.key"),
 	sh(`git add .env`).blocks(".env"),
 	sh(`echo "TOKEN=x" >> .env`).blocks(".env"),
+	sh(`echo A=1 | tee .env`).blocks(".env"),
+	sh(`printf 'A=1\n' | tee -a .env >/dev/null`).blocks(".env"),
+	sh(`echo k | sudo tee --append ~/.ssh/authorized_keys`).blocks("authorized_keys"),
 	sh(`vim .env`).blocks(".env"),
 	sh(`sed -n 1p .env`).blocks(".env"),
 	sh(`awk -F= '{print $1}' .env`).blocks(".env"),
@@ -122,6 +125,7 @@ var secretCases = []secretCase{
 	sh(`scp -i ~/.ssh/id_rsa build.tgz host:/srv`),
 	sh(`git add src/ README.md`),
 	sh(`cat *`),
+	sh(`go test ./... 2>&1 | tee test.log`),
 }
 
 func TestSecretFiles(t *testing.T) {
