@@ -30,10 +30,11 @@ func (e *UnreadableError) Error() string { return "apply_patch through the shell
 func isApplyPatch(name string) bool { return name == "apply_patch" || name == "applypatch" }
 
 // mayName reports whether a line could name apply_patch as a command at
-// all once quotes and escapes are removed, or has an expansion that could
-// produce the name: lines without either are not parsed.
+// all once quotes and escapes are removed, or has an expansion, a glob or
+// a brace that could produce the name: lines without either are not
+// parsed.
 func mayName(line string) bool {
-	if strings.ContainsAny(line, "$`") {
+	if strings.ContainsAny(line, "$`*?[{") {
 		return true
 	}
 	return namesIt(line)
@@ -42,13 +43,29 @@ func mayName(line string) bool {
 // namesIt reports whether line holds apply_patch or applypatch once
 // quotes and backslashes are removed.
 func namesIt(line string) bool {
-	s := strings.NewReplacer(`'`, "", `"`, "", `\`, "", "\n", "").Replace(line)
+	if !strings.Contains(line, "ly") && !strings.ContainsAny(line, `'"\`) {
+		return false
+	}
+	s := strings.Map(func(r rune) rune {
+		switch r {
+		case '\'', '"', '\\', '\n':
+			return -1
+		}
+		return r
+	}, line)
 	return strings.Contains(s, "apply_patch") || strings.Contains(s, "applypatch")
 }
 
 // dynamic reports whether shell text still holds an expansion (the shell
 // would replace it before the command sees it).
 func dynamic(s string) bool { return strings.ContainsAny(s, "$`") }
+
+// pattern reports whether a command name may be a glob or a brace
+// expansion ({apply_patch,}, /usr/bin/apply_pa?ch) that the shell turns
+// into another name; the test commands [ and [[ are not.
+func pattern(name string) bool {
+	return name != "[" && name != "[[" && strings.ContainsAny(name, "*?[{")
+}
 
 // ShellCalls finds every command of a bash line that runs apply_patch
 // (Codex puts it on the shell's PATH), wherever it stands: after
@@ -79,7 +96,7 @@ func ShellCalls(line string) (calls []Call, found bool, err error) {
 		switch {
 		case len(s.Argv) == 0:
 			continue
-		case dynamic(s.Argv[0]):
+		case dynamic(s.Argv[0]) || pattern(s.Argv[0]):
 			return nil, true, &UnreadableError{Msg: "the command name " + quote(s.Argv[0]) + " is an expansion, which could be apply_patch"}
 		case !isApplyPatch(s.Name):
 			continue
