@@ -240,36 +240,3 @@ func chunk(lines []string, at int, first bool) (int, error) {
 	}
 	return n + start, nil
 }
-
-// FromShell finds the patch of a shell command that runs apply_patch
-// (Codex's models also call it through the shell): "apply_patch
-// <<'EOF' ... EOF" or "apply_patch 'PATCH'", optionally after "cd DIR &&".
-// ok is false when the command does not run apply_patch; otherwise text
-// is the patch (from its begin marker to its last end marker, "" when it
-// has none: Parse then says why) and dir the directory it is applied in
-// ("" for the command's own).
-func FromShell(command string) (text, dir string, ok bool) {
-	s := strings.TrimSpace(command)
-	if rest, isCd := strings.CutPrefix(s, "cd "); isCd {
-		d, after, found := strings.Cut(rest, "&&")
-		if !found {
-			return "", "", false
-		}
-		dir = strings.Trim(strings.TrimSpace(d), `'"`)
-		s = strings.TrimSpace(after)
-	}
-	name, _, _ := strings.Cut(s, "\n")
-	name = strings.TrimSpace(name)
-	if i := strings.IndexAny(name, " \t<'\""); i >= 0 {
-		name = name[:i]
-	}
-	if name != "apply_patch" && name != "applypatch" {
-		return "", "", false
-	}
-	begin := strings.Index(s, beginMarker)
-	end := strings.LastIndex(s, endMarker)
-	if begin < 0 || end < begin {
-		return "", dir, true
-	}
-	return s[begin : end+len(endMarker)], dir, true
-}

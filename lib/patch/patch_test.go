@@ -142,28 +142,3 @@ func oneLine(s string) string {
 		return r
 	}, s)
 }
-
-func TestFromShell(t *testing.T) {
-	const p = "*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch"
-	for _, tc := range []struct {
-		cmd, text, dir string
-		ok             bool
-	}{
-		{"apply_patch <<'EOF'\n" + p + "\nEOF\n", p, "", true},
-		{"applypatch <<EOF\n" + p + "\nEOF", p, "", true},
-		{"apply_patch '" + p + "'", p, "", true},
-		{"cd /home/u && apply_patch <<'EOF'\n" + p + "\nEOF", p, "/home/u", true},
-		{"cd 'sub dir' && apply_patch <<\"EOF\"\n" + p + "\nEOF", p, "sub dir", true},
-		{"apply_patch", "", "", true},
-		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x\n+y\nEOF", "", "", true},
-		{"grep apply_patch x", "", "", false},
-		{"echo '" + p + "'", "", "", false},
-		{"cd /tmp", "", "", false},
-		{"apply_patcher x", "", "", false},
-	} {
-		text, dir, ok := patch.FromShell(tc.cmd)
-		if text != tc.text || dir != tc.dir || ok != tc.ok {
-			t.Errorf("FromShell(%q) = %q, %q, %v; want %q, %q, %v", tc.cmd, text, dir, ok, tc.text, tc.dir, tc.ok)
-		}
-	}
-}
