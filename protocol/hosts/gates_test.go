@@ -69,7 +69,7 @@ func TestGeminiFolderTrustGate(t *testing.T) {
 		t.Errorf("folder trust off: %s", got)
 	}
 	for _, p := range reg.All() {
-		if _, ok := p.(protocol.Gater); ok != (p.Name() == "gemini" || p.Name() == "codex") {
+		if _, ok := p.(protocol.Gater); ok != (p.Name() == "gemini" || p.Name() == "codex" || p.Name() == "claude") {
 			t.Errorf("%s: Gater %v", p.Name(), ok)
 		}
 	}
