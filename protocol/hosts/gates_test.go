@@ -12,7 +12,8 @@ import (
 // TestGeminiFolderTrustGate: Gemini CLI runs a project's hooks only in a
 // folder its trust rules trust (the folder, or its parent with
 // TRUST_PARENT), or with folder trust turned off; of the other hosts only
-// Codex has gates of its own (protocol.Gater; codex.TestGatesReadCodexTrust).
+// Codex (codex.TestGatesReadCodexTrust) and Claude Code (disableAllHooks,
+// doctor_unguarded.txtar) have gates of their own (protocol.Gater).
 func TestGeminiFolderTrustGate(t *testing.T) {
 	reg := hosts.New()
 	p, _ := reg.Lookup("gemini")
