@@ -487,6 +487,11 @@ func (t *Table) Entries(data []byte) ([]Entry, error) {
 		if ty, ok := h["type"]; ok {
 			e.Type = fmt.Sprint(ty)
 		}
+		for _, k := range []string{"async", "asyncRewake"} {
+			if v, _ := h[k].(bool); v {
+				e.Async = true
+			}
+		}
 		for _, k := range []string{"timeout", "timeoutSec"} {
 			if n, ok := h[k].(float64); ok && n > 0 {
 				u := t.Unit()

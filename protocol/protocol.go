@@ -212,6 +212,10 @@ type Entry struct {
 	// Type is the entry's "type" field as written ("" when it has none):
 	// a host runs Command only for type "command".
 	Type string
+	// Async is set for an entry the host runs in the background
+	// ("async" or "asyncRewake" true): it does not wait for the answer,
+	// which can then decide nothing.
+	Async bool
 	// Timeout is the entry's own timeout (0: none; the host's default
 	// applies).
 	Timeout time.Duration

@@ -257,8 +257,8 @@ func (a *app) doctorHost(p protocol.Protocol, project, home string, files []stri
 
 // entryProblems says why the host would not run entry e as a command
 // hook of one of its events: a key the host has no event for (a
-// misspelling, another host's name, another case), or an entry type
-// other than "command".
+// misspelling, another host's name, another case), an entry type
+// other than "command", or an async entry (its answer is not waited for).
 func entryProblems(p protocol.Protocol, e protocol.Entry) []string {
 	var out []string
 	if !p.HasEvent(e.Event) {
@@ -266,6 +266,9 @@ func entryProblems(p protocol.Protocol, e protocol.Entry) []string {
 	}
 	if e.Type != "" && e.Type != "command" {
 		out = append(out, fmt.Sprintf("the entry has type %q, not \"command\": %s does not run its command", e.Type, p.Title()))
+	}
+	if e.Async {
+		out = append(out, fmt.Sprintf("the entry is async: %s runs it in the background and does not wait for its answer, which can decide nothing", p.Title()))
 	}
 	return out
 }
