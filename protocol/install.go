@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"github.com/hookctl/hookctl/engine"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -482,6 +484,14 @@ func (t *Table) Entries(data []byte) ([]Entry, error) {
 			return
 		}
 		e := Entry{Event: event, Command: cmd}
+		if ty, ok := h["type"]; ok {
+			e.Type = fmt.Sprint(ty)
+		}
+		for _, k := range []string{"async", "asyncRewake"} {
+			if v, _ := h[k].(bool); v {
+				e.Async = true
+			}
+		}
 		for _, k := range []string{"timeout", "timeoutSec"} {
 			if n, ok := h[k].(float64); ok && n > 0 {
 				u := t.Unit()
@@ -513,4 +523,21 @@ func (t *Table) Entries(data []byte) ([]Entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// HasEvent reports whether the host has the event: a key of EventMap,
+// or, for a host without one (Claude Code, whose events are the
+// catalog's), a catalog event's own name (not an alias). The match is
+// exact: hosts compare event keys case-sensitively.
+func (t *Table) HasEvent(name string) bool {
+	if len(t.EventMap) > 0 {
+		_, ok := t.EventMap[name]
+		return ok
+	}
+	for _, s := range engine.BuiltinEvents() {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -197,6 +197,10 @@ type Installer interface {
 	// Entries reads the command hooks a configuration file of the host
 	// registers.
 	Entries(data []byte) ([]Entry, error)
+	// HasEvent reports whether the host has an event of that name (a
+	// configuration file's key the host fires): an entry under any
+	// other key never runs.
+	HasEvent(name string) bool
 }
 
 // Entry is one command hook a host's configuration file registers.
@@ -205,6 +209,13 @@ type Entry struct {
 	Event string
 	// Command is the command line the host runs (with sh -c or bash -c).
 	Command string
+	// Type is the entry's "type" field as written ("" when it has none):
+	// a host runs Command only for type "command".
+	Type string
+	// Async is set for an entry the host runs in the background
+	// ("async" or "asyncRewake" true): it does not wait for the answer,
+	// which can then decide nothing.
+	Async bool
 	// Timeout is the entry's own timeout (0: none; the host's default
 	// applies).
 	Timeout time.Duration

@@ -212,13 +212,20 @@ func (a *app) doctorHost(p protocol.Protocol, project, home string, files []stri
 				ht = p.HookTimeout(e.Event)
 			}
 			k := key{e.Command, ht}
-			if i, ok := byKey[k]; ok {
+			i, ok := byKey[k]
+			if ok {
 				fr.Commands[i].Events = append(fr.Commands[i].Events, e.Event)
-				continue
+			} else {
+				i = len(fr.Commands)
+				byKey[k] = i
+				fr.Commands = append(fr.Commands, a.doctorCommand(p, project, getenv, e, ht, words, perr))
 			}
-			cr := a.doctorCommand(p, project, getenv, e, ht, words, perr)
-			byKey[k] = len(fr.Commands)
-			fr.Commands = append(fr.Commands, cr)
+			cr := &fr.Commands[i]
+			for _, pr := range entryProblems(p, e) {
+				if !slices.Contains(cr.Problems, pr) {
+					cr.Problems = append(cr.Problems, pr)
+				}
+			}
 		}
 		hr.Files = append(hr.Files, fr)
 	}
@@ -248,6 +255,24 @@ func (a *app) doctorHost(p protocol.Protocol, project, home string, files []stri
 	return hr
 }
 
+// entryProblems says why the host would not run entry e as a command
+// hook of one of its events: a key the host has no event for (a
+// misspelling, another host's name, another case), an entry type
+// other than "command", or an async entry (its answer is not waited for).
+func entryProblems(p protocol.Protocol, e protocol.Entry) []string {
+	var out []string
+	if !p.HasEvent(e.Event) {
+		out = append(out, fmt.Sprintf("%s has no event %q: the entry never runs (event names are case-sensitive)", p.Title(), e.Event))
+	}
+	if e.Type != "" && e.Type != "command" {
+		out = append(out, fmt.Sprintf("the entry has type %q, not \"command\": %s does not run its command", e.Type, p.Title()))
+	}
+	if e.Async {
+		out = append(out, fmt.Sprintf("the entry is async: %s runs it in the background and does not wait for its answer, which can decide nothing", p.Title()))
+	}
+	return out
+}
+
 // doctorEnv is the environment a host's hook command runs with: this
 // process's, with the project variables the host sets.
 func doctorEnv(p protocol.Protocol, project string) []string {
@@ -261,7 +286,12 @@ var hookSubcommands = []string{"hook", "claude"}
 // hookctlCall finds the call of hookctl (or hookctl-client) in a hook's
 // command line, as the host's shell would run it, and returns its words
 // (expanded and unquoted, program first). ours is false for a command
-// that runs neither; err says why a command line cannot be read.
+// that runs neither; err says why a command line cannot be read, or why
+// it is not one plain call of hookctl: the host acts on the exit status
+// and output of the whole line, so a redirection (the reply thrown
+// away), a list (;, &&, ||), a pipe, a background job or a command
+// around hookctl (command, env, timeout...) can leave the event
+// unguarded whatever hookctl answers.
 func hookctlCall(command string, env []string) (words []string, ours bool, err error) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil {
@@ -269,8 +299,9 @@ func hookctlCall(command string, env []string) (words []string, ours bool, err e
 		return nil, ours, fmt.Errorf("the command does not parse as a shell command: %v", err)
 	}
 	cfg := &expand.Config{Env: expand.ListEnviron(env...)}
+	var found *syntax.CallExpr
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if ours || err != nil {
+		if found != nil || err != nil {
 			return false
 		}
 		call, ok := n.(*syntax.CallExpr)
@@ -284,13 +315,60 @@ func hookctlCall(command string, env []string) (words []string, ours bool, err e
 			}
 			return false
 		}
-		if len(fields) > 0 && isHookctlProgram(fields[0]) {
-			words, ours = fields, true
-			return false
+		for i, w := range fields {
+			if isHookctlProgram(w) {
+				found, ours = call, true
+				if i == 0 {
+					words = fields
+				}
+				return false
+			}
 		}
 		return true
 	})
-	return words, ours, err
+	if err != nil || found == nil {
+		return nil, ours, err
+	}
+	if why := notPlainCall(f, found, words == nil); why != "" {
+		return nil, true, fmt.Errorf("the command is not one plain call of hookctl: %s; the host acts on the whole command line, so hookctl's answer may not reach it (write only \"hookctl ...\", as hookctl install does)", why)
+	}
+	return words, true, nil
+}
+
+// notPlainCall says why the command line f is not call alone, with
+// hookctl as its program (wrapped: another program runs it), or "".
+func notPlainCall(f *syntax.File, call *syntax.CallExpr, wrapped bool) string {
+	if len(f.Stmts) != 1 {
+		return fmt.Sprintf("it runs %d commands in sequence (; or a newline)", len(f.Stmts))
+	}
+	st := f.Stmts[0]
+	switch {
+	case st.Background:
+		return "it runs hookctl in the background (&): the host does not wait for its answer"
+	case st.Coprocess:
+		return "it runs hookctl as a coprocess (|&)"
+	case st.Negated:
+		return "it negates the exit status (!)"
+	case len(st.Redirs) > 0:
+		return "it redirects the command's input or output (the answer or the payload may be lost)"
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		return fmt.Sprintf("it joins commands with %s", c.Op)
+	case *syntax.CallExpr:
+		if c != call {
+			return "hookctl is not the command the line runs"
+		}
+	default:
+		return "hookctl runs inside a compound command (a subshell, block, loop or condition)"
+	}
+	if len(call.Assigns) > 0 {
+		return "it sets variables before hookctl"
+	}
+	if wrapped {
+		return "another program runs hookctl (a prefix command such as command, exec, env or timeout)"
+	}
+	return ""
 }
 
 func isHookctlProgram(prog string) bool {

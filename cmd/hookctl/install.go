@@ -135,7 +135,10 @@ at most 5s, before the host stops waiting and runs the action.`,
 			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			if err := safefile.WriteFile(file, res.Data, 0o644); err != nil {
+			// A hard link (crush.json made a second name of a file
+			// outside the project) is refused, as a symbolic link is.
+			if err := safefile.WriteFileOwn(file, res.Data, 0o644); err != nil {
+
 				return &exitError{code: exitFailure, err: err}
 			}
 			fmt.Fprintf(a.stderr, "hookctl: wrote %s (%s runs %s on %s; configuration %s)\n", file, h.Title(), res.Command, strings.Join(events, ", "), abs)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/shquote"
 )
@@ -94,7 +96,7 @@ func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 			title = opts.Host
 		}
 		if opts.Header != "" {
-			b.WriteString("# " + opts.Header + "\n")
+			b.WriteString("# " + commentText(opts.Header) + "\n")
 		} else {
 			fmt.Fprintf(&b, "# Imported from %s hooks by `hookctl import %s`.\n", title, opts.Host)
 		}
@@ -102,7 +104,7 @@ func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 		b.WriteString("# results as Claude Code merges its hooks' (a deny wins).\n")
 	default:
 		if opts.Header != "" {
-			b.WriteString("# " + opts.Header + "\n")
+			b.WriteString("# " + commentText(opts.Header) + "\n")
 		} else {
 			b.WriteString("# Imported from Claude Code settings by `hookctl import claude`.\n")
 		}
@@ -239,7 +241,7 @@ func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 					if self {
 						why = "it runs hookctl itself, which would call itself"
 					}
-					text = fmt.Sprintf("\n# %s on %s (matcher %q) was not imported: %s.\n# %s\n", id, ev, g.Matcher, why, raw)
+					text = fmt.Sprintf("\n# %s on %s (matcher %q) was not imported: %s.\n# %s\n", commentText(id), commentText(ev), g.Matcher, commentText(why), commentText(string(raw)))
 				}
 				b.WriteString(text)
 			}
@@ -268,6 +270,22 @@ func hookID(event, matcher string, used map[string]bool) string {
 	}
 	used[id] = true
 	return id
+}
+
+// commentText makes s safe in a line comment of the generated HCL: a
+// control character (a newline would end the comment and start
+// configuration) or a Unicode line or paragraph separator is written as
+// its \u escape.
+func commentText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == 0x2028 || r == 0x2029 || r == utf8.RuneError {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // quote writes an HCL string literal, escaping ${ and %{ so commands keep

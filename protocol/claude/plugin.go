@@ -43,6 +43,30 @@ func PluginEnv(root, dataDir string) map[string]string {
 	return env
 }
 
+// pluginNameRE is a plain plugin name: Claude Code's plugins reference
+// asks for kebab-case without spaces; letters, digits, '-', '_' and '.'
+// (not first) are taken, so no name holds a path separator, a control
+// character or a space.
+var pluginNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
+
+// ErrPluginName is what a manifest name that is not a plain plugin name
+// matches with errors.Is.
+var ErrPluginName = errors.New("not a plain plugin name")
+
+// ValidPluginName checks a plugin manifest's name: a plain name (see
+// pluginNameRE) without "..", since it names the plugin's data directory
+// (~/.claude/plugins/data/<name>) and appears in the imported
+// configuration.
+func ValidPluginName(name string) error {
+	if name == "" {
+		return fmt.Errorf("\"name\" is missing: %w", ErrPluginName)
+	}
+	if !pluginNameRE().MatchString(name) || strings.Contains(name, "..") {
+		return fmt.Errorf("\"name\" %q: %w (want kebab-case: letters, digits, '-', '_', '.'; no path separator, \"..\", space or control character)", name, ErrPluginName)
+	}
+	return nil
+}
+
 // IsPlugin reports whether dir is a Claude Code plugin (it has a
 // manifest).
 func IsPlugin(dir string) bool {
@@ -68,6 +92,9 @@ func LoadPlugin(dir string) (*Plugin, error) {
 		Hooks json.RawMessage `json:"hooks"`
 	}
 	if err := json.Unmarshal(raw, &manifest); err != nil {
+		return nil, fmt.Errorf("%s: %w", PluginManifest, err)
+	}
+	if err := ValidPluginName(manifest.Name); err != nil {
 		return nil, fmt.Errorf("%s: %w", PluginManifest, err)
 	}
 	p := &Plugin{Name: manifest.Name, Root: root}

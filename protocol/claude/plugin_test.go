@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,18 @@ func TestImportWarnsOfUnresolvedVariables(t *testing.T) {
 	}
 	if strings.Contains(all, "CLAUDE_PROJECT_DIR") {
 		t.Errorf("hookctl sets CLAUDE_PROJECT_DIR: %s", all)
+	}
+}
+
+func TestValidPluginName(t *testing.T) {
+	for _, ok := range []string{"guard", "my-plugin", "p_1", "v1.2", "A"} {
+		if err := claude.ValidPluginName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a/b", `a\b`, "..", "a..b", ".hidden", "-x", "a b", "a\nb", "a\x00b", "../../etc/x", "é"} {
+		if err := claude.ValidPluginName(bad); !errors.Is(err, claude.ErrPluginName) {
+			t.Errorf("%q: %v, want ErrPluginName", bad, err)
+		}
 	}
 }

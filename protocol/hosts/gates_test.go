@@ -12,7 +12,8 @@ import (
 // TestGeminiFolderTrustGate: Gemini CLI runs a project's hooks only in a
 // folder its trust rules trust (the folder, or its parent with
 // TRUST_PARENT), or with folder trust turned off; of the other hosts only
-// Codex has gates of its own (protocol.Gater; codex.TestGatesReadCodexTrust).
+// Codex (codex.TestGatesReadCodexTrust) and Claude Code (disableAllHooks,
+// doctor_unguarded.txtar) have gates of their own (protocol.Gater).
 func TestGeminiFolderTrustGate(t *testing.T) {
 	reg := hosts.New()
 	p, _ := reg.Lookup("gemini")
@@ -69,7 +70,7 @@ func TestGeminiFolderTrustGate(t *testing.T) {
 		t.Errorf("folder trust off: %s", got)
 	}
 	for _, p := range reg.All() {
-		if _, ok := p.(protocol.Gater); ok != (p.Name() == "gemini" || p.Name() == "codex") {
+		if _, ok := p.(protocol.Gater); ok != (p.Name() == "gemini" || p.Name() == "codex" || p.Name() == "claude") {
 			t.Errorf("%s: Gater %v", p.Name(), ok)
 		}
 	}
