@@ -376,3 +376,14 @@ func MarshalPayload(p map[string]any) ([]byte, error) {
 func DecodeValue(data []byte) (any, error) {
 	return jsonlimit.DecodeValue(data)
 }
+
+// EventHint is the detection hint of a payload whose hook_event_name is
+// one of the host's own event names, at rank.
+func (t *Table) EventHint(raw map[string]any, rank int) (Hint, bool) {
+	if name, _ := raw["hook_event_name"].(string); name != "" {
+		if _, ok := t.EventMap[name]; ok {
+			return Hint{Rank: rank, Why: fmt.Sprintf("%q is a %s event", name, t.HostTitle)}, true
+		}
+	}
+	return Hint{}, false
+}

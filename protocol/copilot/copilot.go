@@ -61,12 +61,7 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 			return protocol.Hint{Rank: protocol.RankFieldNames, Why: "the payload's fields are camelCase (toolName, sessionId: Copilot CLI)"}, true
 		}
 	}
-	if name, _ := raw["hook_event_name"].(string); name != "" {
-		if _, ok := p.EventMap[name]; ok {
-			return protocol.Hint{Rank: protocol.RankSharedEvent, Why: fmt.Sprintf("%q is a Copilot CLI event", name)}, true
-		}
-	}
-	return protocol.Hint{}, false
+	return p.EventHint(raw, protocol.RankSharedEvent)
 }
 
 // Limitations of Copilot CLI.

@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -68,12 +67,7 @@ func (p *Protocol) Detect(raw map[string]any, _ func(string) string) (protocol.H
 			return protocol.Hint{Rank: protocol.RankOwnFields, Why: "the payload has conversation_id/workspace_roots (Cursor)"}, true
 		}
 	}
-	if name, _ := raw["hook_event_name"].(string); name != "" {
-		if _, ok := p.EventMap[name]; ok {
-			return protocol.Hint{Rank: protocol.RankEventName, Why: fmt.Sprintf("%q is a Cursor event", name)}, true
-		}
-	}
-	return protocol.Hint{}, false
+	return p.EventHint(raw, protocol.RankEventName)
 }
 
 // Limitations of Cursor.
