@@ -52,7 +52,7 @@ HOOKCTL_ON_CONFIG_ERROR=warn) only warns.`,
 			return a.runHook(cmd, f, claudeproto.Name)
 		},
 	}
-	f.add(cmd, false)
+	f.add(cmd, false, a.registry())
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return a.refuseHook(cmd, f, claudeproto.Name, err)
 	})

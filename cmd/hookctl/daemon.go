@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/daemon/daemonserver"
+	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/runtime"
 )
 
@@ -56,7 +57,7 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	defer os.Remove(socket)
 	cache := runtime.NewCache()
 	defer cache.Close()
-	rt := newHookRuntime(cache, nil)
+	rt := newHookRuntime(hosts.New(), cache, nil)
 	h := daemonserver.HandlerFunc(func(ctx context.Context, req *daemon.Request) daemon.Response { return runCall(ctx, req, rt) })
 	if err := daemonserver.Serve(ctx, ln, h, daemonserver.WithIdentity(identity), daemonserver.WithIdle(idle),
 		daemonserver.WithHangup(&runtime.StopError{Signal: clientGone{}})); err != nil {

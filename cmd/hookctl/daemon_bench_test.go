@@ -29,7 +29,7 @@ func BenchmarkDaemonCall(b *testing.B) {
 	}
 	cache := runtime.NewCache()
 	defer cache.Close()
-	rt := newHookRuntime(cache, nil)
+	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	cwd, _ := os.Getwd()
 	req := &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: os.Environ()}
 	for b.Loop() {

@@ -18,7 +18,6 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/protocol"
-	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -117,7 +116,7 @@ working directory; --config, when given, is the configuration to expect.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&hostNames, "host", nil, "the hosts to check: "+strings.Join(hosts.New().Names(), ", ")+" (default: those with a configuration file here)")
+	cmd.Flags().StringSliceVar(&hostNames, "host", nil, "the hosts to check: "+strings.Join(a.registry().Names(), ", ")+" (default: those with a configuration file here)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }
@@ -131,7 +130,7 @@ func (a *app) doctor(names []string) *doctorReport {
 	}
 	home, _ := os.UserHomeDir()
 	rep := &doctorReport{Project: project, Guarded: true}
-	reg := hosts.New()
+	reg := a.registry()
 	var ps []protocol.Protocol
 	for _, n := range names {
 		p, ok := reg.Lookup(n)

@@ -36,9 +36,9 @@ type hookFlags struct {
 	hostTimeout                     string
 }
 
-func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool) {
+func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool, reg runtime.Registry) {
 	if hostFlags {
-		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(runtime.Hosts().Names(), ", ")+" (default: detected from the payload)")
+		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(reg.Names(), ", ")+" (default: detected from the payload)")
 		cmd.Flags().StringVar(&f.event, "event", "", "the host's event name, for hosts whose payload does not name it")
 	}
 	cmd.Flags().BoolVar(&f.allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")
@@ -142,7 +142,7 @@ that is not one.
 			return a.runHook(cmd, f, f.host)
 		},
 	}
-	f.add(cmd, true)
+	f.add(cmd, true, a.registry())
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		// The flags parsed before the bad one (--host among them) stand.
 		return a.refuseHook(cmd, f, f.host, err)
@@ -154,7 +154,7 @@ that is not one.
 func (a *app) runHook(cmd *cobra.Command, f *hookFlags, hostName string) error {
 	start := time.Now()
 	cwd, _ := os.Getwd()
-	return a.answerHook(cmd.Context(), newHookRuntime(runtime.OneShot(), a.oneShotTracing), f, hostName, hookCall{
+	return a.answerHook(cmd.Context(), newHookRuntime(a.registry(), runtime.OneShot(), a.oneShotTracing), f, hostName, hookCall{
 		command: cmd.CommandPath(), changed: cmd.Flags().Changed, getenv: os.Getenv, cwd: cwd, env: os.Environ(), start: start,
 	})
 }
@@ -173,11 +173,12 @@ type hookCall struct {
 	start time.Time
 }
 
-// newHookRuntime is the runtime of hook calls served from source: each
+// newHookRuntime is the runtime of hook calls served from source, for
+// the hosts of reg: each
 // call's state a sharedState, one-shot calls traced by trace (nil: not
 // traced).
-func newHookRuntime(source runtime.Source, trace func(context.Context) (context.Context, []engine.Option, func())) *runtime.Runtime {
-	opts := []runtime.Option{runtime.WithSource(source),
+func newHookRuntime(reg runtime.Registry, source runtime.Source, trace func(context.Context) (context.Context, []engine.Option, func())) *runtime.Runtime {
+	opts := []runtime.Option{runtime.WithSource(source), runtime.WithProtocols(reg),
 		runtime.WithState(func(name string) runtime.State {
 			return newSharedState(name, oneShotNATSTimeout, natsstate.DefaultTimeout)
 		})}
@@ -212,7 +213,7 @@ func (a *app) answerHook(ctx context.Context, rt *runtime.Runtime, f *hookFlags,
 // answerHook does for a mode that is not one.
 func (a *app) refuseHook(cmd *cobra.Command, f *hookFlags, hostName string, err error) error {
 	cwd, _ := os.Getwd()
-	rt := newHookRuntime(runtime.OneShot(), nil)
+	rt := newHookRuntime(a.registry(), runtime.OneShot(), nil)
 	req := runtime.Request{Event: f.event, Invalid: err}
 	if p, ok := rt.Protocols().Lookup(hostName); ok {
 		req.Protocol = p

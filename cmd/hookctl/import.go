@@ -12,7 +12,6 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/hcl"
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
-	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 func newImportCmd(a *app) *cobra.Command {
@@ -52,15 +51,15 @@ import nor hookctl sets is a warning naming it.`,
 			if hostName == "" && len(args) == 2 {
 				return nil
 			}
-			return usageError("usage: hookctl import [--host] HOST FILE (HOST: %s)", strings.Join(hosts.New().Names(), ", "))
+			return usageError("usage: hookctl import [--host] HOST FILE (HOST: %s)", strings.Join(a.registry().Names(), ", "))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if hostName == "" {
 				hostName, args = args[0], args[1:]
 			}
-			h, ok := hosts.New().Lookup(hostName)
+			h, ok := a.registry().Lookup(hostName)
 			if !ok {
-				return usageError("unknown host %q: want one of %s", hostName, strings.Join(hosts.New().Names(), ", "))
+				return usageError("unknown host %q: want one of %s", hostName, strings.Join(a.registry().Names(), ", "))
 			}
 			var opts claudeproto.ImportOptions
 			var data []byte
@@ -145,7 +144,7 @@ import nor hookctl sets is a warning naming it.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	cmd.Flags().StringVar(&pluginRoot, "plugin-root", "", "import claude: FILE holds the hooks of the Claude Code plugin in this directory (its CLAUDE_PLUGIN_ROOT)")
 	cmd.Flags().StringVar(&pluginData, "plugin-data", "", "import claude of a plugin: its CLAUDE_PLUGIN_DATA (default ~/.claude/plugins/data/<plugin name>)")
-	cmd.Flags().StringVar(&hostName, "host", "", "the host whose configuration FILE is: "+strings.Join(hosts.New().Names(), ", "))
+	cmd.Flags().StringVar(&hostName, "host", "", "the host whose configuration FILE is: "+strings.Join(a.registry().Names(), ", "))
 	return cmd
 }
 

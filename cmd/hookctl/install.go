@@ -13,7 +13,6 @@ import (
 
 	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/protocol"
-	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/runtime"
 )
 
@@ -51,7 +50,7 @@ at most 5s, before the host stops waiting and runs the action.`,
   hookctl install --host gemini --config .hookctl/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg := hosts.New()
+			reg := a.registry()
 			h, ok := reg.Lookup(hostName)
 			if !ok {
 				return usageError("--host %q: want one of %s", hostName, strings.Join(reg.Names(), ", "))
@@ -153,7 +152,7 @@ at most 5s, before the host stops waiting and runs the action.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(hosts.New().Names(), ", "))
+	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(a.registry().Names(), ", "))
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register as it is, with --host-timeout appended (default: hookctl hook --host NAME --config ABSOLUTE-PATH, quoted)")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")

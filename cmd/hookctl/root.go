@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/internal/termsafe"
+	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/hosts"
 )
 
 // Exit codes.
@@ -47,6 +49,17 @@ type app struct {
 	// timings, when HOOKCTL_TIMINGS=1, records where a one-shot host
 	// command's time goes.
 	timings *timings
+	// hostRegistry is the registry of hosts, made once per process
+	// (registry).
+	hostRegistry *protocol.Registry
+}
+
+// registry is the hosts' registry every command of the process shares.
+func (a *app) registry() *protocol.Registry {
+	if a.hostRegistry == nil {
+		a.hostRegistry = hosts.New()
+	}
+	return a.hostRegistry
 }
 
 func (a *app) logger() *slog.Logger {

@@ -280,7 +280,7 @@ hook "tests-first" {
 }
 `)
 	cache := runtime.NewCache()
-	rt := newHookRuntime(cache, nil)
+	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	call := func() string {
 		resp := runCall(t.Context(), &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg, AllowUntrusted: true},
 			Stdin: []byte(`{"hook_event_name":"Stop","session_id":"d1"}`)}, rt)
