@@ -106,8 +106,13 @@ func TestServeExportsTraces(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	if !strings.Contains(stderr.String(), "exporting traces") {
-		t.Errorf("serve does not say it exports traces: %s", stderr)
+	// The line comes in a write of its own after the serving line.
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "exporting traces"); {
+		if time.Now().After(deadline) {
+			t.Errorf("serve does not say it exports traces: %s", stderr)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	spans := map[string]string{ // request path -> the caller's span id
 		"/claude":             "00f067aa0ba902b7",
