@@ -25,7 +25,9 @@ const (
 
 // Diagnostic is one problem of a configuration, at File:Line:Column
 // (1-based; Line 0 when it has no position) through EndLine:EndColumn,
-// with its stable Code (see Codes).
+// with its stable Code (see Codes). Suggestion, when set, is the fix it
+// proposes in a word or a line (the closest known name of a misspelled
+// one), for tools that offer it as a quick fix.
 type Diagnostic struct {
 	File               string
 	Line, Column       int
@@ -33,6 +35,7 @@ type Diagnostic struct {
 	Severity           Severity
 	Code               Code
 	Summary, Detail    string
+	Suggestion         string
 }
 
 // At is the diagnostic's position as file:line:column.
