@@ -99,5 +99,5 @@
 // touch the outside check the calling hook's capabilities (Allowed).
 //
 // goja has no heap limit: a script can allocate until the process runs out
-// of memory; see the README's security model.
+// of memory; see docs/security-model.md.
 package script

@@ -58,7 +58,7 @@ func newEventsCmd(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table (the README's event table)")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table (the event table of docs/events.md)")
 	cmd.Flags().StringVar(&source, "source", "", "only events from claude-code, openclaw or custom")
 	return cmd
 }
@@ -114,7 +114,7 @@ func writeEventsJSON(a *app, specs []engine.EventSpec) error {
 	return nil
 }
 
-// writeEventsMarkdown prints the catalog as the README's event table.
+// writeEventsMarkdown prints the catalog as the event table of docs/events.md.
 func writeEventsMarkdown(a *app, specs []engine.EventSpec) {
 	fmt.Fprint(a.stdout, catalogdoc.Table(specs))
 }

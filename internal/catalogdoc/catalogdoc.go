@@ -1,5 +1,5 @@
-// Package catalogdoc renders the event catalog as the Markdown table of the
-// README and of `hookctl events --markdown`.
+// Package catalogdoc renders the event catalog as the Markdown table of
+// docs/events.md and of `hookctl events --markdown`.
 package catalogdoc
 
 import (

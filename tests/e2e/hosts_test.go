@@ -776,13 +776,13 @@ func TestInstalledFromSubdirectory(t *testing.T) {
 					case subdir != "" && h.name == "copilot":
 						// Copilot started in a subdirectory of the
 						// repository loads no .github/hooks: rm -rf runs.
-						skip(t, "Copilot CLI 1.0.102 started in a subdirectory loads no .github/hooks of the repository root: no project hook can run there (a host limit, README \"Other agent hosts\")")
+						skip(t, "Copilot CLI 1.0.102 started in a subdirectory loads no .github/hooks of the repository root: no project hook can run there (a host limit, docs/hosts.md)")
 					case subdir != "" && h.name == "gemini":
 						// Gemini reads project settings from its working
 						// directory only (loadSettings(process.cwd())): a
 						// session started in a subdirectory runs no
 						// project hook at all.
-						skip(t, "Gemini CLI 0.61.0 reads project settings from its working directory only: a session started in a subdirectory runs no project hook (a host limit, README \"Other agent hosts\")")
+						skip(t, "Gemini CLI 0.61.0 reads project settings from its working directory only: a session started in a subdirectory runs no project hook (a host limit, docs/hosts.md)")
 					}
 					victim := filepath.Join(t.TempDir(), "victim")
 					if err := os.MkdirAll(filepath.Join(victim, "keep"), 0o755); err != nil {
