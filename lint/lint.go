@@ -90,6 +90,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		if r, ok := hb.Ranges["matcher"]; ok && h.Matcher != "" {
 			lintMatcher(eng, h, r, warn)
 		}
+		lintScript(eng, hb, add)
 		if res, ok := engine.StaticResult(h.Handler); ok {
 			lintResult(eng, h, res, hb.RangeOf("result"), warn)
 		}
