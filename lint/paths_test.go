@@ -115,8 +115,8 @@ func TestScriptPaths(t *testing.T) {
 		{"inline ts", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  ts      = <<-TS\n    const n: number = 1;\n    const c: string = event.tool_input[\"comand\"] ?? \"\";\n  TS\n}\n"},
 			[]string{`hooks.hcl:6:` /* column via the source map */, `event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
 		{"script file", map[string]string{
-			"hooks.hcl":    "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash|Write\"\n  script  = \"s.js\"\n}\n",
-			"s.js": "module.exports = function (e, ctx) {\n  const p = e.tool_input.file_path || e.tool_input.command;\n  return e.tool_input.comand;\n};\n"},
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash|Write\"\n  script  = \"s.js\"\n}\n",
+			"s.js":      "module.exports = function (e, ctx) {\n  const p = e.tool_input.file_path || e.tool_input.command;\n  return e.tool_input.comand;\n};\n"},
 			[]string{`s.js:3:23 HK1409 event.tool_input.comand: Bash or Write has no field "comand"; did you mean "command"?`}},
 		{"ts module", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"Stop\"\n  script  = \"s.ts\"\n}\n",
