@@ -83,6 +83,14 @@ func Payload(event string) (Field, bool) {
 	return Field{Type: Object, Fields: fs, Open: true}, true
 }
 
+// Fields returns an event's own payload fields, those of the fields
+// every event carries (Common) excluded unless the event gives them
+// otherwise. It reports false for an event whose payload is not known.
+func Fields(event string) ([]Field, bool) {
+	own, ok := events[event]
+	return slices.Clone(own), ok
+}
+
 // Events returns the events whose payload is known, sorted.
 func Events() []string {
 	names := make([]string, 0, len(events))
