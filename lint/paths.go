@@ -66,53 +66,73 @@ func matcherNames(src string, mode engine.MatcherMode) []string {
 }
 
 // lintPaths warns about each path that the hook's events' payloads (and
-// the matched tools' tool_input) do not have. prefix is how the reader
-// names the payload ("" in a condition, "event." in a script); root
-// misspellings in conditions keep their own summary.
+// the matched tools' tool_input) do not have. A path one of the hook's
+// events has, or that one of them cannot check (its payload is not
+// known, an alias), is not reported: the hook may read it for that
+// event. prefix is how the reader names the payload ("" in a condition,
+// "event." in a script); root misspellings in conditions keep their own
+// summary.
 func lintPaths(eng *engine.Engine, h engine.Hook, r hcl.Range, paths []payloadPath, prefix string, warn func(hcl.Diagnostic)) {
+	type checked struct {
+		event string
+		tools []string
+	}
+	var events []checked
 	for ev, spec := range hookEvents(eng, h) {
-		if ev != spec.Name {
-			// An alias (OpenClaw's before_tool_call): the host that fires
-			// it may send other fields.
-			continue
+		if _, ok := schema.Payload(spec.Name); !ok || ev != spec.Name {
+			// An unknown payload, or an alias (OpenClaw's
+			// before_tool_call): the host that fires it may send other
+			// fields; nothing can be said.
+			return
 		}
-		if _, ok := schema.Payload(spec.Name); !ok {
-			continue
-		}
-		tools := toolsOf(h, spec)
-		for _, p := range paths {
-			_, err := schema.Resolve(spec.Name, tools, p.elems)
+		events = append(events, checked{spec.Name, toolsOf(h, spec)})
+	}
+	for _, p := range paths {
+		var first *schema.UnknownFieldError
+		for _, c := range events {
+			_, err := schema.Resolve(c.event, c.tools, p.elems)
 			var u *schema.UnknownFieldError
 			if !errors.As(err, &u) {
-				continue
+				first = nil
+				break
 			}
-			depth := strings.Count(u.Path, ".") + 1
-			at := r
-			if p.at != nil {
-				if rr, ok := p.at(depth - 1); ok {
-					at = rr
-				}
+			if first == nil {
+				first = u
 			}
-			summary := summaryUnknownPath
-			if prefix == "" && depth == 1 {
-				summary = summaryUnknownField
-			}
-			detail := fmt.Sprintf("%s%s: %s has no field %q", prefix, u.Path, u.Parent, u.Name)
-			if u.Suggestion != "" {
-				detail += fmt.Sprintf("; did you mean %q?", u.Suggestion)
-			} else {
-				detail += "."
-			}
-			if prefix == "" {
-				detail += " It is always missing here, so the condition reads nil."
-			} else {
-				detail += " It is always undefined here."
-			}
-			d := hcl.NewDiagnostic(hcl.SeverityWarning, at, summary, detail)
-			d.Suggestion = u.Suggestion
-			warn(d)
+		}
+		if first != nil {
+			warn(pathDiagnostic(first, p, r, prefix))
 		}
 	}
+}
+
+// pathDiagnostic is the warning about an unknown path.
+func pathDiagnostic(u *schema.UnknownFieldError, p payloadPath, r hcl.Range, prefix string) hcl.Diagnostic {
+	depth := strings.Count(u.Path, ".") + 1
+	at := r
+	if p.at != nil {
+		if rr, ok := p.at(depth - 1); ok {
+			at = rr
+		}
+	}
+	summary := summaryUnknownPath
+	if prefix == "" && depth == 1 {
+		summary = summaryUnknownField
+	}
+	detail := fmt.Sprintf("%s%s: %s has no field %q", prefix, u.Path, u.Parent, u.Name)
+	if u.Suggestion != "" {
+		detail += fmt.Sprintf("; did you mean %q?", u.Suggestion)
+	} else {
+		detail += "."
+	}
+	if prefix == "" {
+		detail += " It is always missing here, so the condition reads nil."
+	} else {
+		detail += " It is always undefined here."
+	}
+	d := hcl.NewDiagnostic(hcl.SeverityWarning, at, summary, detail)
+	d.Suggestion = u.Suggestion
+	return d
 }
 
 // conditionPaths returns the payload paths an expr condition reads: the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/schema"
 )
 
 // check writes files into a directory (hooks.hcl and what it loads),
@@ -48,7 +49,11 @@ func hook(event, matcher, when string) string {
 	if matcher != "" {
 		m = fmt.Sprintf("  matcher = %q\n", matcher)
 	}
-	return fmt.Sprintf("hook \"h\" {\n  event = %q\n%s  when = %q\n  decision = \"deny\"\n}\n", event, m, when)
+	ev := fmt.Sprintf("event = %q", event)
+	if names := strings.Split(event, ","); len(names) > 1 {
+		ev = fmt.Sprintf("events = [%q, %q]", names[0], names[1])
+	}
+	return fmt.Sprintf("hook \"h\" {\n  %s\n%s  when = %q\n  decision = \"deny\"\n}\n", ev, m, when)
 }
 
 // TestConditionPaths: a condition reading a nested payload path the event
@@ -83,6 +88,8 @@ func TestConditionPaths(t *testing.T) {
 		{"Stop", "", "loop_count > 2 and stop_hook_active", ""},
 		{"PreToolUse", "Bash", "state.count > 1 and let x = tool_input; x.comand != ''", ""},
 		{"PreToolUse", "Bash", "any(tool_input.command, {.foo == 1}) or upper(tool_input.command) == 'X'", ""},
+		// A field of one of the hook's events is fine on the others.
+		{"PreToolUse,PostToolUse", "Bash", "tool_response.stdout != '' or tool_input.comand != ''", `did you mean "command"?`},
 		// Events whose payload is not known, aliases: unchecked.
 		{"before_tool_call", "", "params.comand != ''", ""},
 	} {
@@ -150,4 +157,30 @@ func TestScriptPaths(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzPayloadPaths: no condition or script source makes the path
+// extraction or the schema check panic or hang.
+func FuzzPayloadPaths(f *testing.F) {
+	f.Add("tool_input.comand matches 'rm' and tool_input[\"x\"][0]?.y", "module.exports = function (e) { return e.tool_input?.comand; }", false)
+	f.Add("let x = tool_input; x.a or $env.tool_calls[1].tool_nme", "export default (event: any) => event[\"tool_input\"][k].comand", true)
+	f.Add("any(tool_input.edits, {.old_sting == ''})", "function f(event) { return (event) => event.a.b.c; }", false)
+	f.Fuzz(func(t *testing.T, cond, js string, ts bool) {
+		r := hcl.Range{Filename: "hooks.hcl"}
+		r.Start.Line, r.Start.Column, r.End.Line = 1, 1, 1
+		r.End.Column = len(cond) + 3
+		paths := conditionPaths(cond, r)
+		paths = append(paths, jsPaths(js, "s.js", ts, true, nil)...)
+		paths = append(paths, jsPaths("(async function (event, ctx) {"+js+"\n})", "hooks.hcl", ts, false, func(l, c int) (int, int) { return l, c })...)
+		for _, p := range paths {
+			for _, ev := range []string{"PreToolUse", "PostToolBatch", "Stop"} {
+				_, _ = schema.Resolve(ev, []string{"Bash", "mcp__x"}, p.elems)
+			}
+			if p.at != nil {
+				for i := range p.elems {
+					p.at(i)
+				}
+			}
+		}
+	})
 }
