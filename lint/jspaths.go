@@ -107,12 +107,28 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 		}
 	}
 	f := prog.File
-	at := func(idx file.Idx, length int) (hcl.Range, bool) {
+	mapped := f.Source() != src
+	lines := strings.Split(src, "\n")
+	at := func(idx file.Idx, text string) (hcl.Range, bool) {
+		if int(idx) < f.Base() {
+			return hcl.Range{}, false
+		}
 		p := f.Position(int(idx) - f.Base())
 		if p.Line < 1 {
 			return hcl.Range{}, false
 		}
 		line, col := p.Line, p.Column
+		if mapped && line <= len(lines) {
+			// A source map points at the start of an expression: the
+			// name is at or after it on its line.
+			l := lines[line-1]
+			if col-1 <= len(l) {
+				if i := strings.Index(l[col-1:], text); i >= 0 {
+					col += i
+				}
+			}
+		}
+		length := len(text)
 		if pos != nil {
 			line, col = pos(line, col)
 		}
@@ -142,7 +158,7 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 			if !enter {
 				return true
 			}
-			elems, idxs, lens, ok := w.chain(x.(ast.Expression))
+			elems, idxs, names, ok := w.chain(x.(ast.Expression))
 			if !ok {
 				return true
 			}
@@ -154,7 +170,7 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 						if i >= len(idxs) {
 							return hcl.Range{}, false
 						}
-						return at(idxs[i], lens[i])
+						return at(idxs[i], names[i])
 					}})
 				}
 			}
@@ -213,9 +229,9 @@ func (w *jsWalker) scope(fn ast.Node, params *ast.ParameterList, enter bool) {
 }
 
 // chain returns the path a member chain reads on the event, with the
-// position and length of each element; ok is false when the chain is not
+// position and source text of each element; ok is false when the chain is not
 // rooted at the event.
-func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, lens []int, ok bool) {
+func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, texts []string, ok bool) {
 	var cut bool
 	var walk func(e ast.Expression) bool
 	walk = func(e ast.Expression) bool {
@@ -233,7 +249,7 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, len
 			if !cut {
 				elems = append(elems, string(x.Identifier.Name))
 				idxs = append(idxs, x.Identifier.Idx)
-				lens = append(lens, len(x.Identifier.Name))
+				texts = append(texts, string(x.Identifier.Name))
 			}
 			return true
 		case *ast.BracketExpression:
@@ -245,11 +261,11 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, len
 				case *ast.StringLiteral:
 					elems = append(elems, string(m.Value))
 					idxs = append(idxs, m.Idx)
-					lens = append(lens, len(m.Literal))
+					texts = append(texts, m.Literal)
 				case *ast.NumberLiteral:
 					elems = append(elems, "0")
 					idxs = append(idxs, m.Idx)
-					lens = append(lens, len(m.Literal))
+					texts = append(texts, m.Literal)
 				default:
 					cut = true
 				}
@@ -261,7 +277,7 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, len
 	if !walk(e) {
 		return nil, nil, nil, false
 	}
-	return elems, idxs, lens, true
+	return elems, idxs, texts, true
 }
 
 // hasComputed reports whether a member chain has a computed member (whose

@@ -120,7 +120,7 @@ func TestScriptPaths(t *testing.T) {
 		{"inline quoted js", map[string]string{"hooks.hcl": "hook \"h\" {\n  event = \"PreToolUse\"\n  matcher = \"Write\"\n  js = \"return event.tool_input.file_pth ? null : null\"\n}\n"},
 			[]string{`hooks.hcl:4:33 HK1409 event.tool_input.file_pth: Write has no field "file_pth"; did you mean "file_path"?`}},
 		{"inline ts", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  ts      = <<-TS\n    const n: number = 1;\n    const c: string = event.tool_input[\"comand\"] ?? \"\";\n  TS\n}\n"},
-			[]string{`hooks.hcl:6:` /* column via the source map */, `event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
+			[]string{`hooks.hcl:6:40 `, `event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
 		{"script file", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash|Write\"\n  script  = \"s.js\"\n}\n",
 			"s.js":      "module.exports = function (e, ctx) {\n  const p = e.tool_input.file_path || e.tool_input.command;\n  return e.tool_input.comand;\n};\n"},
@@ -128,7 +128,7 @@ func TestScriptPaths(t *testing.T) {
 		{"ts module", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"Stop\"\n  script  = \"s.ts\"\n}\n",
 			"s.ts":      "import { allow } from \"hookctl/decision\";\ninterface X { a: string }\nexport default function (event: StopEvent) {\n  if (event.loop_count > 1 && event.stop_hook_actve) return;\n}\n"},
-			[]string{`s.ts:4:3`, `event.stop_hook_actve: Stop's payload has no field "stop_hook_actve"; did you mean "stop_hook_active"?`}},
+			[]string{`s.ts:4:37 `, `event.stop_hook_actve: Stop's payload has no field "stop_hook_actve"; did you mean "stop_hook_active"?`}},
 		{"correct and shadowed", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
 			nil},

@@ -146,3 +146,34 @@ func TestToolInputByHostName(t *testing.T) {
 		t.Errorf("Tools() = %v", Tools())
 	}
 }
+
+// TestOtherHostsToolInputsResolve: crush's tool calls (recorded), by its
+// own tool names, resolve under the canonical tools' inputs.
+func TestOtherHostsToolInputsResolve(t *testing.T) {
+	files, err := filepath.Glob("testdata/crush/PreToolUse.*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no payloads: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var payload struct {
+			ToolName  string         `json:"tool_name"`
+			ToolInput map[string]any `json:"tool_input"`
+		}
+		if err := json.Unmarshal(b, &payload); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		in, ok := ToolInput(payload.ToolName)
+		if !ok {
+			t.Errorf("%s: no tool_input for %s", filepath.Base(f), payload.ToolName)
+		}
+		for k := range payload.ToolInput {
+			if _, ok := in.Field(k); !ok {
+				t.Errorf("%s: %s's input does not list %s", filepath.Base(f), payload.ToolName, k)
+			}
+		}
+	}
+}
