@@ -2,12 +2,14 @@ package lint
 
 import (
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/hookctl/hookctl/engine"
@@ -138,9 +140,25 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 		return r, true
 	}
 
-	w := &jsWalker{handlers: map[ast.Node]bool{}}
+	w := &jsWalker{handlers: map[ast.Node]bool{}, stack: []frame{{}}}
 	var out []payloadPath
 	seen := map[string]bool{}
+	record := func(c chainRef) {
+		if len(c.elems) == 0 {
+			return
+		}
+		key := strings.Join(c.elems, "\x00")
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, payloadPath{elems: c.elems, at: func(i int) (hcl.Range, bool) {
+			if i >= len(c.idxs) {
+				return hcl.Range{}, false
+			}
+			return at(c.idxs[i], c.texts[i])
+		}})
+	}
 	jsrewrite.Walk(prog, func(n any, enter bool) bool {
 		switch x := n.(type) {
 		case *ast.FunctionLiteral:
@@ -154,26 +172,23 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 					w.handlers[fn] = true
 				}
 			}
+		case *ast.LexicalDeclaration:
+			if enter {
+				w.declare(x.List, x.Token == token.CONST, record)
+			}
+		case *ast.VariableStatement:
+			if enter {
+				w.declare(x.List, false, record)
+			}
 		case *ast.DotExpression, *ast.BracketExpression:
 			if !enter {
 				return true
 			}
-			elems, idxs, names, ok := w.chain(x.(ast.Expression))
+			c, ok := w.chain(x.(ast.Expression))
 			if !ok {
 				return true
 			}
-			if len(elems) > 0 {
-				key := strings.Join(elems, "\x00")
-				if !seen[key] {
-					seen[key] = true
-					out = append(out, payloadPath{elems: elems, at: func(i int) (hcl.Range, bool) {
-						if i >= len(idxs) {
-							return hcl.Range{}, false
-						}
-						return at(idxs[i], names[i])
-					}})
-				}
-			}
+			record(c)
 			// Computed members may read the event too.
 			return hasComputed(x)
 		}
@@ -182,24 +197,63 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 	return out
 }
 
-// jsWalker tracks, function by function, the name that holds the event.
-type jsWalker struct {
-	handlers map[ast.Node]bool
-	stack    []string
+// chainRef is a path read on the event, with the position and source
+// text of each element.
+type chainRef struct {
+	elems []string
+	idxs  []file.Idx
+	texts []string
+	// cut is set when a computed member ends what is known of the path.
+	cut bool
 }
 
-func (w *jsWalker) current() string {
-	if len(w.stack) == 0 {
-		return ""
+func (c chainRef) with(elem string, idx file.Idx, text string) chainRef {
+	return chainRef{
+		elems: append(slices.Clip(c.elems), elem),
+		idxs:  append(slices.Clip(c.idxs), idx),
+		texts: append(slices.Clip(c.texts), text),
 	}
-	return w.stack[len(w.stack)-1]
+}
+
+// frame is a function's scope: the name that holds the event there, the
+// constants that hold a part of it (const input = event.tool_input), and
+// the names its parameters hide.
+type frame struct {
+	event   string
+	aliases map[string]chainRef
+	hidden  map[string]bool
+}
+
+// jsWalker tracks, function by function, the names that hold the event
+// or a part of it.
+type jsWalker struct {
+	handlers map[ast.Node]bool
+	stack    []frame
+}
+
+func (w *jsWalker) current() string { return w.stack[len(w.stack)-1].event }
+
+// alias returns the path a constant holds, if it holds a part of the
+// event.
+func (w *jsWalker) alias(name string) (chainRef, bool) {
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		f := w.stack[i]
+		if f.hidden[name] {
+			return chainRef{}, false
+		}
+		if c, ok := f.aliases[name]; ok {
+			return c, true
+		}
+	}
+	return chainRef{}, false
 }
 
 // scope enters or leaves a function: a handler's first parameter is the
-// event; a parameter that shadows the event's name hides it.
+// event; a parameter that shadows the event's name hides it, as it hides
+// a constant of an outer function.
 func (w *jsWalker) scope(fn ast.Node, params *ast.ParameterList, enter bool) {
 	if !enter {
-		if len(w.stack) > 0 {
+		if len(w.stack) > 1 {
 			w.stack = w.stack[:len(w.stack)-1]
 		}
 		return
@@ -214,30 +268,86 @@ func (w *jsWalker) scope(fn ast.Node, params *ast.ParameterList, enter bool) {
 			}
 		}
 	}
-	cur := w.current()
+	f := frame{event: w.current(), hidden: map[string]bool{}}
+	for _, n := range names {
+		f.hidden[n] = true
+	}
 	switch {
 	case len(names) > 0 && names[0] != "" && (w.handlers[fn] || names[0] == eventParam):
-		cur = names[0]
-	default:
-		for _, n := range names {
-			if n == cur {
-				cur = ""
+		f.event = names[0]
+	case f.hidden[f.event]:
+		f.event = ""
+	}
+	w.stack = append(w.stack, f)
+}
+
+// declare notes the declarations that read the event: a destructuring
+// (const { command } = event.tool_input) reads each of its keys; a
+// constant (const input = event.tool_input) names a part of the event for
+// what follows (alias).
+func (w *jsWalker) declare(list []*ast.Binding, constant bool, record func(chainRef)) {
+	top := &w.stack[len(w.stack)-1]
+	for _, b := range list {
+		if b.Initializer == nil {
+			continue
+		}
+		c, ok := w.chain(b.Initializer)
+		if !ok {
+			continue
+		}
+		cut := c.cut
+		switch t := b.Target.(type) {
+		case *ast.Identifier:
+			if constant && !cut {
+				if top.aliases == nil {
+					top.aliases = map[string]chainRef{}
+				}
+				top.aliases[string(t.Name)] = c
+			}
+		case *ast.ObjectPattern:
+			if cut {
+				continue
+			}
+			for _, p := range t.Properties {
+				switch p := p.(type) {
+				case *ast.PropertyShort:
+					k := c.with(string(p.Name.Name), p.Name.Idx, string(p.Name.Name))
+					record(k)
+					if constant {
+						if top.aliases == nil {
+							top.aliases = map[string]chainRef{}
+						}
+						top.aliases[string(p.Name.Name)] = k
+					}
+				case *ast.PropertyKeyed:
+					if key, ok := p.Key.(*ast.StringLiteral); ok && !p.Computed {
+						record(c.with(string(key.Value), key.Idx, key.Literal))
+					}
+				}
 			}
 		}
 	}
-	w.stack = append(w.stack, cur)
 }
 
-// chain returns the path a member chain reads on the event, with the
-// position and source text of each element; ok is false when the chain is not
-// rooted at the event.
-func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, texts []string, ok bool) {
+// chain returns the path a member chain (or a name) reads on the event;
+// ok is false when it is not rooted at the event or at a constant
+// holding a part of it. The path stops at a computed member (cut).
+func (w *jsWalker) chain(e ast.Expression) (chainRef, bool) {
+	var c chainRef
 	var cut bool
 	var walk func(e ast.Expression) bool
 	walk = func(e ast.Expression) bool {
 		switch x := e.(type) {
 		case *ast.Identifier:
-			return w.current() != "" && string(x.Name) == w.current()
+			if w.current() != "" && string(x.Name) == w.current() {
+				c = chainRef{elems: []string{}}
+				return true
+			}
+			if a, ok := w.alias(string(x.Name)); ok {
+				c = a
+				return true
+			}
+			return false
 		case *ast.OptionalChain:
 			return walk(x.Expression)
 		case *ast.Optional:
@@ -247,9 +357,7 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, tex
 				return false
 			}
 			if !cut {
-				elems = append(elems, string(x.Identifier.Name))
-				idxs = append(idxs, x.Identifier.Idx)
-				texts = append(texts, string(x.Identifier.Name))
+				c = c.with(string(x.Identifier.Name), x.Identifier.Idx, string(x.Identifier.Name))
 			}
 			return true
 		case *ast.BracketExpression:
@@ -259,13 +367,9 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, tex
 			if !cut {
 				switch m := x.Member.(type) {
 				case *ast.StringLiteral:
-					elems = append(elems, string(m.Value))
-					idxs = append(idxs, m.Idx)
-					texts = append(texts, m.Literal)
+					c = c.with(string(m.Value), m.Idx, m.Literal)
 				case *ast.NumberLiteral:
-					elems = append(elems, "0")
-					idxs = append(idxs, m.Idx)
-					texts = append(texts, m.Literal)
+					c = c.with("0", m.Idx, m.Literal)
 				default:
 					cut = true
 				}
@@ -275,9 +379,10 @@ func (w *jsWalker) chain(e ast.Expression) (elems []string, idxs []file.Idx, tex
 		return false
 	}
 	if !walk(e) {
-		return nil, nil, nil, false
+		return chainRef{}, false
 	}
-	return elems, idxs, texts, true
+	c.cut = cut
+	return c, true
 }
 
 // hasComputed reports whether a member chain has a computed member (whose

@@ -129,6 +129,12 @@ func TestScriptPaths(t *testing.T) {
 			"hooks.hcl": "hook \"h\" {\n  event   = \"Stop\"\n  script  = \"s.ts\"\n}\n",
 			"s.ts":      "import { allow } from \"hookctl/decision\";\ninterface X { a: string }\nexport default function (event: StopEvent) {\n  if (event.loop_count > 1 && event.stop_hook_actve) return;\n}\n"},
 			[]string{`s.ts:4:37 `, `event.stop_hook_actve: Stop's payload has no field "stop_hook_actve"; did you mean "stop_hook_active"?`}},
+		{"constant", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const input = event.tool_input;\n    if (input.command === \"\" || input.comand) return;\n  JS\n}\n"},
+			[]string{`hooks.hcl:6:39 HK1409 event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
+		{"destructuring", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const { comand, description } = event.tool_input;\n  JS\n}\n"},
+			[]string{`hooks.hcl:5:13 HK1409 event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
+		{"shadowed constant", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const input = event.tool_input;\n    let k = \"a\"; const dyn = event.tool_input[k];\n    const f = (input) => input.comand + dyn.comand;\n    let { command } = event.tool_input;\n  JS\n}\n"},
+			nil},
 		{"correct and shadowed", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
 			nil},
