@@ -2,8 +2,8 @@ package lint
 
 import (
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dop251/goja/ast"
