@@ -144,6 +144,11 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 	var out []payloadPath
 	seen := map[string]bool{}
 	record := func(c chainRef) {
+		// Object.prototype's members (event.tool_input.hasOwnProperty)
+		// are on every object: the path the payload gives ends before.
+		if i := slices.IndexFunc(c.elems, isProtoMember); i >= 0 {
+			c.elems = c.elems[:i]
+		}
 		if len(c.elems) == 0 {
 			return
 		}
@@ -434,4 +439,16 @@ func lintScript(eng *engine.Engine, hb *hcl.HookBlock, warn func(hcl.Diagnostic)
 		return
 	}
 	lintPaths(eng, hb.Hook, hb.RangeOf(hb.Kind), paths, "event.", warn)
+}
+
+// isProtoMember reports whether name is a member every JavaScript object
+// has (Object.prototype's).
+func isProtoMember(name string) bool {
+	switch name {
+	case "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+		"toLocaleString", "toString", "valueOf", "__proto__",
+		"__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__":
+		return true
+	}
+	return false
 }

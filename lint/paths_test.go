@@ -133,7 +133,7 @@ func TestScriptPaths(t *testing.T) {
 			[]string{`hooks.hcl:6:39 HK1409 event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
 		{"destructuring", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const { comand, description } = event.tool_input;\n  JS\n}\n"},
 			[]string{`hooks.hcl:5:13 HK1409 event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
-		{"shadowed constant", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const input = event.tool_input;\n    let k = \"a\"; const dyn = event.tool_input[k];\n    const f = (input) => input.comand + dyn.comand;\n    let { command } = event.tool_input;\n  JS\n}\n"},
+		{"shadowed constant", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const input = event.tool_input;\n    let k = \"a\"; const dyn = event.tool_input[k];\n    const f = (input) => input.comand + dyn.comand;\n    let { command } = event.tool_input;\n    if (event.tool_input.hasOwnProperty(\"command\") || event.toString() || input.constructor) return;\n  JS\n}\n"},
 			nil},
 		{"correct and shadowed", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
