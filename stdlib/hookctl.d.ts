@@ -18,7 +18,15 @@
 // ---------------------------------------------------------------------------
 // Events
 
-/** Fields Claude Code sends with every event. */
+// HookEventBase, ToolInput and the per-tool inputs (BashInput, ...) are in
+// the generated section below (package schema).
+
+// <generated: events> (go generate ./stdlib; do not edit by hand)
+// ---------------------------------------------------------------------------
+// Events: one payload and one result interface per event of the catalog,
+// the payloads' fields and the tools' inputs from package schema.
+
+/** Fields Claude Code sends with every event (hosts add more). */
 interface HookEventBase {
   /** The canonical tool name on tool events (Bash, Edit, ...), whatever the host called it. */
   tool?: string;
@@ -34,26 +42,362 @@ interface HookEventBase {
   [field: string]: unknown;
 }
 
+/** What tool_input holds, whatever the tool: every known tool's members (see ToolInputs). */
 interface ToolInput {
+  "-A"?: number;
+  "-B"?: number;
+  "-C"?: number;
+  "-i"?: boolean;
+  "-n"?: boolean;
+  absolute_path?: string;
+  allowed_domains?: string[];
+  async?: boolean;
+  blocked_domains?: string[];
+  case_sensitive?: boolean;
+  cell_id?: string;
+  cell_type?: "code" | "markdown";
+  cmd?: unknown;
+  code_edit?: string;
   command?: string;
-  description?: string;
-  timeout?: number;
-  run_in_background?: boolean;
-  file_path?: string;
   content?: string;
-  old_string?: string;
-  new_string?: string;
-  path?: string;
-  pattern?: string;
+  context?: number;
+  dangerouslyDisableSandbox?: boolean;
+  description?: string;
+  directory?: string;
+  edit_mode?: "replace" | "insert" | "delete";
+  edits?: Array<{ old_string: string; new_string: string; replace_all?: boolean }>;
+  end_line_one_indexed_inclusive?: number;
+  exclude?: unknown;
+  exclude_pattern?: string;
+  expected_replacements?: number;
+  explanation?: string;
+  file_path?: string;
+  file_text?: string;
+  format?: string;
   glob?: string;
-  url?: string;
+  head_limit?: number;
+  ignore?: unknown;
+  include?: unknown;
+  include_pattern?: string;
+  initial_wait?: unknown;
+  input?: string;
+  instruction?: string;
+  instructions?: string;
+  is_background?: boolean;
+  isolation?: string;
+  justification?: string;
+  limit?: number;
+  literal_text?: boolean;
+  mode?: string;
+  model?: string;
+  multiline?: boolean;
+  name?: string;
+  new_source?: string;
+  new_str?: string;
+  new_string?: string;
+  notebook_path?: string;
+  offset?: number;
+  old_str?: string;
+  old_string?: string;
+  output_mode?: string;
+  pages?: string;
+  path?: string;
+  paths?: string[];
+  pattern?: string;
   prompt?: string;
+  query?: string;
+  replace_all?: boolean;
+  respect_git_ignore?: boolean;
+  run_in_background?: boolean;
+  sessionId?: string;
+  should_read_entire_file?: boolean;
+  start_line_one_indexed?: number;
+  subagent_type?: string;
+  target_directories?: unknown;
+  target_file?: string;
+  team_name?: string;
+  timeout?: number;
+  timeout_ms?: number;
+  todos?: Array<{ content: string; status: "pending" | "in_progress" | "completed"; activeForm?: string; id?: string; priority?: string }>;
+  type?: string;
+  url?: string;
+  view_range?: unknown;
+  with_escalated_permissions?: boolean;
+  workdir?: unknown;
   [field: string]: unknown;
 }
 
-// <generated: events> (go generate ./stdlib; do not edit by hand)
-// ---------------------------------------------------------------------------
-// Events: one payload and one result interface per event of the catalog.
+/** Agent's tool_input. */
+interface AgentInput {
+  /** A short description of the task. */
+  description: string;
+  /** The task. */
+  prompt: string;
+  /** The kind of agent. */
+  subagent_type?: string;
+  model?: string;
+  run_in_background?: boolean;
+  name?: string;
+  team_name?: string;
+  mode?: string;
+  isolation?: string;
+  [field: string]: unknown;
+}
+
+/** Bash's tool_input. */
+interface BashInput {
+  /** The shell command line. */
+  command: string;
+  /** What the command does, in a few words. */
+  description?: string;
+  /** Milliseconds. */
+  timeout?: number;
+  run_in_background?: boolean;
+  dangerouslyDisableSandbox?: boolean;
+  /** Gemini CLI: the directory to run in. */
+  directory?: string;
+  /** Codex: the directory to run in. */
+  workdir?: unknown;
+  /** Codex. */
+  timeout_ms?: number;
+  /** Codex exec_command: the command. */
+  cmd?: unknown;
+  /** Codex. */
+  with_escalated_permissions?: boolean;
+  /** Codex. */
+  justification?: string;
+  /** Cursor. */
+  is_background?: boolean;
+  /** Cursor. */
+  explanation?: string;
+  /** Copilot CLI. */
+  async?: boolean;
+  /** Copilot CLI. */
+  sessionId?: string;
+  /** Copilot CLI. */
+  mode?: string;
+  /** Copilot CLI. */
+  initial_wait?: unknown;
+}
+
+/** Edit's tool_input. */
+interface EditInput {
+  /** The absolute path of the file. */
+  file_path: string;
+  /** The text to replace. */
+  old_string: string;
+  /** Its replacement. */
+  new_string: string;
+  /** Replace every occurrence. */
+  replace_all?: boolean;
+  /** MultiEdit (and crush's multiedit): the replacements. */
+  edits?: Array<{ old_string: string; new_string: string; replace_all?: boolean }>;
+  /** Codex apply_patch: the patch text. */
+  command?: string;
+  /** Codex apply_patch. */
+  input?: string;
+  /** Copilot CLI str_replace. */
+  path?: string;
+  /** Copilot CLI. */
+  old_str?: string;
+  /** Copilot CLI. */
+  new_str?: string;
+  /** Gemini CLI replace. */
+  expected_replacements?: number;
+  /** Gemini CLI replace. */
+  instruction?: string;
+  /** Cursor edit_file. */
+  target_file?: string;
+  /** Cursor edit_file. */
+  instructions?: string;
+  /** Cursor edit_file. */
+  code_edit?: string;
+}
+
+/** Glob's tool_input. */
+interface GlobInput {
+  /** The glob pattern. */
+  pattern: string;
+  /** The directory to search. */
+  path?: string;
+  /** Gemini CLI. */
+  case_sensitive?: boolean;
+  /** Gemini CLI. */
+  respect_git_ignore?: boolean;
+  /** Cursor file_search. */
+  query?: string;
+  /** Cursor. */
+  explanation?: string;
+}
+
+/** Grep's tool_input. */
+interface GrepInput {
+  /** The regular expression. */
+  pattern: string;
+  /** The file or directory to search. */
+  path?: string;
+  /** Files to search. */
+  glob?: string;
+  /** "content", "files_with_matches" or "count". */
+  output_mode?: string;
+  "-A"?: number;
+  "-B"?: number;
+  "-C"?: number;
+  context?: number;
+  "-n"?: boolean;
+  "-i"?: boolean;
+  /** File type. */
+  type?: string;
+  head_limit?: number;
+  offset?: number;
+  multiline?: boolean;
+  /** Gemini CLI, crush. */
+  include?: string;
+  /** crush. */
+  literal_text?: boolean;
+  /** Cursor. */
+  query?: string;
+  /** Cursor. */
+  include_pattern?: string;
+  /** Cursor. */
+  exclude_pattern?: string;
+  /** Cursor. */
+  case_sensitive?: boolean;
+  /** Cursor codebase_search. */
+  target_directories?: unknown;
+  /** Cursor. */
+  explanation?: string;
+}
+
+/** LS's tool_input. */
+interface LSInput {
+  /** The directory. */
+  path: string;
+  /** Globs to leave out. */
+  ignore?: unknown;
+  [field: string]: unknown;
+}
+
+/** MultiEdit's tool_input. */
+interface MultiEditInput {
+  /** The absolute path of the file. */
+  file_path: string;
+  /** The replacements, applied in order. */
+  edits: Array<{ old_string: string; new_string: string; replace_all?: boolean }>;
+}
+
+/** NotebookEdit's tool_input. */
+interface NotebookEditInput {
+  /** The absolute path of the notebook. */
+  notebook_path: string;
+  /** The cell's new source. */
+  new_source: string;
+  cell_id?: string;
+  cell_type?: "code" | "markdown";
+  edit_mode?: "replace" | "insert" | "delete";
+}
+
+/** PowerShell's tool_input. */
+interface PowerShellInput {
+  /** The PowerShell command line. */
+  command: string;
+  description?: string;
+  /** Milliseconds. */
+  timeout?: number;
+  run_in_background?: boolean;
+  [field: string]: unknown;
+}
+
+/** Read's tool_input. */
+interface ReadInput {
+  /** The absolute path of the file. */
+  file_path: string;
+  /** The first line to read. */
+  offset?: number;
+  /** How many lines. */
+  limit?: number;
+  /** PDF pages. */
+  pages?: string;
+  /** Gemini CLI read_file. */
+  absolute_path?: string;
+  /** Copilot CLI view. */
+  path?: string;
+  /** Gemini CLI read_many_files. */
+  paths?: string[];
+  /** Gemini CLI read_many_files. */
+  include?: unknown;
+  /** Gemini CLI read_many_files. */
+  exclude?: unknown;
+  /** Copilot CLI view. */
+  view_range?: unknown;
+  /** Cursor read_file. */
+  target_file?: string;
+  /** Cursor. */
+  should_read_entire_file?: boolean;
+  /** Cursor. */
+  start_line_one_indexed?: number;
+  /** Cursor. */
+  end_line_one_indexed_inclusive?: number;
+}
+
+/** TodoWrite's tool_input. */
+interface TodoWriteInput {
+  todos: Array<{ content: string; status: "pending" | "in_progress" | "completed"; activeForm?: string; id?: string; priority?: string }>;
+}
+
+/** WebFetch's tool_input. */
+interface WebFetchInput {
+  /** The URL. */
+  url: string;
+  /** What to extract from the page. */
+  prompt?: string;
+  /** crush fetch. */
+  format?: string;
+  /** crush fetch. */
+  timeout?: number;
+  /** crush download. */
+  file_path?: string;
+}
+
+/** WebSearch's tool_input. */
+interface WebSearchInput {
+  /** The search query. */
+  query: string;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+}
+
+/** Write's tool_input. */
+interface WriteInput {
+  /** The absolute path of the file. */
+  file_path: string;
+  /** The whole new content. */
+  content: string;
+  /** Copilot CLI create. */
+  path?: string;
+  /** Copilot CLI create. */
+  file_text?: string;
+  /** Codex apply_patch (matched as Write too): the patch text. */
+  command?: string;
+}
+
+/** Each known tool's tool_input, by its Claude Code name (other hosts' names map onto these). */
+interface ToolInputs {
+  Agent: AgentInput;
+  Bash: BashInput;
+  Edit: EditInput;
+  Glob: GlobInput;
+  Grep: GrepInput;
+  LS: LSInput;
+  MultiEdit: MultiEditInput;
+  NotebookEdit: NotebookEditInput;
+  PowerShell: PowerShellInput;
+  Read: ReadInput;
+  TodoWrite: TodoWriteInput;
+  WebFetch: WebFetchInput;
+  WebSearch: WebSearchInput;
+  Write: WriteInput;
+}
 
 /** SessionStart: a session starts, resumes, is cleared, compacted or forked (claude-code, modifying). Matchers test source. Also fired as session_start, session.start, session:start, sessionStart. */
 interface SessionStartEvent extends HookEventBase {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/schema"
 )
 
 // The lines around the generated section.
@@ -21,25 +22,21 @@ const (
 func Render(specs []engine.EventSpec) string {
 	var b strings.Builder
 	b.WriteString("// ---------------------------------------------------------------------------\n")
-	b.WriteString("// Events: one payload and one result interface per event of the catalog.\n")
+	b.WriteString("// Events: one payload and one result interface per event of the catalog,\n")
+	b.WriteString("// the payloads' fields and the tools' inputs from package schema.\n")
+	renderBase(&b)
+	renderTools(&b)
 	for _, s := range specs {
 		name := TypeName(s.Name)
 		b.WriteString("\n")
 		writeDoc(&b, "", eventDoc(s))
 		fmt.Fprintf(&b, "interface %sEvent extends HookEventBase {\n", name)
 		fmt.Fprintf(&b, "  hook_event_name: %s;\n", strconv.Quote(s.Name))
-		fields := payloadFields[s.Name]
+		fields, _ := schema.Fields(s.Name)
 		if s.MatcherField != "" && !hasField(fields, s.MatcherField) {
-			fields = append([]field{{s.MatcherField, "string", false, "The field matchers test."}}, fields...)
+			fields = append([]schema.Field{{Name: s.MatcherField, Type: schema.String, Doc: "The field matchers test."}}, fields...)
 		}
-		for _, f := range fields {
-			writeDoc(&b, "  ", f.doc)
-			opt := ""
-			if f.optional {
-				opt = "?"
-			}
-			fmt.Fprintf(&b, "  %s%s: %s;\n", prop(f.name), opt, f.ts)
-		}
+		writeFields(&b, "  ", fields)
 		b.WriteString("}\n")
 
 		writeDoc(&b, "", resultDoc(s))
@@ -103,9 +100,9 @@ func TypeName(event string) string {
 	return b.String()
 }
 
-func hasField(fs []field, name string) bool {
+func hasField(fs []schema.Field, name string) bool {
 	for _, f := range fs {
-		if f.name == name {
+		if f.Name == name {
 			return true
 		}
 	}
@@ -205,4 +202,98 @@ func writeDoc(b *strings.Builder, indent, doc string) {
 	if doc != "" {
 		fmt.Fprintf(b, "%s/** %s */\n", indent, strings.ReplaceAll(doc, "*/", "* /"))
 	}
+}
+
+// renderBase writes HookEventBase: the fields every event carries.
+func renderBase(b *strings.Builder) {
+	b.WriteString("\n/** Fields Claude Code sends with every event (hosts add more). */\ninterface HookEventBase {\n")
+	writeFields(b, "  ", schema.Common())
+	b.WriteString("  [field: string]: unknown;\n}\n")
+}
+
+// renderTools writes one interface per tool whose input is known
+// (BashInput), ToolInputs (them by tool name) and ToolInput (what
+// tool_input holds whatever the tool: every known member, optional).
+func renderTools(b *strings.Builder) {
+	var all []schema.Field
+	types := map[string]string{}
+	b.WriteString("\n/** What tool_input holds, whatever the tool: every known tool's members (see ToolInputs). */\ninterface ToolInput {\n")
+	var tools strings.Builder
+	for _, name := range schema.Tools() {
+		in, _ := schema.ToolInput(name)
+		fmt.Fprintf(&tools, "\n/** %s's tool_input. */\ninterface %sInput {\n", name, TypeName(name))
+		writeFields(&tools, "  ", in.Fields)
+		if in.Open {
+			tools.WriteString("  [field: string]: unknown;\n")
+		}
+		tools.WriteString("}\n")
+		for _, f := range in.Fields {
+			t := tsType(f)
+			if prev, seen := types[f.Name]; seen {
+				if prev != t {
+					types[f.Name] = "unknown"
+				}
+				continue
+			}
+			types[f.Name] = t
+			all = append(all, f)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	for _, f := range all {
+		fmt.Fprintf(b, "  %s?: %s;\n", prop(f.Name), types[f.Name])
+	}
+	b.WriteString("  [field: string]: unknown;\n}\n")
+	b.WriteString(tools.String())
+	b.WriteString("\n/** Each known tool's tool_input, by its Claude Code name (other hosts' names map onto these). */\ninterface ToolInputs {\n")
+	for _, name := range schema.Tools() {
+		fmt.Fprintf(b, "  %s: %sInput;\n", prop(name), TypeName(name))
+	}
+	b.WriteString("}\n")
+}
+
+// writeFields writes the members of an interface.
+func writeFields(b *strings.Builder, indent string, fields []schema.Field) {
+	for _, f := range fields {
+		writeDoc(b, indent, f.Doc)
+		opt := ""
+		if f.Optional {
+			opt = "?"
+		}
+		fmt.Fprintf(b, "%s%s%s: %s;\n", indent, prop(f.Name), opt, tsType(f))
+	}
+}
+
+// tsType is a field's TypeScript type: its TS, else what its Type gives.
+func tsType(f schema.Field) string {
+	if f.TS != "" {
+		return f.TS
+	}
+	switch f.Type {
+	case schema.String, schema.Number, schema.Boolean:
+		return string(f.Type)
+	case schema.Array:
+		if f.Elem == nil {
+			return "unknown[]"
+		}
+		t := tsType(*f.Elem)
+		if strings.ContainsAny(t, "|{") {
+			return "Array<" + t + ">"
+		}
+		return t + "[]"
+	case schema.Object:
+		if len(f.Fields) == 0 {
+			return "Record<string, unknown>"
+		}
+		parts := make([]string, 0, len(f.Fields)+1)
+		for _, m := range f.Fields {
+			opt := ""
+			if m.Optional {
+				opt = "?"
+			}
+			parts = append(parts, prop(m.Name)+opt+": "+tsType(m))
+		}
+		return "{ " + strings.Join(parts, "; ") + " }"
+	}
+	return "unknown"
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/schema"
 )
 
 const declFile = "../../stdlib/hookctl.d.ts"
@@ -160,5 +161,42 @@ func TestSpliceNeedsTheMarkers(t *testing.T) {
 	got, err := Splice("a\n"+Begin+"\nold\n"+End+"\nb\n", "new\n")
 	if err != nil || got != "a\n"+Begin+"\nnew\n"+End+"\nb\n" {
 		t.Fatalf("%q %v", got, err)
+	}
+}
+
+// TestToolInputsAreDeclared: every tool whose input package schema knows
+// has an interface declaring each of its members, named in ToolInputs;
+// ToolInput declares them all; HookEventBase every common field.
+func TestToolInputsAreDeclared(t *testing.T) {
+	file := readDecl(t)
+	all, ok := block(file, "ToolInput")
+	if !ok {
+		t.Fatal("no ToolInput")
+	}
+	inputs, ok := block(file, "ToolInputs")
+	if !ok {
+		t.Fatal("no ToolInputs")
+	}
+	for _, name := range schema.Tools() {
+		in, _ := schema.ToolInput(name)
+		body, ok := block(file, TypeName(name)+"Input")
+		if !ok {
+			t.Errorf("%s: no interface %sInput", name, TypeName(name))
+			continue
+		}
+		for _, f := range in.Fields {
+			if !declares(body, f.Name) || !declares(all, f.Name) {
+				t.Errorf("%s: %s is not declared by %sInput and ToolInput", name, f.Name, TypeName(name))
+			}
+		}
+		if !declares(inputs, name) {
+			t.Errorf("%s: missing from ToolInputs", name)
+		}
+	}
+	base, _ := block(file, "HookEventBase")
+	for _, f := range schema.Common() {
+		if !declares(base, f.Name) {
+			t.Errorf("HookEventBase does not declare %s", f.Name)
+		}
 	}
 }
