@@ -42,7 +42,9 @@ the JavaScript, TypeScript or shell inside one. Formatting twice changes nothing
 Without arguments fmt formats the configuration every command finds (--config,
 $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/, .claude/hooks.hcl): a file, or every
 *.hcl file of a directory. A DIR argument is every *.hcl file in it (not its
-subdirectories); - reads standard input and prints the result on standard output.
+subdirectories, and not its symbolic links, which are skipped with a note: name
+one to format it); - reads standard input and prints the result on standard
+output.
 
 fmt rewrites each file that changes in place (a new file renamed over the old
 one, with the old one's permissions) and lists it on stdout. A file that does
@@ -144,10 +146,13 @@ func (f *fmtRun) files(args []string) error {
 		args = []string{path}
 	}
 	for _, arg := range args {
-		files, err := fmtFiles(arg)
+		files, links, err := fmtFiles(arg)
 		if err != nil {
 			f.fail(err)
 			continue
+		}
+		for _, l := range links {
+			fmt.Fprintf(f.a.stderr, "hookctl: fmt: %s is a symbolic link: skipped (name it, or the file it points to, to format it)\n", termsafe.Escape(l))
 		}
 		for _, name := range files {
 			f.file(name)
@@ -199,28 +204,35 @@ func (f *fmtRun) file(name string) {
 }
 
 // fmtFiles is what an argument names: a file, or the *.hcl files (test
-// files included) of a directory, sorted.
-func fmtFiles(arg string) ([]string, error) {
+// files included) of a directory, sorted. The symbolic links of a
+// directory are returned apart, as links, and not formatted: one may
+// point anywhere (a secret a syntax error's snippet or --diff would print
+// in a CI log); a file named by the user is read through its link.
+func fmtFiles(arg string) (files, links []string, err error) {
 	fi, err := os.Stat(arg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.IsDir() {
-		return []string{arg}, nil
+		return []string{arg}, nil, nil
 	}
 	matches, err := filepath.Glob(filepath.Join(arg, "*.hcl"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := matches[:0]
+	slices.Sort(matches)
 	for _, m := range matches {
-		if fi, err := os.Stat(m); err == nil && fi.IsDir() {
-			continue
+		fi, err := os.Lstat(m)
+		switch {
+		case err != nil:
+			files = append(files, m) // reported when read
+		case fi.Mode()&fs.ModeSymlink != 0:
+			links = append(links, m)
+		case !fi.IsDir():
+			files = append(files, m)
 		}
-		out = append(out, m)
 	}
-	slices.Sort(out)
-	return out, nil
+	return files, links, nil
 }
 
 // readSource reads a file to format: a regular file (never a FIFO or a

@@ -143,6 +143,7 @@ func TestIdempotentOverRepository(t *testing.T) {
 			t.Errorf("%s: not idempotent:\n%s\nthen\n%s", name, once, twice)
 		}
 		checkHeredocs(t, name, src, once)
+		checkTokens(t, name, src, once)
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -181,6 +182,54 @@ func TestIdempotentOverRepository(t *testing.T) {
 		t.Fatalf("only %d .hcl files formatted: is the walk in the repository?", n)
 	}
 	t.Logf("%d files", n)
+}
+
+// checkTokens fails unless out has the tokens of src, in order, with the
+// same bytes: formatting changes only the white space between tokens (and
+// the line breaks at the end of the file, and so the end of its last
+// comment).
+func checkTokens(t *testing.T, name string, src, out []byte) {
+	t.Helper()
+	a, b := tokens(src), tokens(out)
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d tokens in, %d out", name, len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("%s: token %d is %q, was %q", name, i, b[i], a[i])
+		}
+	}
+}
+
+// tokens lists the type and bytes of each token of src but line breaks.
+func tokens(src []byte) []string {
+	toks, _ := hclsyntax.LexConfig(src, "", hcl2.InitialPos)
+	var out []string
+	for _, tok := range toks {
+		switch tok.Type {
+		case hclsyntax.TokenNewline, hclsyntax.TokenEOF:
+			continue
+		case hclsyntax.TokenComment:
+			out = append(out, tok.Type.String()+" "+strings.TrimRight(string(tok.Bytes), " \t\r\n"))
+			continue
+		}
+		out = append(out, tok.Type.String()+" "+string(tok.Bytes))
+	}
+	return out
+}
+
+// TestNestedHeredoc: a heredoc inside an interpolation of another is kept
+// with it.
+func TestNestedHeredoc(t *testing.T) {
+	src := "a = <<-OUT\n  x ${ <<-IN\n     y\n   IN\n } z\n    OUT\nb=1\n"
+	got, err := hclfmt.Format("n.hcl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a = <<-OUT\n  x ${ <<-IN\n     y\n   IN\n } z\n    OUT\nb = 1\n"
+	if string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }
 
 // TestSyntaxError: a file that does not parse gives its syntax errors
