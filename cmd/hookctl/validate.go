@@ -103,13 +103,17 @@ func (a *app) validate(ctx context.Context, path string) *validation {
 	if err != nil {
 		return fail(err)
 	}
-	defer eng.Close(ctx)
 	a.timings.Mark("engine")
 	cfg, err := assemble.Load(path, assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase()))
 	if err != nil {
+		eng.Close(ctx)
 		return fail(err)
 	}
-	defer cfg.Close()
+	// The engine, then the configuration.
+	defer func() {
+		eng.Close(ctx)
+		cfg.Close()
+	}()
 	v.name = cfg.Engine.Name
 	if err := eng.Load(cfg.Engine); err != nil {
 		// The loader's warnings stay with the engine's errors.
