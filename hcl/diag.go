@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -27,7 +26,9 @@ const (
 // (1-based; Line 0 when it has no position) through EndLine:EndColumn,
 // with its stable Code (see Codes). Suggestion, when set, is the fix it
 // proposes in a word or a line (the closest known name of a misspelled
-// one), for tools that offer it as a quick fix.
+// one), for tools that offer it as a quick fix. NewDiagnostic and the
+// conversion of the HCL library's diagnostics set it from the
+// "Did you mean "X"?" of the detail when it is not set.
 type Diagnostic struct {
 	File               string
 	Line, Column       int
@@ -44,8 +45,8 @@ func (d Diagnostic) At() string { return fmt.Sprintf("%s:%d:%d", d.File, d.Line,
 // NewDiagnostic returns a diagnostic of severity sev at r, with the code
 // of its summary (CodeOf).
 func NewDiagnostic(sev Severity, r Range, summary, detail string) Diagnostic {
-	return Diagnostic{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column,
-		Severity: sev, Code: CodeOf(summary), Summary: summary, Detail: detail}
+	return withSuggestion(Diagnostic{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column,
+		Severity: sev, Code: CodeOf(summary), Summary: summary, Detail: detail})
 }
 
 // Diagnostics is every problem found in a configuration, errors and
@@ -74,7 +75,7 @@ func fromHCL(ds hcl2.Diagnostics, files map[string]*hcl2.File) *Diagnostics {
 			x = NewDiagnostic(sev, *d.Subject, d.Summary, d.Detail)
 		}
 		x.Code = codeOfHCL(d)
-		out.List = append(out.List, x)
+		out.List = append(out.List, withSuggestion(x))
 	}
 	return out
 }
@@ -146,18 +147,7 @@ func (d *Diagnostics) Render(w io.Writer) {
 		return
 	}
 	ds := append([]Diagnostic(nil), d.List...)
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		switch {
-		case a.Line == 0 || b.Line == 0:
-			return a.Line != 0
-		case a.File != b.File:
-			return a.File < b.File
-		case a.Line != b.Line:
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
-	})
+	SortDiagnostics(ds)
 	for _, diag := range ds {
 		d.renderOne(w, diag)
 	}

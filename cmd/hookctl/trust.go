@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,9 +19,9 @@ import (
 // pins the files and checks them.
 
 func newTrustCmd(a *app) *cobra.Command {
-	var list, revoke, check bool
+	var list, revoke, check, asJSON bool
 	cmd := &cobra.Command{
-		Use:   "trust [--config PATH] [--list | --revoke | --check]",
+		Use:   "trust [--config PATH] [--list [--json] | --revoke | --check]",
 		Short: "Trust a configuration, so that claude and serve run it (hash-pinned)",
 		Long: `trust records that you reviewed a configuration and want hookctl claude and
 hookctl serve to run it. A cloned repository must not run its hooks unasked: those
@@ -47,15 +48,21 @@ Records are kept per user in $HOOKCTL_TRUST_FILE, else
 <user config dir>/hookctl/trusted.json (~/.config/hookctl/trusted.json on Linux),
 keyed by the configuration's absolute path.
 
+--list --json prints the records as one JSON object on stdout:
+{"trust_file", "configurations": [{"path", "sha256", "trusted_at", "walk",
+"file_count", "files", "status", "matches", "detail"}]} (docs/formatting.md).
+
 To run a configuration without trust: hookctl claude --allow-untrusted, hookctl
 serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 		Example: `  hookctl trust --config .claude/hooks.hcl
   hookctl trust --check --config .claude/hooks.hcl
   hookctl trust --list
+  hookctl trust --list --json
   hookctl trust --revoke --config .claude/hooks.hcl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer a.escapeOutput(true)()
+			// JSON is written unescaped (termsafe.JSON makes it safe).
+			defer a.escapeOutput(!asJSON)()
 			n := 0
 			for _, b := range []bool{list, revoke, check} {
 				if b {
@@ -65,11 +72,16 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 			if n > 1 {
 				return usageError("--list, --revoke and --check exclude each other")
 			}
+			if asJSON && !list {
+				return usageError("--json goes with --list")
+			}
 			tf, err := trust.File()
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
 			switch {
+			case list && asJSON:
+				return a.trustListJSON(tf)
 			case list:
 				return a.trustList(tf)
 			case revoke:
@@ -92,6 +104,7 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 	}
 	cmd.Flags().BoolVar(&list, "list", false, "list the trusted configurations and whether they changed")
 	cmd.Flags().BoolVar(&revoke, "revoke", false, "forget the configuration's trust")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "with --list: print the records as JSON")
 	cmd.Flags().BoolVar(&check, "check", false, "exit 0 if the configuration is trusted and unchanged, 1 (saying what changed) if not")
 	return cmd
 }
@@ -150,6 +163,68 @@ func (a *app) trustList(tf string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", l.Key, trust.ShortHash(l.Record.SHA256), l.Record.TrustedAt.Format(time.RFC3339), l.Record.Present(), l.State)
 	}
 	return tw.Flush()
+}
+
+// trustListJSON is the JSON form of the trust records (docs/formatting.md).
+type trustListJSON struct {
+	// TrustFile is the file the records are kept in.
+	TrustFile string `json:"trust_file"`
+	// Configurations are the records, by path; never null.
+	Configurations []trustedJSON `json:"configurations"`
+}
+
+// trustedJSON is one trust record and its state now.
+type trustedJSON struct {
+	// Path is the configuration's canonical absolute path (a file or a
+	// directory), the record's key.
+	Path string `json:"path"`
+	// SHA256 is the digest of the pinned files, TrustedAt when trust was
+	// given (RFC 3339, UTC).
+	SHA256    string    `json:"sha256"`
+	TrustedAt time.Time `json:"trusted_at"`
+	// Walk: every file under the configuration's directory is pinned.
+	Walk bool `json:"walk"`
+	// FileCount counts the pinned files that exist; Files maps each
+	// pinned file (relative to the configuration's directory, or
+	// absolute) to the hex SHA-256 of its content, or "absent" for a file
+	// that must not appear.
+	FileCount int               `json:"file_count"`
+	Files     map[string]string `json:"files"`
+	// Status is "trusted" (the files still match), "changed", "missing"
+	// (the configuration is gone) or "unreadable"; Matches is Status ==
+	// "trusted", and Detail says what changed or why it is unreadable.
+	Status  string `json:"status"`
+	Matches bool   `json:"matches"`
+	Detail  string `json:"detail"`
+}
+
+// trustListJSON prints the trust records as JSON on stdout.
+func (a *app) trustListJSON(tf string) error {
+	list, err := trust.List(tf)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	out := trustListJSON{TrustFile: tf, Configurations: make([]trustedJSON, 0, len(list))}
+	for _, l := range list {
+		status, detail, _ := strings.Cut(l.State, ": ")
+		files := l.Record.Files
+		if files == nil {
+			files = map[string]string{}
+		}
+		out.Configurations = append(out.Configurations, trustedJSON{
+			Path: l.Key, SHA256: l.Record.SHA256, TrustedAt: l.Record.TrustedAt, Walk: l.Record.Walk,
+			FileCount: l.Record.Present(), Files: files,
+			Status: status, Matches: status == "trusted", Detail: detail,
+		})
+	}
+	b, err := termsafe.JSON(out)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if _, err := a.stdout.Write(b); err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	return nil
 }
 
 func (a *app) trustRevoke(tf string) error {

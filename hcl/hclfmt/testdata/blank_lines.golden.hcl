@@ -1,0 +1,14 @@
+hook "a" {
+
+
+  event = "Stop"
+
+  decision = "block"
+}
+
+
+
+hook "b" {
+  event    = "Stop"
+  decision = "block"
+}

@@ -1,0 +1,16 @@
+hook "a" {
+
+
+  event    = "Stop"   
+
+  decision = "block"
+}
+
+
+
+hook "b" {
+  event = "Stop"
+  decision = "block"
+}   
+
+

@@ -1,0 +1,4 @@
+hook "a" {
+  event    = "Stop"
+  decision = "block"
+}
