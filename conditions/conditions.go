@@ -3,6 +3,7 @@ package conditions
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -51,6 +52,9 @@ type Function struct {
 	// Types are optional typed signatures (e.g. new(func(string) bool))
 	// that let the compiler check calls.
 	Types []any
+	// Standard marks a function of hookctl's own condition language
+	// (stdlib.ConditionFunctions): a configuration may not declare it.
+	Standard bool
 }
 
 // Option configures a Compiler.
@@ -78,6 +82,7 @@ func WithoutFastPaths(off fastpath.Set) Option {
 // *Program (configurations repeat conditions; a Program is immutable), so
 // that it compiles once and an engine can share its result within a fire.
 type Compiler struct {
+	options  []Option // as given, for Declare
 	funcs    []Function
 	maxNodes uint
 	opts     []expr.Option
@@ -94,7 +99,7 @@ const maxCached = 4096
 
 // NewCompiler returns a Compiler configured by opts.
 func NewCompiler(opts ...Option) *Compiler {
-	c := &Compiler{maxNodes: DefaultMaxNodes}
+	c := &Compiler{maxNodes: DefaultMaxNodes, options: slices.Clip(opts)}
 	for _, o := range opts {
 		o(c)
 	}
