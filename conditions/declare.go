@@ -244,10 +244,11 @@ func signature(name string, t reflect.Type) string {
 
 // Declare returns a Compiler with c's options that also knows the
 // declared functions, so that calls of them compile and are checked
-// against their signature: a function the program registered without a
-// signature gets the declared one; one it did not register at all is a
-// stub whose every call fails with a *MissingFunctionError (never a
-// silent false). Declarations CheckDeclaration refuses as a built-in name
+// against the declared signature, the same checks with or without the
+// program's function: one the program registered keeps its Go function
+// (CheckDeclaration says whether its own signature accepts the
+// declaration's calls); one it did not register at all is a stub whose
+// every call fails with a *MissingFunctionError (never a silent false). Declarations CheckDeclaration refuses as a built-in name
 // are left out (the built-in stays); c itself is not changed. With no
 // declarations, Declare returns c.
 func (c *Compiler) Declare(decls ...Declaration) *Compiler {
@@ -259,17 +260,14 @@ func (c *Compiler) Declare(decls ...Declaration) *Compiler {
 			if c.builtinName(d.Name) {
 				continue
 			}
-			i := slices.IndexFunc(n.funcs, func(f Function) bool { return f.Name == d.Name })
-			switch {
-			case i < 0:
+			typ := []any{reflect.New(d.funcType()).Interface()}
+			f, ok := n.registered(d.Name)
+			if !ok {
 				name := d.Name
-				n.funcs = append(n.funcs, Function{Name: name, Types: []any{reflect.New(d.funcType()).Interface()},
-					Fn: func(...any) (any, error) { return nil, &MissingFunctionError{Name: name} }})
-			case len(n.funcs[i].Types) == 0:
-				f := n.funcs[i]
-				f.Types = []any{reflect.New(d.funcType()).Interface()}
-				n.funcs = append(slices.Clip(n.funcs), f) // the last of a name wins
+				f = Function{Name: name, Fn: func(...any) (any, error) { return nil, &MissingFunctionError{Name: name} }}
 			}
+			f.Types = typ
+			n.funcs = append(slices.Clip(n.funcs), f) // the last of a name wins
 		}
 	})
 	return NewCompiler(opts...)

@@ -55,10 +55,9 @@ func (l *loader) decodeFunctions(blocks []*hcl2.Block) {
 	seen := map[string]hcl2.Range{}
 	var decls []conditions.Declaration
 	for _, b := range blocks {
-		fb, ok := l.decodeFunction(b)
-		if !ok {
-			continue
-		}
+		// A declaration with a bad type is still declared (the bad type
+		// as any), so that its calls report nothing more.
+		fb, typed := l.decodeFunction(b)
 		if prev, dup := seen[fb.Name]; dup {
 			l.ev.errorf(b.LabelRanges[0], "Duplicate function", "Function %q is already declared at %s.", fb.Name, at(prev))
 			continue
@@ -67,12 +66,12 @@ func (l *loader) decodeFunctions(blocks []*hcl2.Block) {
 		if err := l.conds.CheckDeclaration(fb.Declaration); err != nil {
 			var de *conditions.DeclarationError
 			switch {
-			case errors.As(err, &de) && len(de.Registered) > 0:
-				l.ev.errorf(b.DefRange, "Function signature mismatch",
-					"%s.\nThe program that loads this configuration registered %s with a signature that does not accept every call the declaration allows; make the declaration match the Go function (or the Go function match it).", err, fb.Name)
-			default:
+			case !errors.As(err, &de) || len(de.Registered) == 0:
 				l.ev.errorf(b.LabelRanges[0], "Function name taken", "%s.", err)
 				continue
+			case typed: // an untyped declaration cannot be compared
+				l.ev.errorf(b.DefRange, "Function signature mismatch",
+					"%s.\nThe program that loads this configuration registered %s with a signature that does not accept every call the declaration allows; make the declaration match the Go function (or the Go function match it).", err, fb.Name)
 			}
 		}
 		decls = append(decls, fb.Declaration)
