@@ -98,3 +98,32 @@ func TestRegisteredFunctionWithoutDeclaration(t *testing.T) {
 		t.Fatalf("without the program's function and without a declaration: %v", err)
 	}
 }
+
+// An engine that supplies a declared function refuses a configuration
+// assembled without it (no WithEngine): its hooks would fail at every call
+// of a function the engine has.
+func TestEngineRefusesConditionsCompiledWithoutItsFunctions(t *testing.T) {
+	eng, err := assemble.NewEngine(engine.WithConditionOptions(conditions.WithFunctions(conditions.Function{Name: "isOnCall",
+		Fn: func(...any) (any, error) { return true, nil }, Types: []any{new(func(string) bool)}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := assemble.LoadSource("hooks.hcl", []byte(declaresIsOnCall), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	err = eng.Load(cfg.Engine)
+	if err == nil || !strings.Contains(err.Error(), "calls isOnCall, which this engine supplies, but the condition was compiled without it") {
+		t.Fatalf("got %v", err)
+	}
+	// An engine without the function loads it: the hook fails when it
+	// calls it.
+	bare, err := assemble.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bare.Load(cfg.Engine); err != nil {
+		t.Fatal(err)
+	}
+}

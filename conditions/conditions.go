@@ -32,6 +32,9 @@ type Program struct {
 	usesState bool
 	roots     map[string]bool // the identifiers the condition names
 	fast      boolFn          // nil when the condition needs the virtual machine
+	// unsupplied are the declared functions the condition calls that the
+	// program did not register (see Declare).
+	unsupplied []string
 }
 
 // Source returns the condition as written.
@@ -88,6 +91,7 @@ type Compiler struct {
 	opts     []expr.Option
 	known    map[string]bool // functions a call may name
 	off      fastpath.Set    // the optimisations turned off
+	stubs    map[string]bool // declared functions nobody registered
 
 	mu    sync.Mutex
 	cache map[string]*Program
@@ -241,6 +245,12 @@ func (c *Compiler) compile(src string) (*Program, error) {
 		return nil, wrapError(src, err)
 	}
 	p := &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots}
+	for name := range c.stubs {
+		if nv.roots[name] {
+			p.unsupplied = append(p.unsupplied, name)
+		}
+	}
+	slices.Sort(p.unsupplied)
 	if !c.off.Has(fastpath.CondClosures) {
 		intern := c.intern
 		if c.off.Has(fastpath.CondSharedAtoms) {

@@ -265,6 +265,10 @@ func (c *Compiler) Declare(decls ...Declaration) *Compiler {
 			if !ok {
 				name := d.Name
 				f = Function{Name: name, Fn: func(...any) (any, error) { return nil, &MissingFunctionError{Name: name} }}
+				if n.stubs == nil {
+					n.stubs = map[string]bool{}
+				}
+				n.stubs[name] = true
 			}
 			f.Types = typ
 			n.funcs = append(slices.Clip(n.funcs), f) // the last of a name wins
@@ -286,3 +290,17 @@ func (c *Compiler) builtinName(name string) bool {
 	f, ok := c.registered(name)
 	return ok && f.Standard
 }
+
+// Supplies reports whether the program registered a function named name
+// with the compiler (WithFunctions); a declared function it did not
+// register is not supplied.
+func (c *Compiler) Supplies(name string) bool {
+	_, ok := c.registered(name)
+	return ok && !c.stubs[name]
+}
+
+// Unsupplied lists the declared functions the condition calls that the
+// program which compiled it did not register: calling them fails. An
+// engine refuses a condition whose unsupplied functions it supplies
+// itself (compiled by another compiler than the engine's).
+func (p *Program) Unsupplied() []string { return p.unsupplied }
