@@ -85,13 +85,14 @@ func WithoutFastPaths(off fastpath.Set) Option {
 // *Program (configurations repeat conditions; a Program is immutable), so
 // that it compiles once and an engine can share its result within a fire.
 type Compiler struct {
-	options  []Option // as given, for Declare
-	funcs    []Function
-	maxNodes uint
-	opts     []expr.Option
-	known    map[string]bool // functions a call may name
-	off      fastpath.Set    // the optimisations turned off
-	stubs    map[string]bool // declared functions nobody registered
+	options   []Option // as given, for Declare
+	funcs     []Function
+	maxNodes  uint
+	opts      []expr.Option
+	known     map[string]bool // functions a call may name
+	funcNames map[string]bool // the registered and declared ones
+	off       fastpath.Set    // the optimisations turned off
+	stubs     map[string]bool // declared functions nobody registered
 
 	mu    sync.Mutex
 	cache map[string]*Program
@@ -114,12 +115,14 @@ func NewCompiler(opts ...Option) *Compiler {
 		expr.MaxNodes(c.maxNodes),
 	}
 	c.known = map[string]bool{lenName: true}
+	c.funcNames = map[string]bool{}
 	for _, b := range builtin.Builtins {
 		c.known[b.Name] = true
 	}
 	for _, f := range c.funcs {
 		c.opts = append(c.opts, expr.Function(f.Name, f.Fn, f.Types...))
 		c.known[f.Name] = true
+		c.funcNames[f.Name] = true
 	}
 	c.opts = append(c.opts, expr.Function(lenName, nilSafeLen, new(func(any) int)))
 	return c
@@ -157,8 +160,11 @@ func (c *Compiler) check(src string) error {
 	if err != nil {
 		return nil // the compiler reports it with its position
 	}
-	v := &callChecker{known: c.known}
+	v := &callChecker{known: c.known, funcs: c.funcNames, callees: map[ast.Node]bool{}}
 	ast.Walk(&tree.Node, v)
+	if v.node == nil {
+		v.bareFunction()
+	}
 	if v.node == nil {
 		return nil
 	}
@@ -169,12 +175,35 @@ func (c *Compiler) check(src string) error {
 
 type callChecker struct {
 	known map[string]bool
+	funcs map[string]bool
 	node  ast.Node
 	msg   string
+	// callees are the identifiers called; idents every identifier that
+	// names a registered or declared function.
+	callees map[ast.Node]bool
+	idents  []*ast.IdentifierNode
+}
+
+// bareFunction refuses a registered or declared function's name read as
+// a value (tool_name == "Bash" where a function is named tool_name): expr
+// reads it as the function, which shadows the payload field, and
+// comparisons such as string(tool_name) == "Bash" or tool_name != nil
+// compile to a constant.
+func (v *callChecker) bareFunction() {
+	for _, id := range v.idents {
+		if !v.callees[id] {
+			v.node, v.msg = id, fmt.Sprintf("%s is a condition function (registered by the program or declared by a function block), not a value: call it, %s(...), or read a payload field of that name as $env.%s", id.Value, id.Value, id.Value)
+			return
+		}
+	}
 }
 
 func (v *callChecker) Visit(n *ast.Node) {
 	if v.node != nil {
+		return
+	}
+	if id, ok := (*n).(*ast.IdentifierNode); ok && v.funcs[id.Value] {
+		v.idents = append(v.idents, id)
 		return
 	}
 	call, ok := (*n).(*ast.CallNode)
@@ -183,6 +212,7 @@ func (v *callChecker) Visit(n *ast.Node) {
 	}
 	switch callee := call.Callee.(type) {
 	case *ast.IdentifierNode:
+		v.callees[callee] = true
 		if !v.known[callee.Value] {
 			v.node, v.msg = call, fmt.Sprintf("unknown function %s (conditions know expr's built-in functions and the ones registered with the engine)", callee.Value)
 		}

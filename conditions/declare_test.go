@@ -165,3 +165,26 @@ func TestCheckDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// A function's name read as a value is refused: expr would read the
+// function, shadowing a payload field of that name, and comparisons with
+// it compile to constants (string(tool_name) == "Bash" always false, so a
+// deny hook would never fire).
+func TestFunctionNameIsNotAValue(t *testing.T) {
+	decl := conditions.Declaration{Name: "tool_name", Result: conditions.TypeString}
+	registered := conditions.NewCompiler(conditions.WithFunctions(conditions.Function{Name: "tool_name",
+		Fn: func(...any) (any, error) { return "x", nil }}))
+	for _, c := range []*conditions.Compiler{conditions.NewCompiler().Declare(decl), registered} {
+		for _, src := range []string{`tool_name != nil`, `string(tool_name) == "Bash"`, `tool_name ?? false`, `tool_name in ["Bash"]`, `x == 1 || tool_name == "Bash"`} {
+			_, err := c.Compile(src)
+			if err == nil || !strings.Contains(err.Error(), "tool_name is a condition function") {
+				t.Errorf("%s: %v", src, err)
+			}
+		}
+		for _, src := range []string{`tool_name() == "x"`, `$env.tool_name == "Bash"`, `tool_input.tool_name == "x"`} {
+			if _, err := c.Compile(src); err != nil {
+				t.Errorf("%s: %v", src, err)
+			}
+		}
+	}
+}
