@@ -160,7 +160,7 @@ func (c *Compiler) check(src string) error {
 	if err != nil {
 		return nil // the compiler reports it with its position
 	}
-	v := &callChecker{known: c.known, funcs: c.funcNames, callees: map[ast.Node]bool{}}
+	v := &callChecker{known: c.known, funcs: c.funcNames}
 	ast.Walk(&tree.Node, v)
 	if v.node == nil {
 		v.bareFunction()
@@ -212,7 +212,12 @@ func (v *callChecker) Visit(n *ast.Node) {
 	}
 	switch callee := call.Callee.(type) {
 	case *ast.IdentifierNode:
-		v.callees[callee] = true
+		if v.funcs[callee.Value] {
+			if v.callees == nil {
+				v.callees = map[ast.Node]bool{}
+			}
+			v.callees[callee] = true
+		}
 		if !v.known[callee.Value] {
 			v.node, v.msg = call, fmt.Sprintf("unknown function %s (conditions know expr's built-in functions and the ones registered with the engine)", callee.Value)
 		}
