@@ -304,3 +304,7 @@ func (c *Compiler) Supplies(name string) bool {
 // engine refuses a condition whose unsupplied functions it supplies
 // itself (compiled by another compiler than the engine's).
 func (p *Program) Unsupplied() []string { return p.unsupplied }
+
+// Calls reports whether the condition calls the function name (a
+// function's name cannot be read as a value, so naming it is calling it).
+func (p *Program) Calls(name string) bool { return p.roots[name] }

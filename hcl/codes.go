@@ -116,6 +116,7 @@ var codes = []CodeInfo{
 	{Code: "HK1407", Group: groupConditions, Title: "A matcher names one host's tool name (warning)", Summaries: []string{"Matcher names one host's tool name"}},
 	{Code: "HK1408", Group: groupConditions, Title: "A matcher differs from a known name by case (warning)", Summaries: []string{"Matcher differs from a known name by case"}},
 	{Code: "HK1421", Group: groupConditions, Title: "The program registered a declared function with another signature", Summaries: []string{"Function signature mismatch"}},
+	{Code: "HK1422", Group: groupConditions, Title: "A declared function no condition calls (warning)", Summaries: []string{"Unused function"}},
 
 	{Code: "HK1501", Group: groupScripts, Title: "A script or js/ts body has a syntax error", Summaries: []string{"JavaScript syntax error", "TypeScript syntax error"}},
 	{Code: "HK1502", Group: groupScripts, Title: "A script throws while it loads", Summaries: []string{"Script failed to load"}},

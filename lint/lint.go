@@ -101,6 +101,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			}
 		}
 	}
+	lintFunctions(cfg, warn)
 	return diags
 }
 
