@@ -3,7 +3,6 @@ package conditions
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -108,7 +107,19 @@ func (e *DeclarationError) Error() string {
 	return "function " + e.Name + " " + e.Reason
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// isIdent reports whether s is an identifier of the condition language
+// (ASCII letters, digits and _, not starting with a digit).
+func isIdent(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case '0' <= r && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
 
 // reservedWords are words of the condition language a function cannot be
 // named after.
@@ -124,7 +135,7 @@ var reservedWords = []string{
 // declaration allows. A declaration of a function the program did not
 // register is fine: calls of it fail at run time (MissingFunctionError).
 func (c *Compiler) CheckDeclaration(d Declaration) error {
-	if !identRE.MatchString(d.Name) || slices.Contains(reservedWords, d.Name) || d.Name == lenName {
+	if !isIdent(d.Name) || slices.Contains(reservedWords, d.Name) || d.Name == lenName {
 		return &DeclarationError{Name: d.Name, Reason: "is not a name a function can have (an identifier that is not a word of the condition language)"}
 	}
 	for _, b := range builtin.Builtins {
