@@ -3,6 +3,7 @@ package conditions
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +32,9 @@ type Program struct {
 	usesState bool
 	roots     map[string]bool // the identifiers the condition names
 	fast      boolFn          // nil when the condition needs the virtual machine
+	// unsupplied are the declared functions the condition calls that the
+	// program did not register (see Declare).
+	unsupplied []string
 }
 
 // Source returns the condition as written.
@@ -51,6 +55,9 @@ type Function struct {
 	// Types are optional typed signatures (e.g. new(func(string) bool))
 	// that let the compiler check calls.
 	Types []any
+	// Standard marks a function of hookctl's own condition language
+	// (stdlib.ConditionFunctions): a configuration may not declare it.
+	Standard bool
 }
 
 // Option configures a Compiler.
@@ -78,11 +85,14 @@ func WithoutFastPaths(off fastpath.Set) Option {
 // *Program (configurations repeat conditions; a Program is immutable), so
 // that it compiles once and an engine can share its result within a fire.
 type Compiler struct {
-	funcs    []Function
-	maxNodes uint
-	opts     []expr.Option
-	known    map[string]bool // functions a call may name
-	off      fastpath.Set    // the optimisations turned off
+	options   []Option // as given, for Declare
+	funcs     []Function
+	maxNodes  uint
+	opts      []expr.Option
+	known     map[string]bool // functions a call may name
+	funcNames map[string]bool // the registered and declared ones
+	off       fastpath.Set    // the optimisations turned off
+	stubs     map[string]bool // declared functions nobody registered
 
 	mu    sync.Mutex
 	cache map[string]*Program
@@ -94,7 +104,7 @@ const maxCached = 4096
 
 // NewCompiler returns a Compiler configured by opts.
 func NewCompiler(opts ...Option) *Compiler {
-	c := &Compiler{maxNodes: DefaultMaxNodes}
+	c := &Compiler{maxNodes: DefaultMaxNodes, options: slices.Clip(opts)}
 	for _, o := range opts {
 		o(c)
 	}
@@ -105,12 +115,14 @@ func NewCompiler(opts ...Option) *Compiler {
 		expr.MaxNodes(c.maxNodes),
 	}
 	c.known = map[string]bool{lenName: true}
+	c.funcNames = map[string]bool{}
 	for _, b := range builtin.Builtins {
 		c.known[b.Name] = true
 	}
 	for _, f := range c.funcs {
 		c.opts = append(c.opts, expr.Function(f.Name, f.Fn, f.Types...))
 		c.known[f.Name] = true
+		c.funcNames[f.Name] = true
 	}
 	c.opts = append(c.opts, expr.Function(lenName, nilSafeLen, new(func(any) int)))
 	return c
@@ -148,8 +160,11 @@ func (c *Compiler) check(src string) error {
 	if err != nil {
 		return nil // the compiler reports it with its position
 	}
-	v := &callChecker{known: c.known}
+	v := &callChecker{known: c.known, funcs: c.funcNames}
 	ast.Walk(&tree.Node, v)
+	if v.node == nil {
+		v.bareFunction()
+	}
 	if v.node == nil {
 		return nil
 	}
@@ -160,12 +175,35 @@ func (c *Compiler) check(src string) error {
 
 type callChecker struct {
 	known map[string]bool
+	funcs map[string]bool
 	node  ast.Node
 	msg   string
+	// callees are the identifiers called; idents every identifier that
+	// names a registered or declared function.
+	callees map[ast.Node]bool
+	idents  []*ast.IdentifierNode
+}
+
+// bareFunction refuses a registered or declared function's name read as
+// a value (tool_name == "Bash" where a function is named tool_name): expr
+// reads it as the function, which shadows the payload field, and
+// comparisons such as string(tool_name) == "Bash" or tool_name != nil
+// compile to a constant.
+func (v *callChecker) bareFunction() {
+	for _, id := range v.idents {
+		if !v.callees[id] {
+			v.node, v.msg = id, fmt.Sprintf("%s is a condition function (registered by the program or declared by a function block), not a value: call it, %s(...), or read a payload field of that name as $env.%s", id.Value, id.Value, id.Value)
+			return
+		}
+	}
 }
 
 func (v *callChecker) Visit(n *ast.Node) {
 	if v.node != nil {
+		return
+	}
+	if id, ok := (*n).(*ast.IdentifierNode); ok && v.funcs[id.Value] {
+		v.idents = append(v.idents, id)
 		return
 	}
 	call, ok := (*n).(*ast.CallNode)
@@ -174,6 +212,12 @@ func (v *callChecker) Visit(n *ast.Node) {
 	}
 	switch callee := call.Callee.(type) {
 	case *ast.IdentifierNode:
+		if v.funcs[callee.Value] {
+			if v.callees == nil {
+				v.callees = map[ast.Node]bool{}
+			}
+			v.callees[callee] = true
+		}
 		if !v.known[callee.Value] {
 			v.node, v.msg = call, fmt.Sprintf("unknown function %s (conditions know expr's built-in functions and the ones registered with the engine)", callee.Value)
 		}
@@ -236,6 +280,12 @@ func (c *Compiler) compile(src string) (*Program, error) {
 		return nil, wrapError(src, err)
 	}
 	p := &Program{source: src, prog: prog, usesState: nv.usesState, roots: nv.roots}
+	for name := range c.stubs {
+		if nv.roots[name] {
+			p.unsupplied = append(p.unsupplied, name)
+		}
+	}
+	slices.Sort(p.unsupplied)
 	if !c.off.Has(fastpath.CondClosures) {
 		intern := c.intern
 		if c.off.Has(fastpath.CondSharedAtoms) {

@@ -17,4 +17,11 @@
 // `matches`, `contains`, `startsWith`, `endsWith` and its builtins. Regexes
 // belong in backtick raw strings: expr's quoted strings process escapes, so
 // '\s' is a compile error.
+//
+// Functions come from expr, from the program (WithFunctions) and from
+// declarations (Compiler.Declare): a configuration declares the
+// functions the embedding program supplies, with their types, so that
+// calls are checked where the program is absent; a declared function the
+// program did not register fails every call (MissingFunctionError), never
+// evaluating to false. A function's name is only ever called.
 package conditions

@@ -270,6 +270,14 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 	switch {
 	case h.Condition != nil:
 		c.cond = h.Condition
+		for _, name := range h.Condition.Unsupplied() {
+			if cc.Supplies(name) {
+				// It would fail at every call although this engine has
+				// the function: the configuration was compiled for
+				// another program (assembled without WithEngine).
+				fail("when", fmt.Errorf("calls %s, which this engine supplies, but the condition was compiled without it: assemble the configuration for this engine (assemble.WithEngine, hcl.WithCatalog)", name))
+			}
+		}
 	case strings.TrimSpace(h.When) != "":
 		p, err := cc.Compile(h.When)
 		if err != nil {

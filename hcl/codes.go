@@ -94,6 +94,9 @@ var codes = []CodeInfo{
 	{Code: "HK1209", Group: groupUnknown, Title: "A condition reads a payload field the event does not have (warning)", Summaries: []string{"Unknown payload field"}},
 	{Code: "HK1210", Group: groupUnknown, Title: "A static result sets a field the event does not have (warning)", Summaries: []string{"Unknown result field"}},
 	{Code: "HK1211", Group: groupUnknown, Title: "A test expects a status of a hook that does not exist", Summaries: []string{"Unknown hook"}},
+	{Code: "HK1221", Group: groupUnknown, Title: "A function block names a type that is not one of string, int, float, bool, list, map, any", Summaries: []string{"Unknown type"}},
+	{Code: "HK1222", Group: groupUnknown, Title: "A function is declared twice", Summaries: []string{"Duplicate function"}},
+	{Code: "HK1223", Group: groupUnknown, Title: "A function block's name is a built-in condition function (expr's or hookctl's) or not an identifier", Summaries: []string{"Function name taken"}},
 
 	{Code: "HK1301", Group: groupEvents, Title: "Unknown event", Summaries: []string{"Unknown event"}},
 	{Code: "HK1302", Group: groupEvents, Title: "A hook or test names no event", Summaries: []string{"Missing event"}},
@@ -113,6 +116,8 @@ var codes = []CodeInfo{
 	{Code: "HK1407", Group: groupConditions, Title: "A matcher names one host's tool name (warning)", Summaries: []string{"Matcher names one host's tool name"}},
 	{Code: "HK1408", Group: groupConditions, Title: "A matcher differs from a known name by case (warning)", Summaries: []string{"Matcher differs from a known name by case"}},
 	{Code: "HK1409", Group: groupConditions, Title: "A condition or a script reads a payload path the event's payload, or the tool_input of the tools the matcher matches, does not have (warning; see docs/payload-schema.md)", Summaries: []string{"Unknown payload path"}},
+	{Code: "HK1421", Group: groupConditions, Title: "The program registered a declared function with another signature", Summaries: []string{"Function signature mismatch"}},
+	{Code: "HK1422", Group: groupConditions, Title: "A declared function no condition calls (warning)", Summaries: []string{"Unused function"}},
 
 	{Code: "HK1501", Group: groupScripts, Title: "A script or js/ts body has a syntax error", Summaries: []string{"JavaScript syntax error", "TypeScript syntax error"}},
 	{Code: "HK1502", Group: groupScripts, Title: "A script throws while it loads", Summaries: []string{"Script failed to load"}},

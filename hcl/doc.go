@@ -1,5 +1,6 @@
 // Package hcl decodes hookctl configurations written in HCL into inert
-// blocks: settings, locals, custom events, hooks and built-ins, each with
+// blocks: settings, locals, custom events, hooks, built-ins and the
+// condition functions the embedding program supplies, each with
 // the source ranges it was written at. It evaluates expressions (locals,
 // env(), file() confined to the configuration directory), resolves event
 // names against the catalog, compiles `when` conditions with the compiler
@@ -12,7 +13,8 @@
 // what most callers use; this package imports only the engine's types.
 //
 // The files, one per block kind: load.go (Parse, the loader and its
-// options), settings.go, locals.go, event.go, hook.go, builtin.go; body.go
+// options), settings.go, locals.go, event.go, hook.go, builtin.go,
+// function.go (function blocks: conditions.Compiler.Declare); body.go
 // is what a factory reads; values.go and funcs.go evaluate; diag.go
 // renders diagnostics with file:line:column and a snippet. tests.go
 // decodes the `test` blocks of the *_test.hcl files beside a

@@ -34,6 +34,9 @@ type Config struct {
 	// Hooks and Builtins are the hook and builtin blocks, in file order.
 	Hooks    []*HookBlock
 	Builtins []*BuiltinBlock
+	// Functions are the condition functions the configuration declares
+	// (function blocks): the embedding program supplies them.
+	Functions []*FunctionBlock
 	// RequiredRange is where settings.required is written.
 	RequiredRange Range
 	// StateRange is where settings.state is written, for messages about
@@ -343,7 +346,7 @@ func (l *loader) finish(name string, paths []string, files []*hcl2.File) *Config
 	l.cfg = &Config{Name: name, Dir: l.dir, Files: paths, l: l}
 	l.ev.ctx = &hcl2.EvalContext{Functions: functions(l.dir, l.getenv, func(p string) { l.refs = append(l.refs, p) }, l.fileCheck)}
 
-	var settings, locals, events, hooks, builtins []*hcl2.Block
+	var settings, locals, events, hooks, builtins, funcs []*hcl2.Block
 	for _, f := range files {
 		if f == nil {
 			continue
@@ -362,11 +365,14 @@ func (l *loader) finish(name string, paths []string, files []*hcl2.File) *Config
 				hooks = append(hooks, b)
 			case "builtin":
 				builtins = append(builtins, b)
+			case "function":
+				funcs = append(funcs, b)
 			}
 		}
 	}
 	l.decodeLocals(locals)
 	l.decodeSettings(settings)
+	l.decodeFunctions(funcs) // before the conditions that call them
 	for _, b := range events {
 		l.decodeEvent(b)
 	}

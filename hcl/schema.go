@@ -9,6 +9,7 @@ var rootSchema = &hcl2.BodySchema{
 		{Type: "event", LabelNames: []string{"name"}},
 		{Type: "hook", LabelNames: []string{"id"}},
 		{Type: "builtin", LabelNames: []string{"name"}},
+		{Type: "function", LabelNames: []string{"name"}},
 	},
 }
 

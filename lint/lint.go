@@ -104,6 +104,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			}
 		}
 	}
+	lintFunctions(cfg, warn)
 	return diags
 }
 

@@ -22,7 +22,8 @@ import (
 //	                             the call matches a Claude Code permission rule
 //
 // A missing (nil) argument makes a predicate false and a string function
-// return "". The functions are pure and safe for concurrent use.
+// return "". The functions are pure and safe for concurrent use. They are
+// marked Standard: a configuration's function block cannot declare them.
 func ConditionFunctions() []conditions.Function {
 	str := func(v any) (string, bool) { s, ok := v.(string); return s, ok }
 	pred2 := func(name string, f func(a, b string) bool) conditions.Function {
@@ -41,7 +42,7 @@ func ConditionFunctions() []conditions.Function {
 			return f(a), nil
 		}, Types: []any{new(func(string) string)}}
 	}
-	return []conditions.Function{
+	fns := []conditions.Function{
 		pred2("glob", func(p, pattern string) bool { return paths.Match(pattern, p) }),
 		{Name: "globAny", Fn: func(p ...any) (any, error) {
 			s, ok := str(p[0])
@@ -86,4 +87,8 @@ func ConditionFunctions() []conditions.Function {
 			return ok && secrets.Contains(s), nil
 		}, Types: []any{new(func(string) bool)}},
 	}
+	for i := range fns {
+		fns[i].Standard = true // a configuration cannot declare them
+	}
+	return fns
 }
