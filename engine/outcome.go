@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -136,9 +137,9 @@ type HookTrace struct {
 func (t HookTrace) MarshalJSON() ([]byte, error) {
 	type plain HookTrace
 	if t.Status == StatusSkipped || t.Status == StatusQueued {
-		return json.Marshal(plain(t))
+		return marshal(plain(t))
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		plain
 		DurationUS int64 `json:"duration_us"`
 	}{plain(t), t.Duration.Microseconds()})
@@ -209,7 +210,22 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	if p.Hooks == nil {
 		p.Hooks = []HookTrace{}
 	}
-	return json.Marshal(p)
+	return marshal(p)
+}
+
+// marshal is json.Marshal without the HTML escaping of <, > and &: a
+// reason "a -> b && c" stays as written in the JSON the CLI prints. An
+// encoder that escapes (json.Marshal of a value holding an Outcome, an
+// http.ResponseWriter's) still escapes the result, as json.Compact does
+// any Marshaler's.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Hook returns the trace of the hook with the given id.
