@@ -101,7 +101,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			}
 		}
 	}
-	return diags
+	return append(diags, failOpen(cfg, eng)...)
 }
 
 // hookEvents yields each event the hook names (as written) with its spec,
