@@ -23,6 +23,7 @@ hook "no-push-to-main" {
   when     = "tool_input.command matches `\\bgit\\s+push\\b.*\\b(main|master)\\b`"
   decision = "deny"
   reason   = "push to a branch and open a pull request instead"
+  on_error = "block" # a command the condition cannot read is denied
 }
 
 # A fleet-wide rate limit: at most 200 Bash calls per session per hour,

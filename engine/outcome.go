@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -136,9 +137,9 @@ type HookTrace struct {
 func (t HookTrace) MarshalJSON() ([]byte, error) {
 	type plain HookTrace
 	if t.Status == StatusSkipped || t.Status == StatusQueued {
-		return json.Marshal(plain(t))
+		return marshal(plain(t))
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		plain
 		DurationUS int64 `json:"duration_us"`
 	}{plain(t), t.Duration.Microseconds()})
@@ -209,7 +210,57 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	if p.Hooks == nil {
 		p.Hooks = []HookTrace{}
 	}
-	return json.Marshal(p)
+	return marshal(p)
+}
+
+// marshal is json.Marshal without the HTML escaping of <, > and &: a
+// reason "a -> b && c" stays as written in the JSON the CLI prints. An
+// encoder that escapes (json.Marshal of a value holding an Outcome, an
+// http.ResponseWriter's) still escapes the result, as json.Compact does
+// any Marshaler's.
+func marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
+}
+
+// unescapeHTML turns json.Marshal's \u003c, \u003e and \u0026 back into <, >
+// and &, in place (the text only shrinks); other escapes, \\ included,
+// are copied as they are. Without any, b is returned untouched, at no
+// cost but the search.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := b[:0]
+	for i := 0; i < len(b); {
+		if b[i] != '\\' || i+1 == len(b) {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			var c byte
+			switch string(b[i+2 : i+6]) {
+			case "003c":
+				c = '<'
+			case "003e":
+				c = '>'
+			case "0026":
+				c = '&'
+			}
+			if c != 0 {
+				out = append(out, c)
+				i += 6
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // an escape pair: \\ is never the start of another
+		i += 2
+	}
+	return out
 }
 
 // Hook returns the trace of the hook with the given id.

@@ -394,6 +394,11 @@ func (s *EventSpec) decisionField() string {
 	return fieldDecision
 }
 
+// BlockDecision is the decision a fail-closed hook contributes, the
+// event's most restrictive terminal decision ("deny", "block", "cancel");
+// "" when the event takes none, and no decision blocks it.
+func (s *EventSpec) BlockDecision() string { return s.blockDecision() }
+
 // blockDecision is the decision a fail-closed hook contributes: the event's
 // most restrictive terminal decision.
 func (s *EventSpec) blockDecision() string {

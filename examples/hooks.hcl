@@ -83,8 +83,9 @@ hook "session-context" {
 # The Stop loop guard: keep the agent working until the tests were run,
 # at most stop_block_cap times in a row.
 hook "tests-before-stop" {
-  event = "Stop"
-  js    = <<-JS
+  event    = "Stop"
+  on_error = "block"      # a guard fails closed: if it throws, the agent keeps working
+  js       = <<-JS
     const { blockStop } = require("hookctl/decision");
     if (!/test/i.test(event.last_assistant_message || "")) {
       return blockStop(event, "Run the tests and report the result before stopping.", { maxLoops: 3 });
@@ -96,19 +97,21 @@ hook "tests-before-stop" {
 # its types stripped when it loads; hookctl types prints the declarations.
 
 hook "slow-command" {
-  event   = "PostToolUse"
-  matcher = "Bash"
-  script  = "scripts/slow_command.ts"
+  event    = "PostToolUse"
+  matcher  = "Bash"
+  script   = "scripts/slow_command.ts"
+  on_error = "ignore"     # it only adds context: failing, it says nothing
 }
 
 # ---------------------------------------------------------------------------
 # A command hook: any existing Claude Code hook runs unchanged.
 
 hook "lint-after-edit" {
-  event   = "PostToolUse"
-  matcher = "Edit|Write|MultiEdit"
-  command = ["./hooks/lint.sh"]
-  timeout = "30s"
+  event    = "PostToolUse"
+  matcher  = "Edit|Write|MultiEdit"
+  command  = ["./hooks/lint.sh"]
+  timeout  = "30s"
+  on_error = "ignore"     # feedback after the edit: a linter that cannot run stops nothing
 }
 
 # ---------------------------------------------------------------------------
@@ -146,6 +149,7 @@ hook "freeze-billing" {
   matcher  = "billing"
   when     = "environment == 'production'"
   priority = 10
+  on_error = "block"      # a condition that cannot be evaluated blocks
   result   = { block = true, notes = "billing is frozen until the audit ends" }
 }
 

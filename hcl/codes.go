@@ -143,6 +143,7 @@ var codes = []CodeInfo{
 	{Code: "HK1616", Group: groupHooks, Title: "A prompt handler's API key variable is not set (warning)", Summaries: []string{"API key not set"}},
 	{Code: "HK1617", Group: groupHooks, Title: "The engine refuses a hook", Summaries: []string{"Invalid hook"}},
 	{Code: "HK1618", Group: groupHooks, Title: "A hook settings.required lists is missing or disabled", Summaries: []string{"Required hook missing", "Required hook disabled"}},
+	{Code: "HK1619", Group: groupHooks, Title: "A hook that can block an event fails open when it fails: its on_error resolves to ignore (warning)", Summaries: []string{"Guard fails open"}},
 
 	{Code: "HK1701", Group: groupSettings, Title: "A setting is not valid", Summaries: []string{"Invalid setting"}},
 	{Code: "HK1702", Group: groupSettings, Title: "Settings that exclude each other are set", Summaries: []string{"Conflicting settings"}},

@@ -303,6 +303,9 @@ test "e" {
 		`"passed" is not a hook status`,
 		`x_test.hcl:12:5: error[HK1202]: Unsupported argument`,
 		`Did you mean "decision"?`,
+		// An unknown attribute names the valid ones.
+		`An expect block takes decision, blocked, reason_contains, hooks, updated_input, additional_context, additional_context_contains, output, state.`,
+		`A test block takes event, payload, payload_file, set, env, description.`,
 		`x_test.hcl:14:3: error[HK1107]: Duplicate expect block`,
 		`x_test.hcl:17:3: error[HK1803]: Two payloads`,
 		`x_test.hcl:22:18: error[HK1803]: Invalid payload file`,

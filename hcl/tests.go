@@ -51,6 +51,9 @@ type Expect struct {
 	Blocked           bool
 	ReasonContains    string
 	AdditionalContext string
+	// AdditionalContextContains must be a part of the outcome's
+	// additional_context (every hook's context joined).
+	AdditionalContextContains string
 	// UpdatedInput is expected to hold every key it gives (nil: the test
 	// expects no rewrite); Output and State likewise.
 	UpdatedInput map[string]any
@@ -117,8 +120,31 @@ var testSchema = &hcl2.BodySchema{
 var expectSchema = &hcl2.BodySchema{
 	Attributes: []hcl2.AttributeSchema{
 		{Name: "decision"}, {Name: "blocked"}, {Name: "reason_contains"}, {Name: "hooks"},
-		{Name: "updated_input"}, {Name: "additional_context"}, {Name: "output"}, {Name: "state"},
+		{Name: "updated_input"}, {Name: "additional_context"}, {Name: "additional_context_contains"},
+		{Name: "output"}, {Name: "state"},
 	},
+}
+
+// schemaNames lists the attribute names of a schema, in its order, for a
+// diagnostic that names the valid ones.
+func schemaNames(s *hcl2.BodySchema) string {
+	names := make([]string, len(s.Attributes))
+	for i, a := range s.Attributes {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// nameValid adds to each "Unsupported argument" diagnostic (an unknown
+// attribute) of a block the attributes it takes: HCL's own detail names
+// the closest one at most.
+func nameValid(ds hcl2.Diagnostics, block string, s *hcl2.BodySchema) hcl2.Diagnostics {
+	for _, d := range ds {
+		if d.Summary == "Unsupported argument" {
+			d.Detail += fmt.Sprintf(" %s takes %s.", block, schemaNames(s))
+		}
+	}
+	return ds
 }
 
 // statuses are the statuses a test may expect of a hook.
@@ -183,7 +209,7 @@ func ParseTests(files []string, opts ...Option) *Tests {
 func (l *loader) decodeTest(b *hcl2.Block) *TestBlock {
 	errsBefore := l.errorCount()
 	content, d := b.Body.Content(testSchema)
-	l.diags = append(l.diags, d...)
+	l.diags = append(l.diags, nameValid(d, "A test block", testSchema)...)
 	tb := &TestBlock{Name: b.Labels[0], Range: b.DefRange, Ranges: map[string]Range{}, Payload: map[string]any{}}
 	attrs := content.Attributes
 	for name, a := range attrs {
@@ -259,7 +285,7 @@ func (l *loader) decodeTest(b *hcl2.Block) *TestBlock {
 
 func (l *loader) decodeExpect(b *hcl2.Block) *Expect {
 	content, d := b.Body.Content(expectSchema)
-	l.diags = append(l.diags, d...)
+	l.diags = append(l.diags, nameValid(d, "An expect block", expectSchema)...)
 	e := &Expect{Range: b.DefRange, Ranges: map[string]Range{}}
 	object := func(a *hcl2.Attribute) map[string]any {
 		v, ok := l.ev.goValue(a)
@@ -283,6 +309,8 @@ func (l *loader) decodeExpect(b *hcl2.Block) *Expect {
 			e.ReasonContains, _ = l.ev.str(a)
 		case "additional_context":
 			e.AdditionalContext, _ = l.ev.str(a)
+		case "additional_context_contains":
+			e.AdditionalContextContains, _ = l.ev.str(a)
 		case "updated_input":
 			e.UpdatedInput = object(a)
 		case "output":

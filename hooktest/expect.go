@@ -32,7 +32,8 @@ func (f Failure) String() string {
 }
 
 // compare checks an outcome against the test's expectations, in a fixed
-// order: decision, blocked, reason, additional_context, updated_input,
+// order: decision, blocked, reason, additional_context (whole, then
+// contains), updated_input,
 // output, state, then each hook by id; last, the hooks that failed when
 // the test did not expect it.
 func compare(tb *hcl.TestBlock, out engine.Outcome) []Failure {
@@ -61,6 +62,9 @@ func compare(tb *hcl.TestBlock, out engine.Outcome) []Failure {
 	}
 	if e.Has("additional_context") && out.AdditionalContext != e.AdditionalContext {
 		fail("additional_context", "additional_context", quote(e.AdditionalContext), quote(out.AdditionalContext))
+	}
+	if e.Has("additional_context_contains") && !strings.Contains(out.AdditionalContext, e.AdditionalContextContains) {
+		fail("additional_context_contains", "additional_context", "it to contain "+quote(e.AdditionalContextContains), quote(out.AdditionalContext))
 	}
 	if e.Has("updated_input") {
 		switch {

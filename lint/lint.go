@@ -105,7 +105,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		}
 	}
 	lintFunctions(cfg, warn)
-	return diags
+	return append(diags, failOpen(cfg, eng)...)
 }
 
 // hookEvents yields each event the hook names (as written) with its spec,

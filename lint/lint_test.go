@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,7 +120,7 @@ func TestMisspelledPayloadFieldsWarn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := Check(cfg, eng)
+	ds := slices.DeleteFunc(Check(cfg, eng), func(d hcl.Diagnostic) bool { return d.Code == "HK1619" }) // fails open: failopen_test.go
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Column != 15 || !strings.Contains(ds[0].Detail, `no field "tool_inptu"`) ||
 		!strings.Contains(ds[0].Detail, `did you mean "tool_input"?`) || ds[0].Suggestion != "tool_input" {
 		t.Fatalf("%+v", ds)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -40,17 +39,22 @@ func newBenchCmd(a *app) *cobra.Command {
 	var sets []string
 	var duration time.Duration
 	var concurrency, warmup int
+	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "bench [--config PATH] [--payload FILE|-] [--duration D] [--concurrency N] EVENT",
+		Use:   "bench [--config PATH] [--payload FILE|-] [--duration D] [--concurrency N] [--json] EVENT",
 		Short: "Benchmark a configuration: fire an event repeatedly in-process",
 		Long: `bench loads the configuration, warms up, then fires EVENT with the payload
 repeatedly, in-process, for --duration on --concurrency goroutines, and prints
-one JSON object: event, hooks (how many ran), fires, ns_per_fire (mean latency),
-p50_ns, p90_ns, p99_ns, allocs_per_fire, bytes_per_fire, fires_per_sec.
---format text prints the same as a table. Hooks really run: command hooks spawn
-their processes, background hooks are queued.`,
+a summary: the event, how many hooks ran, whether the outcome is blocked, the
+fires and goroutines, the mean, p50, p90 and p99 latency of a fire, allocations
+and bytes per fire, and fires per second.
+
+--json prints one JSON object instead, for scripts: event, hooks (how many
+ran), blocked, fires, concurrency, ns_per_fire (mean latency), p50_ns, p90_ns,
+p99_ns, allocs_per_fire, bytes_per_fire, fires_per_sec. Hooks really run:
+command hooks spawn their processes, background hooks are queued.`,
 		Example: `  hookctl bench --config examples/hooks.hcl --payload examples/payloads/PreToolUse.pip.json PreToolUse
-  hookctl bench --duration 5s --concurrency 2 --format text PreToolUse`,
+  hookctl bench --duration 5s --concurrency 2 --json PreToolUse | jq .p99_ns`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("bench needs exactly one EVENT")
@@ -61,8 +65,13 @@ their processes, background hooks are queued.`,
 			if concurrency < 1 {
 				return usageError("--concurrency must be at least 1")
 			}
-			if format != "json" && format != "text" {
+			switch {
+			case format != "" && format != "json" && format != "text":
 				return usageError("--format must be json or text")
+			case asJSON && format == "text":
+				return usageError("--json and --format text exclude each other")
+			case format == "json":
+				asJSON = true
 			}
 			payload, err := a.payload(payloadPath, sets)
 			if err != nil {
@@ -87,24 +96,27 @@ their processes, background hooks are queued.`,
 				return &exitError{code: exitFailure, err: err}
 			}
 			res.Event = spec.Name
-			if format == "text" {
+			if !asJSON {
 				tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
 				fmt.Fprintf(tw, "event\t%s\nhooks that ran\t%d\nblocked\t%v\nfires\t%d\nconcurrency\t%d\n", res.Event, res.Hooks, res.Blocked, res.Fires, res.Concurrency)
 				fmt.Fprintf(tw, "mean\t%s\np50\t%s\np90\t%s\np99\t%s\n", ns(res.NsPerFire), ns(float64(res.P50Ns)), ns(float64(res.P90Ns)), ns(float64(res.P99Ns)))
 				fmt.Fprintf(tw, "allocs/fire\t%.1f\nbytes/fire\t%.0f\nfires/s\t%.0f\n", res.AllocsPerFire, res.BytesPerFire, res.FiresPerSec)
 				return tw.Flush()
 			}
-			b, _ := json.MarshalIndent(res, "", "  ")
-			fmt.Fprintln(a.stdout, string(b))
-			return nil
+			return writeJSON(a.stdout, res, true)
 		},
 	}
+	cmd.ValidArgsFunction = a.eventArg
 	cmd.Flags().StringVarP(&payloadPath, "payload", "p", "", "JSON payload file, or - for stdin")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "set a payload field: key=value (dotted keys, JSON values); repeatable")
 	cmd.Flags().DurationVarP(&duration, "duration", "d", 2*time.Second, "how long to fire")
 	cmd.Flags().IntVarP(&concurrency, "concurrency", "n", 1, "goroutines firing at once")
 	cmd.Flags().IntVar(&warmup, "warmup", 1000, "fires before measuring")
-	cmd.Flags().StringVar(&format, "format", "json", "output: json or text")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary")
+	// --format json|text was the way to pick before --json; kept for
+	// the scripts that pass it.
+	cmd.Flags().StringVar(&format, "format", "", "output: json (as --json) or text (the default)")
+	_ = cmd.Flags().MarkHidden("format")
 	return cmd
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -102,9 +101,7 @@ working directory; --config, when given, is the configuration to expect.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rep := a.doctor(hostNames)
 			if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
+				if err := writeJSON(a.stdout, rep, true); err != nil {
 					return &exitError{code: exitFailure, err: err}
 				}
 			} else {
@@ -117,6 +114,7 @@ working directory; --config, when given, is the configuration to expect.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&hostNames, "host", nil, "the hosts to check: "+strings.Join(a.registry().Names(), ", ")+" (default: those with a configuration file here)")
+	_ = cmd.RegisterFlagCompletionFunc("host", a.hostFlag)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -60,6 +59,7 @@ func newEventsCmd(a *app) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print a Markdown table (the event table of docs/events.md)")
 	cmd.Flags().StringVar(&source, "source", "", "only events from claude-code, openclaw or custom")
+	_ = cmd.RegisterFlagCompletionFunc("source", fixed("claude-code", "openclaw", "custom"))
 	return cmd
 }
 
@@ -106,12 +106,7 @@ func writeEventsJSON(a *app, specs []engine.EventSpec) error {
 		}
 		out = append(out, e)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(a.stdout, string(b))
-	return nil
+	return writeJSON(a.stdout, out, true)
 }
 
 // writeEventsMarkdown prints the catalog as the event table of docs/events.md.

@@ -23,14 +23,25 @@ import (
 func newFireCmd(a *app) *cobra.Command {
 	var payloadPath string
 	var sets []string
-	var explain, compact bool
+	var explain, compact, strict bool
 	cmd := &cobra.Command{
 		Use:   "fire [--config PATH] [--payload FILE|-] [--set key=value]... [EVENT]",
 		Short: "Simulate an event: run its hooks and print the outcome as JSON",
 		Long: `fire runs the hooks of EVENT against a payload and prints the merged outcome
 as JSON on stdout. The exit status is 0 when the outcome is not blocked, 2 when
 it is (a deny or block decision, or continue = false), and 1 on a usage,
-configuration or payload error.
+configuration or payload error. When the outcome is blocked, fire also writes
+"blocked (exit status 2)" as the last line on stderr (stdout is the outcome
+only), so the verdict shows where the exit status is easy to miss (go run).
+
+Exit status:
+  0  the outcome is not blocked
+  1  a usage, configuration or payload error
+  2  the outcome is blocked
+  3  with --strict: a hook failed (an error, a timeout or a panic) and the
+     outcome is not blocked; a blocked outcome is 2 whether hooks failed or
+     not. Without --strict a failed hook follows its on_error (ignore: the
+     other hooks decide) and fire exits 0 or 2 as above.
 
 The payload is a JSON object read from --payload FILE (or - for stdin); --set
 key=value sets fields on top of it, with dotted keys for nested fields and JSON
@@ -84,27 +95,44 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 			if explain {
 				writeExplain(a.stderr, out, took)
 			}
-			var b []byte
-			if compact {
-				b, err = json.Marshal(out)
-			} else {
-				b, err = json.MarshalIndent(out, "", "  ")
-			}
-			if err != nil {
+			if err := writeJSON(a.stdout, out, !compact); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintln(a.stdout, string(b))
 			if out.Blocked {
+				fmt.Fprintf(a.stderr, "blocked (exit status %d)\n", exitBlocked)
 				return silent(exitBlocked)
+			}
+			if strict {
+				if failed := failedHooks(out); len(failed) > 0 {
+					for _, h := range failed {
+						fmt.Fprintf(a.stderr, "hook %s failed (%s): %s\n", termsafe.Escape(h.ID), h.Status, termsafe.Escape(h.Error))
+					}
+					fmt.Fprintf(a.stderr, "%d hook(s) failed (exit status %d, --strict)\n", len(failed), exitHookFailed)
+					return silent(exitHookFailed)
+				}
 			}
 			return nil
 		},
 	}
+	cmd.ValidArgsFunction = a.eventArg
 	cmd.Flags().StringVarP(&payloadPath, "payload", "p", "", "JSON payload file, or - for stdin")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "set a payload field: key=value (dotted keys, JSON values); repeatable")
 	cmd.Flags().BoolVar(&explain, "explain", false, "write a readable trace of every hook to stderr")
 	cmd.Flags().BoolVar(&compact, "compact", false, "print the outcome on one line")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 3 when a hook failed (error, timeout, panic) and the outcome is not blocked")
 	return cmd
+}
+
+// failedHooks returns the traces of the hooks that failed: an error (a
+// panic included) or a timeout, whatever their on_error made of it.
+func failedHooks(out engine.Outcome) []engine.HookTrace {
+	var failed []engine.HookTrace
+	for _, h := range out.Hooks {
+		if h.Status == engine.StatusError || h.Status == engine.StatusTimeout {
+			failed = append(failed, h)
+		}
+	}
+	return failed
 }
 
 // MaxPayload bounds a payload read by fire.

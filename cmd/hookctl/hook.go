@@ -38,7 +38,9 @@ type hookFlags struct {
 
 func (f *hookFlags) add(cmd *cobra.Command, hostFlags bool, reg runtime.Registry) {
 	if hostFlags {
-		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(reg.Names(), ", ")+" (default: detected from the payload)")
+		names := reg.Names()
+		cmd.Flags().StringVar(&f.host, "host", "", "the agent host: "+strings.Join(names, ", ")+" (default: detected from the payload)")
+		_ = cmd.RegisterFlagCompletionFunc("host", fixed(names...))
 		cmd.Flags().StringVar(&f.event, "event", "", "the host's event name, for hosts whose payload does not name it")
 	}
 	cmd.Flags().BoolVar(&f.allow, "allow-untrusted", false, "run the configuration even if it is not trusted (see hookctl trust)")

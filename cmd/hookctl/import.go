@@ -145,6 +145,13 @@ import nor hookctl sets is a warning naming it.`,
 	cmd.Flags().StringVar(&pluginRoot, "plugin-root", "", "import claude: FILE holds the hooks of the Claude Code plugin in this directory (its CLAUDE_PLUGIN_ROOT)")
 	cmd.Flags().StringVar(&pluginData, "plugin-data", "", "import claude of a plugin: its CLAUDE_PLUGIN_DATA (default ~/.claude/plugins/data/<plugin name>)")
 	cmd.Flags().StringVar(&hostName, "host", "", "the host whose configuration FILE is: "+strings.Join(a.registry().Names(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("host", a.hostFlag)
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if hostName == "" && len(args) == 0 {
+			return a.completeHosts(toComplete), cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveDefault // FILE or PLUGIN_DIR
+	}
 	return cmd
 }
 

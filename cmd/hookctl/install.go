@@ -153,6 +153,7 @@ at most 5s, before the host stops waiting and runs the action.`,
 		},
 	}
 	cmd.Flags().StringVar(&hostName, "host", "", "the agent host: "+strings.Join(a.registry().Names(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("host", a.hostFlag)
 	cmd.Flags().StringVar(&command, "command", "", "the hook command to register as it is, with --host-timeout appended (default: hookctl hook --host NAME --config ABSOLUTE-PATH, quoted)")
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")

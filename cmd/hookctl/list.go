@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,7 +18,12 @@ func newListCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [--config PATH] [--event E]",
 		Short: "List the hooks of each event in firing order",
-		Args:  cobra.NoArgs,
+		Long: `list prints, for each event with hooks (or only --event E), its hooks in
+the order they fire: id, phase, priority, handler, then the matcher, the
+timeout, (disabled) and, last, "when:" and the condition, where they are set. --json
+prints an object of event name to its hooks, each with id, phase, priority,
+handler, matcher, when, timeout, on_error, disabled and source.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			defer a.escapeOutput(!asJSON)()
 			eng, cfg, err := a.load()
@@ -69,9 +74,7 @@ func newListCmd(a *app) *cobra.Command {
 					}
 					out[ev] = list
 				}
-				b, _ := json.MarshalIndent(out, "", "  ")
-				fmt.Fprintln(a.stdout, string(b))
-				return nil
+				return writeJSON(a.stdout, out, true)
 			}
 			if len(events) == 0 {
 				fmt.Fprintln(a.stdout, "no hooks")
@@ -97,6 +100,10 @@ func newListCmd(a *app) *cobra.Command {
 					if h.Disabled {
 						extra += " (disabled)"
 					}
+					if h.When != "" {
+						// Last: a condition has spaces of its own.
+						extra += " when: " + termsafe.Escape(strings.TrimSpace(h.When))
+					}
 					fmt.Fprintf(tw, "  %d.\t%s\t%s\tpriority %d\t%s\t%s\n", n+1, termsafe.Escape(h.ID), string(h.Phase), h.Priority, termsafe.Escape(h.Handler), extra)
 				}
 			}
@@ -104,6 +111,7 @@ func newListCmd(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&event, "event", "e", "", "only this event")
+	_ = cmd.RegisterFlagCompletionFunc("event", a.eventFlag)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

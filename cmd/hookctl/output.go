@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/hookctl/hookctl/internal/termsafe"
@@ -33,4 +34,18 @@ func (a *app) escapeOutput(stdout bool) (flush func()) {
 			_ = t.Flush()
 		}
 	}
+}
+
+// writeJSON writes v as JSON and a newline, indented by two spaces unless
+// compact. It does not escape <, > and & (json.Marshal writes them as
+// \u003c, \u003e, \u0026 for HTML pages): the output is read by people and
+// programs, and a reason such as "a -> b" or "x < y && z" stays as written.
+// Every JSON document the commands print goes through it.
+func writeJSON(w io.Writer, v any, indent bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
 }

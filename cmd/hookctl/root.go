@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +19,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // usage, config or payload errors
 	exitBlocked = 2 // fire: the outcome is blocked
+	// exitHookFailed is fire --strict's: a hook failed and the outcome is
+	// not blocked.
+	exitHookFailed = 3
 )
 
 // exitError carries an exit status through cobra.
@@ -70,14 +72,8 @@ func (a *app) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: lvl}))
 }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
-
 func newRoot(a *app) *cobra.Command {
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "hookctl",
 		Short: "A lifecycle-hook engine for AI agents",
@@ -101,7 +97,13 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
   hookctl replay --config hooks.hcl ~/.claude/projects/PROJECT/SESSION.jsonl
   hookctl trust --config .claude/hooks.hcl
   hookctl events`,
-		Version:       version(),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if showVersion {
+				return a.writeVersion()
+			}
+			return cmd.Help()
+		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -109,11 +111,15 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.PersistentFlags().StringVarP(&a.configPath, "config", "c", "", "config file or directory of *.hcl files")
+	// Not cobra's Version field, which would read the build information
+	// on every start: --version reads it when asked.
+	root.Flags().BoolVarP(&showVersion, "version", "v", false, "print the version (as hookctl version does)")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	_ = root.RegisterFlagCompletionFunc("log-level", fixed("debug", "info", "warn", "error"))
 	root.AddCommand(
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a), newDoctorCmd(a),
 	)
-	root.AddCommand(newTypesCmd(a))
+	root.AddCommand(newTypesCmd(a), newVersionCmd(a))
 	root.AddCommand(newFmtCmd(a))
 	return root
 }

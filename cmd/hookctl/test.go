@@ -37,14 +37,18 @@ names). Test files are never loaded as configuration.
       reason_contains = "rm -rf"
       hooks           = { no-rm = "decided", pip-to-uv = "skipped" }
       # updated_input, output, state: the keys given must match;
-      # additional_context: the whole text
+      # additional_context: the whole text;
+      # additional_context_contains: a part of it
     }
   }
 
 The configuration is loaded once, into one engine, and every test fires its
 event at it, in file order, with its own kv store and Stop loop-guard count. A
-hook that fails (error, timeout) fails the test unless the test expects that
-status. A relative cwd in a payload is relative to the test file.
+hook that fails (error, timeout, panic) fails the test unless the test expects
+that status of it: hooks = { no-rm = "error" }, even when its on_error makes
+the outcome what the test expects. A relative cwd in a payload is relative to
+the test file. An attribute an expect block does not take is an error that
+lists the ones it does.
 
 The output is go test's: each failing test by name with what differed (-v: every
 test and its hooks), then the coverage (the hooks no test reached: skipped
