@@ -112,6 +112,7 @@ var codes = []CodeInfo{
 	{Code: "HK1406", Group: groupConditions, Title: "A matcher can never match (warning)", Summaries: []string{"Matcher can never match"}},
 	{Code: "HK1407", Group: groupConditions, Title: "A matcher names one host's tool name (warning)", Summaries: []string{"Matcher names one host's tool name"}},
 	{Code: "HK1408", Group: groupConditions, Title: "A matcher differs from a known name by case (warning)", Summaries: []string{"Matcher differs from a known name by case"}},
+	{Code: "HK1409", Group: groupConditions, Title: "A condition or a script reads a payload path the event's payload, or the tool_input of the tools the matcher matches, does not have (warning; see docs/payload-schema.md)", Summaries: []string{"Unknown payload path"}},
 
 	{Code: "HK1501", Group: groupScripts, Title: "A script or js/ts body has a syntax error", Summaries: []string{"JavaScript syntax error", "TypeScript syntax error"}},
 	{Code: "HK1502", Group: groupScripts, Title: "A script throws while it loads", Summaries: []string{"Script failed to load"}},

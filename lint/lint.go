@@ -73,12 +73,14 @@ var matcherValues = map[string]struct {
 // compile are skipped (their errors are the loader's).
 func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 	var diags []hcl.Diagnostic
-	warn := func(r hcl.Range, summary, format string, args ...any) {
-		w := hcl.NewDiagnostic(hcl.SeverityWarning, r, summary, fmt.Sprintf(format, args...))
+	add := func(w hcl.Diagnostic) {
 		if slices.Contains(diags, w) {
 			return // the same warning for another event of the hook
 		}
 		diags = append(diags, w)
+	}
+	warn := func(r hcl.Range, summary, format string, args ...any) {
+		add(hcl.NewDiagnostic(hcl.SeverityWarning, r, summary, fmt.Sprintf(format, args...)))
 	}
 	for _, hb := range cfg.Hooks {
 		if hb.Invalid {
@@ -88,11 +90,12 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		if r, ok := hb.Ranges["matcher"]; ok && h.Matcher != "" {
 			lintMatcher(eng, h, r, warn)
 		}
+		lintScript(eng, hb, add)
 		if res, ok := engine.StaticResult(h.Handler); ok {
 			lintResult(eng, h, res, hb.RangeOf("result"), warn)
 		}
 		if r, ok := hb.Ranges["when"]; ok && h.Condition != nil {
-			lintFields(eng, h, r, warn)
+			lintPaths(eng, h, r, conditionPaths(h.Condition.Source(), r), "", add)
 			for _, re := range matchesPatterns(h.Condition.Source()) {
 				if neverMatches(re) {
 					warn(r, "Condition regex can never match",

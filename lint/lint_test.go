@@ -120,7 +120,8 @@ func TestMisspelledPayloadFieldsWarn(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := Check(cfg, eng)
-	if len(ds) != 1 || ds[0].Line != 3 || !strings.Contains(ds[0].Detail, `no field "tool_inptu"`) || !strings.Contains(ds[0].Detail, `Did you mean "tool_input"?`) {
+	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Column != 15 || !strings.Contains(ds[0].Detail, `no field "tool_inptu"`) ||
+		!strings.Contains(ds[0].Detail, `did you mean "tool_input"?`) || ds[0].Suggestion != "tool_input" {
 		t.Fatalf("%+v", ds)
 	}
 }

@@ -1,0 +1,153 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// check writes files into a directory (hooks.hcl and what it loads),
+// parses hooks.hcl and returns its lint warnings as "line:col code
+// detail [suggestion]".
+func check(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, err := engine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	cfg, err := hcl.Parse(filepath.Join(dir, "hooks.hcl"), hcl.WithCatalog(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range Check(cfg, eng) {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s %s [%s]", filepath.Base(d.File), d.Line, d.Column, d.Code, d.Detail, d.Suggestion))
+	}
+	return got
+}
+
+func hook(event, matcher, when string) string {
+	m := ""
+	if matcher != "" {
+		m = fmt.Sprintf("  matcher = %q\n", matcher)
+	}
+	return fmt.Sprintf("hook \"h\" {\n  event = %q\n%s  when = %q\n  decision = \"deny\"\n}\n", event, m, when)
+}
+
+// TestConditionPaths: a condition reading a nested payload path the event
+// or the matched tools do not have warns, with the closest name as the
+// suggestion; correct paths, open objects and fields other hosts or
+// hookctl add do not.
+func TestConditionPaths(t *testing.T) {
+	for _, c := range []struct {
+		event, matcher, when string
+		want                 string // a substring of the one warning; "" for none
+	}{
+		{"PreToolUse", "Bash", "tool_input.comand matches 'rm'", `hooks.hcl:4:22 HK1409 tool_input.comand: Bash has no field "comand"; did you mean "command"? It is always missing here, so the condition reads nil. [command]`},
+		{"PreToolUse", "Bash", `tool_input["comand"] matches 'rm'`, `HK1409 tool_input.comand: Bash has no field "comand"; did you mean "command"?`},
+		{"PreToolUse", "Bash", "tool_input?.comand matches 'rm'", `did you mean "command"?`},
+		{"PreToolUse", "Bash", "$env.tool_input.comand matches 'rm'", `did you mean "command"?`},
+		{"PreToolUse", "Bash", "tool_input.command matches 'rm'", ""},
+		{"PreToolUse", "Bash", "tool_input.file_path == ''", `HK1409 tool_input.file_path: Bash has no field "file_path". It is always missing here`},
+		{"PreToolUse", "Bash|Write", "tool_input.file_path != '' or tool_input.command != ''", ""},
+		{"PreToolUse", "Bash,Write", "tool_input.content != ''", ""},
+		{"PreToolUse", "Bash|Write", "tool_input.file_pth != ''", `Bash or Write has no field "file_pth"; did you mean "file_path"?`},
+		{"PreToolUse", "run_shell_command", "tool_input.directory != ''", ""},
+		{"PreToolUse", "Edit", "tool_input.edits[0].old_sting != ''", `tool_input.edits.0.old_sting: tool_input.edits.0 has no field "old_sting"; did you mean "old_string"?`},
+		{"PreToolUse", "Edit", "tool_input[tool].command != ''", ""},
+		// MCP tools, regular expressions and no matcher: open.
+		{"PreToolUse", "mcp__github__create_issue", "tool_input.title != ''", ""},
+		{"PreToolUse", "Bash|mcp__github__create_issue", "tool_input.title != ''", ""},
+		{"PreToolUse", "mcp__.*", "tool_input.anything != ''", ""},
+		{"PreToolUse", "", "tool_input.anything != ''", ""},
+		{"PreToolUse", "", "tool_input.comand != ''", `tool_input.comand: tool_input has no field "comand"; did you mean "command"?`},
+		{"PreToolUse", "Bash", "tool == 'Bash' and permission_mode == 'plan' and effort.level == 'high'", ""},
+		{"PostToolUse", "Write", "tool_response.filePath != ''", ""},
+		{"Stop", "", "loop_count > 2 and stop_hook_active", ""},
+		{"PreToolUse", "Bash", "state.count > 1 and let x = tool_input; x.comand != ''", ""},
+		{"PreToolUse", "Bash", "any(tool_input.command, {.foo == 1}) or upper(tool_input.command) == 'X'", ""},
+		// Events whose payload is not known, aliases: unchecked.
+		{"before_tool_call", "", "params.comand != ''", ""},
+	} {
+		var got []string
+		for _, w := range check(t, map[string]string{"hooks.hcl": hook(c.event, c.matcher, c.when)}) {
+			if strings.Contains(w, " HK1409 ") || strings.Contains(w, " HK1209 ") {
+				got = append(got, w)
+			}
+		}
+		switch {
+		case c.want == "" && len(got) != 0, c.want != "" && (len(got) != 1 || !strings.Contains(got[0], c.want)):
+			t.Errorf("%s %q %q:\n got %q\nwant %q", c.event, c.matcher, c.when, got, c.want)
+		}
+	}
+}
+
+// TestScriptPaths: the event.<path> reads of js and ts bodies and script
+// files are checked as conditions' are, at their line and column.
+func TestScriptPaths(t *testing.T) {
+	const bashJS = "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const c = event.tool_input?.comand || \"\";\n    if (event.tool_input.command.includes(\"rm\")) return deny(\"no\");\n  JS\n}\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"inline js", map[string]string{"hooks.hcl": bashJS},
+			[]string{`hooks.hcl:5:33 HK1409 event.tool_input.comand: Bash has no field "comand"; did you mean "command"? It is always undefined here. [command]`}},
+		{"inline quoted js", map[string]string{"hooks.hcl": "hook \"h\" {\n  event = \"PreToolUse\"\n  matcher = \"Write\"\n  js = \"return event.tool_input.file_pth ? null : null\"\n}\n"},
+			[]string{`hooks.hcl:4:33 HK1409 event.tool_input.file_pth: Write has no field "file_pth"; did you mean "file_path"?`}},
+		{"inline ts", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  ts      = <<-TS\n    const n: number = 1;\n    const c: string = event.tool_input[\"comand\"] ?? \"\";\n  TS\n}\n"},
+			[]string{`hooks.hcl:6:` /* column via the source map */, `event.tool_input.comand: Bash has no field "comand"; did you mean "command"?`}},
+		{"script file", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash|Write\"\n  script  = \"s.js\"\n}\n",
+			"s.js":      "module.exports = function (e, ctx) {\n  const p = e.tool_input.file_path || e.tool_input.command;\n  return e.tool_input.comand;\n};\n"},
+			[]string{`s.js:3:23 HK1409 event.tool_input.comand: Bash or Write has no field "comand"; did you mean "command"?`}},
+		{"ts module", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"Stop\"\n  script  = \"s.ts\"\n}\n",
+			"s.ts":      "import { allow } from \"hookctl/decision\";\ninterface X { a: string }\nexport default function (event: StopEvent) {\n  if (event.loop_count > 1 && event.stop_hook_actve) return;\n}\n"},
+			[]string{`s.ts:4:3`, `event.stop_hook_actve: Stop's payload has no field "stop_hook_actve"; did you mean "stop_hook_active"?`}},
+		{"correct and shadowed", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
+			nil},
+		{"syntax error", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s.js\"\n}\n", "s.js": "module.exports = function (event) { event.tool_input.comand"},
+			nil},
+	} {
+		var got []string
+		for _, w := range check(t, c.files) {
+			if strings.Contains(w, " HK1409 ") || strings.Contains(w, " HK1209 ") {
+				got = append(got, w)
+			}
+		}
+		if c.want == nil {
+			if len(got) != 0 {
+				t.Errorf("%s: %q", c.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 {
+			t.Errorf("%s: %q, want one warning", c.name, got)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got[0], w) {
+				t.Errorf("%s: %q does not contain %q", c.name, got[0], w)
+			}
+		}
+	}
+}
