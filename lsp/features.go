@@ -281,7 +281,7 @@ func (s *Server) resolve(hook *frame, path []string) []Field {
 	for _, name := range path {
 		var next []Field
 		for _, obj := range cur {
-			m, ok := obj.member(name)
+			m, ok := obj.Field(name)
 			if !ok {
 				continue
 			}
@@ -322,7 +322,7 @@ func fieldType(f Field) string {
 	if f.TS != "" {
 		return f.TS
 	}
-	return f.Type
+	return string(f.Type)
 }
 
 func markdown(s string) *MarkupContent {
@@ -474,7 +474,7 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, 
 				if fs := s.resolve(b, parts[:len(parts)-1]); len(fs) > 0 {
 					var found []Field
 					for _, obj := range fs {
-						if f, ok := obj.member(parts[len(parts)-1]); ok {
+						if f, ok := obj.Field(parts[len(parts)-1]); ok {
 							found = append(found, f)
 						}
 					}
