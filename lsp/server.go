@@ -43,7 +43,9 @@ type Server struct {
 	shutdown    bool
 	conn        *jsonrpc2.Conn
 	exit        chan error
-	wg          sync.WaitGroup
+	// reqs are the requests being answered, wg the background checks.
+	reqs sync.WaitGroup
+	wg   sync.WaitGroup
 }
 
 // document is an open buffer.
@@ -84,16 +86,20 @@ func New(opts ...Option) *Server {
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(readWriteCloser{r, w}, codec{}), handler{s},
+	in := &holdReader{r: r, eof: make(chan struct{}), release: make(chan struct{})}
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(readWriteCloser{in, w}, codec{}), handler{s},
 		jsonrpc2.SetLogger(slogLogger{s.opts.logger}))
 	var err error
 	select {
 	case err = <-s.exit:
+	case <-in.eof:
 	case <-conn.DisconnectNotify():
-		err = nil
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
+	// The answers under way are sent before the connection closes.
+	s.reqs.Wait()
+	close(in.release)
 	cancel()
 	s.mu.Lock()
 	for _, st := range s.checks {
@@ -105,6 +111,25 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	conn.Close()
 	s.wg.Wait()
 	return err
+}
+
+// holdReader holds the end of the input back until release is closed:
+// the connection closes itself at the end of its input, and the answers
+// to the last requests must be written first.
+type holdReader struct {
+	r       io.Reader
+	eof     chan struct{}
+	release chan struct{}
+	eofOnce sync.Once
+}
+
+func (h *holdReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if err != nil {
+		h.eofOnce.Do(func() { close(h.eof) })
+		<-h.release
+	}
+	return n, err
 }
 
 type readWriteCloser struct {
@@ -275,9 +300,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.mu.Lock()
 	s.inflight[req.ID] = cancel
 	s.mu.Unlock()
-	s.wg.Add(1)
+	s.reqs.Add(1)
 	go func() {
-		defer s.wg.Done()
+		defer s.reqs.Done()
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, req.ID)
