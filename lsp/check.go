@@ -177,9 +177,10 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 	}
 }
 
-// group sorts diagnostics by file; one without a file of the
-// configuration (the directory has none, the engine refused it) goes to
-// every open buffer of the key, at its first line.
+// group sorts diagnostics by file (a script's own, for the event.<path>
+// reads of a script file, included); one without a file (the directory
+// has no configuration, the engine refused it) goes to every open buffer
+// of the key, at its first line.
 func group(key checkKey, diags []hcl.Diagnostic, open map[string]*document) map[string][]hcl.Diagnostic {
 	out := map[string][]hcl.Diagnostic{}
 	for _, d := range diags {
@@ -187,7 +188,7 @@ func group(key checkKey, diags []hcl.Diagnostic, open map[string]*document) map[
 		if f != "" && !filepath.IsAbs(f) {
 			f = filepath.Join(key.dir, f)
 		}
-		if f == "" || filepath.Ext(f) != ".hcl" || filepath.Dir(f) != key.dir {
+		if f == "" {
 			d.Line, d.Column, d.EndLine, d.EndColumn = 0, 0, 0, 0
 			for p := range open {
 				out[p] = append(out[p], d)

@@ -31,7 +31,6 @@ var builtinCommon = []string{"id", "priority", "enabled"}
 var attrValues = map[string][]string{
 	"strategy": {"modifying", "void", "sync"},
 	"on_error": {"ignore", "block", "retry"},
-	"decision": {"allow", "deny", "ask", "block", "approve"},
 }
 
 // position resolves a request's document and offset.
@@ -66,6 +65,23 @@ func (s *Server) completion(ctx context.Context, p TextDocumentPositionParams) (
 		}
 	case c.inString && b != nil && c.attr == "when" && b.typ == "hook":
 		list.Items = s.payloadItems(b, c.prefix)
+	case c.inString && b != nil && (c.attr == "js" || c.attr == "ts") && b.typ == "hook":
+		// event.<path> in a handler body.
+		if m := eventRead.FindStringSubmatch(c.prefix); m != nil {
+			list.Items = s.payloadItems(b, m[1])
+		}
+	case c.inString && b != nil && c.attr == "decision" && b.typ == "hook":
+		seen := map[string]bool{}
+		for _, e := range hookEvents(b) {
+			if spec, ok := s.lookupEvent(e); ok {
+				for _, d := range spec.Decisions {
+					if !seen[d] {
+						seen[d] = true
+						list.Items = append(list.Items, CompletionItem{Label: d, Kind: KindEnum, Detail: spec.Name + " decision"})
+					}
+				}
+			}
+		}
 	case c.inString && c.attr != "":
 		for _, v := range attrValues[c.attr] {
 			list.Items = append(list.Items, CompletionItem{Label: v, Kind: KindEnum})
@@ -213,6 +229,9 @@ func (s *Server) toolNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// eventRead is a read of the payload being typed in a handler body.
+var eventRead = regexp.MustCompile(`\bevent\.((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_0-9]*)$`)
 
 // pathAtEnd is a payload path being typed at the end of a condition.
 var pathAtEnd = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.?$|\.$|^$`)

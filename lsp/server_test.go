@@ -137,6 +137,15 @@ const editing = `hook "guard" {
   
 }
 
+hook "js" {
+  event    = "PostToolUse"
+  matcher  = "Write"
+  decision = ""
+  js       = <<-JS
+    if (event.tool_input.fi) return
+  JS
+}
+
 builtin "" {
 }
 `
@@ -174,6 +183,15 @@ func TestCompletion(t *testing.T) {
 	}
 	got = labels(t, c.call("textDocument/completion", pos(uri, at(t, editing, `tool_input.co`, 0))))
 	hasAll(t, got, "tool_input", "tool_name", "session_id", "cwd")
+
+	got = labels(t, c.call("textDocument/completion", pos(uri, at(t, editing, `tool_input.fi`, len("tool_input.fi")))))
+	hasAll(t, got, "file_path", "content")
+
+	got = labels(t, c.call("textDocument/completion", pos(uri, at(t, editing, `decision = ""`, len(`decision = "`)))))
+	hasAll(t, got, "block")
+	if slices.Contains(got, "allow") {
+		t.Errorf("PostToolUse offered allow: %v", got)
+	}
 
 	got = labels(t, c.call("textDocument/completion", pos(uri, at(t, editing, `builtin ""`, 9))))
 	hasAll(t, got, "dangerous-commands")
@@ -322,6 +340,26 @@ func TestSlowCheckDoesNotWedge(t *testing.T) {
 	p := c.diagnostics(uri)
 	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Message != "second" || *p.Version != 2 {
 		t.Errorf("published %+v, want only the second check's", p)
+	}
+	c.shutdown()
+}
+
+// TestScriptFileDiagnostics: validate's warning about a script file's
+// misspelled event.<path> read is published for the script file, at its
+// line.
+func TestScriptFileDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "check.js")
+	if err := os.WriteFile(js, []byte("module.exports = function (event) {\n  if (event.tool_input.comand) return { decision: \"deny\" }\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	uri := pathURI(filepath.Join(dir, "hooks.hcl"))
+	c := startServer(t, New())
+	c.initialize()
+	c.open(uri, "hook \"a\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"check.js\"\n}\n")
+	p := c.diagnostics(pathURI(js))
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start.Line != 1 || p.Diagnostics[0].Severity != SeverityWarning {
+		t.Errorf("diagnostics of the script: %+v", p.Diagnostics)
 	}
 	c.shutdown()
 }
