@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,7 +129,7 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 		}
 		s.mu.Unlock()
 
-		diags := s.opts.check(ctx, CheckRequest{Dir: key.dir, Tests: key.tests, Overlay: overlay})
+		diags := s.safeCheck(ctx, CheckRequest{Dir: key.dir, Tests: key.tests, Overlay: overlay})
 		cancel()
 
 		s.mu.Lock()
@@ -198,4 +199,16 @@ func group(key checkKey, diags []hcl.Diagnostic, open map[string]*document) map[
 		out[f] = append(out[f], d)
 	}
 	return out
+}
+
+// safeCheck runs the checker; a panic in it is a diagnostic, not the end
+// of the server.
+func (s *Server) safeCheck(ctx context.Context, req CheckRequest) (diags []hcl.Diagnostic) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.logger.Error("lsp: check panicked", "dir", req.Dir, "panic", p)
+			diags = []hcl.Diagnostic{{Severity: hcl.SeverityError, Summary: "Internal error", Detail: fmt.Sprintf("checking %s: %v", req.Dir, p)}}
+		}
+	}()
+	return s.opts.check(ctx, req)
 }

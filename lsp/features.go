@@ -15,22 +15,35 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 )
 
-// handlerBlockAttrs are the attributes of a hook's handler blocks (their
-// schemas are the handler kinds'; see package assemble).
-var handlerBlockAttrs = map[string][]string{
-	"http":   {"url", "headers", "allowed_env", "method"},
-	"prompt": {"text", "provider", "model", "base_url", "api_key_env", "max_tokens", "system", "continue_on_block"},
-	"agent":  {"prompt", "model", "max_turns", "tools"},
+// handlerBlockAttrs are the attributes of a hook's handler block (their
+// schemas are the handler kinds'; see package assemble); nil for another
+// block. Functions rather than tables: hookctl runs this package's
+// initialisation on every hook call.
+func handlerBlockAttrs(block string) []string {
+	switch block {
+	case "http":
+		return []string{"url", "headers", "allowed_env", "method"}
+	case "prompt":
+		return []string{"text", "provider", "model", "base_url", "api_key_env", "max_tokens", "system", "continue_on_block"}
+	case "agent":
+		return []string{"prompt", "model", "max_turns", "tools"}
+	}
+	return nil
 }
 
 // builtinCommon are the attributes every builtin block takes besides its
 // options.
-var builtinCommon = []string{"id", "priority", "enabled"}
+func builtinCommon() []string { return []string{"id", "priority", "enabled"} }
 
 // attrValues are the values of attributes that take one of a few words.
-var attrValues = map[string][]string{
-	"strategy": {"modifying", "void", "sync"},
-	"on_error": {"ignore", "block", "retry"},
+func attrValues(attr string) []string {
+	switch attr {
+	case "strategy":
+		return []string{"modifying", "void", "sync"}
+	case "on_error":
+		return []string{"ignore", "block", "retry"}
+	}
+	return nil
 }
 
 // position resolves a request's document and offset.
@@ -67,7 +80,7 @@ func (s *Server) completion(ctx context.Context, p TextDocumentPositionParams) (
 		list.Items = s.payloadItems(b, c.prefix)
 	case c.inString && b != nil && (c.attr == "js" || c.attr == "ts") && b.typ == "hook":
 		// event.<path> in a handler body.
-		if m := eventRead.FindStringSubmatch(c.prefix); m != nil {
+		if m := eventRead().FindStringSubmatch(c.prefix); m != nil {
 			list.Items = s.payloadItems(b, m[1])
 		}
 	case c.inString && b != nil && c.attr == "decision" && b.typ == "hook":
@@ -83,7 +96,7 @@ func (s *Server) completion(ctx context.Context, p TextDocumentPositionParams) (
 			}
 		}
 	case c.inString && c.attr != "":
-		for _, v := range attrValues[c.attr] {
+		for _, v := range attrValues(c.attr) {
 			list.Items = append(list.Items, CompletionItem{Label: v, Kind: KindEnum})
 		}
 	}
@@ -119,7 +132,7 @@ func (s *Server) nameItems(path string, c *cursor) []CompletionItem {
 	b := c.block()
 	switch {
 	case b != nil && b.typ == "builtin" && len(types) == 1:
-		for _, n := range builtinCommon {
+		for _, n := range builtinCommon() {
 			attr(n, "builtin attribute", nil)
 		}
 		if len(b.labels) > 0 {
@@ -130,8 +143,8 @@ func (s *Server) nameItems(path string, c *cursor) []CompletionItem {
 			}
 		}
 		return items
-	case b != nil && len(types) == 2 && types[0] == "hook" && handlerBlockAttrs[b.typ] != nil:
-		for _, n := range handlerBlockAttrs[b.typ] {
+	case b != nil && len(types) == 2 && types[0] == "hook" && handlerBlockAttrs(b.typ) != nil:
+		for _, n := range handlerBlockAttrs(b.typ) {
 			attr(n, b.typ+" attribute", nil)
 		}
 		return items
@@ -231,15 +244,19 @@ func (s *Server) toolNames() []string {
 }
 
 // eventRead is a read of the payload being typed in a handler body.
-var eventRead = regexp.MustCompile(`\bevent\.((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_0-9]*)$`)
+func eventRead() *regexp.Regexp {
+	return regexp.MustCompile(`\bevent\.((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_0-9]*)$`)
+}
 
 // pathAtEnd is a payload path being typed at the end of a condition.
-var pathAtEnd = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.?$|\.$|^$`)
+func pathAtEnd() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.?$|\.$|^$`)
+}
 
 // payloadItems are the members of the payload object that the path
 // before the cursor leads to.
 func (s *Server) payloadItems(hook *frame, prefix string) []CompletionItem {
-	typed := pathAtEnd.FindString(prefix)
+	typed := pathAtEnd().FindString(prefix)
 	if i := len(prefix) - len(typed); i > 0 && prefix[i-1] == '.' {
 		return nil // a member of something that is not a payload path
 	}
@@ -277,12 +294,23 @@ func matcherTools(hook *frame) []string {
 	}
 	var out []string
 	for _, t := range strings.Split(m, "|") {
-		if !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(t) {
+		if !isName(t) {
 			return nil
 		}
 		out = append(out, engine.CanonicalTool(t))
 	}
 	return out
+}
+
+// isName reports whether s is an identifier (a tool name, not a regular
+// expression).
+func isName(s string) bool {
+	for i, r := range s {
+		if r != '_' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // resolve returns the objects a payload path leads to in the payloads of
@@ -451,7 +479,9 @@ func fieldDoc(path string, fs []Field) string {
 }
 
 // pathAt is a payload path in a condition.
-var pathAt = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+func pathAt() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+}
 
 func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, error) {
 	path, text, off, ok := s.position(p)
@@ -480,7 +510,7 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, 
 		}
 	case c.inString && b != nil && c.attr == "when" && b.typ == "hook":
 		rel := off - c.tokStart
-		for _, m := range pathAt.FindAllStringIndex(c.token, -1) {
+		for _, m := range pathAt().FindAllStringIndex(c.token, -1) {
 			if m[0] <= rel && rel <= m[1] {
 				full := c.token[m[0]:m[1]]
 				// Up to the end of the segment under the cursor.
@@ -515,7 +545,9 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, 
 }
 
 // requireCall is a require() of a module file in JavaScript.
-var requireCall = regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]\s*\)`)
+func requireCall() *regexp.Regexp {
+	return regexp.MustCompile(`require\(\s*["'\x60]([^"'\x60]+)["'\x60]\s*\)`)
+}
 
 func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (any, error) {
 	path, text, off, ok := s.position(p)
@@ -532,7 +564,7 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 	start := lineStart(text, p.Position.Line)
 	line := string(text[start:lineEnd(text, start)])
 	rel := off - start
-	for _, m := range requireCall.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range requireCall().FindAllStringSubmatchIndex(line, -1) {
 		if m[0] <= rel && rel <= m[1] {
 			if f := existing(dir, line[m[2]:m[3]], true); f != "" {
 				return []Location{{URI: pathURI(f), Range: Range{}}}, nil

@@ -363,3 +363,17 @@ func TestScriptFileDiagnostics(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestCheckPanicIsADiagnostic: a checker that panics gives a diagnostic,
+// and the server goes on answering.
+func TestCheckPanicIsADiagnostic(t *testing.T) {
+	check := func(context.Context, CheckRequest) []hcl.Diagnostic { panic("boom") }
+	uri := pathURI(filepath.Join(t.TempDir(), "hooks.hcl"))
+	c := startServer(t, New(WithChecker(check)))
+	c.initialize()
+	c.open(uri, "\n")
+	if p := c.diagnostics(uri); len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "boom") {
+		t.Errorf("diagnostics: %+v", p.Diagnostics)
+	}
+	c.shutdown()
+}
