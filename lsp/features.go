@@ -217,7 +217,7 @@ func (s *Server) customEvents(dir string) []string {
 func (s *Server) eventItems(path string) []CompletionItem {
 	var items []CompletionItem
 	for _, spec := range s.events(path) {
-		items = append(items, CompletionItem{Label: spec.Name, Kind: KindEvent, Detail: spec.Strategy.String() + " event", Documentation: markdown(eventDoc(spec))})
+		items = append(items, CompletionItem{Label: spec.Name, Kind: KindEvent, Detail: spec.Strategy.String() + " event", Documentation: markdown(s.eventDoc(spec))})
 		for _, a := range spec.Aliases {
 			items = append(items, CompletionItem{Label: a, Kind: KindEvent, Detail: "alias of " + spec.Name, SortText: "~" + a})
 		}
@@ -380,8 +380,8 @@ func markdown(s string) *MarkupContent {
 }
 
 // eventDoc documents an event: description, strategy, matcher field,
-// decisions and merge rules.
-func eventDoc(spec engine.EventSpec) string {
+// decisions, payload fields and merge rules.
+func (s *Server) eventDoc(spec engine.EventSpec) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (%s event", spec.Name, spec.Strategy)
 	if spec.Source != "" {
@@ -407,6 +407,13 @@ func eventDoc(spec engine.EventSpec) string {
 	}
 	if len(spec.Aliases) > 0 {
 		fmt.Fprintf(&b, "- aliases: %s\n", strings.Join(spec.Aliases, ", "))
+	}
+	if p, ok := s.opts.schema.Payload(spec.Name); ok && len(p.Fields) > 0 {
+		names := make([]string, len(p.Fields))
+		for i, f := range p.Fields {
+			names[i] = "`" + f.Name + "`"
+		}
+		fmt.Fprintf(&b, "- payload: %s\n", strings.Join(names, ", "))
 	}
 	if len(spec.Merge) > 0 {
 		b.WriteString("\n| result field | merge rule |\n|---|---|\n")
@@ -537,7 +544,7 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, 
 	case c.inString && c.token != "":
 		for _, spec := range s.events(path) {
 			if spec.Name == c.token || slices.Contains(spec.Aliases, c.token) {
-				return Hover{Contents: MarkupContent{Kind: "markdown", Value: eventDoc(spec)}, Range: tokRange}, nil
+				return Hover{Contents: MarkupContent{Kind: "markdown", Value: s.eventDoc(spec)}, Range: tokRange}, nil
 			}
 		}
 	}

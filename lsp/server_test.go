@@ -216,7 +216,7 @@ func TestHover(t *testing.T) {
 		return h.Contents.Value
 	}
 	h := hover(at(t, text, "PreToolUse", 3))
-	for _, want := range []string{"PreToolUse", "modifying", "a tool call is about to run", "tool_name", "deny > defer > ask > allow", "| `block` |"} {
+	for _, want := range []string{"PreToolUse", "modifying", "a tool call is about to run", "tool_name", "deny > defer > ask > allow", "| `block` |", "- payload: ", "`tool_input`"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("hover on the event lacks %q:\n%s", want, h)
 		}
