@@ -43,6 +43,9 @@ type Server struct {
 	shutdown    bool
 	conn        *jsonrpc2.Conn
 	exit        chan error
+	// started, when set (by tests), is called by each request's
+	// goroutine before it answers.
+	started func()
 	// reqs are the requests being answered, wg the background checks.
 	reqs sync.WaitGroup
 	wg   sync.WaitGroup
@@ -315,6 +318,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 				reply(nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprint(x)})
 			}
 		}()
+		if s.started != nil {
+			s.started()
+		}
 		res, err := run(rctx, p)
 		switch {
 		case rctx.Err() != nil:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hookctl/hookctl/hcl"
@@ -374,6 +375,34 @@ func TestCheckPanicIsADiagnostic(t *testing.T) {
 	c.open(uri, "\n")
 	if p := c.diagnostics(uri); len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "boom") {
 		t.Errorf("diagnostics: %+v", p.Diagnostics)
+	}
+	c.shutdown()
+}
+
+// TestCancelRequest: a request cancelled while it runs is answered
+// RequestCancelled; the others are answered as usual.
+func TestCancelRequest(t *testing.T) {
+	srv := New(WithChecker(nilChecker))
+	running, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	srv.started = func() {
+		if n.Add(1) == 1 { // the first request waits
+			close(running)
+			<-release
+		}
+	}
+	c := startServer(t, srv)
+	c.initialize()
+	id, ch := c.start("textDocument/hover", pos("file:///nowhere/x.hcl", Position{}))
+	<-running
+	c.notify("$/cancelRequest", map[string]any{"id": id})
+	// $/cancelRequest is handled before this request is read.
+	if r := c.call("textDocument/hover", pos("file:///nowhere/x.hcl", Position{})); r.Error != nil {
+		t.Errorf("another request: %+v", r.Error)
+	}
+	close(release)
+	if r := c.wait(ch); r.Error == nil || r.Error.Code != codeRequestCancelled {
+		t.Errorf("the cancelled request: %+v", r)
 	}
 	c.shutdown()
 }
