@@ -26,6 +26,9 @@ func (l *loader) parseFile(p string) (*hcl2.File, hcl2.Diagnostics) {
 // withOverlayFiles adds to the files of the configuration directory dir
 // the overlay's configuration files there, sorted.
 func withOverlayFiles(dir string, files []string, overlay map[string][]byte) []string {
+	if len(overlay) == 0 {
+		return files
+	}
 	for p := range overlay {
 		if filepath.Dir(p) == filepath.Clean(dir) && filepath.Ext(p) == ".hcl" && !IsTestFile(p) && !slices.Contains(files, p) {
 			files = append(files, p)
