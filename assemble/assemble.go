@@ -127,6 +127,9 @@ type Options struct {
 	// "parse" (reading and decoding the HCL) and "build" (compiling the
 	// hooks, conditions and scripts).
 	PhaseTimer func(phase string, took time.Duration)
+	// Overlay holds configuration file contents read instead of the
+	// disk's (see WithOverlay).
+	Overlay map[string][]byte
 }
 
 // WithPhaseTimer sets Options.PhaseTimer.
@@ -217,7 +220,7 @@ func resolve(opts []Option) Options {
 }
 
 func (o *Options) hclOptions() []hcl.Option {
-	opts := []hcl.Option{hcl.WithEnv(o.Getenv), hcl.WithProjectDir(o.ProjectDir), hcl.WithFileCheck(o.FileCheck)}
+	opts := []hcl.Option{hcl.WithEnv(o.Getenv), hcl.WithProjectDir(o.ProjectDir), hcl.WithFileCheck(o.FileCheck), hcl.WithOverlay(o.Overlay)}
 	if o.Engine != nil {
 		opts = append(opts, hcl.WithCatalog(o.Engine))
 	} else {

@@ -116,10 +116,21 @@ type Options struct {
 	// FileCheck, when set, must accept every file file() reads (its path
 	// and the bytes read) or the read fails.
 	FileCheck func(path string, content []byte) error
+	// Overlay holds file contents read instead of the disk's (see
+	// WithOverlay).
+	Overlay map[string][]byte
 }
 
 // Option configures decoding.
 type Option func(*Options)
+
+func optionsOf(opts []Option) Options {
+	var o Options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
 
 // WithEnv replaces the environment that env() reads.
 func WithEnv(getenv func(string) (string, bool)) Option {
@@ -217,6 +228,7 @@ func Parse(path string, opts ...Option) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	matches = withOverlayFiles(path, matches, optionsOf(opts).Overlay)
 	if len(matches) == 0 {
 		if tests, _ := TestFiles(path); len(tests) > 0 {
 			return nil, fmt.Errorf("config %s: no *.hcl files in the directory but test files (*%s), which are not configuration", path, TestFileSuffix)
@@ -244,7 +256,7 @@ func parse(name, dir string, paths []string, opts []Option) *Config {
 	l := newLoader(dir, opts)
 	var files []*hcl2.File
 	for _, p := range paths {
-		f, d := l.parser.ParseHCLFile(p)
+		f, d := l.parseFile(p)
 		l.diags = append(l.diags, parsed(d)...)
 		files = append(files, f)
 	}
@@ -260,6 +272,7 @@ type loader struct {
 	projectDir string
 	refs       []string
 	fileCheck  func(path string, content []byte) error
+	overlay    map[string][]byte
 
 	ev       evaluator
 	builtins map[string]engine.EventSpec // the catalog when no engine is given
@@ -283,10 +296,8 @@ func newLoader(dir string, opts []Option) *loader {
 		custom: map[string]*customEvent{},
 		hookAt: map[string]hcl2.Range{},
 	}
-	var o Options
-	for _, opt := range opts {
-		opt(&o)
-	}
+	o := optionsOf(opts)
+	l.overlay = o.Overlay
 	l.getenv = o.Getenv
 	if l.getenv == nil {
 		l.getenv = os.LookupEnv

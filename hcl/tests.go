@@ -168,7 +168,7 @@ func ParseTests(files []string, opts ...Option) *Tests {
 	t := &Tests{Files: files, l: l}
 	var locals, tests []*hcl2.Block
 	for _, p := range files {
-		f, d := l.parser.ParseHCLFile(p)
+		f, d := l.parseFile(p)
 		l.diags = append(l.diags, parsed(d)...)
 		if f == nil || d.HasErrors() {
 			// The syntax errors say it all: what could be decoded of

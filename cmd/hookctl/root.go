@@ -120,7 +120,7 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
 		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a), newDoctorCmd(a),
 	)
 	root.AddCommand(newTypesCmd(a), newVersionCmd(a))
-	root.AddCommand(newFmtCmd(a))
+	root.AddCommand(newFmtCmd(a), newLSPCmd(a))
 	return root
 }
 

@@ -1,0 +1,39 @@
+package hcl
+
+import (
+	"path/filepath"
+	"slices"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+)
+
+// WithOverlay makes decoding read the files named in overlay (absolute,
+// clean paths) from memory instead of from disk: the unsaved buffers of an
+// editor. A directory configuration also loads the overlay's *.hcl files
+// of the directory that are not on disk yet (test files excepted).
+func WithOverlay(overlay map[string][]byte) Option {
+	return func(o *Options) { o.Overlay = overlay }
+}
+
+// parseFile parses the file at p, from the overlay when it holds it.
+func (l *loader) parseFile(p string) (*hcl2.File, hcl2.Diagnostics) {
+	if src, ok := l.overlay[p]; ok {
+		return l.parser.ParseHCL(src, p)
+	}
+	return l.parser.ParseHCLFile(p)
+}
+
+// withOverlayFiles adds to the files of the configuration directory dir
+// the overlay's configuration files there, sorted.
+func withOverlayFiles(dir string, files []string, overlay map[string][]byte) []string {
+	if len(overlay) == 0 {
+		return files
+	}
+	for p := range overlay {
+		if filepath.Dir(p) == filepath.Clean(dir) && filepath.Ext(p) == ".hcl" && !IsTestFile(p) && !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	return files
+}

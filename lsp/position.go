@@ -1,0 +1,152 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/apparentlymart/go-textseg/v15/textseg"
+
+	"github.com/hookctl/hookctl/hcl"
+)
+
+// uriPath returns the absolute, clean path of a file: URI.
+func uriPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("lsp: not a file URI: %s", uri)
+	}
+	p := filepath.FromSlash(u.Path)
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("lsp: not an absolute path: %s", uri)
+	}
+	return filepath.Clean(p), nil
+}
+
+// pathURI returns the file: URI of an absolute path.
+func pathURI(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+// lineStart returns the byte offset where 0-based line n starts (the end
+// of text past its last line).
+func lineStart(text []byte, n int) int {
+	off := 0
+	for ; n > 0; n-- {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// lineEnd returns the offset of the end of the line starting at off.
+func lineEnd(text []byte, off int) int {
+	if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(text)
+}
+
+// offsetOf converts an LSP position (UTF-16 code units) into a byte
+// offset, clamped to the line and the text.
+func offsetOf(text []byte, p Position) int {
+	if p.Line < 0 {
+		return 0
+	}
+	off := lineStart(text, p.Line)
+	end := lineEnd(text, off)
+	for units := 0; off < end && units < p.Character; {
+		r, size := utf8.DecodeRune(text[off:end])
+		units += utf16.RuneLen(r)
+		if units > p.Character {
+			break
+		}
+		off += size
+	}
+	return off
+}
+
+// positionOf converts a byte offset into an LSP position.
+func positionOf(text []byte, off int) Position {
+	off = min(max(off, 0), len(text))
+	line := bytes.Count(text[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(text[:off], '\n') + 1
+	return Position{Line: line, Character: utf16Len(text[start:off])}
+}
+
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			n++ // an invalid byte shows as U+FFFD, one unit
+		} else {
+			n += utf16.RuneLen(r)
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// hclPosition converts a diagnostic's 1-based line and column (HCL
+// counts columns in grapheme clusters) into an LSP position in text.
+func hclPosition(text []byte, line, column int) Position {
+	if line < 1 {
+		return Position{}
+	}
+	off := lineStart(text, line-1)
+	end := lineEnd(text, off)
+	rest := text[off:end]
+	for c := 1; c < column && len(rest) > 0; c++ {
+		adv, _, _ := textseg.ScanGraphemeClusters(rest, true)
+		if adv <= 0 {
+			break
+		}
+		rest = rest[adv:]
+	}
+	return positionOf(text, end-len(rest))
+}
+
+// toLSP converts a diagnostic of the file whose text is given.
+func toLSP(d hcl.Diagnostic, text []byte) Diagnostic {
+	start := hclPosition(text, d.Line, d.Column)
+	end := start
+	if d.EndLine > 0 {
+		end = hclPosition(text, d.EndLine, d.EndColumn)
+	}
+	if end.Line < start.Line || (end.Line == start.Line && end.Character < start.Character) {
+		end = start
+	}
+	if end == start && d.Line > 0 {
+		// An empty range is hard to see: underline the rest of the word.
+		off := offsetOf(text, start)
+		e := off
+		for e < len(text) && !strings.ContainsRune(" \t\r\n", rune(text[e])) {
+			e++
+		}
+		end = positionOf(text, e)
+	}
+	sev := SeverityError
+	if d.Severity == hcl.SeverityWarning {
+		sev = SeverityWarning
+	}
+	msg := d.Summary
+	if d.Detail != "" {
+		msg += ": " + d.Detail
+	}
+	out := Diagnostic{Range: Range{Start: start, End: end}, Severity: sev, Code: string(d.Code), Source: "hookctl", Message: msg}
+	if d.Suggestion != "" {
+		out.Data = &DiagnosticData{Suggestion: d.Suggestion}
+	}
+	return out
+}
