@@ -96,7 +96,7 @@ func fixture(t testing.TB, name, dir string) map[string]any {
 // the test ends (tests that read background output close it earlier).
 func newEngine(t testing.TB, hooks ...engine.Hook) *engine.Engine {
 	t.Helper()
-	eng, err := engine.New()
+	eng, err := engine.New(engine.WithSkippedTraces()) // the tests read skipped hooks' traces
 	if err != nil {
 		t.Fatal(err)
 	}

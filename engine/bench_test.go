@@ -140,3 +140,33 @@ func BenchmarkFireConditionFalse(b *testing.B) {
 		b.Fatalf("handler ran %d times", called)
 	}
 }
+
+// skippedHooks returns one hook that runs on Bash and n declarative hooks
+// whose matcher (Write) skips them on a Bash payload.
+func skippedHooks(n int) []Hook {
+	hooks := []Hook{{ID: "runs", Event: "PreToolUse", Matcher: "Bash", Handler: Static(Context("ran"))}}
+	for i := range n {
+		hooks = append(hooks, Hook{ID: fmt.Sprintf("skip%d", i), Event: "PreToolUse", Matcher: "Write", Handler: Static(Deny("no"))})
+	}
+	return hooks
+}
+
+// BenchmarkFireSkipped: a fire whose hooks but one are skipped by their
+// matcher. Bytes per op must not grow with the skipped hooks.
+func BenchmarkFireSkipped(b *testing.B) {
+	ctx := context.Background()
+	p := benchPayload()
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("skipped=%d", n), func(b *testing.B) {
+			e := newBenchEngine(b, skippedHooks(n)...)
+			id, _ := e.Resolve("PreToolUse")
+			ev := Event{ID: id, Payload: p}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.Fire(ctx, ev); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -53,6 +53,8 @@ type Engine struct {
 	off       fastpath.Set // the optimisations turned off (withoutFastPaths)
 	mw        []Middleware
 	obs       Observer
+	// skipTraces keeps the traces of skipped hooks (WithSkippedTraces).
+	skipTraces bool
 
 	closed atomic.Bool
 	drain  drain
@@ -171,6 +173,21 @@ func WithBackgroundQueue(size int, wait time.Duration) Option {
 func WithAuditLog(w io.Writer) Option {
 	return func(e *Engine) error {
 		e.auditOpt = w
+		return nil
+	}
+}
+
+// WithSkippedTraces has every fire's Outcome.Hooks list the hooks it
+// skipped (matcher or condition false, disabled, chain stopped) with their
+// reasons, as --explain, tests and coverage want them. Without it a
+// skipped hook costs a fire nothing but its matcher or condition test:
+// Outcome.Hooks lists the hooks that ran (or failed, or were queued) and
+// Outcome.Skipped counts the others. An engine with an Observer or an
+// audit log keeps the skipped traces whether or not this is given, since
+// both report them.
+func WithSkippedTraces() Option {
+	return func(e *Engine) error {
+		e.skipTraces = true
 		return nil
 	}
 }
@@ -339,7 +356,7 @@ func (e *Engine) Unregister(id string) bool {
 }
 
 // SetEnabled enables or disables a hook by id, wherever it came from. A
-// disabled hook stays in the trace as skipped.
+// disabled hook stays in the trace as skipped (WithSkippedTraces).
 func (e *Engine) SetEnabled(id string, enabled bool) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

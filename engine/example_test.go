@@ -163,9 +163,11 @@ func ExampleEngine_FireInto() {
 		if err := eng.FireInto(context.Background(), ev, &out); err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: decision=%q, hook %s\n", cmd, out.Decision, out.Hooks[0].Status)
+		// Skipped hooks are counted, not traced, unless the engine was
+		// built WithSkippedTraces.
+		fmt.Printf("%s: decision=%q, %d traced, %d skipped\n", cmd, out.Decision, len(out.Hooks), out.Untraced)
 	}
 	// Output:
-	// sudo ls: decision="deny", hook decided
-	// ls: decision="", hook skipped
+	// sudo ls: decision="deny", 1 traced, 0 skipped
+	// ls: decision="", 0 traced, 1 skipped
 }

@@ -40,7 +40,9 @@ type fireState struct {
 	call  Call
 	prep  prepared
 	obs   Outcome
-	off   fastpath.Set // the engine's optimisations turned off
+	// par is runParallel's list of the hooks it traced.
+	par []*compiledHook
+	off fastpath.Set // the engine's optimisations turned off
 }
 
 // firing carries the values of one fire through its phases: the chain,
@@ -67,6 +69,45 @@ type firing struct {
 	resumed bool
 	// base is when the fire began running hooks (Call.base).
 	base time.Time
+	// skips keeps the traces of skipped hooks (see WithSkippedTraces);
+	// rest is how many hooks the fire has yet to trace, the room the
+	// traces need when they are allocated on the first one kept.
+	skips bool
+	rest  int
+}
+
+// keep appends tr to the outcome's traces (traced and skipped call it).
+func (fi *firing) keep(tr *HookTrace) {
+	out := fi.out
+	if out.Hooks == nil {
+		// Room for the rest of the hooks, but no more than a fire that
+		// skips hooks is likely to keep: a skipped hook costs nothing.
+		n := fi.rest
+		if !fi.skips {
+			n = min(n, 16)
+		}
+		out.Hooks = make([]HookTrace, 0, max(n, 1))
+	}
+	out.Hooks = append(out.Hooks, *tr)
+}
+
+// skipped records a hook skipped for reason (one of the Skip reasons):
+// in the traces when they keep skipped hooks, else only as a count.
+func (fi *firing) skipped(h *compiledHook, phase Phase, reason string) {
+	if !fi.skips {
+		fi.out.Untraced++
+		fi.rest--
+		return
+	}
+	tr := newTrace(h, phase)
+	tr.skip(reason)
+	fi.traced(&tr)
+}
+
+// traced keeps the trace of the next hook.
+func (fi *firing) traced(tr *HookTrace) {
+	fi.keep(tr)
+	fi.rest--
 }
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
@@ -223,13 +264,14 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	f := e.firePool.Get().(*fireState)
 	defer e.releaseFire(f)
 
-	if n := len(ent.all); cap(buf) < n {
-		buf = make([]HookTrace, 0, n)
-	} else {
+	// The traces go into buf when it has room for every hook; else they
+	// are allocated on the first one kept (fi.keep).
+	out := Outcome{Event: spec.Name, Continue: true}
+	if n := len(ent.all); cap(buf) >= n && buf != nil {
 		// Entries past this fire's traces still hold an earlier outcome's.
 		clear(buf[n:cap(buf)])
+		out.Hooks = buf[:0]
 	}
-	out := Outcome{Event: spec.Name, Continue: true, Hooks: buf[:0]}
 	if payload == nil {
 		payload = emptyPayload
 	}
@@ -247,7 +289,8 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		payload, guard = e.guardBefore(gctx, spec, payload)
 		cancel()
 	}
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard}
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard, rest: len(ent.all),
+		skips: e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil}
 	f.m.init(spec, payload)
 	f.m.spare = spare
 	fi.run(ctx)
@@ -283,19 +326,24 @@ func (fi *firing) run(ctx context.Context) {
 	// inside an Entrant's setup).
 	for ; fi.pos < len(ent.chain); fi.pos++ {
 		h := ent.chain[fi.pos]
-		tr := newTrace(h, PhaseChain)
 		if m.stoppedBy != "" {
+			if !fi.skips {
+				out.Untraced++
+				fi.rest--
+				continue
+			}
+			tr := newTrace(h, PhaseChain)
 			tr.Status, tr.SkipCode = StatusSkipped, SkipCodeStopped
 			tr.SkipReason = "chain stopped by " + m.stoppedBy
-			out.Hooks = append(out.Hooks, tr)
+			fi.traced(&tr)
 			continue
 		}
 		skip, cerr := f.admit(h, spec, m.payload, state)
 		if skip != "" {
-			tr.skip(skip)
-			out.Hooks = append(out.Hooks, tr)
+			fi.skipped(h, PhaseChain, skip)
 			continue
 		}
+		tr := newTrace(h, PhaseChain)
 		if cerr == nil && !fi.tried && ent.entrant != nil && ent.enters(h) {
 			// The first hook of the Entrant that runs: the rest of the
 			// fire runs inside its setup, from this hook on.
@@ -336,7 +384,7 @@ func (fi *firing) run(ctx context.Context) {
 				}
 			}
 		}
-		out.Hooks = append(out.Hooks, tr)
+		fi.traced(&tr)
 		if e.obs != nil {
 			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], m.payload)
 		}
@@ -736,24 +784,34 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // pool, and runParallel waits for all of them.
 func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[string]any, state *State) {
 	e, ctx, spec, out := fi.e, fi.ctx, fi.spec, fi.out
+	// run lists the hooks traced from base on, in their order; a skipped
+	// hook is in it only when its trace is kept (with a nil entry).
 	base := len(out.Hooks)
+	run := fi.f.par[:0]
 	pooled := 0
 	for _, h := range hooks {
-		tr := newTrace(h, phase)
 		skip, cerr := fi.f.admit(h, spec, payload, state)
+		if skip != "" {
+			if fi.skips {
+				run = append(run, nil)
+			}
+			fi.skipped(h, phase, skip)
+			continue
+		}
+		tr := newTrace(h, phase)
 		switch {
-		case skip != "":
-			tr.skip(skip)
 		case cerr != nil:
 			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		case !h.inline:
 			pooled++
 		}
-		out.Hooks = append(out.Hooks, tr)
-		if cerr != nil && skip == "" && e.obs != nil {
+		run = append(run, h)
+		fi.traced(&tr)
+		if cerr != nil && e.obs != nil {
 			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], payload)
 		}
 	}
+	fi.f.par = run
 	// A hook that fires another event from a pool worker must not wait
 	// for a pool slot: run nested fires inline.
 	inlineAll := pooled == 0 || ctx.Value(workerKey{}) != nil
@@ -761,9 +819,9 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 	if !inlineAll {
 		wg = new(sync.WaitGroup)
 		wctx := context.WithValue(ctx, workerKey{}, true)
-		for i, h := range hooks {
+		for i, h := range run {
 			tr := &out.Hooks[base+i]
-			if tr.Status != "" || h.inline {
+			if h == nil || tr.Status != "" || h.inline {
 				continue
 			}
 			t := e.taskPool.Get().(*task)
@@ -777,9 +835,9 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			}
 		}
 	}
-	for i, h := range hooks {
-		if !h.inline && !inlineAll {
-			continue // on the pool: its trace belongs to the worker now
+	for i, h := range run {
+		if h == nil || !h.inline && !inlineAll {
+			continue // skipped, or on the pool: its trace belongs to the worker now
 		}
 		tr := &out.Hooks[base+i]
 		if tr.Status != "" {
@@ -796,6 +854,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		}
 		fi.runInline(h, payload, state, tr)
 	}
+	clear(run)
 	if wg != nil {
 		wg.Wait()
 	}
@@ -835,11 +894,13 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 	e, spec := fi.e, fi.spec
 	var own map[string]any
 	for _, h := range hooks {
-		tr := newTrace(h, PhaseBackground)
 		skip, cerr := fi.f.admit(h, spec, payload, &fi.f.state)
+		if skip != "" {
+			fi.skipped(h, PhaseBackground, skip)
+			continue
+		}
+		tr := newTrace(h, PhaseBackground)
 		switch {
-		case skip != "":
-			tr.skip(skip)
 		case cerr != nil:
 			e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), false)
 		default:
@@ -862,7 +923,7 @@ func (fi *firing) queueBackground(hooks []*compiledHook, payload map[string]any,
 			}
 		}
 		out := fi.out
-		out.Hooks = append(out.Hooks, tr)
+		fi.traced(&tr)
 		if e.obs != nil && (tr.Status == StatusError || tr.Status == StatusTimeout) {
 			// Not queued: the condition failed, or the queue was full.
 			fi.hookDone(fi.ctx, &out.Hooks[len(out.Hooks)-1], payload)

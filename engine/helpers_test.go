@@ -7,7 +7,16 @@ import (
 	"github.com/hookctl/hookctl/engine"
 )
 
+// newEngine returns an engine that traces skipped hooks too, as the tests
+// look at them (newLeanEngine does not).
 func newEngine(t testing.TB, opts ...engine.Option) *engine.Engine {
+	t.Helper()
+	return newLeanEngine(t, append([]engine.Option{engine.WithSkippedTraces()}, opts...)...)
+}
+
+// newLeanEngine returns an engine with opts alone: skipped hooks are
+// counted, not traced.
+func newLeanEngine(t testing.TB, opts ...engine.Option) *engine.Engine {
 	t.Helper()
 	e, err := engine.New(opts...)
 	if err != nil {

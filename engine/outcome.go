@@ -189,9 +189,13 @@ type Outcome struct {
 	Output map[string]any `json:"output"`
 	// State is ctx.state after the chain.
 	State map[string]any `json:"state"`
-	// Hooks traces every hook registered for the event, in the order the
-	// engine considered them.
+	// Hooks traces the hooks registered for the event, in the order the
+	// engine considered them: every one with WithSkippedTraces (or an
+	// Observer, or an audit log), else those that were not skipped.
 	Hooks []HookTrace `json:"hooks"`
+	// Untraced counts the skipped hooks that Hooks leaves out (zero when
+	// skipped hooks are traced).
+	Untraced int `json:"untraced_skips,omitempty"`
 	// StopGuard is set on events with the Stop loop guard.
 	StopGuard *StopGuard `json:"stop_guard,omitempty"`
 }

@@ -79,7 +79,8 @@ func Run(ctx context.Context, path string, opts ...Option) (*Report, error) {
 	tests := hcl.ParseTests(files)
 
 	store := newScoped()
-	eng, err := assemble.NewEngine(append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)))...)
+	// Expectations and coverage read the skipped hooks' traces.
+	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithSkippedTraces()}, append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)))...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,8 @@ func (e *EventError) Unwrap() error { return e.Err }
 // hook_event_name (a payload that names another event than req.Event is
 // fired as req.Event, with a warning on req.Stderr). took is the time the
 // fire took. Errors: *NestedError, ErrNoConfig, *LoadError, *EventError,
-// or the engine's.
+// or the engine's. The outcome traces every hook, skipped ones too
+// (engine.WithSkippedTraces), since it is shown.
 func (r *Runtime) Outcome(ctx context.Context, req Request) (out engine.Outcome, took time.Duration, err error) {
 	getenv := Getenv(req.Env)
 	stderr := req.stderr()
@@ -39,7 +40,7 @@ func (r *Runtime) Outcome(ctx context.Context, req Request) (out engine.Outcome,
 		payload = map[string]any{}
 	}
 	l := &loader{stderr: stderr, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
-		engOpts: append([]engine.Option(nil), r.engOpts...)}
+		engOpts: append([]engine.Option{engine.WithSkippedTraces()}, r.engOpts...)}
 	if r.tracer != nil {
 		var traced []engine.Option
 		var done func()

@@ -99,3 +99,55 @@ func BenchmarkFireTenJSHooks(b *testing.B) {
 		}
 	}
 }
+
+// bigScanBody is a hook that scans a Write's content for secrets and
+// dangerous code with a dozen regexes, none of which matches.
+const bigScanBody = `
+	const s = event.tool_input.content;
+	const pats = [/AKIA[0-9A-Z]{16}/, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, /ghp_[A-Za-z0-9]{36}/,
+		/xox[baprs]-[A-Za-z0-9-]{10,}/, /sk-[A-Za-z0-9]{32,}/, /password\s*=\s*["'][^"']{8,}["']/i,
+		/\beval\s*\(/, /rm\s+-rf\s+\//, /curl[^|\n]*\|\s*(ba)?sh/, /child_process/, /api[_-]?key\s*[:=]/i, /BEGIN CERTIFICATE/];
+	for (const re of pats) if (re.test(s)) return { decision: "deny", reason: String(re) };
+	if (/AWS_SECRET_ACCESS_KEY/.test(s)) return { decision: "deny", reason: "aws" };
+	if (/-----BEGIN OPENSSH/.test(s)) return { decision: "deny", reason: "ssh" };
+`
+
+// bigContent is about size bytes of source code, ASCII unless tail is.
+func bigContent(size int, tail string) string {
+	line := "\tfor (let i = 0; i < items.length; i++) { total += items[i].price * items[i].count; } // sum\n"
+	b := make([]byte, 0, size+len(tail))
+	for len(b) < size {
+		b = append(b, line...)
+	}
+	return string(b) + tail
+}
+
+// BenchmarkJSBigPayloadRegex: one JS hook testing 14 regexes against a
+// 10 MB Write payload (ASCII, and with one non-ASCII character at the
+// end).
+func BenchmarkJSBigPayloadRegex(b *testing.B) {
+	p, err := script.NewPool("testdata/cfg")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	prog, err := p.CompileInline("bench.hcl", bigScanBody, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := p.Handler(prog)
+	for _, c := range []struct{ name, tail string }{{"ascii", ""}, {"non-ascii", "// caf\u00e9\n"}} {
+		b.Run(c.name, func(b *testing.B) {
+			payload := map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/p/big.js", "content": bigContent(10<<20, c.tail)}}
+			call := &engine.Call{Event: "PreToolUse", Hook: "h", Payload: payload, State: engine.NewState(nil), Timeout: 60e9}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := h.Handle(ctx, call)
+				if err != nil || res != nil {
+					b.Fatal(res, err)
+				}
+			}
+		})
+	}
+}

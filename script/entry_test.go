@@ -14,7 +14,7 @@ import (
 // (in that order) on one pool.
 func entryEngine(t *testing.T, p *Pool, bodies ...string) *engine.Engine {
 	t.Helper()
-	e, err := engine.New()
+	e, err := engine.New(engine.WithSkippedTraces()) // the tests read the skipped traces
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package script
 
 import (
+	"reflect"
 	"regexp"
 	"regexp/syntax"
+	"unsafe"
 
 	"github.com/dop251/goja"
 
@@ -61,18 +63,116 @@ func planOf(re *regexp.Regexp) *rePlan {
 // false when s is not ASCII and the literals could not rule a match out
 // (goja then runs it on UTF-16). An ASCII literal is in the UTF-16 string
 // exactly when it is in its UTF-8 form, so ruling out works on any string;
-// case-folded literals only rule out ASCII strings (Unicode folding is the
-// regex's business).
-func (p *rePlan) test(re *regexp.Regexp, s string) (match, decided bool) {
-	ascii := relit.IsASCII(s)
-	if relit.RulesOut(p.lits, s, ascii && p.fold) {
+// case-folded literals rule out strings with no character that folds into
+// ASCII (relit.FoldsLikeASCII: ASCII ones, and most others), and Unicode
+// folding is otherwise the regex's business.
+//
+// kind says what s is made of; it is asked only when the answer is needed
+// (case-folded literals, or a string the literals did not rule out).
+func (p *rePlan) test(re *regexp.Regexp, s string, kind stringKind) (match, decided bool) {
+	var k strKind
+	if p.fold {
+		k = kind.kindOf(s)
+	}
+	if relit.RulesOut(p.lits, s, p.fold && k.foldsLikeASCII) {
 		return false, true
 	}
-	if !ascii {
+	if !p.fold {
+		k = kind.kindOf(s)
+	}
+	if !k.ascii {
 		return false, false
 	}
 	return re.MatchString(s), true
 }
+
+// strKind is what a string is made of, for the prefilter: ASCII, or
+// without a character that folds into ASCII (relit.FoldsLikeASCII). Each
+// may be false of a string that is: goja then answers.
+type strKind struct{ ascii, foldsLikeASCII bool }
+
+// kindOf scans s.
+func kindOf(s string) strKind {
+	if relit.IsASCII(s) {
+		return strKind{true, true}
+	}
+	return strKind{false, relit.FoldsLikeASCII(s)}
+}
+
+// stringKind says what a string is made of.
+type stringKind interface{ kindOf(s string) strKind }
+
+// scanKind scans the string every time.
+type scanKind struct{}
+
+func (scanKind) kindOf(s string) strKind { return kindOf(s) }
+
+// utf16Kind is the kind of a string goja holds as UTF-16: not ASCII, so
+// only whether it folds like ASCII is scanned.
+type utf16Kind struct{}
+
+func (utf16Kind) kindOf(s string) strKind { return strKind{false, relit.FoldsLikeASCII(s)} }
+
+// kindMemo remembers, for the call in progress, what the big strings it
+// was asked about are made of, so that a script testing one 10 MB string
+// against many patterns scans it once, not once per test. A string is
+// known by where its bytes are and its length: a Go string never changes,
+// and the memo holds the string itself, so its memory cannot be freed and
+// reused for another string while it is remembered. The memo belongs to
+// one runtime and is emptied when each call ends (VM.end): nothing of one
+// hook's strings is seen by another, nor kept alive past the call.
+type kindMemo struct {
+	s    [kindMemoSize]string
+	kind [kindMemoSize]strKind
+	next int
+	// utf16 is the type of goja's UTF-16 strings (unknown: nil): their
+	// String() is a new Go string each time, not worth remembering, and
+	// never ASCII for the prefilter.
+	utf16 reflect.Type
+}
+
+const (
+	// kindMemoSize is how many strings the memo holds.
+	kindMemoSize = 4
+	// kindMemoMin is the length from which a string is remembered:
+	// shorter ones are scanned faster than they are looked up.
+	kindMemoMin = 256
+)
+
+func (m *kindMemo) kindOf(s string) strKind {
+	if len(s) < kindMemoMin {
+		return kindOf(s)
+	}
+	p := unsafe.StringData(s)
+	for i := range m.s {
+		if len(m.s[i]) == len(s) && unsafe.StringData(m.s[i]) == p {
+			return m.kind[i]
+		}
+	}
+	k := kindOf(s)
+	m.s[m.next], m.kind[m.next] = s, k
+	m.next = (m.next + 1) % kindMemoSize
+	return k
+}
+
+// of returns what says the kind of the string value v.
+func (m *kindMemo) of(v goja.Value) stringKind {
+	if m.utf16 != nil && reflect.TypeOf(v) == m.utf16 {
+		return utf16Kind{}
+	}
+	return m
+}
+
+// reset forgets every string.
+func (m *kindMemo) reset() {
+	t := m.utf16
+	*m = kindMemo{utf16: t}
+}
+
+// planNow is the length of a string from which a pattern is planned the
+// first time it is tested (not the second, planPending): planning costs
+// microseconds, matching a big string with goja's regexp milliseconds.
+const planNow = 4 << 10
 
 // quickTest answers RegExp.prototype.test for re, whose pattern p goja
 // matches with Go's regexp from index 0, when it can give exactly goja's
@@ -90,19 +190,24 @@ func (vm *VM) quickTest(re *goja.Object, p jsregexp.Pattern, c goja.FunctionCall
 	if prog == nil {
 		return nil, false
 	}
+	arg := c.Arguments[0]
+	s := arg.String()
 	plan := vm.plans[prog]
-	switch plan {
-	case nil:
+	switch {
+	case plan == nil && len(s) < planNow:
 		if len(vm.plans) >= maxPlans {
 			clear(vm.plans)
 		}
 		vm.plans[prog] = planPending
 		return nil, false
-	case planPending:
+	case plan == nil || plan == planPending:
+		if plan == nil && len(vm.plans) >= maxPlans {
+			clear(vm.plans)
+		}
 		plan = planOf(prog)
 		vm.plans[prog] = plan
 	}
-	match, decided := plan.test(prog, c.Arguments[0].String())
+	match, decided := plan.test(prog, s, vm.strs16.of(arg))
 	if !decided {
 		return nil, false
 	}
@@ -138,7 +243,8 @@ func (vm *VM) installTestHelper() {
 		test := vm.regexpTest
 		fn := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 			if prog != nil && len(c.Arguments) > 0 && goja.IsString(c.Arguments[0]) {
-				if match, decided := plan.test(prog, c.Arguments[0].String()); decided {
+				arg := c.Arguments[0]
+				if match, decided := plan.test(prog, arg.String(), vm.strs16.of(arg)); decided {
 					return vm.answers[boolIndex(match)]
 				}
 			}

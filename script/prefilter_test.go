@@ -66,7 +66,7 @@ func checkPrefilter(t *testing.T, rt *goja.Runtime, pattern, flags, input string
 	if !ok || prog == nil {
 		return
 	}
-	if got, decided := planOf(prog).test(prog, input); decided && got != want {
+	if got, decided := planOf(prog).test(prog, input, scanKind{}); decided && got != want {
 		t.Fatalf("/%s/%s.test(%q): prefilter says %v, goja %v", pattern, flags, input, got, want)
 	}
 }

@@ -2,6 +2,7 @@ package script
 
 import (
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -62,6 +63,19 @@ type regexpGuard struct {
 	own   map[*regexp2.Regexp]bool
 }
 
+// utf16Type is the type of goja's UTF-16 string values, or nil if a
+// string built by script code is not of a type named so (a later goja).
+func utf16Type(rt *goja.Runtime) reflect.Type {
+	v, err := rt.RunString(`String.fromCharCode(233, 120)`)
+	if err != nil {
+		return nil
+	}
+	if t := reflect.TypeOf(v); t.Name() == "unicodeString" && t.Kind() == reflect.Slice {
+		return t
+	}
+	return nil
+}
+
 // installRegexpDeadlines wraps the matching methods of RegExp.prototype
 // and of matchAll's iterators.
 func (vm *VM) installRegexpDeadlines() error {
@@ -72,6 +86,7 @@ func (vm *VM) installRegexpDeadlines() error {
 	vm.rx = regexpGuard{byKey: map[jsregexp.Key]*regexp2.Regexp{}, own: map[*regexp2.Regexp]bool{}}
 	vm.plans = map[*regexp.Regexp]*rePlan{}
 	vm.answers = [2]goja.Value{rt.ToValue(false), rt.ToValue(true)}
+	vm.strs16 = kindMemo{utf16: utf16Type(rt)}
 	proto := rt.Get("RegExp").ToObject(rt).Get("prototype").ToObject(rt)
 	impl := jsregexp.ImplOf(proto)
 	// wrap returns the guarded method; late is its answer once the

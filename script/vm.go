@@ -103,6 +103,9 @@ type VM struct {
 	// tested, and answers false and true (prefilter.go).
 	plans   map[*regexp.Regexp]*rePlan
 	answers [2]goja.Value
+	// strs16 remembers what the big strings the call in progress tested
+	// are made of (prefilter.go); emptied when the call ends.
+	strs16 kindMemo
 	// regexpTest is RegExp.prototype.test, as wrapped.
 	regexpTest goja.Callable
 
@@ -271,6 +274,7 @@ func (vm *VM) end() {
 	}
 	vm.cur, vm.curCtx, vm.allow, vm.deadline = nil, nil, nil, time.Time{}
 	vm.hookVal, vm.eventVal = nil, nil
+	vm.strs16.reset()
 	vm.matched, vm.jobsLate = false, false
 	vm.clearPending()
 }

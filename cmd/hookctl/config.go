@@ -92,9 +92,10 @@ func (a *app) loadInto(eng *engine.Engine, cfg *assemble.Config) (*engine.Engine
 }
 
 // newEngine builds an engine with the standard condition functions and
-// the CLI's logger; a failure is exit status 1.
+// the CLI's logger, tracing skipped hooks (fire's output and --explain,
+// test and replay list them); a failure is exit status 1.
 func (a *app) newEngine(opts ...engine.Option) (*engine.Engine, error) {
-	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithLogger(a.logger())}, opts...)...)
+	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithLogger(a.logger()), engine.WithSkippedTraces()}, opts...)...)
 	if err != nil {
 		return nil, &exitError{code: exitFailure, err: err}
 	}

@@ -54,22 +54,32 @@ func required(re *syntax.Regexp, out *[]Literal) {
 }
 
 // RulesOut reports whether s cannot match because it lacks one of lits.
-// Case-folded literals are checked only on ASCII strings (ascii true):
+// Case-folded literals are checked only when fold is true, which the
+// caller may say of a string FoldsLikeASCII accepts: in other strings
 // Unicode folding (the Kelvin sign folds to k) is the regex's business.
-func RulesOut(lits []Literal, s string, ascii bool) bool {
+func RulesOut(lits []Literal, s string, fold bool) bool {
 	for _, l := range lits {
 		switch {
 		case !l.Fold:
 			if !strings.Contains(s, l.S) {
 				return true
 			}
-		case ascii:
+		case fold:
 			if !ContainsFold(s, l.S) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// FoldsLikeASCII reports whether s has no character outside ASCII that
+// Unicode simple case folding maps to an ASCII one: none but the long s
+// (U+017F, folds to s) and the Kelvin sign (U+212A, folds to k) do. In
+// such a string an ASCII literal matches case-insensitively, as Go's
+// regexp folds, exactly where ContainsFold finds it, ASCII or not.
+func FoldsLikeASCII(s string) bool {
+	return IsASCII(s) || !strings.Contains(s, "\u017f") && !strings.Contains(s, "\u212a")
 }
 
 // Matcher returns a function that answers re.MatchString(s), ruling out
@@ -89,26 +99,81 @@ func Matcher(re *regexp.Regexp) func(string) bool {
 		fold = fold || l.Fold
 	}
 	return func(s string) bool {
-		if RulesOut(lits, s, fold && IsASCII(s)) {
+		if RulesOut(lits, s, fold && FoldsLikeASCII(s)) {
 			return false
 		}
 		return re.MatchString(s)
 	}
 }
 
-// ContainsFold reports whether sub is in s, ASCII case-insensitively.
+// ContainsFold reports whether sub, ASCII, is in s, ASCII
+// case-insensitively. It goes from one occurrence of sub's first byte
+// (in either case) to the next with strings.IndexByte, remembering where
+// the next of each case is, so that s is scanned once per case.
 func ContainsFold(s, sub string) bool {
 	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
+	if n == 0 {
+		return true
+	}
+	if n > len(s) {
+		return false
+	}
+	last := len(s) - n // the last position a match can start at
+	next := func(c byte, from int) int {
+		if k := strings.IndexByte(s[from:last+1], c); k >= 0 {
+			return from + k
+		}
+		return last + 1
+	}
+	lo, up := lowerASCII(sub[0]), upperASCII(sub[0])
+	nextLo, nextUp := -1, -1
+	for i := 0; i <= last; {
+		if nextLo < i {
+			nextLo = next(lo, i)
+		}
+		if nextUp < i {
+			nextUp = nextLo
+			if up != lo {
+				nextUp = next(up, i)
+			}
+		}
+		j := min(nextLo, nextUp)
+		if j > last {
+			return false
+		}
+		if strings.EqualFold(s[j:j+n], sub) {
 			return true
 		}
+		i = j + 1
 	}
 	return false
 }
 
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
 // IsASCII reports whether s is all ASCII.
 func IsASCII(s string) bool {
+	// Eight bytes at a time (the compiler loads them as one word).
+	for len(s) >= 8 {
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false

@@ -74,6 +74,9 @@ func BenchmarkInProcess(b *testing.B) {
 				b.Fatalf("hook %s entered JavaScript", h.ID)
 			}
 		}
+		if len(out.Hooks)+out.Untraced != 10 {
+			b.Fatalf("%d hooks traced, %d skipped untraced, want 10 in all", len(out.Hooks), out.Untraced)
+		}
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := e.Fire(ctx, ev); err != nil {

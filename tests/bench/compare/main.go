@@ -131,7 +131,13 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 	rounds := make([][]row, len(inProc)+1) // the last: Node
 	nodeScript := filepath.Join(dir, "node_runner.js")
 	var nodeErr error
+	var floors []exprFloor
 	for range n.rounds {
+		floor, err := measureExprFloor(payload, n.declFires/n.rounds/10)
+		if err != nil {
+			return err
+		}
+		floors = append(floors, floor)
 		for i, v := range inProc {
 			r, err := func() (row, error) {
 				if v.gogc != 0 {
@@ -210,7 +216,11 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		cold.print(w)
 		fmt.Fprintln(w)
 	}
-	printTargets(w, targets{js: js, jsGC: jsGC, jsInto: jsInto, decl: decl, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
+	var nodeRounds []row
+	if nodeErr == nil {
+		nodeRounds = rounds[len(inProc)]
+	}
+	printTargets(w, targets{js: js, jsGC: jsGC, jsInto: jsInto, decl: decl, jsRounds: rounds[0], declRounds: rounds[1], nodeRounds: nodeRounds, floors: floors, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
 	loadAfter, stealAfter := machineLoad()
 	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
 	return nil
@@ -697,11 +707,15 @@ func ratioText(x float64) string {
 
 type targets struct {
 	js, jsGC, jsInto, decl row
-	rows                   []row
-	eps                    float64
-	noHook, noHookAllocs   float64
-	bash, py               row
-	bashErr, pyErr         error
+	// The rounds of the JS and declarative hooks and of Node, in the
+	// order they ran (interleaved), and the expr floor of each round.
+	jsRounds, declRounds, nodeRounds []row
+	floors                           []exprFloor
+	rows                             []row
+	eps                              float64
+	noHook, noHookAllocs             float64
+	bash, py                         row
+	bashErr, pyErr                   error
 }
 
 func printTargets(w io.Writer, t targets) {
@@ -721,14 +735,26 @@ func printTargets(w io.Writer, t targets) {
 	}
 	fmt.Fprintln(w, "SPEC §8 targets:")
 	fmt.Fprintf(w, "  no-hook fire: %.1f ns, %.0f allocs (≤ 12 ns, 0 allocs): %s\n", t.noHook, t.noHookAllocs, check(t.noHook <= 12 && t.noHookAllocs == 0))
-	if node, ok := find("Node.js"); ok && node.best > 0 && t.decl.best > 0 {
-		fmt.Fprintf(w, "  10 declarative hooks vs Node running 10 JS hooks, best rounds: p50 %s vs %s, %s: %s (medians: %s vs %s)\n", human(t.decl.best), human(node.best),
-			ratioText(float64(node.best)/float64(t.decl.best)), check(t.decl.best < node.best), human(t.decl.p50), human(node.p50))
+	if r, ok := pairedRatios(t.declRounds, t.nodeRounds); ok {
+		node, _ := find("Node.js")
+		fmt.Fprintf(w, "  10 declarative hooks vs Node running 10 JS hooks, p50, median of %d interleaved rounds: %s vs %s, %s (≤ 1.0×): %s (best rounds: %s vs %s, %.2f×)\n",
+			len(r.each), human(t.decl.p50), human(node.p50), r, check(r.med <= 1.0), human(t.decl.best), human(node.best), float64(t.decl.best)/float64(node.best))
 	} else {
 		fmt.Fprintln(w, "  10 declarative hooks vs Node: node not found, not measured")
 	}
-	fmt.Fprintf(w, "  10 JS hooks: p50 %s (≤ 15 µs): %s; p99 %s (≤ 60 µs): %s, with FireInto %s: %s, with GOGC=400 %s: %s; %.0f allocs (≤ 150): %s\n",
-		human(t.js.p50), check(t.js.p50 <= 15*time.Microsecond), human(t.js.p99), check(t.js.p99 <= 60*time.Microsecond),
+	if len(t.floors) > 0 && len(t.floors) == len(t.declRounds) {
+		per, shared := make([]float64, len(t.floors)), make([]float64, len(t.floors))
+		for i, f := range t.floors {
+			per[i] = float64(t.declRounds[i].p50) / float64(f.perHook)
+			shared[i] = float64(t.declRounds[i].p50) / float64(f.shared)
+		}
+		rp, rs := ratiosOf(per), ratiosOf(shared)
+		fl := medianFloor(t.floors)
+		fmt.Fprintf(w, "  10 declarative hooks vs the expr floor (10 expr.Run: %s; 1 shared: %s), medians of rounds: %s the first (≤ 2×): %s; %s the second\n",
+			human(fl.perHook), human(fl.shared), rp, check(rp.med <= 2), rs)
+	}
+	fmt.Fprintf(w, "  10 JS hooks, medians of rounds: p50 %s (≤ 15 µs): %s; p99 %s (≤ 50 µs): %s, with FireInto %s: %s, with GOGC=400 %s: %s; %.0f allocs (≤ 150): %s\n",
+		human(t.js.p50), check(t.js.p50 <= 15*time.Microsecond), human(t.js.p99), check(t.js.p99 <= 50*time.Microsecond),
 		human(t.jsInto.p99), check(t.jsInto.p99 > 0 && t.jsInto.p99 <= 60*time.Microsecond),
 		human(t.jsGC.p99), check(t.jsGC.p99 <= 60*time.Microsecond), t.js.allocs, check(t.js.allocs <= 150))
 	fmt.Fprintf(w, "  throughput, 10 JS hooks, %d cores: %.0f events/s (≥ 60,000): %s\n", runtime.GOMAXPROCS(0), t.eps, check(t.eps >= 60_000))
@@ -755,14 +781,53 @@ func printTargets(w io.Writer, t targets) {
 			fmt.Fprintf(w, "  hookctl claude cold (no daemon), 10 hooks, vs one bash hook process: %.2f× (≤ 3×): %s\n", x, check(x <= 3))
 		}
 	}
-	if node, ok := find("Node.js"); ok && node.p50 > 0 && node.best > 0 && t.js.best > 0 {
-		// On a machine whose pace changes from one instance to the next,
-		// the medians of the rounds can catch one peer slow and the other
-		// fast; the best rounds are each peer undisturbed.
-		x := float64(t.js.best) / float64(node.best)
-		fmt.Fprintf(w, "  10 JS hooks vs Node's p50, best rounds: %s vs %s, %.1f× (≤ 4×): %s (medians: %.1f×); %.0f allocs per fire (≤ 40): %s\n",
-			human(t.js.best), human(node.best), x, check(x <= 4), float64(t.js.p50)/float64(node.p50), t.js.allocs, check(math.Round(t.js.allocs) <= 40))
+	if r, ok := pairedRatios(t.jsRounds, t.nodeRounds); ok {
+		// Each round's ratio is of two peers measured one after the
+		// other; the headline is their median, the best rounds (each
+		// peer at its least disturbed) beside it.
+		node, _ := find("Node.js")
+		fmt.Fprintf(w, "  10 JS hooks vs Node's p50, median of %d interleaved rounds: %s vs %s, %s (≤ 4×): %s (best rounds: %.1f×); %.0f allocs per fire (≤ 40): %s\n",
+			len(r.each), human(t.js.p50), human(node.p50), r, check(r.med <= 4), float64(t.js.best)/float64(node.best), t.js.allocs, check(math.Round(t.js.allocs) <= 40))
 	}
+}
+
+// ratios are the per-round ratios of two peers, and their median.
+type ratios struct {
+	each        []float64
+	med, lo, hi float64
+}
+
+func (r ratios) String() string {
+	return fmt.Sprintf("%.2f× (rounds %.2f–%.2f×)", r.med, r.lo, r.hi)
+}
+
+// ratiosOf sorts out the median and range of per-round ratios.
+func ratiosOf(each []float64) ratios {
+	r := ratios{each: each}
+	if len(each) == 0 {
+		return r
+	}
+	s := slices.Clone(each)
+	slices.Sort(s)
+	r.med, r.lo, r.hi = s[len(s)/2], s[0], s[len(s)-1]
+	return r
+}
+
+// pairedRatios are the ratios of a's p50 to b's in each round (a and b
+// measured in the same rounds, one after the other); ok is false when
+// they were not.
+func pairedRatios(a, b []row) (ratios, bool) {
+	if len(a) == 0 || len(a) != len(b) {
+		return ratios{}, false
+	}
+	each := make([]float64, len(a))
+	for i := range a {
+		if a[i].p50 <= 0 || b[i].p50 <= 0 {
+			return ratios{}, false
+		}
+		each[i] = float64(a[i].p50) / float64(b[i].p50)
+	}
+	return ratiosOf(each), true
 }
 
 func human(d time.Duration) string {

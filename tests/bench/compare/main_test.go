@@ -54,3 +54,26 @@ func TestMedianRowBest(t *testing.T) {
 		t.Errorf("best %v, want 10µs", got.best)
 	}
 }
+
+func TestPairedRatios(t *testing.T) {
+	us := time.Microsecond
+	a := []row{{p50: 40 * us}, {p50: 30 * us}, {p50: 90 * us}}
+	b := []row{{p50: 10 * us}, {p50: 10 * us}, {p50: 10 * us}}
+	r, ok := pairedRatios(a, b)
+	if !ok || r.med != 4 || r.lo != 3 || r.hi != 9 {
+		t.Fatalf("%+v %v", r, ok)
+	}
+	if _, ok := pairedRatios(a, b[:2]); ok {
+		t.Fatal("rounds of different counts paired")
+	}
+	if got := r.String(); got != "4.00× (rounds 3.00–9.00×)" {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestExprFloor(t *testing.T) {
+	f, err := measureExprFloor(map[string]any{"tool_name": "Bash", "session_id": "s", "tool_input": map[string]any{"command": "rm -r x"}}, 1000)
+	if err != nil || f.perHook <= 0 || f.shared <= 0 {
+		t.Fatalf("%+v %v", f, err)
+	}
+}
