@@ -28,6 +28,8 @@ type Runtime struct {
 	// transportLimits, when set, says the transport read payloads within its
 	// own limits: they are decoded, not checked again.
 	transportLimits bool
+	// trust is the trust file, read once per version of it.
+	trust *trust.Index
 }
 
 // Option configures a Runtime.
@@ -66,7 +68,7 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot()}
+	r := &Runtime{source: OneShot(), trust: trust.NewIndex()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -359,7 +361,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
 	if !untrusted {
-		if err := trust.Check(path); err != nil {
+		if err := r.trust.Check(path); err != nil {
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
 			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
@@ -383,7 +385,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	if !untrusted {
 		// Every file the configuration loads, as it loads it, must be
 		// one the trust record pins.
-		check, err := fileCheck(path)
+		check, err := r.fileCheck(path)
 		if err == nil {
 			l.aopts = append(l.aopts, assemble.WithFileCheck(check))
 		}

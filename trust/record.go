@@ -333,7 +333,10 @@ func Checker(opts ...Option) func(path string) error {
 	return func(path string) error { return check(path, opts) }
 }
 
-func check(path string, opts []Option) error {
+func check(path string, opts []Option) error { return checkIn(path, opts, ReadStore) }
+
+// checkIn is check with the trust file read by read.
+func checkIn(path string, opts []Option, read func(string) (*Store, error)) error {
 	key, err := Canonical(path)
 	if err != nil {
 		return &UntrustedError{Path: path, Err: err}
@@ -342,7 +345,7 @@ func check(path string, opts []Option) error {
 	if err != nil {
 		return &UntrustedError{Path: key, Err: err}
 	}
-	st, err := ReadStore(tf)
+	st, err := read(tf)
 	if err != nil {
 		return &UntrustedError{Path: key, Err: err}
 	}
@@ -538,6 +541,11 @@ func NewVerifier(tf, path string) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
+	return verifierOf(st, key)
+}
+
+// verifierOf is the verifier of the record of key in st.
+func verifierOf(st *Store, key string) (*Verifier, error) {
 	rec := st.Configs[key]
 	if rec == nil {
 		return nil, &UntrustedError{Path: key}

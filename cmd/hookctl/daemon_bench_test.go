@@ -3,38 +3,87 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/runtime"
+	"github.com/hookctl/hookctl/trust"
 )
 
 // BenchmarkDaemonCall is what the daemon does for one hook call of the
 // 10-hook benchmark configuration, with its engine cached: the call as
-// hookctl claude runs it, trust check included.
+// hookctl claude runs it, trust check included, with 6 and with 1,000
+// configurations in the trust file (a call must not cost more with
+// unrelated trusted configurations).
 func BenchmarkDaemonCall(b *testing.B) {
 	cfg, _ := filepath.Abs("../../tests/bench/testdata/peers/hooks.hcl")
 	payload, err := os.ReadFile("../../tests/bench/testdata/peers/payload.json")
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir := b.TempDir()
-	b.Setenv("HOOKCTL_TRUST_FILE", filepath.Join(dir, "trust.json"))
-	b.Setenv("HOOKCTL_STATE_DIR", dir)
-	var out, errb bytes.Buffer
-	if code := run([]string{"trust", "--config", cfg}, nil, &out, &errb); code != 0 {
-		b.Fatal(errb.String())
-	}
-	cache := runtime.NewCache()
-	defer cache.Close()
-	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	cwd, _ := os.Getwd()
-	req := &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: os.Environ()}
-	for b.Loop() {
-		if resp := runCall(context.Background(), req, rt); resp.Code != 0 {
-			b.Fatal(string(resp.Stderr))
+	type setup struct {
+		name string
+		rt   *runtime.Runtime
+		req  *daemon.Request
+	}
+	var setups []setup
+	for _, n := range []int{6, 1000} {
+		dir := b.TempDir()
+		tf := filepath.Join(dir, "trust.json")
+		env := append(os.Environ(), "HOOKCTL_TRUST_FILE="+tf, "HOOKCTL_STATE_DIR="+dir)
+		b.Setenv("HOOKCTL_TRUST_FILE", tf)
+		var out, errb bytes.Buffer
+		if code := run([]string{"trust", "--config", cfg}, nil, &out, &errb); code != 0 {
+			b.Fatal(errb.String())
 		}
+		addTrustRecords(b, tf, n-1)
+		cache := runtime.NewCache()
+		b.Cleanup(func() { cache.Close() })
+		rt := newHookRuntime(runtime.Hosts(), cache, nil)
+		setups = append(setups, setup{fmt.Sprintf("trusted=%d", n), rt,
+			&daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: env}})
+	}
+	// A trust file written within the file system clock's tick is read
+	// on every call until it settles (trust.Index).
+	time.Sleep(3500 * time.Millisecond)
+	for _, s := range setups {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for _, kv := range s.req.Env {
+				if k, v, _ := strings.Cut(kv, "="); k == "HOOKCTL_TRUST_FILE" {
+					b.Setenv(k, v)
+				}
+			}
+			for b.Loop() {
+				if resp := runCall(context.Background(), s.req, s.rt); resp.Code != 0 {
+					b.Fatal(string(resp.Stderr))
+				}
+			}
+		})
+	}
+}
+
+// addTrustRecords adds n records of other configurations to the trust
+// file tf.
+func addTrustRecords(b *testing.B, tf string, n int) {
+	st, err := trust.ReadStore(tf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rec *trust.Record
+	for _, r := range st.Configs {
+		rec = r
+	}
+	for i := range n {
+		st.Configs[fmt.Sprintf("/home/user/project-%d/.claude/hooks.hcl", i)] = rec
+	}
+	if err := trust.WriteStore(tf, st); err != nil {
+		b.Fatal(err)
 	}
 }

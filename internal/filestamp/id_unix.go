@@ -4,6 +4,7 @@ package filestamp
 
 import (
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,3 +24,6 @@ func idOf(path string, _ os.FileInfo) ID {
 	}
 	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino), CtimeSec: int64(st.Ctim.Sec), Ctime: int64(st.Ctim.Nsec)}
 }
+
+// changed is the change time.
+func (id ID) changed() (time.Time, bool) { return time.Unix(id.CtimeSec, id.Ctime), true }
