@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonlimit"
 	"github.com/hookctl/hookctl/lib/proc"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/trust"
@@ -307,12 +308,19 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 // decode reads the payload: within the default input limits, or as read
 // by a transport within its own (WithTransportLimits).
 func (r *Runtime) decode(req Request) (map[string]any, error) {
-	if !r.transportLimits || req.Payload == nil {
+	if req.Payload == nil {
 		in := req.Stdin
-		if req.Payload != nil || in == nil {
-			in = bytes.NewReader(req.Payload)
+		if in == nil {
+			in = bytes.NewReader(nil)
 		}
 		return protocol.DecodeObject(in)
+	}
+	if !r.transportLimits {
+		// Checked where it is (a 10 MB payload is not copied to be
+		// read again), then decoded.
+		if err := jsonlimit.Check(req.Payload); err != nil {
+			return nil, &protocol.InputError{Err: err}
+		}
 	}
 	return protocol.DecodeBytes(req.Payload)
 }

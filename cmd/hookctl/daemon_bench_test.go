@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,4 +87,43 @@ func addTrustRecords(b *testing.B, tf string, n int) {
 	if err := trust.WriteStore(tf, st); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// BenchmarkDaemonCallBig is a daemon call of the 10-hook configuration
+// with a 10 MB Write payload, its engine cached: what the daemon adds to
+// the payload's one decoding.
+func BenchmarkDaemonCallBig(b *testing.B) {
+	rt, req := bigCall(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if resp := runCall(context.Background(), req, rt); resp.Code != 0 {
+			b.Fatal(string(resp.Stderr))
+		}
+	}
+}
+
+// bigCall is a daemon request with a 10 MB Write payload for the trusted
+// 10-hook configuration, and the daemon's runtime.
+func bigCall(tb testing.TB) (*runtime.Runtime, *daemon.Request) {
+	cfg, _ := filepath.Abs("../../tests/bench/testdata/peers/hooks.hcl")
+	dir := tb.TempDir()
+	tf := filepath.Join(dir, "trust.json")
+	tb.Setenv("HOOKCTL_TRUST_FILE", tf)
+	tb.Setenv("HOOKCTL_STATE_DIR", dir)
+	var out, errb bytes.Buffer
+	if code := run([]string{"trust", "--config", cfg}, nil, &out, &errb); code != 0 {
+		tb.Fatal(errb.String())
+	}
+	line := "the quick brown fox jumps over the lazy dog; const x = 42; // padding\n"
+	content := strings.Repeat(line, 10<<20/len(line))
+	payload, err := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/w",
+		"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": map[string]any{"file_path": "/w/big.txt", "content": content}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cache := runtime.NewCache()
+	tb.Cleanup(func() { cache.Close() })
+	rt := newHookRuntime(runtime.Hosts(), cache, nil)
+	cwd, _ := os.Getwd()
+	return rt, &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: os.Environ()}
 }
