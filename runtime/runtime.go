@@ -368,8 +368,12 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
+	// The verifier of the record the configuration was checked against:
+	// every file it loads, as it loads it, must be one the record pins.
+	var verifier *trust.Verifier
 	if !untrusted {
-		if err := r.trust.Check(path); err != nil {
+		var err error
+		if verifier, err = r.trust.Verify(path); err != nil {
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
 			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
@@ -390,19 +394,8 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		// have no script hooks (a cached engine fires them all).
 		l.aopts = append(l.aopts, assemble.WithEvents(ev.Name))
 	}
-	if !untrusted {
-		// Every file the configuration loads, as it loads it, must be
-		// one the trust record pins.
-		check, err := r.fileCheck(path)
-		if err == nil {
-			l.aopts = append(l.aopts, assemble.WithFileCheck(check))
-		}
-		if err != nil {
-			if l.state != nil {
-				l.state.Close()
-			}
-			return p.Block(ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err))
-		}
+	if verifier != nil {
+		l.aopts = append(l.aopts, assemble.WithFileCheck(verifier.Check))
 	}
 	if r.source.oneCall() && r.tracer != nil {
 		// An engine that outlives the call is not traced per call.

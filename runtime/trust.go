@@ -19,19 +19,6 @@ func fileCheck(path string) (func(file string, content []byte) error, error) {
 	return v.Check, nil
 }
 
-// fileCheck is fileCheck through the runtime's trust index.
-func (r *Runtime) fileCheck(path string) (func(file string, content []byte) error, error) {
-	tf, err := trust.File()
-	if err != nil {
-		return nil, err
-	}
-	v, err := r.trust.Verifier(tf, path)
-	if err != nil {
-		return nil, err
-	}
-	return v.Check, nil
-}
-
 // TrustGate is the trust gating of a watched configuration at path
 // (Watched): every load, the first included, is of a trusted
 // configuration, each file checked against the trust record as it is

@@ -86,7 +86,15 @@ func (ix *Index) forget(tf string) {
 // Check is Check (with opts, Checker) through the index: the trust file
 // is looked up, the configuration's pinned files hashed as they are now.
 func (ix *Index) Check(path string, opts ...Option) error {
-	return checkIn(path, opts, ix.Store)
+	_, err := ix.Verify(path, opts...)
+	return err
+}
+
+// Verify is Check that also returns the Verifier of the record it
+// checked against (one resolution of the path, one look-up of the trust
+// file): what a call that then loads the configuration needs.
+func (ix *Index) Verify(path string, opts ...Option) (*Verifier, error) {
+	return checkRecord(path, opts, ix.Store)
 }
 
 // Verifier is NewVerifier through the index.

@@ -337,34 +337,41 @@ func check(path string, opts []Option) error { return checkIn(path, opts, ReadSt
 
 // checkIn is check with the trust file read by read.
 func checkIn(path string, opts []Option, read func(string) (*Store, error)) error {
+	_, err := checkRecord(path, opts, read)
+	return err
+}
+
+// checkRecord is checkIn that returns the verifier of the record the
+// configuration was checked against.
+func checkRecord(path string, opts []Option, read func(string) (*Store, error)) (*Verifier, error) {
 	key, err := Canonical(path)
 	if err != nil {
-		return &UntrustedError{Path: path, Err: err}
+		return nil, &UntrustedError{Path: path, Err: err}
 	}
 	tf, err := File(opts...)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	st, err := read(tf)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	rec := st.Configs[key]
 	if rec == nil {
-		return &UntrustedError{Path: key}
+		return nil, &UntrustedError{Path: key}
 	}
 	cur, err := Current(key, rec)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	if Digest(cur) == rec.SHA256 {
-		return nil
+		return &Verifier{key: key, root: configRoot(key), files: rec.Files}, nil
 	}
 	changed := Diff(rec.Files, cur)
 	if len(changed) == 0 {
 		changed = []string{"its trust record does not match"}
 	}
-	return &UntrustedError{Path: key, Changed: changed}
+	return nil, &UntrustedError{Path: key, Changed: changed}
 }
 
 // WatchFiles lists the files a trust check of path reads: the trust

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/internal/daemon/daemonserver"
 	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/trust"
 )
@@ -126,4 +127,51 @@ func bigCall(tb testing.TB) (*runtime.Runtime, *daemon.Request) {
 	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	cwd, _ := os.Getwd()
 	return rt, &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg}, Stdin: payload, Cwd: cwd, Env: os.Environ()}
+}
+
+// BenchmarkDaemonParallel is the daemon's side of calls from 8 clients at
+// once over its socket (the daemon and its clients in this process): for
+// profiling the daemon's throughput.
+func BenchmarkDaemonParallel(b *testing.B) {
+	cfg, _ := filepath.Abs("../../tests/bench/testdata/peers/hooks.hcl")
+	payload, err := os.ReadFile("../../tests/bench/testdata/peers/payload.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	b.Setenv("HOOKCTL_TRUST_FILE", filepath.Join(dir, "trust.json"))
+	b.Setenv("HOOKCTL_STATE_DIR", dir)
+	var out, errb bytes.Buffer
+	if code := run([]string{"trust", "--config", cfg}, nil, &out, &errb); code != 0 {
+		b.Fatal(errb.String())
+	}
+	time.Sleep(3500 * time.Millisecond) // the trust file settles (trust.Index)
+	sock := filepath.Join(dir, "d.sock")
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := daemonserver.Listen(ctx, sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := runtime.NewCache()
+	defer cache.Close()
+	rt := newHookRuntime(runtime.Hosts(), cache, nil)
+	h := daemonserver.HandlerFunc(func(ctx context.Context, req *daemon.Request) daemon.Response { return runCall(ctx, req, rt) })
+	done := make(chan error, 1)
+	go func() { done <- daemonserver.Serve(ctx, ln, h, daemonserver.WithIdentity("bench")) }()
+	defer func() { cancel(); <-done }()
+	cwd, _ := os.Getwd()
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: "bench", Hook: daemon.Hook{Command: "claude", Config: cfg},
+		Stdin: payload, Cwd: cwd, Env: os.Environ(), Attrs: daemon.ProcessAttrs()}
+	b.SetParallelism(4)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, err := daemon.Call(sock, req)
+			if err != nil || resp.Refused != "" || resp.Code != 0 {
+				b.Errorf("%v %q %d %s", err, resp.Refused, resp.Code, resp.Stderr)
+				return
+			}
+		}
+	})
 }
