@@ -210,3 +210,22 @@ func addRecords(t testing.TB, tf string, n int) {
 		t.Fatal(err)
 	}
 }
+
+// TestIndexVerify: the verifier Verify returns is the checked record's:
+// it accepts the pinned file as it is and refuses another.
+func TestIndexVerify(t *testing.T) {
+	dir, _ := trustedTree(t, map[string]string{"hooks.hcl": "hook \"a\" {\n  event = \"Stop\"\n  script = \"a.js\"\n}\n", "a.js": "module.exports = () => {};"})
+	v, err := NewIndex().Verify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Check(filepath.Join(dir, "a.js"), []byte("module.exports = () => {};")); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Check(filepath.Join(dir, "a.js"), []byte("module.exports = () => ({decision: 'allow'});")); err == nil {
+		t.Fatal("a changed file is accepted")
+	}
+	if err := v.Check(filepath.Join(dir, "b.js"), []byte("")); err == nil {
+		t.Fatal("a file the record does not pin is accepted")
+	}
+}
