@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,6 +188,10 @@ func installProgram(mode string) (prog, beside string, err error) {
 			return "hookctl-client", p, nil
 		}
 		return "hookctl", "", nil
+	}
+	// --client=true and --client=false, from when the flag was a switch.
+	if b, err := strconv.ParseBool(mode); err == nil {
+		return installProgram(map[bool]string{true: "always", false: "never"}[b])
 	}
 	return "", "", usageError("--client %q: want auto, always or never", mode)
 }
