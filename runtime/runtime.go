@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonlimit"
 	"github.com/hookctl/hookctl/lib/proc"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/trust"
@@ -28,6 +29,8 @@ type Runtime struct {
 	// transportLimits, when set, says the transport read payloads within its
 	// own limits: they are decoded, not checked again.
 	transportLimits bool
+	// trust is the trust file, read once per version of it.
+	trust *trust.Index
 }
 
 // Option configures a Runtime.
@@ -66,7 +69,7 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot()}
+	r := &Runtime{source: OneShot(), trust: trust.NewIndex()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -305,12 +308,19 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 // decode reads the payload: within the default input limits, or as read
 // by a transport within its own (WithTransportLimits).
 func (r *Runtime) decode(req Request) (map[string]any, error) {
-	if !r.transportLimits || req.Payload == nil {
+	if req.Payload == nil {
 		in := req.Stdin
-		if req.Payload != nil || in == nil {
-			in = bytes.NewReader(req.Payload)
+		if in == nil {
+			in = bytes.NewReader(nil)
 		}
 		return protocol.DecodeObject(in)
+	}
+	if !r.transportLimits {
+		// Checked where it is (a 10 MB payload is not copied to be
+		// read again), then decoded.
+		if err := jsonlimit.Check(req.Payload); err != nil {
+			return nil, &protocol.InputError{Err: err}
+		}
 	}
 	return protocol.DecodeBytes(req.Payload)
 }
@@ -358,8 +368,12 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
+	// The verifier of the record the configuration was checked against:
+	// every file it loads, as it loads it, must be one the record pins.
+	var verifier *trust.Verifier
 	if !untrusted {
-		if err := trust.Check(path); err != nil {
+		var err error
+		if verifier, err = r.trust.Verify(path); err != nil {
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
 			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
@@ -380,19 +394,8 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		// have no script hooks (a cached engine fires them all).
 		l.aopts = append(l.aopts, assemble.WithEvents(ev.Name))
 	}
-	if !untrusted {
-		// Every file the configuration loads, as it loads it, must be
-		// one the trust record pins.
-		check, err := fileCheck(path)
-		if err == nil {
-			l.aopts = append(l.aopts, assemble.WithFileCheck(check))
-		}
-		if err != nil {
-			if l.state != nil {
-				l.state.Close()
-			}
-			return p.Block(ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err))
-		}
+	if verifier != nil {
+		l.aopts = append(l.aopts, assemble.WithFileCheck(verifier.Check))
 	}
 	if r.source.oneCall() && r.tracer != nil {
 		// An engine that outlives the call is not traced per call.

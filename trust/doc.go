@@ -38,7 +38,10 @@
 // pin the settings.local.json Claude Code rewrites.
 //
 // Check is what the claude and serve paths call before loading; an
-// *UntrustedError says why a configuration may not run. The functions are
+// *UntrustedError says why a configuration may not run. A process that
+// checks on every call (the daemon behind hookctl-client) checks through
+// an Index, which reads the trust file once per version of it and still
+// hashes the configuration's files on every call. The functions are
 // safe for concurrent use; two Trust calls at the same moment: the last
 // write wins.
 package trust

@@ -333,35 +333,45 @@ func Checker(opts ...Option) func(path string) error {
 	return func(path string) error { return check(path, opts) }
 }
 
-func check(path string, opts []Option) error {
+func check(path string, opts []Option) error { return checkIn(path, opts, ReadStore) }
+
+// checkIn is check with the trust file read by read.
+func checkIn(path string, opts []Option, read func(string) (*Store, error)) error {
+	_, err := checkRecord(path, opts, read)
+	return err
+}
+
+// checkRecord is checkIn that returns the verifier of the record the
+// configuration was checked against.
+func checkRecord(path string, opts []Option, read func(string) (*Store, error)) (*Verifier, error) {
 	key, err := Canonical(path)
 	if err != nil {
-		return &UntrustedError{Path: path, Err: err}
+		return nil, &UntrustedError{Path: path, Err: err}
 	}
 	tf, err := File(opts...)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
-	st, err := ReadStore(tf)
+	st, err := read(tf)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	rec := st.Configs[key]
 	if rec == nil {
-		return &UntrustedError{Path: key}
+		return nil, &UntrustedError{Path: key}
 	}
 	cur, err := Current(key, rec)
 	if err != nil {
-		return &UntrustedError{Path: key, Err: err}
+		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	if Digest(cur) == rec.SHA256 {
-		return nil
+		return &Verifier{key: key, root: configRoot(key), files: rec.Files}, nil
 	}
 	changed := Diff(rec.Files, cur)
 	if len(changed) == 0 {
 		changed = []string{"its trust record does not match"}
 	}
-	return &UntrustedError{Path: key, Changed: changed}
+	return nil, &UntrustedError{Path: key, Changed: changed}
 }
 
 // WatchFiles lists the files a trust check of path reads: the trust
@@ -538,6 +548,11 @@ func NewVerifier(tf, path string) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
+	return verifierOf(st, key)
+}
+
+// verifierOf is the verifier of the record of key in st.
+func verifierOf(st *Store, key string) (*Verifier, error) {
 	rec := st.Configs[key]
 	if rec == nil {
 		return nil, &UntrustedError{Path: key}

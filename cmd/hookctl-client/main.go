@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string) int {
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		return runFull(ctx, host, full, args, os.Stdin)
 	}
-	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, daemon.MaxMessage-(1<<20)))
+	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
 		return block(host, fmt.Sprintf("hookctl-client: reading the hook input: %v; the action is blocked", err))
 	}
@@ -88,12 +88,57 @@ func run(ctx context.Context, args []string) int {
 		return block(host, fmt.Sprintf("hookctl-client: stopped (%s); no hook could decide, so the action is blocked", why))
 	}
 	say("running %s itself (%s)", full, why)
-	return runFull(ctx, host, full, args, bytes.NewReader(stdin))
+	return runFull(ctx, host, full, args, stdin.reader())
+}
+
+// input is the hook input, as read: in parts, never joined or copied
+// (a large Write payload is sent to the daemon as it was read).
+type input [][]byte
+
+// readInput reads r to its end, at most limit bytes, into parts that
+// grow with the input (64 KiB, then the size read so far, at most 8 MiB).
+func readInput(r io.Reader, limit int) (input, error) {
+	var in input
+	total := 0
+	for size := 64 << 10; total < limit; {
+		buf := make([]byte, min(size, limit-total))
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			in = append(in, buf[:n:n])
+			total += n
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return in, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(max(size, total), 8<<20)
+	}
+	return in, nil
+}
+
+// len is the input's length.
+func (in input) len() int {
+	n := 0
+	for _, p := range in {
+		n += len(p)
+	}
+	return n
+}
+
+// reader reads the input.
+func (in input) reader() io.Reader {
+	rs := make([]io.Reader, len(in))
+	for i, p := range in {
+		rs[i] = bytes.NewReader(p)
+	}
+	return io.MultiReader(rs...)
 }
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
-func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin []byte, say func(string, ...any)) (*daemon.Response, string) {
+func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, say func(string, ...any)) (*daemon.Response, string) {
 	id, err := daemon.Identity(full)
 	if err != nil {
 		return nil, err.Error()
@@ -112,7 +157,7 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin []byte,
 		return nil, "TRACEPARENT is set (a trace context per call)"
 	}
 	environ := os.Environ()
-	size := len(stdin) + len(cwd)
+	size := stdin.len() + len(cwd)
 	for _, kv := range environ {
 		size += 4 + len(kv)
 	}
@@ -121,7 +166,7 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin []byte,
 	}
 	attrs := daemon.ProcessAttrs()
 	sock := daemon.Socket(dir, id, cwd, attrs, daemon.EnvKey(environ))
-	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, Stdin: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
+	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, StdinParts: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
 	resp, err := call(ctx, sock, req)

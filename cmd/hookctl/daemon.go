@@ -97,6 +97,7 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 	err := a.answerHook(ctx, rt, f, hostName, hookCall{
 		command: "hookctl " + req.Command, changed: func(flag string) bool { return given[flag] },
 		getenv: runtime.Getenv(req.Env), cwd: req.Cwd, env: req.Env, start: start,
+		payload: nonNil(req.Stdin),
 	})
 	code := exitStatus(err, &errb)
 	return daemon.Response{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}
@@ -106,3 +107,12 @@ func runCall(ctx context.Context, req *daemon.Request, rt *runtime.Runtime) (res
 type clientGone struct{}
 
 func (clientGone) String() string { return "its client hung up: the host gave up on the hook" }
+
+// nonNil is b, or an empty input when b is nil (a call with no input):
+// the payload is the request's, never the daemon's own stdin.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}

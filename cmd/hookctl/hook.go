@@ -173,6 +173,10 @@ type hookCall struct {
 	// start is when the call came in (the host's timeout counts from
 	// it).
 	start time.Time
+	// payload, when not nil, is the hook input already read (the
+	// daemon's request): it is checked and decoded where it is, not read
+	// again from stdin.
+	payload []byte
 }
 
 // newHookRuntime is the runtime of hook calls served from source, for
@@ -247,7 +251,7 @@ func (a *app) answerRequest(ctx context.Context, rt *runtime.Runtime, req runtim
 	a.timings = newTimings(ctx)
 	defer a.timings.write(a.stderr)
 	a.timings.Mark("command")
-	req.Stdin, req.Config, req.Cwd, req.Env = a.stdin, a.configPath, call.cwd, call.env
+	req.Stdin, req.Payload, req.Config, req.Cwd, req.Env = a.stdin, call.payload, a.configPath, call.cwd, call.env
 	req.Command, req.Stderr, req.LogLevel, req.Start = call.command, a.stderr, a.logLevel, call.start
 	if a.timings != nil {
 		req.Timer = a.timings

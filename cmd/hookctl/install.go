@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,8 +20,8 @@ import (
 )
 
 func newInstallCmd(a *app) *cobra.Command {
-	var hostName, command, project string
-	var dryRun, client bool
+	var hostName, command, project, client string
+	var dryRun bool
 	var hostTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "install --host NAME [--config PATH] [--dry-run]",
@@ -39,6 +42,11 @@ link leading out of the project is not written. Events the host does not
 have are reported, and so are the host's own gates (Gemini CLI's folder
 trust, Codex's hook review) where they are closed. --dry-run prints the file
 instead of writing it.
+
+The host runs hookctl-client (a small process per event, answered by a
+daemon that keeps the engine loaded) when it is installed beside this hookctl
+(an executable hookctl-client in the same directory), else hookctl itself:
+--client=always registers hookctl-client, --client=never hookctl.
 
 Every entry gets a timeout: --host-timeout, else the host's default for the
 event (Gemini CLI 60s, Claude Code and Codex 600s, Copilot CLI, crush and
@@ -91,9 +99,12 @@ at most 5s, before the host stops waiting and runs the action.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			prog := "hookctl"
-			if client {
-				prog = "hookctl-client"
+			prog, beside, err := installProgram(client)
+			if err != nil {
+				return err
+			}
+			if beside != "" {
+				fmt.Fprintf(a.stderr, "hookctl: registering hookctl-client, installed beside hookctl (%s); --client=never registers hookctl\n", beside)
 			}
 			req := protocol.InstallRequest{Events: events, Program: prog, Config: abs, Command: command, ProjectDir: project}
 			// What an entry without --config loads in the project.
@@ -158,7 +169,64 @@ at most 5s, before the host stops waiting and runs the action.`,
 	cmd.Flags().StringVar(&project, "project", "", "the project directory (default: $CLAUDE_PROJECT_DIR or the working directory)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the file instead of writing it")
 	cmd.Flags().DurationVar(&hostTimeout, "host-timeout", 0, "the timeout the host gives each hook entry, also passed to hookctl as --host-timeout (default: the host's default for the event)")
-	cmd.Flags().BoolVar(&client, "client", false, "register hookctl-client (a small process per event, served by a daemon) instead of hookctl")
+	cmd.Flags().StringVar(&client, "client", "auto", "the program the host runs: auto (hookctl-client when it is installed beside this hookctl, else hookctl), always (hookctl-client, a small process per event served by a daemon) or never (hookctl)")
+	cmd.Flags().Lookup("client").NoOptDefVal = "always"
 	cmd.MarkFlagRequired("host")
 	return cmd
+}
+
+// installProgram is the program an install registers for --client mode
+// (auto, always or never). beside is the hookctl-client that auto chose
+// ("" otherwise).
+func installProgram(mode string) (prog, beside string, err error) {
+	switch mode {
+	case "always":
+		return "hookctl-client", "", nil
+	case "never":
+		return "hookctl", "", nil
+	case "auto", "":
+		if p, ok := clientBeside(); ok {
+			return "hookctl-client", p, nil
+		}
+		return "hookctl", "", nil
+	}
+	// --client=true and --client=false, from when the flag was a switch.
+	if b, err := strconv.ParseBool(mode); err == nil {
+		return installProgram(map[bool]string{true: "always", false: "never"}[b])
+	}
+	return "", "", usageError("--client %q: want auto, always or never", mode)
+}
+
+// clientBeside returns the hookctl-client installed beside the running
+// hookctl (an executable regular file in the same directory), if any,
+// and only if it is the hookctl-client found on $PATH: the command names
+// the program alone, and a host that cannot find it runs no hook.
+func clientBeside() (string, bool) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	name := "hookctl-client"
+	if goruntime.GOOS == "windows" {
+		name += ".exe"
+	}
+	p := filepath.Join(filepath.Dir(self), name)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	if goruntime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
+		return "", false
+	}
+	found, err := exec.LookPath("hookctl-client")
+	if err != nil {
+		return "", false
+	}
+	if ffi, err := os.Stat(found); err != nil || !os.SameFile(fi, ffi) {
+		return "", false
+	}
+	return p, true
 }

@@ -41,11 +41,32 @@ type Request struct {
 	Protocol int
 	Identity string
 	Hook
-	Stdin []byte
-	Cwd   string
-	Env   []string
-	Attrs string
+	// Stdin is the call's standard input. A client may give it in parts
+	// instead (StdinParts, when set, is what is sent: written one after
+	// the other, never joined into one buffer); a request read has it
+	// whole in Stdin.
+	Stdin      []byte
+	StdinParts [][]byte
+	Cwd        string
+	Env        []string
+	Attrs      string
 }
+
+// StdinLen is the length of the request's standard input.
+func (r *Request) StdinLen() int {
+	if r.StdinParts == nil {
+		return len(r.Stdin)
+	}
+	n := 0
+	for _, p := range r.StdinParts {
+		n += len(p)
+	}
+	return n
+}
+
+// bigInput is the input past which a request is written in three parts
+// (its fields, the input, the rest) rather than copied into one buffer.
+const bigInput = 256 << 10
 
 // Hook is what a hook command's arguments say: the command (claude or
 // hook) and its flags. A mode left empty was not given: the daemon takes
@@ -142,30 +163,64 @@ func Socket(dir, identity, cwd, attrs string, env []string) string {
 // magic starts every message.
 var magic = [4]byte{'H', 'K', 'C', '1'}
 
-// WriteRequest sends a request.
+// WriteRequest sends a request. A large input is written as it is (or
+// in its parts), never copied into the message.
 func WriteRequest(w io.Writer, r *Request) error {
 	fields := r.Hook.fields()
-	size := 8 + 4 + len(r.Identity) + 4 + len(r.Stdin) + 4 + len(r.Cwd) + 4 + 4 + len(r.Attrs)
+	stdinLen := r.StdinLen()
+	head := 8 + 4 + 4 + len(r.Identity) + 4 // header, protocol, identity, input's length
 	for _, f := range fields {
-		size += 4 + len(f)
+		head += 4 + len(f)
 	}
+	tail := 4 + len(r.Cwd) + 4 + 4 + len(r.Attrs)
 	for _, kv := range r.Env {
-		size += 4 + len(kv)
+		tail += 4 + len(kv)
 	}
-	b := make([]byte, 8, size) // the frame's header, filled in by writeFrame
+	body := head + stdinLen + tail - 8
+	if body > MaxMessage {
+		return errors.New("daemon: message too large")
+	}
+	inline := stdinLen <= bigInput
+	size := head + tail
+	if inline {
+		size += stdinLen
+	}
+	b := make([]byte, 8, size)
+	copy(b, magic[:])
+	binary.BigEndian.PutUint32(b[4:8], uint32(body))
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Protocol))
 	b = appendString(b, r.Identity)
 	for _, f := range fields {
 		b = appendString(b, f)
 	}
-	b = appendBytes(b, r.Stdin)
+	b = binary.BigEndian.AppendUint32(b, uint32(stdinLen))
+	parts := r.StdinParts
+	if parts == nil {
+		parts = [][]byte{r.Stdin}
+	}
+	if inline {
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+	} else {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		for _, p := range parts {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+		b = b[:0]
+	}
 	b = appendString(b, r.Cwd)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(r.Env)))
 	for _, kv := range r.Env {
 		b = appendString(b, kv)
 	}
 	b = appendString(b, r.Attrs)
-	return writeFrame(w, b)
+	_, err := w.Write(b)
+	return err
 }
 
 // ReadRequest receives a request.
@@ -266,17 +321,29 @@ func readFrame(r io.Reader) ([]byte, error) {
 		}
 		return b, nil
 	}
-	// Past a MiB, read as it comes rather than allocate what the header
-	// claims: a header that promises 80 MiB and sends nothing costs
-	// little.
-	b, err := io.ReadAll(io.LimitReader(r, int64(size)))
-	if err != nil {
-		return nil, err
+	// Past a MiB, the buffer grows as the bytes come (four times over,
+	// to the size the header claims) rather than allocate what the
+	// header claims: a header that promises 80 MiB and sends nothing
+	// costs little, and a message that does come is copied a third of
+	// its size at most.
+	b := make([]byte, 256<<10)
+	n := 0
+	for {
+		m, err := io.ReadFull(r, b[n:])
+		n += m
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		if n == int(size) {
+			return b, nil
+		}
+		nb := make([]byte, min(int(size), 4*len(b)))
+		copy(nb, b)
+		b = nb
 	}
-	if len(b) != int(size) {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return b, nil
 }
 
 // decoder reads fields, remembering the first error.

@@ -298,3 +298,39 @@ func BenchmarkRequestWithEnv(b *testing.B) {
 		}
 	}
 }
+
+// TestBigInputInParts: a large input given whole or in parts is the same
+// message (written without copying it into one buffer), read back whole
+// through the growing read of a large frame; the frame cut short is an
+// error.
+func TestBigInputInParts(t *testing.T) {
+	in := bytes.Repeat([]byte("0123456789abcdef"), 3<<20/16+7) // past bigInput and the 1 MiB read
+	whole := sampleRequest()
+	whole.Stdin = in
+	parts := sampleRequest()
+	parts.Stdin = nil
+	parts.StdinParts = [][]byte{in[:100], in[100 : 1<<20], {}, in[1<<20:]}
+	var a, b bytes.Buffer
+	if err := WriteRequest(&a, whole); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRequest(&b, parts); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("the input in parts is another message")
+	}
+	msg := bytes.Clone(a.Bytes())
+	got, err := ReadRequest(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Stdin, in) || got.Cwd != whole.Cwd || !slices.Equal(got.Env, whole.Env) || got.Attrs != whole.Attrs {
+		t.Fatal("the big input did not round-trip")
+	}
+	for _, cut := range []int{1, 5 << 10, 2<<20 + 3} {
+		if _, err := ReadRequest(bytes.NewReader(msg[:len(msg)-cut])); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("cut %d bytes short: %v", cut, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package filestamp_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -113,5 +114,32 @@ func TestEqualSets(t *testing.T) {
 	}
 	if got := filestamp.Take([]string{y, x}).Files(); len(got) != 2 || got[0] != x {
 		t.Fatalf("files %v", got)
+	}
+}
+
+// TestSettled: a file just written is not settled (a write within the
+// clock's tick could keep its stamp); an hour later it is; a missing file
+// never is.
+func TestSettled(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := filestamp.Of(p)
+	if s.Settled(time.Now(), time.Second) {
+		t.Error("a file written now is settled")
+	}
+	if !s.Settled(time.Now().Add(time.Hour), time.Second) {
+		t.Error("a file written an hour ago is not settled")
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if s := filestamp.Of(p); s.Settled(time.Now(), time.Second) && runtime.GOOS != "windows" {
+		t.Error("a modification time set back settles a file changed now")
+	}
+	if filestamp.Of(p+".missing").Settled(time.Now().Add(time.Hour), time.Second) {
+		t.Error("a missing file is settled")
 	}
 }

@@ -128,8 +128,13 @@ func Read(r io.Reader, lim Limits, reserve func(n int64) bool) (data []byte, res
 // Check checks a document read whole against the default limits before
 // it is decoded: one past a limit is a *LimitError.
 func Check(data []byte) error {
-	_, _, err := Read(bytes.NewReader(data), Limits{}, nil)
-	return err
+	lim := Limits{}.withDefaults()
+	if int64(len(data)) > lim.MaxBytes {
+		return &LimitError{Limit: LimitBytes, Max: lim.MaxBytes}
+	}
+	// Scanned where it is: a document read whole is not copied again.
+	s := scanner{maxDepth: lim.MaxDepth, maxValues: lim.MaxValues}
+	return s.feed(data)
 }
 
 // DecodeValue decodes a JSON document within the default limits, with
