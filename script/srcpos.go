@@ -18,8 +18,13 @@ import (
 
 // Every position a script error reports is the author's: the file they
 // wrote, its line and its 1-based column. goja reports positions in the
-// code it compiled; three things stand between that and the author's:
+// code it compiled; four things stand between that and the author's:
 //
+//   - an inline JavaScript body is compiled on its own, its first line
+//     line 1, under a name of its own (programs.inlineName) whose
+//     jsrewrite.Map gives the file and the line it starts on: no program
+//     is padded to its file's lines, so compiling a file's bodies costs
+//     their size, not their number times the file's;
 //   - a source map (TypeScript, ES modules): goja applies it and names the
 //     source by the file: URL given to esbuild, with a 0-based column;
 //   - the header a wrapper puts in front of the first line (programs.maps,
@@ -104,6 +109,10 @@ func (c *programs) addColumns(file string, line int, deltas []int) {
 // original returns the author's file, line and column of a position goja
 // reported.
 func (c *programs) original(name string, line, col int) (string, int, int) {
+	if m, ok := c.inlineMap(name); ok {
+		line, col = m.Original(line, col)
+		return m.File, line, max(1, col+c.delta(m.File, line))
+	}
 	if n, ok := c.source(name); ok {
 		name = n
 		col++ // a source map's columns are 0-based

@@ -82,3 +82,27 @@ func TestAddSorted(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestInlineNames: an inline body is compiled under a name of its own,
+// whose positions (the body's, line 1 its first) map to the file's; a
+// second body on the same line gets another name.
+func TestInlineNames(t *testing.T) {
+	var c programs
+	a, b := c.inlineName("hooks.hcl", 500), c.inlineName("hooks.hcl", 500)
+	if a == b {
+		t.Fatalf("both bodies are named %q", a)
+	}
+	c.setInline(a, jsrewriteMap("hooks.hcl", 500, len(bodyHeader)))
+	c.setInline(b, jsrewriteMap("hooks.hcl", 500, 3))
+	c.addColumns("hooks.hcl", 500, []int{10, 4})
+	if f, l, col := c.original(a, 1, len(bodyHeader)+3); f != "hooks.hcl" || l != 500 || col != 13 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	if f, l, col := c.original(b, 2, 5); f != "hooks.hcl" || l != 501 || col != 9 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	stack := "Error: x\n\tat f (" + a + ":2:3(12))\n"
+	if got, want := c.fixStack(stack), "Error: x\n\tat f (hooks.hcl:501:7)\n"; got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
