@@ -14,8 +14,9 @@ import (
 
 // writeHooks writes n hooks into dir, perFile to a file (all in one file
 // when perFile <= 0), and returns the configuration directory. kind is
-// "js" (a heredoc body of five lines, as tests/bench's peers have) or
-// "declarative" (a condition and a decision).
+// "js" (a heredoc body of five lines, as tests/bench's peers have), "ts"
+// (the same as TypeScript) or "declarative" (a condition and a
+// decision).
 func writeHooks(tb testing.TB, dir, kind string, n, perFile int) string {
 	tb.Helper()
 	if perFile <= 0 {
@@ -35,13 +36,17 @@ func writeHooks(tb testing.TB, dir, kind string, n, perFile int) string {
 	}
 	for i := range n {
 		switch kind {
-		case "js":
+		case "js", "ts":
+			typ := ""
+			if kind == "ts" {
+				typ = ": string"
+			}
 			fmt.Fprintf(&b, `hook "h%d" {
   event    = "PreToolUse"
   matcher  = "Bash"
   priority = %d
-  js       = <<-JS
-    const c = event.tool_input.command || "";
+  %s       = <<-JS
+    const c%s = event.tool_input.command || "";
     if (/^rm\s+-rf\s+\//.test(c)) return { decision: "deny", reason: "rm -rf of an absolute path" };
     if (/\bsudo\b/.test(c)) return { decision: "deny", reason: "sudo" };
     if (/curl[^|]*\|\s*(ba)?sh/.test(c)) return { decision: "deny", reason: "curl | sh" };
@@ -49,7 +54,7 @@ func writeHooks(tb testing.TB, dir, kind string, n, perFile int) string {
   JS
 }
 
-`, i, -i, i)
+`, i, -i, kind, typ, i)
 		default:
 			fmt.Fprintf(&b, `hook "h%d" {
   event    = "PreToolUse"
@@ -126,7 +131,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// TestLoadGrowsLinearly: loading 1,000 JS hooks from one file allocates,
+// TestLoadGrowsLinearly: loading 1,000 JS or TS hooks from one file allocates,
 // per hook, what loading 100 does (within 1.3×), and what the same 1,000
 // hooks in ten files of 100 do. Positions inside inline bodies were once
 // mapped by copying and splitting the whole file per body, and each body
@@ -134,7 +139,7 @@ func BenchmarkLoad(b *testing.B) {
 // bytes per hook grew with the file.
 func TestLoadGrowsLinearly(t *testing.T) {
 	if testing.Short() {
-		t.Skip("loads 2,100 JS hooks")
+		t.Skip("loads 4,200 hooks")
 	}
 	allocated := func(dir string) uint64 {
 		loadHooks(t, dir) // warm: the standard library, the lockdown
@@ -144,17 +149,21 @@ func TestLoadGrowsLinearly(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	base := allocated(writeHooks(t, t.TempDir(), "js", 1, 0))
-	perHook := func(n, perFile int) float64 {
-		return float64(allocated(writeHooks(t, t.TempDir(), "js", n, perFile))-base) / float64(n)
-	}
-	small, big, split := perHook(100, 0), perHook(1000, 0), perHook(1000, 100)
-	t.Logf("bytes per hook: 100 in one file %.0f, 1,000 in one file %.0f, 1,000 in files of 100 %.0f", small, big, split)
-	if big > 1.3*small {
-		t.Errorf("1,000 hooks in one file allocate %.0f bytes a hook, 100 allocate %.0f: more than 1.3×", big, small)
-	}
-	if big > 1.3*split {
-		t.Errorf("1,000 hooks in one file allocate %.0f bytes a hook, in files of 100 %.0f: more than 1.3×", big, split)
+	for _, kind := range []string{"js", "ts"} {
+		t.Run(kind, func(t *testing.T) {
+			base := allocated(writeHooks(t, t.TempDir(), kind, 1, 0))
+			perHook := func(n, perFile int) float64 {
+				return float64(allocated(writeHooks(t, t.TempDir(), kind, n, perFile))-base) / float64(n)
+			}
+			small, big, split := perHook(100, 0), perHook(1000, 0), perHook(1000, 100)
+			t.Logf("bytes per hook: 100 in one file %.0f, 1,000 in one file %.0f, 1,000 in files of 100 %.0f", small, big, split)
+			if big > 1.3*small {
+				t.Errorf("1,000 hooks in one file allocate %.0f bytes a hook, 100 allocate %.0f: more than 1.3×", big, small)
+			}
+			if big > 1.3*split {
+				t.Errorf("1,000 hooks in one file allocate %.0f bytes a hook, in files of 100 %.0f: more than 1.3×", big, split)
+			}
+		})
 	}
 }
 
@@ -187,6 +196,16 @@ hook "quoted" {
   matcher = "Quoted"
   js      = "const y = 2; undefinedFunction(y);"
 }
+
+hook "typed" {
+  event   = "PreToolUse"
+  matcher = "Typed"
+  ts      = <<-TS
+    const n: number = 1;
+    const o: any = event.tool_input;
+    return o.nope.deeper;
+  TS
+}
 `
 	if err := os.WriteFile(name, append(src, deep...), 0o600); err != nil {
 		t.Fatal(err)
@@ -212,6 +231,9 @@ hook "quoted" {
 		// string's line, the body's first (the header goja compiled in
 		// front of it taken off).
 		{"Quoted", "quoted", []string{fmt.Sprintf("%s:%d:44", name, first+14), fmt.Sprintf("%s:%d:44", name, first+14)}},
+		// A TypeScript body, through esbuild's source map: o.nope.deeper
+		// on its third line, "deeper" at column 19.
+		{"Typed", "typed", []string{fmt.Sprintf("%s:%d:19", name, first+23), fmt.Sprintf("%s:%d:19", name, first+23)}},
 	} {
 		out := fire(t, e, "PreToolUse", map[string]any{"tool_name": tc.tool, "tool_input": map[string]any{}})
 		var tr *engine.HookTrace
@@ -233,13 +255,17 @@ hook "quoted" {
 		}
 	}
 
-	// A syntax error there, in a heredoc's later line.
+	// Syntax errors there: in a JS heredoc's later line, on a TS body's
+	// first.
 	bad := strings.Replace(deep, "const x = 1;", "const x = 1 2;", 1)
+	bad = strings.Replace(bad, "const n: number = 1;", "const n: number = ;", 1)
 	if err := os.WriteFile(name, append(src, bad...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err = assemble.Load(dir)
-	if want := fmt.Sprintf("%s:%d:17: error", name, first+7); err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("syntax error reported as %v, want at %s", err, want)
+	for _, want := range []string{fmt.Sprintf("%s:%d:17: error", name, first+7), fmt.Sprintf("%s:%d:23: error", name, first+21)} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("syntax errors reported as %v, want one at %s", err, want)
+		}
 	}
 }

@@ -332,14 +332,14 @@ func compileError(err error, name string, colShift, headerLine int, code *progra
 		se.File = name
 	}
 	if code != nil {
+		if n, ok := code.source(se.File); ok {
+			se.File = n
+			se.Column++
+		}
 		if _, ok := code.inlineMap(se.File); ok {
 			// An inline body's own position (see programs.inline).
 			se.File, se.Line, se.Column = code.original(se.File, se.Line, se.Column)
 			return se
-		}
-		if n, ok := code.source(se.File); ok {
-			se.File = n
-			se.Column++
 		}
 	}
 	if se.Line == headerLine && colShift > 0 {

@@ -132,7 +132,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if err != nil {
 		var se *SyntaxError
 		if prog.Module {
-			se = p.code.transformedError(err, abs, wrapped, 0, 0)
+			se = p.code.transformedError(err, wrapped, jsrewrite.Map{File: abs, Line: 1})
 		} else {
 			se = compileError(err, abs, p.code.shift(abs, 1), 1, &p.code)
 		}

@@ -109,13 +109,15 @@ func (c *programs) addColumns(file string, line int, deltas []int) {
 // original returns the author's file, line and column of a position goja
 // reported.
 func (c *programs) original(name string, line, col int) (string, int, int) {
-	if m, ok := c.inlineMap(name); ok {
-		line, col = m.Original(line, col)
-		return m.File, line, max(1, col+c.delta(m.File, line))
-	}
 	if n, ok := c.source(name); ok {
 		name = n
 		col++ // a source map's columns are 0-based
+	}
+	if m, ok := c.inlineMap(name); ok {
+		// An inline body's own position (a TypeScript body's source is
+		// named by the body's inline name).
+		line, col = m.Original(line, col)
+		return m.File, line, max(1, col+c.delta(m.File, line))
 	}
 	if n := c.shift(name, line); n > 0 {
 		col = max(1, col-n)

@@ -31,7 +31,7 @@ func TestParseErrorInTransformedCode(t *testing.T) {
 	if cerr == nil {
 		t.Fatal("the corrupted code parsed")
 	}
-	se := p.code.transformedError(cerr, "/cfg/x.ts", wrapped, 0, 0)
+	se := p.code.transformedError(cerr, wrapped, jsrewrite.Map{File: "/cfg/x.ts", Line: 1})
 	if se.File != "/cfg/x.ts" || se.Line != 4 || se.Column != 16 {
 		t.Fatalf("%+v", se)
 	}
