@@ -1,6 +1,7 @@
 package script
 
 import (
+	"os"
 	"strconv"
 	"sync"
 
@@ -78,7 +79,8 @@ func (c *programs) addMapLocked(m jsrewrite.Map) {
 // inlineName reserves the name an inline body of file written from line
 // on is compiled under: its stack frames and errors name it, and
 // original maps it back through the body's Map (setInline). A second
-// body on the same line gets a name of its own.
+// body on the same line gets a name of its own, and so does one whose
+// name is a file's (a script named "hooks.hcl#L3" keeps its positions).
 func (c *programs) inlineName(file string, line int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -89,7 +91,9 @@ func (c *programs) inlineName(file string, line int) string {
 	name := base
 	for n := 2; ; n++ {
 		if _, taken := c.inline[name]; !taken {
-			break
+			if _, err := os.Lstat(name); err != nil {
+				break
+			}
 		}
 		name = base + "." + strconv.Itoa(n)
 	}

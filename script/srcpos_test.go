@@ -1,6 +1,8 @@
 package script
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +106,14 @@ func TestInlineNames(t *testing.T) {
 	stack := "Error: x\n\tat f (" + a + ":2:3(12))\n"
 	if got, want := c.fixStack(stack), "Error: x\n\tat f (hooks.hcl:501:7)\n"; got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	// A file of that name keeps its own positions.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hooks.hcl")
+	if err := os.WriteFile(file+"#L7", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if name := c.inlineName(file, 7); name == file+"#L7" {
+		t.Fatalf("an inline body is named as the file %s", name)
 	}
 }
