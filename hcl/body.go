@@ -298,12 +298,18 @@ func (in Inline) Columns() []int {
 		return out
 	}
 	// A heredoc's lines lost their common indent: the column of a line's
-	// text in the file is that indent (bodyColumn, for every line at once).
-	lines := strings.Split(string(in.b.l.parser.Files()[r.Filename].Bytes), "\n")
-	values := strings.Split(in.Text, "\n")
+	// text in the file is that indent (bodyColumn, for every line at
+	// once), read from the file's line index, not a copy of the file.
+	value := in.Text
 	for i := range out {
-		if in.Line+i-1 < len(lines) && i < len(values) {
-			out[i] = indentWidth(lines[in.Line+i-1]) - indentWidth(values[i])
+		v := value
+		if j := strings.IndexByte(value, '\n'); j >= 0 {
+			v, value = value[:j], value[j+1:]
+		} else {
+			value = ""
+		}
+		if line, ok := in.b.l.fileLine(r.Filename, in.Line+i); ok {
+			out[i] = indentWidth(line) - indentWidth(v)
 		}
 	}
 	return out

@@ -430,13 +430,66 @@ func (l *loader) bodyColumn(r hcl2.Range, body string, firstLine, line, col int)
 		}
 		return col
 	}
-	f := l.parser.Files()[r.Filename]
-	lines := strings.Split(string(f.Bytes), "\n")
-	values := strings.Split(body, "\n")
-	if line-1 >= len(lines) || idx < 0 || idx >= len(values) {
+	fileLine, ok := l.fileLine(r.Filename, line)
+	value, vok := nthLine(body, idx)
+	if !ok || !vok {
 		return col
 	}
-	return col + indentWidth(lines[line-1]) - indentWidth(values[idx])
+	return col + indentWidth(fileLine) - indentWidth(value)
+}
+
+// lineStarts returns the byte offsets at which the lines of a parsed
+// configuration file start, computed once per file: an inline body's
+// positions are mapped through it in the time of the body, whatever
+// the size of the file and the number of bodies in it.
+func (l *loader) lineStarts(name string) ([]int, []byte) {
+	f := l.parser.Files()[name]
+	if f == nil {
+		return nil, nil
+	}
+	if starts, ok := l.lines[name]; ok {
+		return starts, f.Bytes
+	}
+	starts := make([]int, 1, bytes.Count(f.Bytes, []byte{'\n'})+1)
+	for i, c := range f.Bytes {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	if l.lines == nil {
+		l.lines = map[string][]int{}
+	}
+	l.lines[name] = starts
+	return starts, f.Bytes
+}
+
+// fileLine returns line n (1-based) of a configuration file, without its
+// newline.
+func (l *loader) fileLine(name string, n int) (string, bool) {
+	starts, src := l.lineStarts(name)
+	if n < 1 || n > len(starts) {
+		return "", false
+	}
+	end := len(src)
+	if n < len(starts) {
+		end = starts[n] - 1
+	}
+	return string(src[starts[n-1]:end]), true
+}
+
+// nthLine returns line i (0-based) of s, without its newline.
+func nthLine(s string, i int) (string, bool) {
+	for ; i > 0; i-- {
+		j := strings.IndexByte(s, '\n')
+		if j < 0 {
+			return "", false
+		}
+		s = s[j+1:]
+	}
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	return s, true
 }
 
 // permissionRuleRE matches Claude Code permission-rule syntax such as

@@ -283,6 +283,10 @@ type loader struct {
 	// hooks often share a condition and a compiled one is immutable.
 	conds    *conditions.Compiler
 	compiled map[string]*conditions.Program
+	// lines holds, per configuration file, where each of its lines
+	// starts, computed once (lineStarts): positions inside inline bodies
+	// are mapped with it, not by splitting the file per body.
+	lines map[string][]int
 }
 
 func newLoader(dir string, opts []Option) *loader {

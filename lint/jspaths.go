@@ -46,16 +46,18 @@ func scriptPaths(hb *hcl.HookBlock) []payloadPath {
 			return nil
 		}
 		cols := in.Columns()
-		src := strings.Repeat("\n", in.Line-1) + inlineHeader + in.Text + "\n})"
+		// The body from its first line, not padded to the file's: its
+		// line i+1 is the file's in.Line+i.
+		src := inlineHeader + in.Text + "\n})"
 		return jsPaths(src, in.File, hb.Kind == "ts", false, func(line, col int) (int, int) {
-			i := line - in.Line
+			i := line - 1
 			if i == 0 {
 				col -= len(inlineHeader)
 			}
 			if i >= 0 && i < len(cols) {
 				col += cols[i]
 			}
-			return line, col
+			return in.Line + i, col
 		})
 	case "script":
 		p, ok := hb.Body.Str("script")

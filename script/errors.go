@@ -336,6 +336,11 @@ func compileError(err error, name string, colShift, headerLine int, code *progra
 			se.File = n
 			se.Column++
 		}
+		if _, ok := code.inlineMap(se.File); ok {
+			// An inline body's own position (see programs.inline).
+			se.File, se.Line, se.Column = code.original(se.File, se.Line, se.Column)
+			return se
+		}
 	}
 	if se.Line == headerLine && colShift > 0 {
 		se.Column = max(1, se.Column-colShift)

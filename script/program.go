@@ -31,6 +31,9 @@ type Program struct {
 	factory bool
 	// Map maps the positions of the compiled code back to Name.
 	Map jsrewrite.Map
+	// compiledAs is the name an inline JavaScript body is compiled under
+	// (programs.inlineName), whose positions Map turns into Name's.
+	compiledAs string
 	// Line is the line of Name an inline body starts on.
 	Line int
 	// TypeScript says the source is TypeScript; Module that it is an ES
@@ -52,20 +55,24 @@ func (p *Pool) CompileInline(name, body string, line int) (*Program, error) {
 // compileJSBody compiles an inline JavaScript body.
 func (p *Pool) compileJSBody(b Body) (*Program, error) {
 	name, body, line := b.File, b.Text, b.Line
+	// The code starts at the body's first line (no padding to the
+	// file's), under a name of its own whose Map turns its positions
+	// into the file's (programs.inline).
+	as := p.code.inlineName(name, line)
 	// The candidates (see package jsrewrite): the rewritten handler, then
 	// the plain one when nothing was rewritten or the rewrite does not
 	// compile; a body that awaits becomes an async function.
 	for _, c := range jsrewrite.Inline(name, body, line, p.rewriteOptions()) {
-		tree, prog, err := p.compileSource(name, c.Code)
+		p.code.setInline(as, c.Map) // before errors and the analysis read positions
+		tree, prog, err := p.compileSource(as, c.Code)
 		if err == nil {
-			p.code.addMap(c.Map) // before the analysis reads positions
-			return p.add(&Program{Name: name, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, info: p.code.analyze(tree, nil)}), nil
+			return p.add(&Program{Name: name, compiledAs: as, inline: prog, factory: c.Rewritten, Map: c.Map, Line: line, info: p.code.analyze(tree, nil)}), nil
 		}
 		if c.Rewritten {
 			continue
 		}
 		if c.Async || !strings.Contains(body, "await") {
-			se := compileError(err, name, c.Map.Shift, c.Map.Line, &p.code)
+			se := compileError(err, as, 0, 0, &p.code)
 			se.Hint = bodyHint(body)
 			return nil, se
 		}
@@ -125,7 +132,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if err != nil {
 		var se *SyntaxError
 		if prog.Module {
-			se = p.code.transformedError(err, abs, wrapped, 0, 0)
+			se = p.code.transformedError(err, wrapped, jsrewrite.Map{File: abs, Line: 1})
 		} else {
 			se = compileError(err, abs, p.code.shift(abs, 1), 1, &p.code)
 		}

@@ -1,6 +1,8 @@
 package script
 
 import (
+	"os"
+	"strconv"
 	"sync"
 
 	"github.com/hookctl/hookctl/engine"
@@ -19,6 +21,10 @@ type programs struct {
 	// maps holds, per file and line, the Map of the program whose first
 	// line that is (see shift).
 	maps map[linePos]jsrewrite.Map
+	// inline holds the Map of each inline JavaScript body by the name it
+	// is compiled under (inlineName): its positions are the body's own,
+	// line 1 its first, and the Map makes them the file's.
+	inline map[string]jsrewrite.Map
 	// pos maps source-mapped and inline positions to the author's, and
 	// knows the programs' loops (srcpos.go).
 	pos positions
@@ -35,7 +41,7 @@ func (c *programs) add(prog *Program) *Program {
 	defer c.mu.Unlock()
 	prog.id = len(c.list)
 	c.list = append(c.list, prog)
-	if prog.inline != nil {
+	if prog.inline != nil && prog.compiledAs == "" {
 		// Stack frames name a file and a line: the map of the program
 		// whose first line that is.
 		c.addMapLocked(prog.Map)
@@ -68,6 +74,46 @@ func (c *programs) addMapLocked(m jsrewrite.Map) {
 		c.maps = map[linePos]jsrewrite.Map{}
 	}
 	c.maps[linePos{m.File, m.Line}] = m
+}
+
+// inlineName reserves the name an inline body of file written from line
+// on is compiled under: its stack frames and errors name it, and
+// original maps it back through the body's Map (setInline). A second
+// body on the same line gets a name of its own, and so does one whose
+// name is a file's (a script named "hooks.hcl#L3" keeps its positions).
+func (c *programs) inlineName(file string, line int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.inline == nil {
+		c.inline = map[string]jsrewrite.Map{}
+	}
+	base := file + "#L" + strconv.Itoa(line)
+	name := base
+	for n := 2; ; n++ {
+		if _, taken := c.inline[name]; !taken {
+			if _, err := os.Lstat(name); err != nil {
+				break
+			}
+		}
+		name = base + "." + strconv.Itoa(n)
+	}
+	c.inline[name] = jsrewrite.Map{File: file, Line: line}
+	return name
+}
+
+// setInline records the Map of the code compiled under an inline name.
+func (c *programs) setInline(name string, m jsrewrite.Map) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inline[name] = m
+}
+
+// inlineMap returns the Map of a name inlineName gave.
+func (c *programs) inlineMap(name string) (jsrewrite.Map, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.inline[name]
+	return m, ok
 }
 
 // shift returns the columns generated code takes in front of the author's

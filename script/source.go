@@ -55,24 +55,26 @@ const (
 )
 
 // compileTSBody transforms a TypeScript body, wrapped in the function it
-// is the body of, and compiles the result with its source map. Lines are
-// padded so that the source's lines are File's.
+// is the body of, and compiles the result with its source map. The
+// source is not padded to File's lines: it is named by a file: URL of
+// its own (the file's, with the line as fragment), whose positions the
+// body's Map turns into the file's, as an inline JavaScript body's.
 func (p *Pool) compileTSBody(b Body) (*Program, error) {
-	src := sourceURL(b.File)
-	p.code.addSource(src, b.File)
-	pad := strings.Repeat("\n", b.Line-1)
+	as := p.code.inlineName(b.File, b.Line)
+	src := sourceURL(b.File) + "#" + strings.TrimPrefix(as, b.File+"#")
+	p.code.addSource(src, as)
 	for _, header := range []string{bodyHeader, asyncBodyHeader} {
-		t := p.transforms.transform(kindBody, src, pad+header+b.Text+"\n})", true)
+		m := jsrewrite.Map{File: b.File, Line: b.Line, Shift: len(header)}
+		p.code.setInline(as, m)
+		t := p.transforms.transform(kindBody, src, header+b.Text+"\n})", true)
 		if len(t.errs) > 0 {
 			if header == bodyHeader && strings.Contains(b.Text, "await") {
 				continue // await: an async function
 			}
-			se := p.code.esbuildError(t.errs[0], b.File, len(header), b.Line)
+			se := p.code.esbuildError(t.errs[0], m)
 			se.Hint = bodyHint(b.Text)
 			return nil, se
 		}
-		m := jsrewrite.Map{File: b.File, Line: b.Line, Shift: len(header)}
-		p.code.addMap(m)
 		// The function expression esbuild wrote, rewritten (package
 		// jsrewrite: edits keep lines and columns, so the map holds)
 		// with its declarations in front on the first line, which holds
@@ -93,11 +95,11 @@ func (p *Pool) compileTSBody(b Body) (*Program, error) {
 		for _, c := range candidates {
 			tree, prog, cerr := p.compileSource(b.File, c.code)
 			if cerr == nil {
-				return p.add(&Program{Name: b.File, inline: prog, factory: c.factory, Map: m, Line: b.Line, TypeScript: true, info: p.code.analyze(tree, nil)}), nil
+				return p.add(&Program{Name: b.File, compiledAs: as, inline: prog, factory: c.factory, Map: m, Line: b.Line, TypeScript: true, info: p.code.analyze(tree, nil)}), nil
 			}
 			err, failed = cerr, c.code
 		}
-		return nil, p.code.transformedError(err, b.File, failed, len(header), b.Line)
+		return nil, p.code.transformedError(err, failed, m)
 	}
 	panic("unreachable")
 }
@@ -110,43 +112,36 @@ func (p *Pool) transformModule(real string, src []byte, ts bool) (string, error)
 	p.code.addSource(u, real)
 	t := p.transforms.transform(kindModule, u, string(src), ts)
 	if len(t.errs) > 0 {
-		se := p.code.esbuildError(t.errs[0], real, 0, 0)
+		se := p.code.esbuildError(t.errs[0], jsrewrite.Map{File: real, Line: 1})
 		se.Hint = fileHint(real, src, se, true)
 		return "", se
 	}
 	return t.code + t.mapLine, nil
 }
 
-// transformedError converts what goja reported about code esbuild wrote:
-// a position goja mapped to the source (named by its file: URL), or one
-// it could not (the parser reads the map only once the code parsed),
-// mapped here. colShift columns of a header are on the source's line
-// headerLine.
-func (c *programs) transformedError(err error, name, code string, colShift, headerLine int) *SyntaxError {
-	raw := compileError(err, name, 0, 0, nil)
+// transformedError converts what goja reported about code esbuild wrote
+// from the source at: a position goja mapped to the source (named by its
+// file: URL), or one it could not (the parser reads the map only once
+// the code parsed), mapped here.
+func (c *programs) transformedError(err error, code string, at jsrewrite.Map) *SyntaxError {
+	raw := compileError(err, at.File, 0, 0, nil)
 	if strings.HasPrefix(raw.File, "file:") {
-		return compileError(err, name, colShift, headerLine, c)
+		return compileError(err, at.File, 0, 0, c)
 	}
 	if l, col, ok := generatedPosition(code, raw.Line, raw.Column); ok {
-		raw.File, raw.Line, raw.Column = name, l, col
-		if raw.Line == headerLine {
-			raw.Column = max(1, raw.Column-colShift)
-		}
-		raw.Column = max(1, raw.Column+c.delta(name, raw.Line))
+		l, col = at.Original(l, col)
+		raw.File, raw.Line, raw.Column = at.File, l, max(1, col+c.delta(at.File, l))
 	}
 	return raw
 }
 
-// esbuildError converts an error esbuild reported in a source (columns 0
-// based, the header of an inline body on line headerLine).
-func (c *programs) esbuildError(m api.Message, name string, colShift, headerLine int) *SyntaxError {
-	se := &SyntaxError{File: name, Line: 1, Column: 1, Message: m.Text}
+// esbuildError converts an error esbuild reported in the source at
+// (columns 0 based).
+func (c *programs) esbuildError(m api.Message, at jsrewrite.Map) *SyntaxError {
+	se := &SyntaxError{File: at.File, Line: 1, Column: 1, Message: m.Text}
 	if l := m.Location; l != nil {
-		se.Line, se.Column = l.Line, l.Column+1
-		if se.Line == headerLine {
-			se.Column = max(1, se.Column-colShift)
-		}
-		se.Column = max(1, se.Column+c.delta(name, se.Line))
+		se.Line, se.Column = at.Original(l.Line, l.Column+1)
+		se.Column = max(1, se.Column+c.delta(at.File, se.Line))
 	}
 	for _, n := range m.Notes {
 		if n.Text != "" {

@@ -18,8 +18,13 @@ import (
 
 // Every position a script error reports is the author's: the file they
 // wrote, its line and its 1-based column. goja reports positions in the
-// code it compiled; three things stand between that and the author's:
+// code it compiled; four things stand between that and the author's:
 //
+//   - an inline JavaScript body is compiled on its own, its first line
+//     line 1, under a name of its own (programs.inlineName) whose
+//     jsrewrite.Map gives the file and the line it starts on: no program
+//     is padded to its file's lines, so compiling a file's bodies costs
+//     their size, not their number times the file's;
 //   - a source map (TypeScript, ES modules): goja applies it and names the
 //     source by the file: URL given to esbuild, with a 0-based column;
 //   - the header a wrapper puts in front of the first line (programs.maps,
@@ -107,6 +112,12 @@ func (c *programs) original(name string, line, col int) (string, int, int) {
 	if n, ok := c.source(name); ok {
 		name = n
 		col++ // a source map's columns are 0-based
+	}
+	if m, ok := c.inlineMap(name); ok {
+		// An inline body's own position (a TypeScript body's source is
+		// named by the body's inline name).
+		line, col = m.Original(line, col)
+		return m.File, line, max(1, col+c.delta(m.File, line))
 	}
 	if n := c.shift(name, line); n > 0 {
 		col = max(1, col-n)

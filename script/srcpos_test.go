@@ -1,6 +1,8 @@
 package script
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +33,7 @@ func TestParseErrorInTransformedCode(t *testing.T) {
 	if cerr == nil {
 		t.Fatal("the corrupted code parsed")
 	}
-	se := p.code.transformedError(cerr, "/cfg/x.ts", wrapped, 0, 0)
+	se := p.code.transformedError(cerr, wrapped, jsrewrite.Map{File: "/cfg/x.ts", Line: 1})
 	if se.File != "/cfg/x.ts" || se.Line != 4 || se.Column != 16 {
 		t.Fatalf("%+v", se)
 	}
@@ -80,5 +82,38 @@ func TestAddSorted(t *testing.T) {
 	want := []kv{{1, 1}, {3, 4}, {5, 0}, {5, 5}, {6, 3}, {7, 2}} // equal keys keep their order
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestInlineNames: an inline body is compiled under a name of its own,
+// whose positions (the body's, line 1 its first) map to the file's; a
+// second body on the same line gets another name.
+func TestInlineNames(t *testing.T) {
+	var c programs
+	a, b := c.inlineName("hooks.hcl", 500), c.inlineName("hooks.hcl", 500)
+	if a == b {
+		t.Fatalf("both bodies are named %q", a)
+	}
+	c.setInline(a, jsrewriteMap("hooks.hcl", 500, len(bodyHeader)))
+	c.setInline(b, jsrewriteMap("hooks.hcl", 500, 3))
+	c.addColumns("hooks.hcl", 500, []int{10, 4})
+	if f, l, col := c.original(a, 1, len(bodyHeader)+3); f != "hooks.hcl" || l != 500 || col != 13 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	if f, l, col := c.original(b, 2, 5); f != "hooks.hcl" || l != 501 || col != 9 {
+		t.Fatalf("%s:%d:%d", f, l, col)
+	}
+	stack := "Error: x\n\tat f (" + a + ":2:3(12))\n"
+	if got, want := c.fixStack(stack), "Error: x\n\tat f (hooks.hcl:501:7)\n"; got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	// A file of that name keeps its own positions.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hooks.hcl")
+	if err := os.WriteFile(file+"#L7", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if name := c.inlineName(file, 7); name == file+"#L7" {
+		t.Fatalf("an inline body is named as the file %s", name)
 	}
 }

@@ -515,26 +515,28 @@ func (w *walker) nodeFields(t reflect.Type) []int {
 	return f
 }
 
-// Map says where the generated code of one program came from: the code
-// keeps the author's lines, and every column but those on Line, the line
-// the generated header shares with the author's first line, which are
-// Shift columns to the right. A Map is a value, safe to share.
+// Map says where the generated code of one program came from: the
+// code's line n is the author's line Line+n-1 of File, with the same
+// columns, but those of the code's first line, which it shares with the
+// generated header: they are Shift columns to the right. A Map is a
+// value, safe to share.
 type Map struct {
 	// File is the file the author's code is in; Line the line its first
 	// line is on.
 	File string
 	Line int
-	// Shift is how many generated columns precede the author's on Line.
+	// Shift is how many generated columns precede the author's on the
+	// code's first line.
 	Shift int
 }
 
-// Original returns the author's position of a position in the generated
-// code.
+// Original returns the author's line and column of a position (line
+// and column 1-based) in the generated code.
 func (m Map) Original(line, col int) (int, int) {
-	if line == m.Line && m.Shift > 0 {
+	if line == 1 && m.Shift > 0 {
 		col = max(1, col-m.Shift)
 	}
-	return line, col
+	return line + max(m.Line, 1) - 1, col
 }
 
 // Candidate is one way to compile an inline handler body.
@@ -551,15 +553,16 @@ type Candidate struct {
 // a function with event and ctx in scope, written in file from line on)
 // can compile to, best first: the plain function, rewritten and then as
 // written; the same as an async function when the body awaits. Each is an
-// expression, padded with blank lines so that its lines are the file's,
-// whose value is the handler function or, when Rewritten, a factory that
-// returns it when called with the result, constant and test helpers (in
-// that order), which no other code can reach.
+// expression whose value is the handler function or, when Rewritten, a
+// factory that returns it when called with the result, constant and test
+// helpers (in that order), which no other code can reach. The code starts
+// on the body's first line, not padded to the file's line: its Map turns
+// the code's positions into the file's, so that compiling n bodies of
+// one file costs the bodies' size, not n times the file's.
 func Inline(file, body string, line int, o Options) []Candidate {
 	if line < 1 {
 		line = 1
 	}
-	pad := strings.Repeat("\n", line-1)
 	var out []Candidate
 	for _, fn := range []string{"(function (event, ctx) {", "(async function (event, ctx) {"} {
 		async := strings.HasPrefix(fn, "(async")
@@ -567,14 +570,14 @@ func Inline(file, body string, line int, o Options) []Candidate {
 			break
 		}
 		// The rewritten handler, its declarations on the first line so
-		// line numbers stay the file's.
+		// the lines stay the body's.
 		decls, hoisted := Rewrite(fn+body+"\n})", len(fn), len(fn)+len(body), o)
 		if decls != "" {
 			head := "(function (" + o.ResultHelper + "," + o.ConstHelper + "," + o.TestHelper + ") {" + decls + "return "
-			out = append(out, Candidate{Code: pad + head + hoisted + ";})", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
+			out = append(out, Candidate{Code: head + hoisted + ";})", Map: Map{File: file, Line: line, Shift: len(head) + len(fn)},
 				Async: async, Rewritten: true})
 		}
-		out = append(out, Candidate{Code: pad + fn + body + "\n})", Map: Map{File: file, Line: line, Shift: len(fn)}, Async: async})
+		out = append(out, Candidate{Code: fn + body + "\n})", Map: Map{File: file, Line: line, Shift: len(fn)}, Async: async})
 	}
 	return out
 }
