@@ -146,6 +146,40 @@ func TestScriptPaths(t *testing.T) {
 		{"correct and shadowed", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
 			nil},
+		{"nested destructuring", map[string]string{"hooks.hcl": bashBody("const { tool_input: { comand } } = event;\n    if (comand) return { decision: \"deny\" };")},
+			[]string{`event.tool_input.comand: Bash has no field "comand"`}},
+		{"renamed destructuring", map[string]string{"hooks.hcl": writeBody("const { tool_input: ti = {} } = event;\n    if (ti.file_pth) return;")},
+			[]string{`hooks.hcl:7:12 HK1409 event.tool_input.file_pth: Write has no field "file_pth"`}},
+		{"var alias", map[string]string{"hooks.hcl": bashBody("var ti = event.tool_input;\n    let t2 = event.tool_input;\n    if (ti.comand || t2.command) return;")},
+			[]string{`hooks.hcl:8:12 HK1409 event.tool_input.comand`}},
+		{"reassigned let", map[string]string{"hooks.hcl": bashBody("let ti = event.tool_input;\n    ti = {};\n    var t2 = event.tool_input; t2++;\n    if (ti.comand || t2.comand) return;")},
+			nil},
+		{"esm default arrow", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s3.mjs\"\n}\n",
+			"s3.mjs":    "export default (e) => {\n  if (e.tool_input.comand) return { decision: \"deny\" };\n};\n"},
+			[]string{`s3.mjs:2:20 HK1409 event.tool_input.comand`}},
+		{"ts default function", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s2.ts\"\n}\n",
+			"s2.ts":     "export default function (e: PreToolUseEvent) {\n  const x = (e.tool_input as any).comand;\n}\nexport function helper(x: any) { return x.tool_input.nope; }\n"},
+			[]string{`event.tool_input.comand: Bash has no field "comand"`}},
+		{"module.exports by name", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s5.js\"\n}\n",
+			"s5.js":     "function helper(x) { return x.tool_input.nope; }\nfunction handler(ev) {\n  if (ev.tool_input.comand) return { decision: \"deny\" };\n}\nmodule.exports = handler;\n"},
+			[]string{`s5.js:3:21 HK1409 event.tool_input.comand`}},
+		{"shadowing event", map[string]string{"hooks.hcl": bashBody(`for (const event of [{ tool_input: { foo: 1 } }]) { if (event.tool_input.foo) {} }
+    { const event = { tool_input: { bar: 1 } }; if (event.tool_input.bar) {} }
+    const f = ({ event }) => event.tool_input.baz;
+    class K { m(event) { return event.tool_input.qux; } }
+    const o = { m(event) { return event.tool_input.quux; } };
+    try { x(); } catch (event) { event.tool_input.corge; }
+    switch (1) { case 1: let event = {}; event.tool_input.grault; }
+    const g = (...event) => event.tool_input.garply;
+    function h() { var event = {}; return event.tool_input.waldo; }
+    for (const event of []) { [1].map((event) => event.tool_input.fred); }
+    return {};`)},
+			nil},
+		{"event after shadowing", map[string]string{"hooks.hcl": bashBody("{ const event = {}; }\n    for (const event of []) {}\n    return event.tool_input.comand;")},
+			[]string{`hooks.hcl:8:29 HK1409 event.tool_input.comand`}},
 		{"syntax error", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s.js\"\n}\n", "s.js": "module.exports = function (event) { event.tool_input.comand"},
 			nil},
 	} {
@@ -171,6 +205,14 @@ func TestScriptPaths(t *testing.T) {
 			}
 		}
 	}
+}
+
+func bashBody(js string) string {
+	return "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  on_error = \"block\"\n  js      = <<-JS\n    " + js + "\n  JS\n}\n"
+}
+
+func writeBody(js string) string {
+	return strings.Replace(bashBody(js), `"Bash"`, `"Write"`, 1)
 }
 
 // FuzzPayloadPaths: no condition or script source makes the path
