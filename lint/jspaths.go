@@ -316,6 +316,10 @@ func (w *jsWalker) function(fn ast.Node, params *ast.ParameterList, vars []*ast.
 		return
 	}
 	var names []string
+	if lit, ok := fn.(*ast.FunctionLiteral); ok && lit.Name != nil {
+		// A function expression's own name is bound inside it.
+		names = append(names, string(lit.Name.Name))
+	}
 	first := ""
 	if params != nil {
 		for i, b := range params.List {
@@ -536,7 +540,7 @@ func analyse(prog *ast.Program) *jsInfo {
 			if isExports(x.Left) {
 				if fn, ok := isFn(x.Right); ok {
 					in.handlers[fn] = true
-				} else if id, ok := x.Right.(*ast.Identifier); ok {
+				} else if id, ok := x.Right.(*ast.Identifier); ok && loaderCalls(x.Left) {
 					exported = append(exported, string(id.Name))
 				}
 			}
@@ -696,6 +700,16 @@ func forNames(into ast.ForInto) []string {
 		return bindingNames(d.Target, nil)
 	}
 	return nil
+}
+
+// loaderCalls reports whether an exports target is one the loader calls:
+// module.exports, or its handler or default member.
+func loaderCalls(e ast.Expression) bool {
+	d := e.(*ast.DotExpression)
+	if id, ok := d.Left.(*ast.Identifier); ok && id.Name == "module" {
+		return true
+	}
+	return d.Identifier.Name == "handler" || d.Identifier.Name == "default"
 }
 
 // isExports reports whether an assignment target is module.exports,

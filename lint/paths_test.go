@@ -164,8 +164,8 @@ func TestScriptPaths(t *testing.T) {
 			[]string{`event.tool_input.comand: Bash has no field "comand"`}},
 		{"module.exports by name", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s5.js\"\n}\n",
-			"s5.js":     "function helper(x) { return x.tool_input.nope; }\nfunction handler(ev) {\n  if (ev.tool_input.comand) return { decision: \"deny\" };\n}\nmodule.exports = handler;\n"},
-			[]string{`s5.js:3:21 HK1409 event.tool_input.comand`}},
+			"s5.js":     "function helper(x) { return x.tool_input.nope; }\nexports.helper = helper;\nconst f = function event() { return event.tool_input; };\nfunction handler(ev) {\n  if (ev.tool_input.comand) return { decision: \"deny\" };\n}\nmodule.exports = handler;\n"},
+			[]string{`s5.js:5:21 HK1409 event.tool_input.comand`}},
 		{"shadowing event", map[string]string{"hooks.hcl": bashBody(`for (const event of [{ tool_input: { foo: 1 } }]) { if (event.tool_input.foo) {} }
     { const event = { tool_input: { bar: 1 } }; if (event.tool_input.bar) {} }
     const f = ({ event }) => event.tool_input.baz;
@@ -176,6 +176,7 @@ func TestScriptPaths(t *testing.T) {
     const g = (...event) => event.tool_input.garply;
     function h() { var event = {}; return event.tool_input.waldo; }
     for (const event of []) { [1].map((event) => event.tool_input.fred); }
+    const fe = function event() { return event.tool_input.plugh; };
     return {};`)},
 			nil},
 		{"event after shadowing", map[string]string{"hooks.hcl": bashBody("{ const event = {}; }\n    for (const event of []) {}\n    return event.tool_input.comand;")},
