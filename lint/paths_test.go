@@ -222,6 +222,8 @@ func FuzzPayloadPaths(f *testing.F) {
 	f.Add("tool_input.comand matches 'rm' and tool_input[\"x\"][0]?.y", "module.exports = function (e) { return e.tool_input?.comand; }", false)
 	f.Add("let x = tool_input; x.a or $env.tool_calls[1].tool_nme", "export default (event: any) => event[\"tool_input\"][k].comand", true)
 	f.Add("any(tool_input.edits, {.old_sting == ''})", "function f(event) { return (event) => event.a.b.c; }", false)
+	f.Add("let t = t; let u = get(t, 'a'); any(u.edits, any(#.b, #.c == get(#, 0)))", "const { tool_input: { a: { b = 1 } = {} }, ...r } = event; for (const event of r) { let x = event.y; }", false)
+	f.Add("tool_input.edits | map(.x) | filter(#.y) | reduce(#acc + #.z, 0)", "export default function handler(e) { var { t: [a, { b }] } = e; try {} catch ({ event }) {} }", true)
 	f.Fuzz(func(t *testing.T, cond, js string, ts bool) {
 		r := hcl.Range{Filename: "hooks.hcl"}
 		r.Start.Line, r.Start.Column, r.End.Line = 1, 1, 1
