@@ -72,6 +72,8 @@ func failOpen(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 // canFailBlocking reports whether a hook may both fail and block: code
 // may do either, unless it is an inline js or ts body that names no way
 // to block (mayBlock); a declarative hook fails only in its condition.
+// A body that throws (or rejects) on purpose is a guard: a throw is its
+// author's "no", which on_error = "ignore" turns into a yes.
 func canFailBlocking(cfg *hcl.Config, hb *hcl.HookBlock) bool {
 	if _, static := engine.StaticResult(hb.Hook.Handler); static || hb.Kind == "declarative" {
 		_, hasWhen := hb.Ranges["when"]
@@ -89,14 +91,16 @@ func canFailBlocking(cfg *hcl.Config, hb *hcl.HookBlock) bool {
 	return true
 }
 
-// mayBlock matches the text of a js or ts body that may return a blocking
-// result: hookctl/decision's deny, block, blockStop and stop, a decision,
-// outcome or continue key, cancel, or a module of its own (relative
-// require or import) that could return any of them. A body that matches
-// none (one that only allows, adds context or writes the kv store) cannot
-// block, whatever its failure does. Words in comments count: the check
-// errs towards warning.
-var mayBlock = regexp.MustCompile(`\b(deny|block|blockStop|cancel)\b|\bstop\s*\(|\b(decision|outcome|continue)["']?\s*[:=]|\brequire\s*\(\s*["'][./]|\bfrom\s*["'][./]`)
+// mayBlock matches the text of a js or ts body that may block: one that
+// may return a blocking result (hookctl/decision's deny, block, blockStop
+// and stop, a decision, outcome or continue key, cancel, or a module of
+// its own, by a relative require or import, that could return any of
+// them) or that fails on purpose (throw, a rejected promise: the
+// JavaScript twin of a command's exit 2). A body that matches none (one
+// that only allows, adds context or writes the kv store) cannot block,
+// and its failure, whatever it is, changes no outcome. Words in comments
+// and strings count: the check errs towards warning.
+var mayBlock = regexp.MustCompile(`\b(deny|block|blockStop|cancel|throw)\b|\bstop\s*\(|\breject\s*\(|\b(decision|outcome|continue)["']?\s*[:=]|\brequire\s*\(\s*["'][./]|\bfrom\s*["'][./]`)
 
 // blocks reports whether a declarative result blocks the event: its
 // decision is the event's blocking one, it stops the agent (continue =

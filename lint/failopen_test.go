@@ -43,6 +43,24 @@ hook "retry" {
   retry { attempts = 2 }
   js       = "return require('./policy.js')(event);"
 }
+hook "throws" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  when    = "tool_input.command contains 'rm'"
+  js      = "throw new Error(\"rm is not allowed\")"
+}
+hook "throws-if" {
+  event   = "PreToolUse"
+  matcher = "Bash"
+  js      = <<-JS
+    if (!event.tool_input.command.includes("rm")) return;
+    throw new Error("no");
+  JS
+}
+hook "rejects" {
+  event = "PreToolUse"
+  ts    = "return Promise.reject(new Error('no'));"
+}
 hook "continue-false" {
   event  = "PostToolUse"
   when   = "tool_name == 'Bash'"
@@ -138,7 +156,7 @@ hook "closed-event" {
 			}
 		}
 	}
-	want := []string{"js-deny", "script", "command", "static-when", "retry", "continue-false"}
+	want := []string{"js-deny", "script", "command", "static-when", "retry", "throws", "throws-if", "rejects", "continue-false"}
 	if !slices.Equal(warned, want) {
 		t.Fatalf("warned about %v, want %v", warned, want)
 	}

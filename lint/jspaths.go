@@ -20,11 +20,17 @@ import (
 // Payload paths in scripts: the member chains a handler reads on its
 // event parameter (event.tool_input.comand, event["tool_input"]?.comand),
 // where they can be seen statically. The event is the parameter of an
-// inline js/ts body's function (event), the first parameter of a
-// function assigned to module.exports or exports.NAME, and any parameter
-// named event (the convention of hookctl's handlers, export default
-// function (event)). TypeScript is stripped by esbuild first; a source
-// that does not parse is not checked (its errors are the loader's).
+// inline js/ts body's function (event); the first parameter of the
+// function the loader calls, whatever its name: the one assigned to
+// module.exports or exports.NAME, directly or by name (function
+// handler(ev) {} module.exports = handler), and an ES module's default
+// export or its export named handler; and a parameter named event of a
+// function outside any handler (the convention of hookctl's handlers).
+// Names are resolved by scope: any binding of the event's name in an
+// inner function, block, loop, catch or method hides it there, as it
+// hides a constant holding a part of it. TypeScript is stripped by
+// esbuild first; a source that does not parse is not checked (its errors
+// are the loader's).
 
 // maxScriptLint bounds the size of a script file read for the check.
 const maxScriptLint = 1 << 20
@@ -142,7 +148,7 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 		return r, true
 	}
 
-	w := &jsWalker{handlers: map[ast.Node]bool{}, stack: []frame{{}}}
+	w := &jsWalker{jsInfo: analyse(prog), stack: []frame{{}}}
 	var out []payloadPath
 	seen := map[string]bool{}
 	record := func(c chainRef) {
@@ -169,16 +175,31 @@ func jsPaths(src, name string, ts, module bool, pos func(line, col int) (int, in
 	jsrewrite.Walk(prog, func(n any, enter bool) bool {
 		switch x := n.(type) {
 		case *ast.FunctionLiteral:
-			w.scope(x, x.ParameterList, enter)
+			w.function(x, x.ParameterList, x.DeclarationList, enter)
 		case *ast.ArrowFunctionLiteral:
-			w.scope(x, x.ParameterList, enter)
-		case *ast.AssignExpression:
-			if enter && isExports(x.Left) {
-				switch fn := x.Right.(type) {
-				case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
-					w.handlers[fn] = true
+			w.function(x, x.ParameterList, x.DeclarationList, enter)
+		case *ast.BlockStatement:
+			w.block(enter, lexicalNames(x.List))
+		case *ast.SwitchStatement:
+			var names []string
+			for _, c := range x.Body {
+				names = append(names, lexicalNames(c.Consequent)...)
+			}
+			w.block(enter, names)
+		case *ast.ForStatement:
+			var names []string
+			if d, ok := x.Initializer.(*ast.ForLoopInitializerLexicalDecl); ok {
+				for _, b := range d.LexicalDeclaration.List {
+					names = bindingNames(b.Target, names)
 				}
 			}
+			w.block(enter, names)
+		case *ast.ForInStatement:
+			w.block(enter, forNames(x.Into))
+		case *ast.ForOfStatement:
+			w.block(enter, forNames(x.Into))
+		case *ast.CatchStatement:
+			w.block(enter, bindingNames(x.Parameter, nil))
 		case *ast.LexicalDeclaration:
 			if enter {
 				w.declare(x.List, x.Token == token.CONST, record)
@@ -222,78 +243,119 @@ func (c chainRef) with(elem string, idx file.Idx, text string) chainRef {
 	}
 }
 
-// frame is a function's scope: the name that holds the event there, the
-// constants that hold a part of it (const input = event.tool_input), and
-// the names its parameters hide.
+// frame is a scope (a function's, a block's): the name that holds the
+// event there, the names that hold a part of it (const input =
+// event.tool_input), and the names declared there, which hide the
+// outer scopes' (hidden).
 type frame struct {
 	event   string
 	aliases map[string]chainRef
 	hidden  map[string]bool
+	// inside is set within a function that had the event.
+	inside bool
 }
 
-// jsWalker tracks, function by function, the names that hold the event
-// or a part of it.
+// jsWalker tracks, scope by scope, the names that hold the event or a
+// part of it.
 type jsWalker struct {
-	handlers map[ast.Node]bool
-	stack    []frame
+	*jsInfo
+	stack []frame
 }
 
 func (w *jsWalker) current() string { return w.stack[len(w.stack)-1].event }
 
-// alias returns the path a constant holds, if it holds a part of the
-// event.
+// alias returns the path a name holds, if it holds a part of the event.
 func (w *jsWalker) alias(name string) (chainRef, bool) {
 	for i := len(w.stack) - 1; i >= 0; i-- {
 		f := w.stack[i]
-		if f.hidden[name] {
-			return chainRef{}, false
-		}
 		if c, ok := f.aliases[name]; ok {
 			return c, true
+		}
+		if f.hidden[name] {
+			return chainRef{}, false
 		}
 	}
 	return chainRef{}, false
 }
 
-// scope enters or leaves a function: a handler's first parameter is the
-// event; a parameter that shadows the event's name hides it, as it hides
-// a constant of an outer function.
-func (w *jsWalker) scope(fn ast.Node, params *ast.ParameterList, enter bool) {
-	if !enter {
-		if len(w.stack) > 1 {
-			w.stack = w.stack[:len(w.stack)-1]
-		}
-		return
-	}
-	var names []string
-	if params != nil {
-		for _, b := range params.List {
-			if id, ok := b.Target.(*ast.Identifier); ok {
-				names = append(names, string(id.Name))
-			} else {
-				names = append(names, "")
-			}
-		}
-	}
-	f := frame{event: w.current(), hidden: map[string]bool{}}
+// push enters a scope declaring names: one of them that is the event's
+// name hides the event.
+func (w *jsWalker) push(event string, names []string) {
+	top := w.stack[len(w.stack)-1]
+	f := frame{event: event, hidden: make(map[string]bool, len(names)), inside: top.inside || top.event != ""}
 	for _, n := range names {
 		f.hidden[n] = true
 	}
-	switch {
-	case len(names) > 0 && names[0] != "" && (w.handlers[fn] || names[0] == eventParam):
-		f.event = names[0]
-	case f.hidden[f.event]:
+	if f.hidden[f.event] {
 		f.event = ""
 	}
 	w.stack = append(w.stack, f)
 }
 
+func (w *jsWalker) pop() {
+	if len(w.stack) > 1 {
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+}
+
+// block enters or leaves a block, a loop or a catch clause and the names
+// it declares.
+func (w *jsWalker) block(enter bool, names []string) {
+	if !enter {
+		w.pop()
+		return
+	}
+	w.push(w.current(), names)
+}
+
+// function enters or leaves a function: the first parameter of a handler
+// is the event, as is a parameter named event of a function (not a
+// method) outside any handler; any other binding of the event's name (a
+// parameter, destructured or not, a var) hides it.
+func (w *jsWalker) function(fn ast.Node, params *ast.ParameterList, vars []*ast.VariableDeclaration, enter bool) {
+	if !enter {
+		w.pop()
+		return
+	}
+	var names []string
+	if lit, ok := fn.(*ast.FunctionLiteral); ok && lit.Name != nil {
+		// A function expression's own name is bound inside it.
+		names = append(names, string(lit.Name.Name))
+	}
+	first := ""
+	if params != nil {
+		for i, b := range params.List {
+			if id, ok := b.Target.(*ast.Identifier); ok && i == 0 {
+				first = string(id.Name)
+			}
+			names = bindingNames(b.Target, names)
+		}
+		if params.Rest != nil {
+			names = bindingNames(params.Rest, names)
+		}
+	}
+	for _, d := range vars {
+		for _, b := range d.List {
+			names = bindingNames(b.Target, names)
+		}
+	}
+	top := w.stack[len(w.stack)-1]
+	outside := !top.inside && top.event == ""
+	if first != "" && (w.handlers[fn] || outside && first == eventParam && !w.methods[fn]) {
+		w.push("", names)
+		w.stack[len(w.stack)-1].event = first
+		return
+	}
+	w.push(top.event, names)
+}
+
 // declare notes the declarations that read the event: a destructuring
-// (const { command } = event.tool_input) reads each of its keys; a
-// constant (const input = event.tool_input) names a part of the event for
-// what follows (alias).
+// (const { command } = event.tool_input, const { tool_input: { command } }
+// = event) reads each of its keys; a name bound to a part of the event
+// (const input = event.tool_input, const { tool_input: ti } = event)
+// holds it for what follows (alias), when it is a constant or a let or
+// var never assigned again.
 func (w *jsWalker) declare(list []*ast.Binding, constant bool, record func(chainRef)) {
-	top := &w.stack[len(w.stack)-1]
 	for _, b := range list {
 		if b.Initializer == nil {
 			continue
@@ -302,34 +364,46 @@ func (w *jsWalker) declare(list []*ast.Binding, constant bool, record func(chain
 		if !ok {
 			continue
 		}
-		cut := c.cut
-		switch t := b.Target.(type) {
-		case *ast.Identifier:
-			if constant && !cut {
-				if top.aliases == nil {
-					top.aliases = map[string]chainRef{}
-				}
-				top.aliases[string(t.Name)] = c
-			}
-		case *ast.ObjectPattern:
-			if cut {
-				continue
-			}
-			for _, p := range t.Properties {
-				switch p := p.(type) {
-				case *ast.PropertyShort:
-					k := c.with(string(p.Name.Name), p.Name.Idx, string(p.Name.Name))
+		w.bind(b.Target, c, constant, record, 0)
+	}
+}
+
+// maxPatternDepth bounds how deep a destructuring is followed.
+const maxPatternDepth = 32
+
+// bind binds a declaration's target to the path its value reads.
+func (w *jsWalker) bind(target ast.Expression, c chainRef, constant bool, record func(chainRef), depth int) {
+	if c.cut || depth > maxPatternDepth {
+		return
+	}
+	top := &w.stack[len(w.stack)-1]
+	hold := func(name string, c chainRef) {
+		if !constant && w.assigned[name] {
+			return
+		}
+		if top.aliases == nil {
+			top.aliases = map[string]chainRef{}
+		}
+		top.aliases[name] = c
+	}
+	switch t := target.(type) {
+	case *ast.Identifier:
+		hold(string(t.Name), c)
+	case *ast.AssignExpression:
+		// A default value: the key is read all the same.
+		w.bind(t.Left, c, constant, record, depth+1)
+	case *ast.ObjectPattern:
+		for _, p := range t.Properties {
+			switch p := p.(type) {
+			case *ast.PropertyShort:
+				k := c.with(string(p.Name.Name), p.Name.Idx, string(p.Name.Name))
+				record(k)
+				hold(string(p.Name.Name), k)
+			case *ast.PropertyKeyed:
+				if key, ok := p.Key.(*ast.StringLiteral); ok && !p.Computed {
+					k := c.with(string(key.Value), key.Idx, key.Literal)
 					record(k)
-					if constant {
-						if top.aliases == nil {
-							top.aliases = map[string]chainRef{}
-						}
-						top.aliases[string(p.Name.Name)] = k
-					}
-				case *ast.PropertyKeyed:
-					if key, ok := p.Key.(*ast.StringLiteral); ok && !p.Computed {
-						record(c.with(string(key.Value), key.Idx, key.Literal))
-					}
+					w.bind(p.Value, k, constant, record, depth+1)
 				}
 			}
 		}
@@ -414,6 +488,230 @@ func hasComputed(e any) bool {
 			return false
 		}
 	}
+}
+
+// jsInfo is what a first pass over a script finds: the functions the
+// loader calls (handlers), the methods (whose parameter named event is
+// not the convention's) and the names assigned after their declaration.
+type jsInfo struct {
+	handlers map[ast.Node]bool
+	methods  map[ast.Node]bool
+	assigned map[string]bool
+}
+
+// maxExportHops bounds how many names an export is followed through
+// (export default handler; var x_default = handler).
+const maxExportHops = 8
+
+// analyse finds a script's handlers, methods and assigned names. A
+// handler is a function assigned to module.exports or exports.NAME,
+// directly or by name, or an ES module's default export or its export
+// named handler (esbuild writes them as __export(m, { default: () =>
+// NAME })).
+func analyse(prog *ast.Program) *jsInfo {
+	in := &jsInfo{handlers: map[ast.Node]bool{}, methods: map[ast.Node]bool{}, assigned: map[string]bool{}}
+	fns := map[string]ast.Node{}
+	vars := map[string]string{}
+	var exported []string
+	isFn := func(e ast.Expression) (ast.Node, bool) {
+		switch fn := e.(type) {
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
+			return fn, true
+		}
+		return nil, false
+	}
+	declared := func(list []*ast.Binding) {
+		for _, b := range list {
+			id, ok := b.Target.(*ast.Identifier)
+			if !ok || b.Initializer == nil {
+				continue
+			}
+			if fn, ok := isFn(b.Initializer); ok {
+				fns[string(id.Name)] = fn
+			} else if v, ok := b.Initializer.(*ast.Identifier); ok {
+				vars[string(id.Name)] = string(v.Name)
+			}
+		}
+	}
+	jsrewrite.Walk(prog, func(n any, enter bool) bool {
+		if !enter {
+			return true
+		}
+		switch x := n.(type) {
+		case *ast.AssignExpression:
+			if isExports(x.Left) {
+				if fn, ok := isFn(x.Right); ok {
+					in.handlers[fn] = true
+				} else if id, ok := x.Right.(*ast.Identifier); ok && loaderCalls(x.Left) {
+					exported = append(exported, string(id.Name))
+				}
+			}
+			for _, name := range bindingNames(x.Left, nil) {
+				in.assigned[name] = true
+			}
+		case *ast.UnaryExpression:
+			if id, ok := x.Operand.(*ast.Identifier); ok && (x.Operator == token.INCREMENT || x.Operator == token.DECREMENT) {
+				in.assigned[string(id.Name)] = true
+			}
+		case *ast.ForIntoExpression:
+			for _, name := range bindingNames(x.Expression, nil) {
+				in.assigned[name] = true
+			}
+		case *ast.CallExpression:
+			exported = append(exported, esbuildExports(x)...)
+		case *ast.FunctionDeclaration:
+			if x.Function.Name != nil {
+				fns[string(x.Function.Name.Name)] = x.Function
+			}
+		case *ast.VariableStatement:
+			declared(x.List)
+		case *ast.LexicalDeclaration:
+			declared(x.List)
+		case *ast.MethodDefinition:
+			in.methods[x.Body] = true
+		case *ast.PropertyKeyed:
+			if x.Kind != ast.PropertyKindValue {
+				if fn, ok := isFn(x.Value); ok {
+					in.methods[fn] = true
+				}
+			}
+		}
+		return true
+	})
+	for _, name := range exported {
+		for range maxExportHops {
+			if fn, ok := fns[name]; ok {
+				in.handlers[fn] = true
+				break
+			}
+			next, ok := vars[name]
+			if !ok {
+				break
+			}
+			name = next
+		}
+	}
+	return in
+}
+
+// esbuildExports returns the names an ES module made CommonJS by esbuild
+// exports as its handler: __export(m, { default: () => NAME, handler: ()
+// => NAME }).
+func esbuildExports(call *ast.CallExpression) []string {
+	callee, ok := call.Callee.(*ast.Identifier)
+	if !ok || callee.Name != "__export" || len(call.ArgumentList) != 2 {
+		return nil
+	}
+	obj, ok := call.ArgumentList[1].(*ast.ObjectLiteral)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, p := range obj.Value {
+		k, ok := p.(*ast.PropertyKeyed)
+		if !ok || k.Computed {
+			continue
+		}
+		key, ok := k.Key.(*ast.StringLiteral)
+		if !ok || key.Value != "default" && key.Value != "handler" {
+			continue
+		}
+		arrow, ok := k.Value.(*ast.ArrowFunctionLiteral)
+		if !ok {
+			continue
+		}
+		if body, ok := arrow.Body.(*ast.ExpressionBody); ok {
+			if id, ok := body.Expression.(*ast.Identifier); ok {
+				names = append(names, string(id.Name))
+			}
+		}
+	}
+	return names
+}
+
+// bindingNames appends the names a binding target (a name, a
+// destructuring pattern, with defaults and rests) binds.
+func bindingNames(target ast.Node, names []string) []string {
+	switch t := target.(type) {
+	case *ast.Identifier:
+		return append(names, string(t.Name))
+	case *ast.AssignExpression:
+		return bindingNames(t.Left, names)
+	case *ast.ObjectPattern:
+		for _, p := range t.Properties {
+			switch p := p.(type) {
+			case *ast.PropertyShort:
+				names = append(names, string(p.Name.Name))
+			case *ast.PropertyKeyed:
+				names = bindingNames(p.Value, names)
+			}
+		}
+		return bindingNames(t.Rest, names)
+	case *ast.ArrayPattern:
+		for _, e := range t.Elements {
+			names = bindingNames(e, names)
+		}
+		return bindingNames(t.Rest, names)
+	case *ast.ObjectLiteral:
+		// An assignment's destructuring target.
+		for _, p := range t.Value {
+			switch p := p.(type) {
+			case *ast.PropertyShort:
+				names = append(names, string(p.Name.Name))
+			case *ast.PropertyKeyed:
+				names = bindingNames(p.Value, names)
+			}
+		}
+	case *ast.ArrayLiteral:
+		for _, e := range t.Value {
+			names = bindingNames(e, names)
+		}
+	case *ast.SpreadElement:
+		return bindingNames(t.Expression, names)
+	}
+	return names
+}
+
+// lexicalNames returns the names a block's statements declare in it (let,
+// const, class and function declarations).
+func lexicalNames(list []ast.Statement) []string {
+	var names []string
+	for _, st := range list {
+		switch d := st.(type) {
+		case *ast.LexicalDeclaration:
+			for _, b := range d.List {
+				names = bindingNames(b.Target, names)
+			}
+		case *ast.FunctionDeclaration:
+			if d.Function.Name != nil {
+				names = append(names, string(d.Function.Name.Name))
+			}
+		case *ast.ClassDeclaration:
+			if d.Class.Name != nil {
+				names = append(names, string(d.Class.Name.Name))
+			}
+		}
+	}
+	return names
+}
+
+// forNames returns the names a for-in or for-of loop's let or const
+// declares for its body.
+func forNames(into ast.ForInto) []string {
+	if d, ok := into.(*ast.ForDeclaration); ok {
+		return bindingNames(d.Target, nil)
+	}
+	return nil
+}
+
+// loaderCalls reports whether an exports target is one the loader calls:
+// module.exports, or its handler or default member.
+func loaderCalls(e ast.Expression) bool {
+	d := e.(*ast.DotExpression)
+	if id, ok := d.Left.(*ast.Identifier); ok && id.Name == "module" {
+		return true
+	}
+	return d.Identifier.Name == "handler" || d.Identifier.Name == "default"
 }
 
 // isExports reports whether an assignment target is module.exports,

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -92,7 +93,9 @@ func lintPaths(eng *engine.Engine, h engine.Hook, r hcl.Range, paths []payloadPa
 		for _, c := range events {
 			_, err := schema.Resolve(c.event, c.tools, p.elems)
 			var u *schema.UnknownFieldError
-			if !errors.As(err, &u) {
+			if !errors.As(err, &u) || u.Name == elemOf {
+				// A predicate's element of what is not an array: not
+				// checked.
 				first = nil
 				break
 			}
@@ -137,16 +140,26 @@ func pathDiagnostic(u *schema.UnknownFieldError, p payloadPath, r hcl.Range, pre
 
 // conditionPaths returns the payload paths an expr condition reads: the
 // member chains rooted at a payload field (tool_input.command,
-// tool_input["command"], $env.cwd), up to their first property that is
-// not a constant. r is where the condition is written: when it is a
+// tool_input["command"], $env.cwd, get(tool_input, "command")), up to
+// their first property that is not a constant; through a let that binds
+// a payload path (let t = tool_input; t.command) and a predicate's
+// element (any(tool_input.edits, #.old_string != ""), the element
+// written "*"). r is where the condition is written: when it is a
 // one-line string without escapes, each path's position is exact.
 func conditionPaths(src string, r hcl.Range) []payloadPath {
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return nil
 	}
-	v := &pathVisitor{skip: map[ast.Node]bool{}, bound: map[string]bool{conditions.StateName: true}}
+	v := &pathVisitor{skip: map[ast.Node]bool{}, bound: map[string]bool{conditions.StateName: true},
+		lets: map[string][]ast.Node{}, owner: map[*ast.PointerNode]*ast.BuiltinNode{}}
 	ast.Walk(&tree.Node, v)
+	// Builtins are visited inner first: the innermost predicate owns
+	// its pointers.
+	for _, b := range v.builtins {
+		pred := b.Arguments[1]
+		ast.Walk(&pred, pointerOwner{v.owner, b})
+	}
 	exact := r.Start.Line == r.End.Line && r.End.Column-r.Start.Column == len(src)+2 && isASCII(src)
 	var out []payloadPath
 	seen := map[string]bool{}
@@ -154,8 +167,8 @@ func conditionPaths(src string, r hcl.Range) []payloadPath {
 		if v.skip[n] {
 			continue
 		}
-		elems, locs, _, ok := exprChain(n)
-		if !ok || len(elems) == 0 || v.bound[elems[0]] {
+		elems, locs, _, ok := v.chain(n, 0)
+		if !ok || len(elems) == 0 {
 			continue
 		}
 		key := strings.Join(elems, "\x00")
@@ -181,13 +194,21 @@ func conditionPaths(src string, r hcl.Range) []payloadPath {
 	return out
 }
 
+// elemOf is the path element of a predicate's element (#): Resolve takes
+// it for an array's element; on anything else it is not checked.
+const elemOf = "*"
+
 // pathVisitor collects the nodes that may start a member chain, the
 // nodes inside a longer chain (skipped: the longer one is checked), the
-// callees of calls (functions, not fields) and the names a let binds.
+// callees of calls (functions, not fields), the names a let binds with
+// their values, and the builtins that take a predicate.
 type pathVisitor struct {
-	nodes []ast.Node
-	skip  map[ast.Node]bool
-	bound map[string]bool
+	nodes    []ast.Node
+	skip     map[ast.Node]bool
+	bound    map[string]bool
+	lets     map[string][]ast.Node
+	builtins []*ast.BuiltinNode
+	owner    map[*ast.PointerNode]*ast.BuiltinNode
 }
 
 func (v *pathVisitor) Visit(n *ast.Node) {
@@ -202,35 +223,109 @@ func (v *pathVisitor) Visit(n *ast.Node) {
 		}
 	case *ast.CallNode:
 		v.skip[m.Callee] = true
+	case *ast.BuiltinNode:
+		if _, ok := getKey(m); ok {
+			v.nodes = append(v.nodes, m)
+			v.skip[m.Arguments[0]] = true
+		}
+		if len(m.Arguments) >= 2 {
+			if _, ok := m.Arguments[1].(*ast.PredicateNode); ok {
+				v.builtins = append(v.builtins, m)
+			}
+		}
 	case *ast.VariableDeclaratorNode:
 		v.bound[m.Name] = true
+		v.lets[m.Name] = append(v.lets[m.Name], m.Value)
 	}
 }
 
-// exprChain returns the path of a member chain rooted at an identifier,
-// and where each element is in the source. cut is set once a computed
-// property ends what is known of the path.
-func exprChain(n ast.Node) (elems []string, locs []locRange, cut, ok bool) {
+// pointerOwner gives each pointer (#) in a predicate the builtin whose
+// element it is, unless an inner one has it.
+type pointerOwner struct {
+	owner map[*ast.PointerNode]*ast.BuiltinNode
+	b     *ast.BuiltinNode
+}
+
+func (p pointerOwner) Visit(n *ast.Node) {
+	if ptr, ok := (*n).(*ast.PointerNode); ok && ptr.Name == "" {
+		if _, taken := p.owner[ptr]; !taken {
+			p.owner[ptr] = p.b
+		}
+	}
+}
+
+// getKey returns the constant key of the builtin get(x, "key") (or
+// get(x, 0)).
+func getKey(c *ast.BuiltinNode) (ast.Node, bool) {
+	if c.Name != "get" || len(c.Arguments) != 2 {
+		return nil, false
+	}
+	switch k := c.Arguments[1].(type) {
+	case *ast.StringNode, *ast.IntegerNode:
+		return k, true
+	}
+	return nil, false
+}
+
+// maxAliasDepth bounds how many lets and predicates a path is followed
+// through.
+const maxAliasDepth = 16
+
+// chain returns the path of a member chain rooted at a payload field, and
+// where each element is in the source. A name a let binds is followed to
+// its value when it is bound once (else it is not the payload); cut is
+// set once a computed property ends what is known of the path.
+func (v *pathVisitor) chain(n ast.Node, depth int) (elems []string, locs []locRange, cut, ok bool) {
+	if depth > maxAliasDepth {
+		return nil, nil, false, false
+	}
+	member := func(inner ast.Node, prop ast.Node) ([]string, []locRange, bool, bool) {
+		elems, locs, cut, ok := v.chain(inner, depth)
+		if !ok || cut {
+			return elems, locs, cut, ok
+		}
+		switch p := prop.(type) {
+		case *ast.StringNode:
+			return append(slices.Clip(elems), p.Value), append(slices.Clip(locs), loc(p)), false, true
+		case *ast.IntegerNode:
+			return append(slices.Clip(elems), fmt.Sprint(p.Value)), append(slices.Clip(locs), loc(p)), false, true
+		}
+		return elems, locs, true, true
+	}
 	switch m := n.(type) {
 	case *ast.IdentifierNode:
 		if m.Value == "$env" {
 			return nil, nil, false, true
 		}
+		if vals := v.lets[m.Value]; len(vals) == 1 {
+			elems, locs, cut, ok := v.chain(vals[0], depth+1)
+			if !ok || cut || len(elems) == 0 {
+				return nil, nil, false, false
+			}
+			return elems, locs, false, true
+		}
+		if v.bound[m.Value] {
+			return nil, nil, false, false
+		}
 		return []string{m.Value}, []locRange{loc(m)}, false, true
+	case *ast.PointerNode:
+		b, found := v.owner[m]
+		if m.Name != "" || !found {
+			return nil, nil, false, false
+		}
+		elems, locs, cut, ok := v.chain(b.Arguments[0], depth+1)
+		if !ok || cut || len(elems) == 0 {
+			return nil, nil, false, false
+		}
+		return append(slices.Clip(elems), elemOf), append(slices.Clip(locs), loc(m)), false, true
 	case *ast.ChainNode:
-		return exprChain(m.Node)
+		return v.chain(m.Node, depth)
 	case *ast.MemberNode:
-		elems, locs, cut, ok := exprChain(m.Node)
-		if !ok || cut {
-			return elems, locs, cut, ok
+		return member(m.Node, m.Property)
+	case *ast.BuiltinNode:
+		if k, isGet := getKey(m); isGet {
+			return member(m.Arguments[0], k)
 		}
-		switch p := m.Property.(type) {
-		case *ast.StringNode:
-			return append(elems, p.Value), append(locs, loc(p)), false, true
-		case *ast.IntegerNode:
-			return append(elems, fmt.Sprint(p.Value)), append(locs, loc(p)), false, true
-		}
-		return elems, locs, true, true
 	}
 	return nil, nil, false, false
 }

@@ -86,7 +86,15 @@ func TestConditionPaths(t *testing.T) {
 		{"PreToolUse", "Bash", "tool == 'Bash' and permission_mode == 'plan' and effort.level == 'high'", ""},
 		{"PostToolUse", "Write", "tool_response.filePath != ''", ""},
 		{"Stop", "", "loop_count > 2 and stop_hook_active", ""},
-		{"PreToolUse", "Bash", "state.count > 1 and let x = tool_input; x.comand != ''", ""},
+		{"PreToolUse", "Bash", "state.count > 1 and let x = tool_input; x.command != ''", ""},
+		{"PreToolUse", "Bash", "let t = tool_input; t.comand matches 'rm'", `tool_input.comand: Bash has no field "comand"; did you mean "command"?`},
+		{"PreToolUse", "Bash", "let t = tool_input; let t = 1; t.comand != nil", ""},
+		{"PreToolUse", "Bash", "let c = tool_input.command; c.x != nil or (let s = state; s.comand != nil)", ""},
+		{"PreToolUse", "Bash", `get(tool_input, 'comand') matches 'rm'`, `hooks.hcl:4:27 HK1409 tool_input.comand: Bash has no field "comand"; did you mean "command"?`},
+		{"PreToolUse", "Bash", `get(tool_input, "command") matches 'rm' and get(tool_input, k) != nil`, ""},
+		{"PreToolUse", "MultiEdit", "any(tool_input.edits, #.old_strin contains 'x')", `tool_input.edits.*.old_strin: tool_input.edits.* has no field "old_strin"; did you mean "old_string"?`},
+		{"PreToolUse", "MultiEdit", "tool_input.edits | any(.old_strin contains 'x')", `did you mean "old_string"?`},
+		{"PreToolUse", "MultiEdit", "any(tool_input.edits, #.old_string contains 'x' and all(['a'], #.old_strin == nil)) or any(tool_input, #.x)", ""},
 		{"PreToolUse", "Bash", "any(tool_input.command, {.foo == 1}) or upper(tool_input.command) == 'X'", ""},
 		// A field of one of the hook's events is fine on the others.
 		{"PreToolUse,PostToolUse", "Bash", "tool_response.stdout != '' or tool_input.comand != ''", `did you mean "command"?`},
@@ -138,6 +146,41 @@ func TestScriptPaths(t *testing.T) {
 		{"correct and shadowed", map[string]string{
 			"hooks.hcl": "hook \"h\" {\n  event   = \"PostToolUse\"\n  matcher = \"Bash\"\n  js      = <<-JS\n    const x = event.tool_input.command + event.tool_response.stdout + event.tool + event.duration_ms;\n    [1].map((event) => event.comand);\n    const k = \"x\"; const y = event.tool_input[k];\n    function helper(p) { return p.comand; }\n  JS\n}\n"},
 			nil},
+		{"nested destructuring", map[string]string{"hooks.hcl": bashBody("const { tool_input: { comand } } = event;\n    if (comand) return { decision: \"deny\" };")},
+			[]string{`event.tool_input.comand: Bash has no field "comand"`}},
+		{"renamed destructuring", map[string]string{"hooks.hcl": writeBody("const { tool_input: ti = {} } = event;\n    if (ti.file_pth) return;")},
+			[]string{`hooks.hcl:7:12 HK1409 event.tool_input.file_pth: Write has no field "file_pth"`}},
+		{"var alias", map[string]string{"hooks.hcl": bashBody("var ti = event.tool_input;\n    let t2 = event.tool_input;\n    if (ti.comand || t2.command) return;")},
+			[]string{`hooks.hcl:8:12 HK1409 event.tool_input.comand`}},
+		{"reassigned let", map[string]string{"hooks.hcl": bashBody("let ti = event.tool_input;\n    ti = {};\n    var t2 = event.tool_input; t2++;\n    if (ti.comand || t2.comand) return;")},
+			nil},
+		{"esm default arrow", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s3.mjs\"\n}\n",
+			"s3.mjs":    "export default (e) => {\n  if (e.tool_input.comand) return { decision: \"deny\" };\n};\n"},
+			[]string{`s3.mjs:2:20 HK1409 event.tool_input.comand`}},
+		{"ts default function", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s2.ts\"\n}\n",
+			"s2.ts":     "export default function (e: PreToolUseEvent) {\n  const x = (e.tool_input as any).comand;\n}\nexport function helper(x: any) { return x.tool_input.nope; }\n"},
+			[]string{`event.tool_input.comand: Bash has no field "comand"`}},
+		{"module.exports by name", map[string]string{
+			"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s5.js\"\n}\n",
+			"s5.js":     "function helper(x) { return x.tool_input.nope; }\nexports.helper = helper;\nconst f = function event() { return event.tool_input; };\nfunction handler(ev) {\n  if (ev.tool_input.comand) return { decision: \"deny\" };\n}\nmodule.exports = handler;\n"},
+			[]string{`s5.js:5:21 HK1409 event.tool_input.comand`}},
+		{"shadowing event", map[string]string{"hooks.hcl": bashBody(`for (const event of [{ tool_input: { foo: 1 } }]) { if (event.tool_input.foo) {} }
+    { const event = { tool_input: { bar: 1 } }; if (event.tool_input.bar) {} }
+    const f = ({ event }) => event.tool_input.baz;
+    class K { m(event) { return event.tool_input.qux; } }
+    const o = { m(event) { return event.tool_input.quux; } };
+    try { x(); } catch (event) { event.tool_input.corge; }
+    switch (1) { case 1: let event = {}; event.tool_input.grault; }
+    const g = (...event) => event.tool_input.garply;
+    function h() { var event = {}; return event.tool_input.waldo; }
+    for (const event of []) { [1].map((event) => event.tool_input.fred); }
+    const fe = function event() { return event.tool_input.plugh; };
+    return {};`)},
+			nil},
+		{"event after shadowing", map[string]string{"hooks.hcl": bashBody("{ const event = {}; }\n    for (const event of []) {}\n    return event.tool_input.comand;")},
+			[]string{`hooks.hcl:8:29 HK1409 event.tool_input.comand`}},
 		{"syntax error", map[string]string{"hooks.hcl": "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  script  = \"s.js\"\n}\n", "s.js": "module.exports = function (event) { event.tool_input.comand"},
 			nil},
 	} {
@@ -165,12 +208,22 @@ func TestScriptPaths(t *testing.T) {
 	}
 }
 
+func bashBody(js string) string {
+	return "hook \"h\" {\n  event   = \"PreToolUse\"\n  matcher = \"Bash\"\n  on_error = \"block\"\n  js      = <<-JS\n    " + js + "\n  JS\n}\n"
+}
+
+func writeBody(js string) string {
+	return strings.Replace(bashBody(js), `"Bash"`, `"Write"`, 1)
+}
+
 // FuzzPayloadPaths: no condition or script source makes the path
 // extraction or the schema check panic or hang.
 func FuzzPayloadPaths(f *testing.F) {
 	f.Add("tool_input.comand matches 'rm' and tool_input[\"x\"][0]?.y", "module.exports = function (e) { return e.tool_input?.comand; }", false)
 	f.Add("let x = tool_input; x.a or $env.tool_calls[1].tool_nme", "export default (event: any) => event[\"tool_input\"][k].comand", true)
 	f.Add("any(tool_input.edits, {.old_sting == ''})", "function f(event) { return (event) => event.a.b.c; }", false)
+	f.Add("let t = t; let u = get(t, 'a'); any(u.edits, any(#.b, #.c == get(#, 0)))", "const { tool_input: { a: { b = 1 } = {} }, ...r } = event; for (const event of r) { let x = event.y; }", false)
+	f.Add("tool_input.edits | map(.x) | filter(#.y) | reduce(#acc + #.z, 0)", "export default function handler(e) { var { t: [a, { b }] } = e; try {} catch ({ event }) {} }", true)
 	f.Fuzz(func(t *testing.T, cond, js string, ts bool) {
 		r := hcl.Range{Filename: "hooks.hcl"}
 		r.Start.Line, r.Start.Column, r.End.Line = 1, 1, 1
