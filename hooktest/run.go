@@ -79,7 +79,7 @@ func Run(ctx context.Context, path string, opts ...Option) (*Report, error) {
 	tests := hcl.ParseTests(files)
 
 	store := newScoped()
-	eng, err := assemble.NewEngine(append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)))...)
+	eng, err := assemble.NewEngine(append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)), engine.WithObserver(bgObserver{}))...)
 	if err != nil {
 		return nil, err
 	}
@@ -234,6 +234,8 @@ func runOne(ctx context.Context, eng *engine.Engine, p planned) Result {
 	tb := p.tb
 	res := Result{Name: tb.Name, File: tb.Range.Filename, Line: tb.Range.Start.Line, Event: p.event.Name}
 	ctx = command.WithEnv(ctx, tb.Env)
+	bg := newBGCollector()
+	ctx = context.WithValue(ctx, bgKey{}, bg)
 	start := time.Now()
 	out, err := eng.Fire(ctx, engine.Event{Name: p.event.Name, Payload: tb.Payload})
 	res.Duration = time.Since(start)
@@ -242,7 +244,8 @@ func runOne(ctx context.Context, eng *engine.Engine, p planned) Result {
 		return res
 	}
 	res.Outcome = &out
-	res.Failures = compare(tb, out)
+	res.Background = bg.wait(ctx, &out)
+	res.Failures = compare(tb, out, res.Background)
 	res.Passed = len(res.Failures) == 0
 	return res
 }
