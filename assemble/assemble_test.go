@@ -499,3 +499,28 @@ func TestBuiltinsReadTheGivenEnvironment(t *testing.T) {
 		t.Fatalf("%s %q", out.Decision, out.Reason)
 	}
 }
+
+// TestScriptLoadDeadlineIsALoadFailure: a script whose top-level code
+// runs past the load deadline was read; it failed to load (HK1502), it is
+// not missing or unreadable (HK1503).
+func TestScriptLoadDeadlineIsALoadFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the load deadline")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.js"), []byte("while (true) {}\nexport default function (event) { return {}; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "hooks.hcl")
+	if err := os.WriteFile(p, []byte("hook \"a\" {\n  event    = \"Stop\"\n  script   = \"s.js\"\n  on_error = \"block\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := assemble.Load(p)
+	var d *hcl.Diagnostics
+	if !errors.As(err, &d) || len(d.List) != 1 {
+		t.Fatalf("load: %v", err)
+	}
+	if got := d.List[0]; got.Summary != "Script failed to load" || got.Code != "HK1502" {
+		t.Fatalf("%s %s: %s", got.Code, got.Summary, got.Detail)
+	}
+}

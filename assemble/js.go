@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,10 @@ func scriptFile(hb *hcl.HookBlock, x *Build) engine.Handler {
 			b.Errorf("script", byLang(isTypeScript(p), "JavaScript syntax error", "TypeScript syntax error"), "%s:%d:%d: %s%s", relTo(dir, se.File), se.Line, se.Column, se.Message, hint(se.Hint))
 		case errors.As(err, &xe):
 			b.Errorf("script", "Script failed to load", "%s:%d:%d: %s%s%s", relTo(dir, xe.File), xe.Line, xe.Column, xe.Message, hint(xe.Hint), stack(dir, xe.Stack))
+		case errors.Is(err, script.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+			// The file was read: its top-level code ran past the load
+			// deadline (a loop, a long computation), a load failure.
+			b.Errorf("script", "Script failed to load", "%s (its top-level code ran longer than %s).", strings.Replace(err.Error(), dir+string(filepath.Separator), "", 1), script.DefaultLoadTimeout)
 		default:
 			b.Errorf("script", "Missing or unreadable script", "%s.", strings.Replace(err.Error(), dir+string(filepath.Separator), "", 1))
 		}

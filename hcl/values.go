@@ -75,13 +75,13 @@ type evaluator struct {
 
 func (ev *evaluator) errorf(r hcl2.Range, summary, format string, args ...any) {
 	ev.diags = append(ev.diags, &hcl2.Diagnostic{
-		Severity: hcl2.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: r.Ptr(),
+		Severity: hcl2.DiagError, Summary: summary, Detail: Detailf(format, args...), Subject: r.Ptr(),
 	})
 }
 
 func (ev *evaluator) warnf(r hcl2.Range, summary, format string, args ...any) {
 	ev.diags = append(ev.diags, &hcl2.Diagnostic{
-		Severity: hcl2.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: r.Ptr(),
+		Severity: hcl2.DiagWarning, Summary: summary, Detail: Detailf(format, args...), Subject: r.Ptr(),
 	})
 }
 

@@ -36,7 +36,15 @@ func (f Failure) String() string {
 // contains), updated_input,
 // output, state, then each hook by id; last, the hooks that failed when
 // the test did not expect it.
-func compare(tb *hcl.TestBlock, out engine.Outcome) []Failure {
+//
+// bg are the final traces of the background hooks the fire queued: a
+// hook expected "error" or "timeout" may be one of them (the outcome says
+// "queued"), and one that failed fails the test unless so expected.
+func compare(tb *hcl.TestBlock, out engine.Outcome, bg []engine.HookTrace) []Failure {
+	final := make(map[string]engine.HookTrace, len(bg))
+	for _, tr := range bg {
+		final[tr.ID] = tr
+	}
 	var fs []Failure
 	e := tb.Expect
 	if e == nil {
@@ -96,6 +104,12 @@ func compare(tb *hcl.TestBlock, out engine.Outcome) []Failure {
 			if tr.Status == want {
 				continue
 			}
+			if f, ran := final[id]; ran && tr.Status == engine.StatusQueued {
+				if f.Status == want {
+					continue
+				}
+				tr = f
+			}
 			got = statusText(tr)
 		}
 		r := e.HookRanges[id]
@@ -112,6 +126,15 @@ func compare(tb *hcl.TestBlock, out engine.Outcome) []Failure {
 			continue
 		}
 		fs = append(fs, Failure{At: at(""), Field: "hooks." + tr.ID, Want: "no failure (expect hooks = { " + tr.ID + " = \"" + string(tr.Status) + "\" } if it should fail)", Got: statusText(tr)})
+	}
+	for _, tr := range bg {
+		if tr.Status != engine.StatusError && tr.Status != engine.StatusTimeout {
+			continue
+		}
+		if want, listed := e.Hooks[tr.ID]; listed && want != engine.StatusQueued {
+			continue // expected this failure, or already reported as a mismatch
+		}
+		fs = append(fs, Failure{At: at(""), Field: "hooks." + tr.ID, Want: "no failure of the background hook (expect hooks = { " + tr.ID + " = \"" + string(tr.Status) + "\" } if it should fail)", Got: statusText(tr)})
 	}
 	return fs
 }

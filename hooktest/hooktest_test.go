@@ -599,3 +599,57 @@ func TestCancelled(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestBackgroundHookFailuresFailTests: a background hook cannot decide
+// (the outcome says queued), but the test waits for it and a failure of
+// it fails the test unless the test expects that status; one that ran
+// well passes with "queued" or "ran" expected.
+func TestBackgroundHookFailuresFailTests(t *testing.T) {
+	dir := writeConfig(t, map[string]string{"hooks.hcl": `hook "bg" {
+  event      = "PreToolUse"
+  matcher    = "Bash"
+  background = true
+  js         = "if (event.tool_input.command.includes('bg')) throw new Error('bg boom')"
+}
+`, "f_test.hcl": `test "unexpected" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", tool_input = { command = "bg" } }
+  expect { blocked = false }
+}
+test "queued is not its error" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", tool_input = { command = "bg" } }
+  expect { hooks = { bg = "queued" } }
+}
+test "expected" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", tool_input = { command = "bg" } }
+  expect { hooks = { bg = "error" } }
+}
+test "fine" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", tool_input = { command = "ls" } }
+  expect { hooks = { bg = "queued" } }
+}
+test "fine ran" {
+  event   = "PreToolUse"
+  payload = { tool_name = "Bash", tool_input = { command = "ls" } }
+  expect { hooks = { bg = "ran" } }
+}
+`})
+	rep := run(t, dir)
+	for _, name := range []string{"unexpected", "queued is not its error"} {
+		r := result(t, rep, name)
+		if r.Passed || len(r.Failures) != 1 || r.Failures[0].Field != "hooks.bg" || !strings.Contains(r.Failures[0].Got, "bg boom") {
+			t.Errorf("%s: %v", name, failures(r))
+		}
+	}
+	for _, name := range []string{"expected", "fine", "fine ran"} {
+		if r := result(t, rep, name); !r.Passed {
+			t.Errorf("%s: %v", name, failures(r))
+		}
+	}
+	if r := result(t, rep, "fine"); len(r.Background) != 1 || r.Background[0].Status != "ran" {
+		t.Errorf("background traces %+v", r.Background)
+	}
+}

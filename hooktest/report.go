@@ -43,6 +43,9 @@ type Result struct {
 	Error    string
 	Duration time.Duration
 	Outcome  *engine.Outcome
+	// Background are the final traces of the background hooks the fire
+	// queued (the Outcome says "queued"), once they finished.
+	Background []engine.HookTrace
 }
 
 // Passed reports whether every test passed.

@@ -80,7 +80,7 @@ func Run(ctx context.Context, path string, opts ...Option) (*Report, error) {
 
 	store := newScoped()
 	// Expectations and coverage read the skipped hooks' traces.
-	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithSkippedTraces()}, append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)))...)...)
+	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithSkippedTraces()}, append(slices.Clone(o.EngineOptions), engine.WithLoopStore(loopStore(store)), engine.WithObserver(bgObserver{}))...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +235,8 @@ func runOne(ctx context.Context, eng *engine.Engine, p planned) Result {
 	tb := p.tb
 	res := Result{Name: tb.Name, File: tb.Range.Filename, Line: tb.Range.Start.Line, Event: p.event.Name}
 	ctx = command.WithEnv(ctx, tb.Env)
+	bg := newBGCollector()
+	ctx = context.WithValue(ctx, bgKey{}, bg)
 	start := time.Now()
 	out, err := eng.Fire(ctx, engine.Event{Name: p.event.Name, Payload: tb.Payload})
 	res.Duration = time.Since(start)
@@ -243,7 +245,8 @@ func runOne(ctx context.Context, eng *engine.Engine, p planned) Result {
 		return res
 	}
 	res.Outcome = &out
-	res.Failures = compare(tb, out)
+	res.Background = bg.wait(ctx, &out)
+	res.Failures = compare(tb, out, res.Background)
 	res.Passed = len(res.Failures) == 0
 	return res
 }

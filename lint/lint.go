@@ -80,7 +80,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 		diags = append(diags, w)
 	}
 	warn := func(r hcl.Range, summary, format string, args ...any) {
-		add(hcl.NewDiagnostic(hcl.SeverityWarning, r, summary, fmt.Sprintf(format, args...)))
+		add(hcl.NewDiagnostic(hcl.SeverityWarning, r, summary, hcl.Detailf(format, args...)))
 	}
 	for _, hb := range cfg.Hooks {
 		if hb.Invalid {
@@ -137,9 +137,9 @@ func lintResult(eng *engine.Engine, h engine.Hook, res engine.Result, r hcl.Rang
 			if slices.Contains(known, k) {
 				continue
 			}
-			detail := fmt.Sprintf("%s does not take the result field %q: it would be kept in the output and read by nothing.", spec.Name, k)
+			detail := hcl.Detailf("%s does not take the result field %q: it would be kept in the output and read by nothing.", spec.Name, k)
 			if s := suggest.Closest(k, known); s != "" {
-				detail += fmt.Sprintf(" Did you mean %q?", s)
+				detail += hcl.Detailf(" Did you mean %q?", s)
 			}
 			warn(r, "Unknown result field", "%s", detail)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/apparentlymart/go-textseg/v15/textseg"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
 // uriPath returns the absolute, clean path of a file: URI.
@@ -140,9 +141,16 @@ func toLSP(d hcl.Diagnostic, text []byte) Diagnostic {
 	if d.Severity == hcl.SeverityWarning {
 		sev = SeverityWarning
 	}
-	msg := d.Summary
+	// The detail is the exact text (a hook id with a bidi override or an
+	// escape sequence): escaped here, as validate's text output does, so
+	// that an editor shows it for what it is.
+	msg := termsafe.Escape(d.Summary)
 	if d.Detail != "" {
-		msg += ": " + d.Detail
+		lines := strings.Split(d.Detail, "\n")
+		for i, l := range lines {
+			lines[i] = termsafe.Escape(l)
+		}
+		msg += ": " + strings.Join(lines, "\n")
 	}
 	out := Diagnostic{Range: Range{Start: start, End: end}, Severity: sev, Code: string(d.Code), Source: "hookctl", Message: msg}
 	if d.Suggestion != "" {

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonlimit"
+	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
 // Table is the data most hosts' protocols are made of: where the payload
@@ -255,7 +255,7 @@ func (t *Table) Block(ev *Event, msg string) Reply {
 			return Reply{Stderr: msg, ExitCode: t.Exit}
 		}
 		// No exit status blocks: the deny reply of a tool call.
-		b, _ := json.Marshal(map[string]any{"permissionDecision": "deny", "permissionDecisionReason": msg})
+		b, _ := jsonx.Marshal(map[string]any{"permissionDecision": "deny", "permissionDecisionReason": msg})
 		return Reply{Stdout: append(b, '\n'), Stderr: msg}
 	}
 	out := engine.Outcome{Event: ev.Name, Continue: true, Decision: BlockingDecision(ev.Name), Reason: msg, Blocked: true}
@@ -361,7 +361,7 @@ func (t *Table) EncodePayload(event string, payload map[string]any) ([]byte, err
 
 // MarshalPayload is a payload's JSON.
 func MarshalPayload(p map[string]any) ([]byte, error) {
-	b, err := json.Marshal(p)
+	b, err := jsonx.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hookctl/hookctl/engine"
 )
 
 // TestRealPayloadsResolve: every field of every payload the real Claude
@@ -173,6 +175,42 @@ func TestOtherHostsToolInputsResolve(t *testing.T) {
 		for k := range payload.ToolInput {
 			if _, ok := in.Field(k); !ok {
 				t.Errorf("%s: %s's input does not list %s", filepath.Base(f), payload.ToolName, k)
+			}
+		}
+	}
+}
+
+// TestDeclaredHostToolsResolve: every parameter Gemini CLI and Codex
+// declare for their tools (testdata/hosts/declared.json, read from the
+// released packages) resolves as tool_input.<name> under each Claude Code
+// matcher that matches the tool (its canonical name; Write for Codex's
+// apply_patch too), so validate --strict does not fail a correct guard
+// for those hosts.
+func TestDeclaredHostToolsResolve(t *testing.T) {
+	b, err := os.ReadFile("testdata/hosts/declared.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decl struct {
+		Hosts map[string]map[string][]string `json:"hosts"`
+		Also  map[string][]string            `json:"also"`
+	}
+	if err := json.Unmarshal(b, &decl); err != nil {
+		t.Fatal(err)
+	}
+	for host, tools := range decl.Hosts {
+		for tool, fields := range tools {
+			matchers := append([]string{engine.CanonicalTool(tool)}, decl.Also[tool]...)
+			for _, m := range matchers {
+				if _, ok := ToolInput(m); !ok {
+					t.Errorf("%s %s: no tool_input for %s", host, tool, m)
+					continue
+				}
+				for _, f := range fields {
+					if _, err := Resolve("PreToolUse", []string{m}, []string{"tool_input", f}); err != nil {
+						t.Errorf("%s %s (matcher %s): %v", host, tool, m, err)
+					}
+				}
 			}
 		}
 	}

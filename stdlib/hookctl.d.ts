@@ -50,8 +50,12 @@ interface ToolInput {
   "-i"?: boolean;
   "-n"?: boolean;
   absolute_path?: string;
+  additional_permissions?: unknown;
+  after?: number;
+  allow_multiple?: boolean;
   allowed_domains?: string[];
   async?: boolean;
+  before?: number;
   blocked_domains?: string[];
   case_sensitive?: boolean;
   cell_id?: string;
@@ -62,17 +66,22 @@ interface ToolInput {
   content?: string;
   context?: number;
   dangerouslyDisableSandbox?: boolean;
+  delay_ms?: number;
   description?: string;
+  dir_path?: string;
   directory?: string;
   edit_mode?: "replace" | "insert" | "delete";
   edits?: Array<{ old_string: string; new_string: string; replace_all?: boolean }>;
+  end_line?: number;
   end_line_one_indexed_inclusive?: number;
   exclude?: unknown;
   exclude_pattern?: string;
   expected_replacements?: number;
   explanation?: string;
+  file_filtering_options?: unknown;
   file_path?: string;
   file_text?: string;
+  fixed_strings?: boolean;
   format?: string;
   glob?: string;
   head_limit?: number;
@@ -88,13 +97,18 @@ interface ToolInput {
   justification?: string;
   limit?: number;
   literal_text?: boolean;
+  login?: boolean;
+  max_matches_per_file?: number;
+  max_output_tokens?: number;
   mode?: string;
   model?: string;
   multiline?: boolean;
   name?: string;
+  names_only?: boolean;
   new_source?: string;
   new_str?: string;
   new_string?: string;
+  no_ignore?: boolean;
   notebook_path?: string;
   offset?: number;
   old_str?: string;
@@ -104,13 +118,19 @@ interface ToolInput {
   path?: string;
   paths?: string[];
   pattern?: string;
+  prefix_rule?: unknown;
   prompt?: string;
   query?: string;
+  recursive?: boolean;
   replace_all?: boolean;
+  respect_gemini_ignore?: boolean;
   respect_git_ignore?: boolean;
   run_in_background?: boolean;
+  sandbox_permissions?: string;
   sessionId?: string;
+  shell?: string;
   should_read_entire_file?: boolean;
+  start_line?: number;
   start_line_one_indexed?: number;
   subagent_type?: string;
   target_directories?: unknown;
@@ -119,11 +139,15 @@ interface ToolInput {
   timeout?: number;
   timeout_ms?: number;
   todos?: Array<{ content: string; status: "pending" | "in_progress" | "completed"; activeForm?: string; id?: string; priority?: string }>;
+  total_max_matches?: number;
+  tty?: boolean;
   type?: string;
   url?: string;
+  useDefaultExcludes?: boolean;
   view_range?: unknown;
   with_escalated_permissions?: boolean;
   workdir?: unknown;
+  yield_time_ms?: number;
   [field: string]: unknown;
 }
 
@@ -154,19 +178,39 @@ interface BashInput {
   timeout?: number;
   run_in_background?: boolean;
   dangerouslyDisableSandbox?: boolean;
-  /** Gemini CLI: the directory to run in. */
+  /** Gemini CLI (before dir_path): the directory to run in. */
   directory?: string;
+  /** Gemini CLI run_shell_command: the directory to run in. */
+  dir_path?: string;
+  /** Gemini CLI run_shell_command. */
+  delay_ms?: number;
+  /** Gemini CLI run_shell_command, Codex exec_command and shell_command: the extra sandbox access asked for. */
+  additional_permissions?: unknown;
   /** Codex: the directory to run in. */
   workdir?: unknown;
   /** Codex. */
   timeout_ms?: number;
   /** Codex exec_command: the command. */
   cmd?: unknown;
+  /** Codex exec_command. */
+  tty?: boolean;
+  /** Codex exec_command. */
+  yield_time_ms?: number;
+  /** Codex exec_command. */
+  max_output_tokens?: number;
+  /** Codex exec_command: the shell binary. */
+  shell?: string;
+  /** Codex exec_command and shell_command. */
+  login?: boolean;
+  /** Codex: use_default, require_escalated or with_additional_permissions. */
+  sandbox_permissions?: string;
+  /** Codex: the command prefix an approval would cover. */
+  prefix_rule?: unknown;
   /** Codex. */
   with_escalated_permissions?: boolean;
   /** Codex. */
   justification?: string;
-  /** Cursor. */
+  /** Gemini CLI run_shell_command, Cursor. */
   is_background?: boolean;
   /** Cursor. */
   explanation?: string;
@@ -206,6 +250,8 @@ interface EditInput {
   expected_replacements?: number;
   /** Gemini CLI replace. */
   instruction?: string;
+  /** Gemini CLI replace. */
+  allow_multiple?: boolean;
   /** Cursor edit_file. */
   target_file?: string;
   /** Cursor edit_file. */
@@ -224,6 +270,10 @@ interface GlobInput {
   case_sensitive?: boolean;
   /** Gemini CLI. */
   respect_git_ignore?: boolean;
+  /** Gemini CLI glob: the directory to search. */
+  dir_path?: string;
+  /** Gemini CLI. */
+  respect_gemini_ignore?: boolean;
   /** Cursor file_search. */
   query?: string;
   /** Cursor. */
@@ -255,6 +305,22 @@ interface GrepInput {
   include?: string;
   /** crush. */
   literal_text?: boolean;
+  /** Gemini CLI grep_search: the directory to search. */
+  dir_path?: string;
+  /** Gemini CLI. */
+  names_only?: boolean;
+  /** Gemini CLI. */
+  max_matches_per_file?: number;
+  /** Gemini CLI. */
+  total_max_matches?: number;
+  /** Gemini CLI. */
+  fixed_strings?: boolean;
+  /** Gemini CLI. */
+  after?: number;
+  /** Gemini CLI. */
+  before?: number;
+  /** Gemini CLI. */
+  no_ignore?: boolean;
   /** Cursor. */
   query?: string;
   /** Cursor. */
@@ -275,6 +341,10 @@ interface LSInput {
   path: string;
   /** Globs to leave out. */
   ignore?: unknown;
+  /** Gemini CLI list_directory: the directory. */
+  dir_path?: string;
+  /** Gemini CLI list_directory. */
+  file_filtering_options?: unknown;
   [field: string]: unknown;
 }
 
@@ -328,6 +398,16 @@ interface ReadInput {
   include?: unknown;
   /** Gemini CLI read_many_files. */
   exclude?: unknown;
+  /** Gemini CLI read_file. */
+  start_line?: number;
+  /** Gemini CLI read_file. */
+  end_line?: number;
+  /** Gemini CLI read_many_files. */
+  recursive?: boolean;
+  /** Gemini CLI read_many_files. */
+  useDefaultExcludes?: boolean;
+  /** Gemini CLI read_many_files. */
+  file_filtering_options?: unknown;
   /** Copilot CLI view. */
   view_range?: unknown;
   /** Cursor read_file. */
@@ -379,6 +459,8 @@ interface WriteInput {
   file_text?: string;
   /** Codex apply_patch (matched as Write too): the patch text. */
   command?: string;
+  /** Codex apply_patch (matched as Write too): the patch text. */
+  input?: string;
 }
 
 /** Each known tool's tool_input, by its Claude Code name (other hosts' names map onto these). */

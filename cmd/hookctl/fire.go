@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,8 +39,8 @@ Exit status:
   0  the outcome is not blocked
   1  a usage, configuration or payload error
   2  the outcome is blocked
-  3  with --strict: a hook failed (an error, a timeout or a panic) and the
-     outcome is not blocked; a blocked outcome is 2 whether hooks failed or
+  3  with --strict: a hook failed (an error, a timeout or a panic; a
+     background hook too: fire waits for them) and the outcome is not blocked; a blocked outcome is 2 whether hooks failed or
      not. Without --strict a failed hook follows its on_error (ignore: the
      other hooks decide) and fire exits 0 or 2 as above.
 
@@ -76,9 +77,10 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 				event = args[0]
 			}
 			cwd, _ := os.Getwd()
+			var bg backgroundTraces
 			rt := runtime.New(runtime.WithTracer(func(ctx context.Context, _ io.Writer) (context.Context, []engine.Option, func()) {
 				return a.oneShotTracing(ctx)
-			}))
+			}), runtime.WithEngineOptions(engine.WithObserver(&bg)))
 			out, took, err := rt.Outcome(context.Background(), runtime.Request{Decoded: payload, Event: event, Config: a.configPath,
 				Cwd: cwd, Env: os.Environ(), Stderr: a.stderr, LogLevel: a.logLevel, Command: cmd.CommandPath()})
 			if err != nil {
@@ -103,10 +105,17 @@ EVENT is fired as EVENT, with a warning on stderr.`,
 				return silent(exitBlocked)
 			}
 			if strict {
-				if failed := failedHooks(out); len(failed) > 0 {
+				// The engine is closed: the background hooks it queued
+				// have finished (or were dropped, which it logged).
+				bgFailed := bg.failed(out)
+				if failed := failedHooks(out); len(failed)+len(bgFailed) > 0 {
 					for _, h := range failed {
 						fmt.Fprintf(a.stderr, "hook %s failed (%s): %s\n", termsafe.Escape(h.ID), h.Status, termsafe.Escape(h.Error))
 					}
+					for _, h := range bgFailed {
+						fmt.Fprintf(a.stderr, "background hook %s failed (%s): %s\n", termsafe.Escape(h.ID), h.Status, termsafe.Escape(h.Error))
+					}
+					failed = append(failed, bgFailed...)
 					fmt.Fprintf(a.stderr, "%d hook(s) failed (exit status %d, --strict)\n", len(failed), exitHookFailed)
 					return silent(exitHookFailed)
 				}
@@ -130,6 +139,43 @@ func failedHooks(out engine.Outcome) []engine.HookTrace {
 	for _, h := range out.Hooks {
 		if h.Status == engine.StatusError || h.Status == engine.StatusTimeout {
 			failed = append(failed, h)
+		}
+	}
+	return failed
+}
+
+// backgroundTraces is an engine.Observer that keeps the final traces of
+// the background hooks that failed, which the outcome only shows as
+// queued: fire --strict counts them once the engine is closed.
+type backgroundTraces struct {
+	mu     sync.Mutex
+	traces []engine.HookTrace
+}
+
+func (b *backgroundTraces) FireStarted(ctx context.Context, _ engine.FireInfo) context.Context {
+	return ctx
+}
+
+func (b *backgroundTraces) HookDone(_ context.Context, _ engine.FireInfo, tr *engine.HookTrace) {
+	if tr.Phase != engine.PhaseBackground || (tr.Status != engine.StatusError && tr.Status != engine.StatusTimeout) {
+		return
+	}
+	b.mu.Lock()
+	b.traces = append(b.traces, *tr)
+	b.mu.Unlock()
+}
+
+func (b *backgroundTraces) FireEnded(context.Context, engine.FireInfo, *engine.Outcome, error) {}
+
+// failed returns the failures of the hooks out says were queued (a
+// background hook that failed before it was queued is in out already).
+func (b *backgroundTraces) failed(out engine.Outcome) []engine.HookTrace {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var failed []engine.HookTrace
+	for _, tr := range b.traces {
+		if q, ok := out.Hook(tr.ID); ok && q.Status == engine.StatusQueued {
+			failed = append(failed, tr)
 		}
 	}
 	return failed

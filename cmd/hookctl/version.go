@@ -16,11 +16,12 @@ type buildInfo struct {
 	Version string `json:"version"`
 	// Revision, Time and Modified are the VCS revision the binary was
 	// built from, its commit time (RFC 3339) and whether the work tree
-	// had uncommitted changes; empty when the build recorded no VCS
-	// information (go run, go test, -buildvcs=false).
+	// had uncommitted changes; empty (Modified nil: unknown, not false)
+	// when the build recorded no VCS information (go run, go test,
+	// -buildvcs=false).
 	Revision string `json:"revision,omitempty"`
 	Time     string `json:"time,omitempty"`
-	Modified bool   `json:"modified"`
+	Modified *bool  `json:"modified,omitempty"`
 	// GoVersion is the Go toolchain that built the binary.
 	GoVersion string `json:"go_version"`
 }
@@ -47,7 +48,8 @@ func buildInfoOf(info *debug.BuildInfo, ok bool) buildInfo {
 		case "vcs.time":
 			bi.Time = s.Value
 		case "vcs.modified":
-			bi.Modified = s.Value == "true"
+			m := s.Value == "true"
+			bi.Modified = &m
 		}
 	}
 	return bi
@@ -64,7 +66,7 @@ func (a *app) writeVersion() error {
 	rev := bi.Revision
 	if rev == "" {
 		rev = "unknown (built without VCS information)"
-	} else if bi.Modified {
+	} else if bi.Modified != nil && *bi.Modified {
 		rev += " (modified)"
 	}
 	fmt.Fprintf(tw, "revision:\t%s\n", rev)
@@ -85,7 +87,8 @@ pseudo-version, or "dev" for a binary built from a clone), the VCS revision and
 commit time it was built from with "(modified)" when the work tree had
 uncommitted changes, and the Go version that built it. hookctl --version and
 hookctl -v print the same. --json prints one object: version, revision, time,
-modified, go_version.`,
+modified, go_version (revision, time and modified are left out when the build
+recorded no VCS information).`,
 		Example: `  hookctl version
   hookctl version --json`,
 		Args: cobra.NoArgs,

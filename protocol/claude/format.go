@@ -2,10 +2,10 @@ package claude
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
@@ -121,7 +121,7 @@ func (d *Dialect) Format(out engine.Outcome) protocol.Reply {
 	if len(top) == 0 {
 		return protocol.Reply{}
 	}
-	b, _ := json.Marshal(top)
+	b, _ := jsonx.Marshal(top)
 	return protocol.Reply{Stdout: append(b, '\n')}
 }
 

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 )
 
@@ -172,7 +172,7 @@ func PayloadJSON(event string, payload map[string]any) ([]byte, error) {
 			payload[engine.ToolField] = engine.CanonicalTool(raw)
 		}
 	}
-	b, err := json.Marshal(payload)
+	b, err := jsonx.Marshal(payload)
 	if err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}

@@ -1,12 +1,12 @@
 package copilot
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
@@ -119,7 +119,7 @@ func (p *Protocol) EncodePayload(event string, payload map[string]any) ([]byte, 
 		}
 	}
 	if args, ok := pl["toolArgs"]; ok {
-		b, err := json.Marshal(args)
+		b, err := jsonx.Marshal(args)
 		if err != nil {
 			return nil, fmt.Errorf("payload: %w", err)
 		}

@@ -1,11 +1,11 @@
 package cursor
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
 )
@@ -101,7 +101,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 			// cannot be applied, and running the call unrewritten would
 			// ignore the hook. The agent is told what to run instead.
 			perm = "deny"
-			b, _ := json.Marshal(out.UpdatedInput)
+			b, _ := jsonx.Marshal(out.UpdatedInput)
 			out.Reason = "hookctl rewrote this call, which Cursor cannot apply on " + ev.HostEvent + "; run it as " + string(b) + " instead"
 		}
 		top["permission"] = perm

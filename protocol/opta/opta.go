@@ -1,13 +1,13 @@
 package opta
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/protocol/internal/hostkit"
@@ -101,16 +101,16 @@ func metadataJSON(in map[string]any) string {
 	out := make(map[string]any, len(in))
 	for k, v := range in {
 		if contentFields[k] {
-			b, _ := json.Marshal(v)
+			b, _ := jsonx.Marshal(v)
 			out[k] = fmt.Sprintf("(%d bytes omitted)", len(b))
 			continue
 		}
 		out[k] = v
 	}
-	b, err := json.Marshal(out)
+	b, err := jsonx.Marshal(out)
 	if err != nil || len(b) > maxArgsEnv {
 		keys := slices.Sorted(maps.Keys(in))
-		b, _ = json.Marshal(map[string]any{"_omitted": "arguments too large for the environment", "keys": keys})
+		b, _ = jsonx.Marshal(map[string]any{"_omitted": "arguments too large for the environment", "keys": keys})
 	}
 	return string(b)
 }

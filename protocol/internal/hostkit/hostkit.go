@@ -3,7 +3,6 @@
 package hostkit
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -17,7 +16,7 @@ func Marshal(top map[string]any, always bool) protocol.Reply {
 	if len(top) == 0 && !always {
 		return protocol.Reply{}
 	}
-	b, _ := json.Marshal(top)
+	b, _ := jsonx.Marshal(top)
 	return protocol.Reply{Stdout: append(b, '\n')}
 }
 
