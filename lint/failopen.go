@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 
@@ -56,7 +55,7 @@ func failOpen(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			if or, ok := hb.Ranges["on_error"]; ok {
 				r, how = or, `on_error = "retry" follows the event once its tries are spent`
 			}
-			d := hcl.NewDiagnostic(hcl.SeverityWarning, r, "Guard fails open", fmt.Sprintf(
+			d := hcl.NewDiagnostic(hcl.SeverityWarning, r, "Guard fails open", hcl.Detailf(
 				"Hook %q can %s %s, but if it fails (an error, a timeout, a panic, a condition that cannot be evaluated) the failure is ignored and the action goes ahead: %s, and %s fails open. "+
 					"To fail closed, set on_error = \"block\" in the hook (a failure then counts as %q), or list it in settings { required = [%q] }; "+
 					"to keep failing open on purpose, write on_error = \"ignore\".",

@@ -95,7 +95,7 @@ func Check(cfg *hcl.Config, eng *engine.Engine) []hcl.Diagnostic {
 			lintResult(eng, h, res, hb.RangeOf("result"), warn)
 		}
 		if r, ok := hb.Ranges["when"]; ok && h.Condition != nil {
-			lintPaths(eng, h, r, conditionPaths(h.Condition.Source(), r), "", add)
+			lintPaths(eng, h, r, conditionPaths(h.Condition.Source(), r, cfg.Source(r.Filename)), "", add)
 			for _, re := range matchesPatterns(h.Condition.Source()) {
 				if neverMatches(re) {
 					warn(r, "Condition regex can never match",

@@ -126,3 +126,32 @@ func TestMisspelledPayloadFieldsWarn(t *testing.T) {
 		t.Fatalf("%+v", ds)
 	}
 }
+
+// TestPayloadPathColumnsThroughEscapes: a misspelt path after an escaped
+// quote and non-ASCII text in a one-line when string is reported at its
+// own column, not at the string's opening quote.
+func TestPayloadPathColumnsThroughEscapes(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/hooks.hcl"
+	// Column 15 is the opening quote; "comand" starts after
+	// `tool_input.description == \"é\" and tool_input.`.
+	src := "hook \"a\" {\n  event    = \"PreToolUse\"\n  matcher  = \"Bash\"\n  when     = \"tool_input.description == \\\"é\\\" and tool_input.comand matches 'rm'\"\n  decision = \"deny\"\n  on_error = \"block\"\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Split(src, "\n")[3]
+	want := len([]rune(line[:strings.Index(line, "comand")])) + 1
+	ds := Check(cfg, eng)
+	if len(ds) != 1 || ds[0].Code != "HK1409" || ds[0].Line != 4 || ds[0].Column != want || ds[0].EndColumn != want+len("comand") {
+		t.Fatalf("want HK1409 at 4:%d-%d, got %+v", want, want+len("comand"), ds)
+	}
+}

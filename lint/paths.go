@@ -122,9 +122,9 @@ func pathDiagnostic(u *schema.UnknownFieldError, p payloadPath, r hcl.Range, pre
 	if prefix == "" && depth == 1 {
 		summary = summaryUnknownField
 	}
-	detail := fmt.Sprintf("%s%s: %s has no field %q", prefix, u.Path, u.Parent, u.Name)
+	detail := hcl.Detailf("%s%s: %s has no field %q", prefix, u.Path, u.Parent, u.Name)
 	if u.Suggestion != "" {
-		detail += fmt.Sprintf("; did you mean %q?", u.Suggestion)
+		detail += hcl.Detailf("; did you mean %q?", u.Suggestion)
 	} else {
 		detail += "."
 	}
@@ -144,9 +144,11 @@ func pathDiagnostic(u *schema.UnknownFieldError, p payloadPath, r hcl.Range, pre
 // their first property that is not a constant; through a let that binds
 // a payload path (let t = tool_input; t.command) and a predicate's
 // element (any(tool_input.edits, #.old_string != ""), the element
-// written "*"). r is where the condition is written: when it is a
-// one-line string without escapes, each path's position is exact.
-func conditionPaths(src string, r hcl.Range) []payloadPath {
+// written "*"). r is where the condition is written and file the
+// content of its file (nil when unknown): when it is a one-line quoted
+// string, each path's position is exact, through escapes and non-ASCII
+// text (hcl.StringColumns).
+func conditionPaths(src string, r hcl.Range, file []byte) []payloadPath {
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return nil
@@ -160,7 +162,24 @@ func conditionPaths(src string, r hcl.Range) []payloadPath {
 		pred := b.Arguments[1]
 		ast.Walk(&pred, pointerOwner{v.owner, b})
 	}
-	exact := r.Start.Line == r.End.Line && r.End.Column-r.Start.Column == len(src)+2 && isASCII(src)
+	cols, exact := hcl.StringColumns(file, r)
+	if !exact || len(cols) != len(src)+1 {
+		cols, exact = nil, r.Start.Line == r.End.Line && r.End.Column-r.Start.Column == len(src)+2 && isASCII(src)
+	}
+	// expr's offsets count characters; cols is indexed by byte.
+	var byteOf []int
+	if cols != nil {
+		for i := range src {
+			byteOf = append(byteOf, i)
+		}
+		byteOf = append(byteOf, len(src))
+	}
+	column := func(off int) int {
+		if cols != nil && off < len(byteOf) {
+			return cols[byteOf[off]]
+		}
+		return r.Start.Column + 1 + off
+	}
 	var out []payloadPath
 	seen := map[string]bool{}
 	for _, n := range v.nodes {
@@ -183,8 +202,8 @@ func conditionPaths(src string, r hcl.Range) []payloadPath {
 					return hcl.Range{}, false
 				}
 				at := r
-				at.Start.Column = r.Start.Column + 1 + locs[i].From
-				at.End.Column = r.Start.Column + 1 + locs[i].To
+				at.Start.Column = column(locs[i].From)
+				at.End.Column = column(locs[i].To)
 				at.Start.Byte, at.End.Byte = 0, 0
 				return at, true
 			}

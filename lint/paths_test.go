@@ -228,7 +228,7 @@ func FuzzPayloadPaths(f *testing.F) {
 		r := hcl.Range{Filename: "hooks.hcl"}
 		r.Start.Line, r.Start.Column, r.End.Line = 1, 1, 1
 		r.End.Column = len(cond) + 3
-		paths := conditionPaths(cond, r)
+		paths := conditionPaths(cond, r, nil)
 		paths = append(paths, jsPaths(js, "s.js", ts, true, nil)...)
 		paths = append(paths, jsPaths("(async function (event, ctx) {"+js+"\n})", "hooks.hcl", ts, false, func(l, c int) (int, int) { return l, c })...)
 		for _, p := range paths {
