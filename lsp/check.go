@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/lint"
 )
 
@@ -166,7 +166,7 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 			if d := open[p]; d != nil {
 				version = &d.version
 			} else if text == nil {
-				text, _ = os.ReadFile(p)
+				text, _ = safefile.ReadRegular(p)
 			}
 			out := make([]Diagnostic, 0, len(ds))
 			for _, d := range ds {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // JSON-RPC and LSP error codes.
@@ -83,7 +83,9 @@ func New(opts ...Option) *Server {
 }
 
 // Serve speaks LSP on r and w until the client sends exit (nil after a
-// shutdown, ErrExitWithoutShutdown otherwise), r ends, or ctx is done.
+// shutdown, ErrExitWithoutShutdown otherwise), r ends, or ctx is done;
+// it then cancels the configuration checks under way and returns without
+// waiting for them.
 // Requests are answered concurrently; a configuration check runs in the
 // background and never holds up reading. A Server serves one connection.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
@@ -112,7 +114,10 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	s.mu.Unlock()
 	conn.Close()
-	s.wg.Wait()
+	// The checks are not waited for: one stuck in the kernel (a file on
+	// a hung mount) would keep the editor's process alive forever after
+	// exit. Cancelled, they end on their own; what they publish then
+	// goes nowhere.
 	return err
 }
 
@@ -346,7 +351,7 @@ func (s *Server) snapshot(uri string) (path string, text []byte, ok bool) {
 	if d != nil {
 		return path, d.text, true
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadRegular(path)
 	return path, b, err == nil
 }
 
