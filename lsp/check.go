@@ -163,8 +163,13 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 		for p, ds := range byFile {
 			text := overlay[p]
 			var version *int
+			uri := pathURI(p)
 			if d := open[p]; d != nil {
-				version = &d.version
+				// The URI the editor named the buffer by, which may
+				// not be the clean one (`..`, %2e, another escaping):
+				// published by another, the diagnostics reach no
+				// buffer.
+				version, uri = &d.version, d.uri
 			} else if text == nil {
 				text, _ = safefile.ReadRegular(p)
 			}
@@ -172,7 +177,7 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 			for _, d := range ds {
 				out = append(out, toLSP(d, text))
 			}
-			_ = conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: pathURI(p), Version: version, Diagnostics: out})
+			_ = conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Version: version, Diagnostics: out})
 		}
 		return
 	}

@@ -19,6 +19,7 @@ import (
 
 // JSON-RPC and LSP error codes.
 const (
+	codeParseError           = -32700
 	codeInvalidRequest       = -32600
 	codeMethodNotFound       = -32601
 	codeInvalidParams        = -32602
@@ -235,10 +236,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return
 	case methodMalformed:
-		var p struct{ Error string }
+		var p struct {
+			Error string
+			Code  int64
+		}
 		_ = params(&p)
 		s.opts.logger.Warn("lsp: malformed message", "error", p.Error)
-		reply(nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "malformed message: " + p.Error})
+		reply(nil, &jsonrpc2.Error{Code: p.Code, Message: "malformed message: " + p.Error})
 		return
 	}
 	if !initialized {
@@ -358,6 +362,7 @@ func (s *Server) snapshot(uri string) (path string, text []byte, ok bool) {
 func (s *Server) open(item TextDocumentItem) {
 	path, err := uriPath(item.URI)
 	if err != nil {
+		s.unchecked(item.URI, err)
 		return
 	}
 	s.mu.Lock()
@@ -417,6 +422,28 @@ func (s *Server) close(uri string) {
 	s.mu.Unlock()
 	// The file on disk is what counts now.
 	s.schedule(path)
+}
+
+// unchecked tells the editor why the buffer at uri (an unsaved
+// `untitled:` buffer, another scheme) gets no diagnostics: a
+// configuration is checked with the other files of its directory, so a
+// buffer is checked once it is saved as a file.
+func (s *Server) unchecked(uri string, why error) {
+	s.opts.logger.Info("lsp: buffer not checked", "uri", uri, "reason", why)
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return
+	}
+	_ = conn.Notify(context.Background(), "textDocument/publishDiagnostics", PublishDiagnosticsParams{
+		URI: uri,
+		Diagnostics: []Diagnostic{{
+			Severity: SeverityInformation,
+			Source:   "hookctl",
+			Message:  "hookctl checks this buffer once it is saved as a .hcl file: a configuration is checked with the other files of its directory",
+		}},
+	})
 }
 
 // isHCL reports whether the server checks the file at path.
