@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/filestamp"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/script"
 )
 
@@ -196,7 +197,7 @@ func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
 func (w *Watcher) digest(cfg *Config) string {
 	h := sha256.New()
 	for _, f := range w.files(cfg) {
-		b, err := os.ReadFile(f)
+		b, err := safefile.ReadRegular(f)
 		fmt.Fprintf(h, "%s\x00%d\x00%v\x00", f, len(b), err != nil)
 		h.Write(b)
 	}

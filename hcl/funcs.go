@@ -11,6 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // MaxFileSize bounds what file() reads.
@@ -61,7 +63,7 @@ func functions(dir string, getenv func(string) (string, bool), read func(path st
 			if fi.Size() > MaxFileSize {
 				return cty.NilVal, fmt.Errorf("file %q is larger than %d bytes", args[0].AsString(), MaxFileSize)
 			}
-			b, err := os.ReadFile(p)
+			b, err := safefile.ReadRegular(p)
 			if err != nil {
 				return cty.NilVal, err
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Config is a decoded configuration: inert blocks with the ranges they
@@ -78,7 +79,7 @@ func CheckSyntax(files ...string) (*Diagnostics, error) {
 	p := hclparse.NewParser()
 	var all hcl2.Diagnostics
 	for _, name := range files {
-		src, err := os.ReadFile(name)
+		src, err := safefile.ReadRegular(name)
 		if err != nil {
 			return nil, err
 		}

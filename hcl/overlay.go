@@ -1,10 +1,13 @@
 package hcl
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
+
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // WithOverlay makes decoding read the files named in overlay (absolute,
@@ -20,7 +23,20 @@ func (l *loader) parseFile(p string) (*hcl2.File, hcl2.Diagnostics) {
 	if src, ok := l.overlay[p]; ok {
 		return l.parser.ParseHCL(src, p)
 	}
-	return l.parser.ParseHCLFile(p)
+	if f := l.parser.Files()[p]; f != nil {
+		return f, nil
+	}
+	// Read here rather than by ParseHCLFile: a FIFO or a device named
+	// *.hcl is refused, never waited on.
+	src, err := safefile.ReadRegular(p)
+	if err != nil {
+		return nil, hcl2.Diagnostics{{
+			Severity: hcl2.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("%v.", err),
+		}}
+	}
+	return l.parser.ParseHCL(src, p)
 }
 
 // withOverlayFiles adds to the files of the configuration directory dir

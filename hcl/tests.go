@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // MaxPayloadFile bounds a test's payload_file.
@@ -453,14 +453,7 @@ func readPayloadFile(testFile, p string) (map[string]any, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(filepath.Dir(testFile), p)
 	}
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	f, err := os.Open(p)
+	f, err := safefile.Open(p) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/jsrewrite"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Payload paths in scripts: the member chains a handler reads on its
@@ -75,7 +76,7 @@ func scriptPaths(hb *hcl.HookBlock) []payloadPath {
 		if err != nil || !st.Mode().IsRegular() || st.Size() > maxScriptLint {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadRegular(path)
 		if err != nil {
 			return nil
 		}

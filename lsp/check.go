@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/lint"
 )
 
@@ -163,16 +163,21 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 		for p, ds := range byFile {
 			text := overlay[p]
 			var version *int
+			uri := pathURI(p)
 			if d := open[p]; d != nil {
-				version = &d.version
+				// The URI the editor named the buffer by, which may
+				// not be the clean one (`..`, %2e, another escaping):
+				// published by another, the diagnostics reach no
+				// buffer.
+				version, uri = &d.version, d.uri
 			} else if text == nil {
-				text, _ = os.ReadFile(p)
+				text, _ = safefile.ReadRegular(p)
 			}
 			out := make([]Diagnostic, 0, len(ds))
 			for _, d := range ds {
 				out = append(out, toLSP(d, text))
 			}
-			_ = conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: pathURI(p), Version: version, Diagnostics: out})
+			_ = conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Version: version, Diagnostics: out})
 		}
 		return
 	}

@@ -22,7 +22,10 @@ type client struct {
 	next  int
 	resp  map[int]chan rpcResponse
 	diags chan PublishDiagnosticsParams
-	done  chan error
+	// nullID receives the error replies whose id is null (a message
+	// whose id could not be read).
+	nullID chan rpcResponse
+	done   chan error
 }
 
 type rpcResponse struct {
@@ -42,7 +45,7 @@ func startServer(t *testing.T, srv *Server) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &client{t: t, w: inW, resp: map[int]chan rpcResponse{}, diags: make(chan PublishDiagnosticsParams, 100), done: make(chan error, 1)}
+	c := &client{t: t, w: inW, resp: map[int]chan rpcResponse{}, diags: make(chan PublishDiagnosticsParams, 100), nullID: make(chan rpcResponse, 100), done: make(chan error, 1)}
 	go func() {
 		err := srv.Serve(context.Background(), inR, outW)
 		outW.Close()
@@ -89,6 +92,8 @@ func (c *client) read(r *bufio.Reader) {
 			var p PublishDiagnosticsParams
 			_ = json.Unmarshal(m.Params, &p)
 			c.diags <- p
+		case m.ID == nil && m.Method == "" && m.Error != nil:
+			c.nullID <- m
 		case m.ID != nil:
 			c.mu.Lock()
 			ch := c.resp[*m.ID]

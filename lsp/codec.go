@@ -2,13 +2,12 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/sourcegraph/jsonrpc2"
 )
 
 // maxMessage bounds one message's body: a larger one is skipped, not
@@ -26,9 +25,36 @@ const methodMalformed = "$/hookctl/malformed"
 // not a JSON-RPC message becomes a methodMalformed request.
 type codec struct{}
 
+// nullID is the id a methodMalformed request gets when the message had
+// none that can be answered (a batch, an id that is an object, an array or
+// a fraction, a body that is not JSON): its error reply goes out with
+// "id": null, as JSON-RPC 2.0 asks. jsonrpc2 cannot write a null id, so
+// WriteObject puts it in.
+const nullID = "$/hookctl/null-id"
+
+// nullIDField is how nullID reads in a marshalled response.
+var nullIDField = []byte(`"id":"` + nullID + `"`)
+
 // WriteObject implements jsonrpc2.ObjectCodec.
 func (codec) WriteObject(w io.Writer, obj any) error {
-	return jsonrpc2.VSCodeObjectCodec{}.WriteObject(w, obj)
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	if bytes.Contains(b, nullIDField) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) == nil && string(m["id"]) == `"`+nullID+`"` && m["method"] == nil {
+			m["id"] = json.RawMessage("null")
+			if nb, err := json.Marshal(m); err == nil {
+				b = nb
+			}
+		}
+	}
+	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", len(b)); err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // ReadObject implements jsonrpc2.ObjectCodec; it fails only when the
@@ -88,19 +114,32 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 }
 
 // malformed turns a body that is not a JSON-RPC message into a request
-// of methodMalformed, with the id it had when one can be read.
+// of methodMalformed, always answered: with the id the message had when
+// it can be read, else with nullID. Its params say which JSON-RPC error
+// it is: a parse error for a body that is not JSON, an invalid request
+// otherwise (a batch: LSP has none).
 func malformed(body []byte, cause error) []byte {
+	params := map[string]any{"error": fmt.Sprint(cause), "code": codeInvalidRequest}
+	msg := map[string]any{"jsonrpc": "2.0", "method": methodMalformed, "params": params, "id": nullID}
 	var probe struct {
-		ID any `json:"id"`
+		ID *json.RawMessage `json:"id"`
 	}
-	msg := map[string]any{"jsonrpc": "2.0", "method": methodMalformed, "params": map[string]string{"error": fmt.Sprint(cause)}}
-	if json.Unmarshal(body, &probe) == nil {
-		switch id := probe.ID.(type) {
-		case string:
-			msg["id"] = id
-		case float64:
-			if id == float64(int64(id)) && id >= 0 {
-				msg["id"] = int64(id)
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case !json.Valid(trimmed):
+		params["code"] = codeParseError
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		params["error"] = "batch requests are not supported (LSP sends none)"
+	case json.Unmarshal(trimmed, &probe) == nil && probe.ID != nil:
+		var id any
+		if json.Unmarshal(*probe.ID, &id) == nil {
+			switch id := id.(type) {
+			case string:
+				msg["id"] = id
+			case float64:
+				if id == float64(int64(id)) && id >= 0 {
+					msg["id"] = int64(id)
+				}
 			}
 		}
 	}

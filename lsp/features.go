@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/builtin"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // handlerBlockAttrs are the attributes of a hook's handler block (their
@@ -196,7 +197,7 @@ func (s *Server) customEvents(dir string) []string {
 	s.mu.Unlock()
 	for _, f := range files {
 		if _, open := texts[f]; !open {
-			if b, err := os.ReadFile(f); err == nil {
+			if b, err := safefile.ReadRegular(f); err == nil {
 				texts[f] = b
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -15,10 +14,12 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // JSON-RPC and LSP error codes.
 const (
+	codeParseError           = -32700
 	codeInvalidRequest       = -32600
 	codeMethodNotFound       = -32601
 	codeInvalidParams        = -32602
@@ -83,7 +84,9 @@ func New(opts ...Option) *Server {
 }
 
 // Serve speaks LSP on r and w until the client sends exit (nil after a
-// shutdown, ErrExitWithoutShutdown otherwise), r ends, or ctx is done.
+// shutdown, ErrExitWithoutShutdown otherwise), r ends, or ctx is done;
+// it then cancels the configuration checks under way and returns without
+// waiting for them.
 // Requests are answered concurrently; a configuration check runs in the
 // background and never holds up reading. A Server serves one connection.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
@@ -112,7 +115,10 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	s.mu.Unlock()
 	conn.Close()
-	s.wg.Wait()
+	// The checks are not waited for: one stuck in the kernel (a file on
+	// a hung mount) would keep the editor's process alive forever after
+	// exit. Cancelled, they end on their own; what they publish then
+	// goes nowhere.
 	return err
 }
 
@@ -230,10 +236,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return
 	case methodMalformed:
-		var p struct{ Error string }
+		var p struct {
+			Error string
+			Code  int64
+		}
 		_ = params(&p)
 		s.opts.logger.Warn("lsp: malformed message", "error", p.Error)
-		reply(nil, &jsonrpc2.Error{Code: codeInvalidRequest, Message: "malformed message: " + p.Error})
+		reply(nil, &jsonrpc2.Error{Code: p.Code, Message: "malformed message: " + p.Error})
 		return
 	}
 	if !initialized {
@@ -346,13 +355,14 @@ func (s *Server) snapshot(uri string) (path string, text []byte, ok bool) {
 	if d != nil {
 		return path, d.text, true
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadRegular(path)
 	return path, b, err == nil
 }
 
 func (s *Server) open(item TextDocumentItem) {
 	path, err := uriPath(item.URI)
 	if err != nil {
+		s.unchecked(item.URI, err)
 		return
 	}
 	s.mu.Lock()
@@ -412,6 +422,28 @@ func (s *Server) close(uri string) {
 	s.mu.Unlock()
 	// The file on disk is what counts now.
 	s.schedule(path)
+}
+
+// unchecked tells the editor why the buffer at uri (an unsaved
+// `untitled:` buffer, another scheme) gets no diagnostics: a
+// configuration is checked with the other files of its directory, so a
+// buffer is checked once it is saved as a file.
+func (s *Server) unchecked(uri string, why error) {
+	s.opts.logger.Info("lsp: buffer not checked", "uri", uri, "reason", why)
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return
+	}
+	_ = conn.Notify(context.Background(), "textDocument/publishDiagnostics", PublishDiagnosticsParams{
+		URI: uri,
+		Diagnostics: []Diagnostic{{
+			Severity: SeverityInformation,
+			Source:   "hookctl",
+			Message:  "hookctl checks this buffer once it is saved as a .hcl file: a configuration is checked with the other files of its directory",
+		}},
+	})
 }
 
 // isHCL reports whether the server checks the file at path.

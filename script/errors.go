@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,6 +14,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // SyntaxError is a script that does not compile. Line and Column are
@@ -230,7 +231,7 @@ func requiredName(file string, line, col int) string {
 	if file == "" || line < 1 {
 		return ""
 	}
-	f, err := os.Open(file)
+	f, err := safefile.Open(file)
 	if err != nil {
 		return ""
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/hookctl/hookctl/internal/jsjobs"
 	"github.com/hookctl/hookctl/internal/jsregexp"
 	"github.com/hookctl/hookctl/internal/jsrewrite"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Defaults.
@@ -472,7 +473,7 @@ func (p *Pool) readModule(abs string) (string, []byte, error) {
 	if fi.Size() > MaxSourceSize {
 		return "", nil, fmt.Errorf("%s: script larger than %d bytes", abs, MaxSourceSize)
 	}
-	src, err := os.ReadFile(real)
+	src, err := safefile.ReadRegular(real)
 	if err != nil {
 		return "", nil, err
 	}

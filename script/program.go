@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/hookctl/hookctl/internal/jsrewrite"
+	"github.com/hookctl/hookctl/internal/safefile"
 )
 
 // Program is a compiled handler: an inline function body or a CommonJS
@@ -112,7 +112,7 @@ func (p *Pool) CompileFile(path string) (*Program, error) {
 	if !within(p.dir, abs) {
 		return nil, fmt.Errorf("script %s: outside the configuration directory %s", path, p.dir)
 	}
-	src, err := os.ReadFile(abs)
+	src, err := safefile.ReadRegular(abs)
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", path, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookctl/hookctl/conditions"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
@@ -102,14 +103,12 @@ func pinPath(root, key string) string {
 // hashFile returns the hex SHA-256 of a regular file's content, or
 // Absent when there is no regular file at p.
 func hashFile(p string) (string, error) {
-	fi, err := os.Stat(p)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.Mode().IsRegular() {
+	// Opened without blocking: a FIFO or a device is refused by the open
+	// itself (safefile.Open), never waited on, and pinned as absent.
+	f, err := safefile.Open(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, safefile.ErrNotRegular) {
 		return Absent, nil
 	}
-	if err != nil {
-		return "", err
-	}
-	f, err := os.Open(p)
 	if err != nil {
 		return "", err
 	}
@@ -236,7 +235,7 @@ func Collect(path string) (*Pins, error) {
 	var queue []string // JavaScript files to scan for require()
 	asInline := map[string]bool{}
 	for _, name := range files {
-		src, err := os.ReadFile(name)
+		src, err := safefile.ReadRegular(name)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +274,7 @@ func Collect(path string) (*Pins, error) {
 			continue
 		}
 		seen[f] = true
-		src, err := os.ReadFile(f)
+		src, err := safefile.ReadRegular(f)
 		if err != nil {
 			continue // pinned as absent, or hashing reports it
 		}
@@ -416,7 +415,7 @@ func (p *Pins) resolveModule(m string) []string {
 	asFile(m)
 	pkg := filepath.Join(m, "package.json")
 	p.add(pkg)
-	if b, err := os.ReadFile(pkg); err == nil {
+	if b, err := safefile.ReadRegular(pkg); err == nil {
 		var meta struct {
 			Main string `json:"main"`
 		}

@@ -44,7 +44,8 @@ $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/, .claude/hooks.hcl): a file, or every
 *.hcl file of a directory. A DIR argument is every *.hcl file in it (not its
 subdirectories, and not its symbolic links, which are skipped with a note: name
 one to format it); - reads standard input and prints the result on standard
-output.
+output (with --check it lists <stdin> if the input would change, with --diff it
+prints the diff, instead of the result).
 
 fmt rewrites each file that changes in place (a new file renamed over the old
 one, with the old one's permissions) and lists it on stdout. A file that does
@@ -93,8 +94,9 @@ type fmtRun struct {
 	failed, changed bool
 }
 
-// stdin formats standard input onto standard output (with --check or
-// --diff: the diff, if any, and nothing else).
+// stdin formats standard input onto standard output (with --check:
+// <stdin> listed if it would change, as a file is; with --diff: the diff,
+// if any; the formatted text only without either).
 func (f *fmtRun) stdin() error {
 	src, err := io.ReadAll(io.LimitReader(f.a.stdin, maxFmtSize+1))
 	if err != nil {
@@ -106,6 +108,10 @@ func (f *fmtRun) stdin() error {
 	out, err := f.format(stdinName, src)
 	if err != nil {
 		return err
+	}
+	if f.check && !bytes.Equal(src, out) {
+		// Listed as a file that would change is.
+		fmt.Fprintln(f.a.stdout, stdinName)
 	}
 	if f.diff {
 		_, _ = f.a.stdout.Write(diff.Diff("a/"+stdinName, src, "b/"+stdinName, out))

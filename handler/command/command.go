@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/lib/proc"
 	"github.com/hookctl/hookctl/protocol"
 	claudeproto "github.com/hookctl/hookctl/protocol/claude"
@@ -225,7 +226,7 @@ func (c *command) verify() string {
 		return ""
 	}
 	for _, f := range c.spec.Files {
-		b, err := os.ReadFile(f)
+		b, err := safefile.ReadRegular(f)
 		if err != nil {
 			continue // nothing of it can run
 		}

@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -367,4 +368,27 @@ func ReadAll(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// ReadRegular reads the whole of the regular file name with the checks of
+// Open: a FIFO, a socket, a device or a file of a pseudo file system is
+// refused with a *NotRegularError, without blocking, before anything
+// reads it. It is os.ReadFile for the files a configuration names (its
+// *.hcl files, scripts, modules, file() reads), which a checked-out
+// repository controls.
+func ReadRegular(name string) ([]byte, error) {
+	f, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<30 {
+		size = int(fi.Size())
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

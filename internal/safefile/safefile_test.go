@@ -210,3 +210,28 @@ func TestOpenFileOwnRefusesHardLinks(t *testing.T) {
 		t.Errorf("CheckDir on a file = %v, want ErrNotDir", err)
 	}
 }
+
+func TestReadRegularRefusesFIFO(t *testing.T) {
+	p := ostest.Mkfifo(t, filepath.Join(t.TempDir(), "z.hcl"))
+	// Without O_NONBLOCK this open waits for a writer forever.
+	_, err := safefile.ReadRegular(p)
+	var nr *safefile.NotRegularError
+	if !errors.As(err, &nr) || nr.Kind != "a FIFO" {
+		t.Fatalf("ReadRegular(FIFO) = %v, want a *NotRegularError for a FIFO", err)
+	}
+	if !strings.Contains(err.Error(), "z.hcl is a FIFO, not a regular file: refused") {
+		t.Errorf("error = %q", err)
+	}
+}
+
+func TestReadRegularReadsAFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "hooks.hcl")
+	want := strings.Repeat("hook \"a\" {}\n", 10000)
+	if err := os.WriteFile(p, []byte(want), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := safefile.ReadRegular(p)
+	if err != nil || string(got) != want {
+		t.Fatalf("ReadRegular = %d bytes, %v; want %d bytes", len(got), err, len(want))
+	}
+}
