@@ -692,19 +692,6 @@ func ratioNumber(x float64) string {
 	return fmt.Sprintf("%.2f", x)
 }
 
-// ratioText says how hookctl compares with a peer whose median is x times
-// hookctl's.
-func ratioText(x float64) string {
-	switch {
-	case x >= 10:
-		return fmt.Sprintf("%.0f× faster", x)
-	case x >= 1:
-		return fmt.Sprintf("%.1f× faster", x)
-	default:
-		return fmt.Sprintf("%.1f× slower", 1/x)
-	}
-}
-
 type targets struct {
 	js, jsGC, jsInto, decl row
 	// The rounds of the JS and declarative hooks and of Node, in the
