@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/suggest"
 )
 
 // Type is the JSON type of a field.
@@ -235,37 +236,8 @@ func toolsName(tools []string) string {
 // quarter of name's length (at least 1, at most 3). Ties go to the
 // smaller name. It returns "" when none is that close.
 func Closest(name string, candidates []string) string {
-	limit := min(max(len(name)/4, 1), 3)
-	best, bestD := "", limit+1
-	ln := strings.ToLower(name)
-	for _, c := range candidates {
-		if d := distance(ln, strings.ToLower(c)); d < bestD || d == bestD && c < best {
-			best, bestD = c, d
-		}
-	}
-	return best
+	return suggest.Within(name, candidates, min(max(len(name)/4, 1), 3))
 }
 
 // fold is a name without case and underscores.
 func fold(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -7,7 +7,14 @@ import "strings"
 // edit distance of 3; ties go to the smaller name. It returns "" when none
 // is that close.
 func Closest(name string, candidates []string) string {
-	best, bestD := "", 4
+	return Within(name, candidates, 3)
+}
+
+// Within returns the candidate nearest to name, ignoring case, within an
+// edit distance of limit; ties go to the smaller name. It returns "" when
+// none is that close.
+func Within(name string, candidates []string, limit int) string {
+	best, bestD := "", limit+1
 	ln := strings.ToLower(name)
 	for _, c := range candidates {
 		if d := distance(ln, strings.ToLower(c)); d < bestD || d == bestD && c < best {
