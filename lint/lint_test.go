@@ -1,15 +1,12 @@
 package lint
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 )
 
@@ -76,23 +73,9 @@ func TestMatchesPatterns(t *testing.T) {
 // TestUnknownResultFieldsWarn: a declarative result naming a field its
 // event does not take is a warning at the result attribute.
 func TestUnknownResultFieldsWarn(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/hooks.hcl"
 	src := "hook \"a\" {\n  event  = \"PreToolUse\"\n  result = { cancel = true, decison = \"deny\" }\n}\nhook \"b\" {\n  event  = \"PreToolUse\"\n  result = { decision = \"deny\", additional_context = \"x\" }\n}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(context.Background())
-	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for _, d := range Check(cfg, eng) {
+	for _, d := range lintFiles(t, map[string]string{"hooks.hcl": src}) {
 		got = append(got, fmt.Sprintf("%d:%d %s: %s", d.Line, d.Column, d.Summary, d.Detail))
 	}
 	if len(got) != 2 || !strings.Contains(got[0], `3:12 Unknown result field: PreToolUse does not take the result field "cancel"`) ||
@@ -105,22 +88,8 @@ func TestUnknownResultFieldsWarn(t *testing.T) {
 // misspelling of the event's payload fields warns; fields hosts may add,
 // state and the catalog's fields do not.
 func TestMisspelledPayloadFieldsWarn(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/hooks.hcl"
 	src := "hook \"a\" {\n  event    = \"PreToolUse\"\n  when     = \"tool_inptu.command contains 'rm' or state.x == 1 or custom_flag\"\n  decision = \"deny\"\n}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(context.Background())
-	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds := slices.DeleteFunc(Check(cfg, eng), func(d hcl.Diagnostic) bool { return d.Code == "HK1619" }) // fails open: failopen_test.go
+	ds := slices.DeleteFunc(lintFiles(t, map[string]string{"hooks.hcl": src}), func(d hcl.Diagnostic) bool { return d.Code == "HK1619" }) // fails open: failopen_test.go
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Column != 15 || !strings.Contains(ds[0].Detail, `no field "tool_inptu"`) ||
 		!strings.Contains(ds[0].Detail, `did you mean "tool_input"?`) || ds[0].Suggestion != "tool_input" {
 		t.Fatalf("%+v", ds)
@@ -131,26 +100,12 @@ func TestMisspelledPayloadFieldsWarn(t *testing.T) {
 // quote and non-ASCII text in a one-line when string is reported at its
 // own column, not at the string's opening quote.
 func TestPayloadPathColumnsThroughEscapes(t *testing.T) {
-	dir := t.TempDir()
-	path := dir + "/hooks.hcl"
 	// Column 15 is the opening quote; "comand" starts after
 	// `tool_input.description == \"é\" and tool_input.`.
 	src := "hook \"a\" {\n  event    = \"PreToolUse\"\n  matcher  = \"Bash\"\n  when     = \"tool_input.description == \\\"é\\\" and tool_input.comand matches 'rm'\"\n  decision = \"deny\"\n  on_error = \"block\"\n}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(context.Background())
-	cfg, err := hcl.Parse(path, hcl.WithCatalog(eng))
-	if err != nil {
-		t.Fatal(err)
-	}
 	line := strings.Split(src, "\n")[3]
 	want := len([]rune(line[:strings.Index(line, "comand")])) + 1
-	ds := Check(cfg, eng)
+	ds := lintFiles(t, map[string]string{"hooks.hcl": src})
 	if len(ds) != 1 || ds[0].Code != "HK1409" || ds[0].Line != 4 || ds[0].Column != want || ds[0].EndColumn != want+len("comand") {
 		t.Fatalf("want HK1409 at 4:%d-%d, got %+v", want, want+len("comand"), ds)
 	}

@@ -18,6 +18,17 @@ import (
 // detail [suggestion]".
 func check(t *testing.T, files map[string]string) []string {
 	t.Helper()
+	var got []string
+	for _, d := range lintFiles(t, files) {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s %s [%s]", filepath.Base(d.File), d.Line, d.Column, d.Code, d.Detail, d.Suggestion))
+	}
+	return got
+}
+
+// lintFiles writes files into a directory (hooks.hcl and what it loads),
+// parses hooks.hcl and returns its lint diagnostics.
+func lintFiles(t *testing.T, files map[string]string) []hcl.Diagnostic {
+	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
 		p := filepath.Join(dir, name)
@@ -37,11 +48,7 @@ func check(t *testing.T, files map[string]string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, d := range Check(cfg, eng) {
-		got = append(got, fmt.Sprintf("%s:%d:%d %s %s [%s]", filepath.Base(d.File), d.Line, d.Column, d.Code, d.Detail, d.Suggestion))
-	}
-	return got
+	return Check(cfg, eng)
 }
 
 func hook(event, matcher, when string) string {
