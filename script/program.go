@@ -58,7 +58,7 @@ func (p *Pool) compileJSBody(b Body) (*Program, error) {
 	// The code starts at the body's first line (no padding to the
 	// file's), under a name of its own whose Map turns its positions
 	// into the file's (programs.inline).
-	as := p.code.inlineName(name, line)
+	as := p.code.inlineName(name, p.dir, line)
 	// The candidates (see package jsrewrite): the rewritten handler, then
 	// the plain one when nothing was rewritten or the rewrite does not
 	// compile; a body that awaits becomes an async function.

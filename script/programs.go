@@ -2,6 +2,7 @@ package script
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 
@@ -81,13 +82,21 @@ func (c *programs) addMapLocked(m jsrewrite.Map) {
 // original maps it back through the body's Map (setInline). A second
 // body on the same line gets a name of its own, and so does one whose
 // name is a file's (a script named "hooks.hcl#L3" keeps its positions).
-func (c *programs) inlineName(file string, line int) string {
+// The name is in dir, the configuration directory, whatever file's path
+// is relative to: require resolves a relative module against the
+// directory of the code that calls it, which for an inline body is the
+// configuration directory, wherever the process's working directory is.
+func (c *programs) inlineName(file, dir string, line int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.inline == nil {
 		c.inline = map[string]jsrewrite.Map{}
 	}
-	base := file + "#L" + strconv.Itoa(line)
+	at := file
+	if dir != "" {
+		at = filepath.Join(dir, filepath.Base(file))
+	}
+	base := at + "#L" + strconv.Itoa(line)
 	name := base
 	for n := 2; ; n++ {
 		if _, taken := c.inline[name]; !taken {

@@ -60,8 +60,8 @@ const (
 // its own (the file's, with the line as fragment), whose positions the
 // body's Map turns into the file's, as an inline JavaScript body's.
 func (p *Pool) compileTSBody(b Body) (*Program, error) {
-	as := p.code.inlineName(b.File, b.Line)
-	src := sourceURL(b.File) + "#" + strings.TrimPrefix(as, b.File+"#")
+	as := p.code.inlineName(b.File, p.dir, b.Line)
+	src := sourceURL(b.File) + as[strings.LastIndexByte(as, '#'):]
 	p.code.addSource(src, as)
 	for _, header := range []string{bodyHeader, asyncBodyHeader} {
 		m := jsrewrite.Map{File: b.File, Line: b.Line, Shift: len(header)}

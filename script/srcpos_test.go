@@ -90,7 +90,7 @@ func TestAddSorted(t *testing.T) {
 // second body on the same line gets another name.
 func TestInlineNames(t *testing.T) {
 	var c programs
-	a, b := c.inlineName("hooks.hcl", 500), c.inlineName("hooks.hcl", 500)
+	a, b := c.inlineName("hooks.hcl", "", 500), c.inlineName("hooks.hcl", "", 500)
 	if a == b {
 		t.Fatalf("both bodies are named %q", a)
 	}
@@ -113,7 +113,12 @@ func TestInlineNames(t *testing.T) {
 	if err := os.WriteFile(file+"#L7", []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if name := c.inlineName(file, 7); name == file+"#L7" {
+	if name := c.inlineName(file, "", 7); name == file+"#L7" {
 		t.Fatalf("an inline body is named as the file %s", name)
+	}
+	// A body of a file named relative to the working directory is named
+	// in the configuration directory, where its requires resolve.
+	if name := c.inlineName(filepath.Join("m", "hooks.hcl"), dir, 3); name != file+"#L3" {
+		t.Fatalf("named %s, want %s#L3", name, file)
 	}
 }
