@@ -40,9 +40,11 @@ type fireState struct {
 	call  Call
 	prep  prepared
 	obs   Outcome
-	// par is runParallel's list of the hooks it traced.
-	par []*compiledHook
-	off fastpath.Set // the engine's optimisations turned off
+	// par is runParallel's list of the hooks it traced; partr holds their
+	// traces while they run when the fire keeps only some (quiet).
+	par   []*compiledHook
+	partr []HookTrace
+	off   fastpath.Set // the engine's optimisations turned off
 }
 
 // firing carries the values of one fire through its phases: the chain,
@@ -74,6 +76,9 @@ type firing struct {
 	// traces need when they are allocated on the first one kept.
 	skips bool
 	rest  int
+	// quiet leaves the traces of hooks that ran cleanly out
+	// (WithQuietRuns, when nothing asked for the traces).
+	quiet bool
 }
 
 // keep appends tr to the outcome's traces (traced and skipped call it).
@@ -83,7 +88,10 @@ func (fi *firing) keep(tr *HookTrace) {
 		// Room for the rest of the hooks, but no more than a fire that
 		// skips hooks is likely to keep: a skipped hook costs nothing.
 		n := fi.rest
-		if !fi.skips {
+		switch {
+		case fi.quiet:
+			n = 1 // a failure or a note: rare
+		case !fi.skips:
 			n = min(n, 16)
 		}
 		out.Hooks = make([]HookTrace, 0, max(n, 1))
@@ -104,10 +112,15 @@ func (fi *firing) skipped(h *compiledHook, phase Phase, reason string) {
 	fi.traced(&tr)
 }
 
-// traced keeps the trace of the next hook.
+// traced keeps the trace of the next hook, or only counts it when the
+// fire leaves quiet traces out.
 func (fi *firing) traced(tr *HookTrace) {
-	fi.keep(tr)
 	fi.rest--
+	if fi.quiet && tr.quiet() {
+		fi.out.UntracedRuns++
+		return
+	}
+	fi.keep(tr)
 }
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
@@ -289,8 +302,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		payload, guard = e.guardBefore(gctx, spec, payload)
 		cancel()
 	}
+	skips := e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard, rest: len(ent.all),
-		skips: e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil}
+		skips: skips, quiet: e.quietRuns && !skips}
 	f.m.init(spec, payload)
 	f.m.spare = spare
 	fi.run(ctx)
@@ -785,8 +799,14 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[string]any, state *State) {
 	e, ctx, spec, out := fi.e, fi.ctx, fi.spec, fi.out
 	// run lists the hooks traced from base on, in their order; a skipped
-	// hook is in it only when its trace is kept (with a nil entry).
-	base := len(out.Hooks)
+	// hook is in it only when its trace is kept (with a nil entry). The
+	// traces are out.Hooks[base:], or, when the fire keeps only some,
+	// the fire's scratch list, sorted once every hook is done.
+	traces := &out.Hooks
+	if fi.quiet {
+		traces = &fi.f.partr
+	}
+	base := len(*traces)
 	run := fi.f.par[:0]
 	pooled := 0
 	for _, h := range hooks {
@@ -806,6 +826,10 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			pooled++
 		}
 		run = append(run, h)
+		if fi.quiet {
+			*traces = append(*traces, tr)
+			continue
+		}
 		fi.traced(&tr)
 		if cerr != nil && e.obs != nil {
 			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], payload)
@@ -820,7 +844,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		wg = new(sync.WaitGroup)
 		wctx := context.WithValue(ctx, workerKey{}, true)
 		for i, h := range run {
-			tr := &out.Hooks[base+i]
+			tr := &(*traces)[base+i]
 			if h == nil || tr.Status != "" || h.inline {
 				continue
 			}
@@ -839,7 +863,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		if h == nil || !h.inline && !inlineAll {
 			continue // skipped, or on the pool: its trace belongs to the worker now
 		}
-		tr := &out.Hooks[base+i]
+		tr := &(*traces)[base+i]
 		if tr.Status != "" {
 			continue
 		}
@@ -857,6 +881,14 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 	clear(run)
 	if wg != nil {
 		wg.Wait()
+	}
+	if fi.quiet {
+		// Every hook is done: keep the traces that say something.
+		for i := base; i < len(*traces); i++ {
+			fi.traced(&(*traces)[i])
+		}
+		clear(*traces)
+		*traces = (*traces)[:0]
 	}
 }
 
