@@ -39,7 +39,9 @@ type fireState struct {
 	state State
 	call  Call
 	prep  prepared
-	obs   Outcome
+	// out is the outcome being built (returned by value).
+	out Outcome
+	obs Outcome
 	// par is runParallel's list of the hooks it traced; partr holds their
 	// traces while they run when the fire keeps only some (quiet).
 	par   []*compiledHook
@@ -115,12 +117,12 @@ func (fi *firing) skipped(h *compiledHook, phase Phase, reason string) {
 // traced keeps the trace of the next hook, or only counts it when the
 // fire leaves quiet traces out.
 func (fi *firing) traced(tr *HookTrace) {
-	fi.rest--
 	if fi.quiet && tr.quiet() {
 		fi.out.UntracedRuns++
-		return
+	} else {
+		fi.keep(tr) // sized by rest, this hook included
 	}
-	fi.keep(tr)
+	fi.rest--
 }
 
 // enter runs the rest of the fire inside the event's Entrant, and reports
@@ -278,8 +280,11 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	defer e.releaseFire(f)
 
 	// The traces go into buf when it has room for every hook; else they
-	// are allocated on the first one kept (fi.keep).
-	out := Outcome{Event: spec.Name, Continue: true}
+	// are allocated on the first one kept (fi.keep). The outcome is built
+	// in the fire's scratch space (an Entrant's copy of the firing points
+	// to it, which would move a local to the heap) and returned by value.
+	out := &f.out
+	*out = Outcome{Event: spec.Name, Continue: true}
 	if n := len(ent.all); cap(buf) >= n && buf != nil {
 		// Entries past this fire's traces still hold an earlier outcome's.
 		clear(buf[n:cap(buf)])
@@ -303,7 +308,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		cancel()
 	}
 	skips := e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard, rest: len(ent.all),
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: out, ent: ent, guard: guard, rest: len(ent.all),
 		skips: skips, quiet: e.quietRuns && !skips}
 	f.m.init(spec, payload)
 	f.m.spare = spare
@@ -320,13 +325,13 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		e.hooksRun.Add(ran)
 	}
 	if file, w := e.audit.Load(), e.auditW.Load(); file != nil || w != nil {
-		e.writeAudit(file, w, &out)
+		e.writeAudit(file, w, out)
 	}
 	err := ctx.Err()
 	if obs != nil {
-		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, &out, err)
+		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, out, err)
 	}
-	return out, err
+	return *out, err
 }
 
 // run is the synchronous part of a fire: the chain, then the void or
@@ -429,7 +434,7 @@ func (e *Engine) releaseFire(f *fireState) {
 		f.memo, f.nmemo = [8]condMemo{}, 0
 	}
 	f.m.reset()
-	f.obs = Outcome{}
+	f.obs, f.out = Outcome{}, Outcome{}
 	f.call = Call{}
 	if len(f.state.m) > 0 {
 		f.state.reset()
