@@ -55,6 +55,9 @@ type Engine struct {
 	obs       Observer
 	// skipTraces keeps the traces of skipped hooks (WithSkippedTraces).
 	skipTraces bool
+	// quietRuns leaves the traces of hooks that ran cleanly out of
+	// outcomes that trace only what a reply shows (WithQuietRuns).
+	quietRuns bool
 
 	closed atomic.Bool
 	drain  drain
@@ -188,6 +191,25 @@ func WithAuditLog(w io.Writer) Option {
 func WithSkippedTraces() Option {
 	return func(e *Engine) error {
 		e.skipTraces = true
+		return nil
+	}
+}
+
+// WithQuietRuns has a fire's Outcome.Hooks keep only the traces a host's
+// reply shows: the hooks that failed or timed out (fail-closed or not), or
+// whose result the engine ignored in part (a Note). A hook that ran and
+// answered cleanly (ran, decided) or was queued is counted in
+// Outcome.UntracedRuns instead, so that a fire of hooks that all answer
+// allocates no trace at all. Everything else of the Outcome (the decision,
+// the reason, the output, the state) is the same either way: the traces
+// are a record of the fire, not an input of its merge.
+//
+// It is for callers that read no trace but the failures (a host's reply:
+// protocol.HookFailures): whoever asks for the traces gets them whole,
+// since WithSkippedTraces, an Observer or an audit log each turn it off.
+func WithQuietRuns() Option {
+	return func(e *Engine) error {
+		e.quietRuns = true
 		return nil
 	}
 }

@@ -39,10 +39,14 @@ type fireState struct {
 	state State
 	call  Call
 	prep  prepared
-	obs   Outcome
-	// par is runParallel's list of the hooks it traced.
-	par []*compiledHook
-	off fastpath.Set // the engine's optimisations turned off
+	// out is the outcome being built (returned by value).
+	out Outcome
+	obs Outcome
+	// par is runParallel's list of the hooks it traced; partr holds their
+	// traces while they run when the fire keeps only some (quiet).
+	par   []*compiledHook
+	partr []HookTrace
+	off   fastpath.Set // the engine's optimisations turned off
 }
 
 // firing carries the values of one fire through its phases: the chain,
@@ -74,6 +78,9 @@ type firing struct {
 	// traces need when they are allocated on the first one kept.
 	skips bool
 	rest  int
+	// quiet leaves the traces of hooks that ran cleanly out
+	// (WithQuietRuns, when nothing asked for the traces).
+	quiet bool
 }
 
 // keep appends tr to the outcome's traces (traced and skipped call it).
@@ -83,7 +90,10 @@ func (fi *firing) keep(tr *HookTrace) {
 		// Room for the rest of the hooks, but no more than a fire that
 		// skips hooks is likely to keep: a skipped hook costs nothing.
 		n := fi.rest
-		if !fi.skips {
+		switch {
+		case fi.quiet:
+			n = 1 // a failure or a note: rare
+		case !fi.skips:
 			n = min(n, 16)
 		}
 		out.Hooks = make([]HookTrace, 0, max(n, 1))
@@ -104,9 +114,14 @@ func (fi *firing) skipped(h *compiledHook, phase Phase, reason string) {
 	fi.traced(&tr)
 }
 
-// traced keeps the trace of the next hook.
+// traced keeps the trace of the next hook, or only counts it when the
+// fire leaves quiet traces out.
 func (fi *firing) traced(tr *HookTrace) {
-	fi.keep(tr)
+	if fi.quiet && tr.quiet() {
+		fi.out.UntracedRuns++
+	} else {
+		fi.keep(tr) // sized by rest, this hook included
+	}
 	fi.rest--
 }
 
@@ -265,8 +280,11 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	defer e.releaseFire(f)
 
 	// The traces go into buf when it has room for every hook; else they
-	// are allocated on the first one kept (fi.keep).
-	out := Outcome{Event: spec.Name, Continue: true}
+	// are allocated on the first one kept (fi.keep). The outcome is built
+	// in the fire's scratch space (an Entrant's copy of the firing points
+	// to it, which would move a local to the heap) and returned by value.
+	out := &f.out
+	*out = Outcome{Event: spec.Name, Continue: true}
 	if n := len(ent.all); cap(buf) >= n && buf != nil {
 		// Entries past this fire's traces still hold an earlier outcome's.
 		clear(buf[n:cap(buf)])
@@ -289,8 +307,9 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		payload, guard = e.guardBefore(gctx, spec, payload)
 		cancel()
 	}
-	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: &out, ent: ent, guard: guard, rest: len(ent.all),
-		skips: e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil}
+	skips := e.skipTraces || obs != nil || e.audit.Load() != nil || e.auditW.Load() != nil
+	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: out, ent: ent, guard: guard, rest: len(ent.all),
+		skips: skips, quiet: e.quietRuns && !skips}
 	f.m.init(spec, payload)
 	f.m.spare = spare
 	fi.run(ctx)
@@ -306,13 +325,13 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 		e.hooksRun.Add(ran)
 	}
 	if file, w := e.audit.Load(), e.auditW.Load(); file != nil || w != nil {
-		e.writeAudit(file, w, &out)
+		e.writeAudit(file, w, out)
 	}
 	err := ctx.Err()
 	if obs != nil {
-		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, &out, err)
+		obs.FireEnded(ctx, FireInfo{Event: spec.Name, ID: id, Payload: ev.Payload}, out, err)
 	}
-	return out, err
+	return *out, err
 }
 
 // run is the synchronous part of a fire: the chain, then the void or
@@ -415,7 +434,7 @@ func (e *Engine) releaseFire(f *fireState) {
 		f.memo, f.nmemo = [8]condMemo{}, 0
 	}
 	f.m.reset()
-	f.obs = Outcome{}
+	f.obs, f.out = Outcome{}, Outcome{}
 	f.call = Call{}
 	if len(f.state.m) > 0 {
 		f.state.reset()
@@ -785,8 +804,14 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[string]any, state *State) {
 	e, ctx, spec, out := fi.e, fi.ctx, fi.spec, fi.out
 	// run lists the hooks traced from base on, in their order; a skipped
-	// hook is in it only when its trace is kept (with a nil entry).
-	base := len(out.Hooks)
+	// hook is in it only when its trace is kept (with a nil entry). The
+	// traces are out.Hooks[base:], or, when the fire keeps only some,
+	// the fire's scratch list, sorted once every hook is done.
+	traces := &out.Hooks
+	if fi.quiet {
+		traces = &fi.f.partr
+	}
+	base := len(*traces)
 	run := fi.f.par[:0]
 	pooled := 0
 	for _, h := range hooks {
@@ -806,6 +831,10 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 			pooled++
 		}
 		run = append(run, h)
+		if fi.quiet {
+			*traces = append(*traces, tr)
+			continue
+		}
 		fi.traced(&tr)
 		if cerr != nil && e.obs != nil {
 			fi.hookDone(ctx, &out.Hooks[len(out.Hooks)-1], payload)
@@ -820,7 +849,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		wg = new(sync.WaitGroup)
 		wctx := context.WithValue(ctx, workerKey{}, true)
 		for i, h := range run {
-			tr := &out.Hooks[base+i]
+			tr := &(*traces)[base+i]
 			if h == nil || tr.Status != "" || h.inline {
 				continue
 			}
@@ -839,7 +868,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 		if h == nil || !h.inline && !inlineAll {
 			continue // skipped, or on the pool: its trace belongs to the worker now
 		}
-		tr := &out.Hooks[base+i]
+		tr := &(*traces)[base+i]
 		if tr.Status != "" {
 			continue
 		}
@@ -857,6 +886,14 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 	clear(run)
 	if wg != nil {
 		wg.Wait()
+	}
+	if fi.quiet {
+		// Every hook is done: keep the traces that say something.
+		for i := base; i < len(*traces); i++ {
+			fi.traced(&(*traces)[i])
+		}
+		clear(*traces)
+		*traces = (*traces)[:0]
 	}
 }
 

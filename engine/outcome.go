@@ -133,6 +133,17 @@ type HookTrace struct {
 	Source string `json:"source,omitempty"`
 }
 
+// quiet reports whether the trace says nothing a host's reply shows: the
+// hook ran and answered (or was queued), and the engine took its result
+// as it was. WithQuietRuns leaves such traces out.
+func (t *HookTrace) quiet() bool {
+	switch t.Status {
+	case StatusRan, StatusDecided, StatusQueued:
+		return t.Error == "" && t.Note == "" && !t.FailClosed && !t.Panic
+	}
+	return false
+}
+
 // MarshalJSON adds duration_us for every hook that ran.
 func (t HookTrace) MarshalJSON() ([]byte, error) {
 	type plain HookTrace
@@ -191,11 +202,15 @@ type Outcome struct {
 	State map[string]any `json:"state"`
 	// Hooks traces the hooks registered for the event, in the order the
 	// engine considered them: every one with WithSkippedTraces (or an
-	// Observer, or an audit log), else those that were not skipped.
+	// Observer, or an audit log), else those that were not skipped (and
+	// with WithQuietRuns only those a reply shows: failures and notes).
 	Hooks []HookTrace `json:"hooks"`
 	// Untraced counts the skipped hooks that Hooks leaves out (zero when
 	// skipped hooks are traced).
 	Untraced int `json:"untraced_skips,omitempty"`
+	// UntracedRuns counts the hooks that ran cleanly, or were queued, and
+	// that Hooks leaves out (WithQuietRuns; zero without it).
+	UntracedRuns int `json:"untraced_runs,omitempty"`
 	// StopGuard is set on events with the Stop loop guard.
 	StopGuard *StopGuard `json:"stop_guard,omitempty"`
 }

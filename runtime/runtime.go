@@ -380,8 +380,11 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		}
 	}
 	req.mark("trust")
+	// A host's reply shows no trace but the failures
+	// (protocol.HookFailures): hooks that ran cleanly are counted, not
+	// traced (an Observer, a tracer or an audit log still gets them all).
 	l := &loader{path: path, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
-		engOpts: append([]engine.Option(nil), r.engOpts...)}
+		engOpts: append([]engine.Option{engine.WithQuietRuns()}, r.engOpts...)}
 	// The state (settings.state or state_file) is known once the
 	// configuration is loaded; it opens on first use.
 	if r.newState != nil {

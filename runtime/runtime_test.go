@@ -332,3 +332,38 @@ func TestHostTimeoutAnswersAHookThatIgnoresCancel(t *testing.T) {
 		t.Fatal("the margin is not a tenth of the timeout, at most 5s")
 	}
 }
+
+// TestAnswerTracesOnlyWhatTheReplyShows: a host's answer counts the hooks
+// that ran cleanly instead of tracing them (engine.WithQuietRuns), and
+// still tells the user of a hook that failed among them, whose failure
+// the hooks that answered cannot hide.
+func TestAnswerTracesOnlyWhatTheReplyShows(t *testing.T) {
+	cfg := config(t, `
+hook "first" {
+  event = "PreToolUse"
+  priority = 3
+  js = "return { additional_context: 'first ran' }"
+}
+hook "broken" {
+  event = "PreToolUse"
+  priority = 2
+  js = "throw new Error('boom')"
+}
+hook "last" {
+  event = "PreToolUse"
+  priority = 1
+  js = "return { additional_context: 'last ran' }"
+}
+`)
+	ls := strings.Replace(rm, "rm -rf /", "ls", 1)
+	r := runtime.New().Answer(context.Background(), runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(ls), Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}})
+	out := string(r.Stdout) + r.Stderr
+	for _, want := range []string{"first ran", "last ran", `hook \"broken\" failed (error)`, "boom"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the reply does not say %q: exit %d %s", want, r.ExitCode, out)
+		}
+	}
+	if got := r.Outcome; len(got.Hooks) != 1 || got.Hooks[0].ID != "broken" || got.UntracedRuns != 2 {
+		t.Errorf("traces %+v, %d untraced runs; want the failure alone, and 2", got.Hooks, got.UntracedRuns)
+	}
+}

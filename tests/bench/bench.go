@@ -23,9 +23,10 @@ import (
 	"github.com/hookctl/hookctl/internal/jsonx"
 )
 
-// LoadEngine returns an engine loaded with a configuration.
-func LoadEngine(path string) (*engine.Engine, *assemble.Config, error) {
-	e, err := assemble.NewEngine()
+// LoadEngine returns an engine loaded with a configuration, made with
+// opts (HostOptions for the engine a host's answer fires).
+func LoadEngine(path string, opts ...engine.Option) (*engine.Engine, *assemble.Config, error) {
+	e, err := assemble.NewEngine(opts...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -41,6 +42,12 @@ func LoadEngine(path string) (*engine.Engine, *assemble.Config, error) {
 	}
 	return e, cfg, nil
 }
+
+// HostOptions are the engine options that matter to a fire's cost in the
+// engine runtime.Answer fires for a host (`hookctl claude`, the daemon):
+// the hooks that ran cleanly are counted, not traced, since the reply
+// shows only failures (engine.WithQuietRuns).
+func HostOptions() []engine.Option { return []engine.Option{engine.WithQuietRuns()} }
 
 // ReadPayload reads a JSON payload object.
 func ReadPayload(path string) (map[string]any, error) {

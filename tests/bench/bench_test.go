@@ -24,9 +24,9 @@ import (
 // The process benchmarks (bash, python3, hookctl claude) spawn processes
 // and are slow; select the in-process ones with -bench 'InProcess'.
 
-func loadEngine(b testing.TB, config string) (*engine.Engine, engine.EventID) {
+func loadEngine(b testing.TB, config string, opts ...engine.Option) (*engine.Engine, engine.EventID) {
 	b.Helper()
-	e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", config))
+	e, cfg, err := LoadEngine(filepath.Join("testdata", "peers", config), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,16 +84,24 @@ func BenchmarkInProcess(b *testing.B) {
 			}
 		}
 	})
-	// -into: FireInto, the outcome reused from fire to fire.
+	// -into: FireInto, the outcome reused from fire to fire; -host: the
+	// engine a host's answer fires (HostOptions: clean hooks counted,
+	// not traced).
 	for _, c := range []struct {
 		name, config string
-		into         bool
-	}{{"declarative-10", "declarative.hcl", false}, {"js-10", "hooks.hcl", false}, {"declarative-10-into", "declarative.hcl", true}, {"js-10-into", "hooks.hcl", true}} {
+		into, host   bool
+	}{{"declarative-10", "declarative.hcl", false, false}, {"js-10", "hooks.hcl", false, false},
+		{"declarative-10-into", "declarative.hcl", true, false}, {"js-10-into", "hooks.hcl", true, false},
+		{"declarative-10-host", "declarative.hcl", false, true}, {"js-10-host", "hooks.hcl", false, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			e, id := loadEngine(b, c.config)
+			var opts []engine.Option
+			if c.host {
+				opts = HostOptions()
+			}
+			e, id := loadEngine(b, c.config, opts...)
 			ev := engine.Event{ID: id, Payload: payload(b)}
 			out, _ := e.Fire(ctx, ev)
-			ran := 0
+			ran := out.UntracedRuns
 			for _, h := range out.Hooks {
 				if h.Status == engine.StatusDecided {
 					ran++
