@@ -3,6 +3,7 @@ module github.com/hookctl/hookctl
 go 1.26.8
 
 require (
+	aead.dev/minisign v0.3.0
 	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/cloudwego/eino v0.7.36
