@@ -60,7 +60,12 @@ func collect(ctx context.Context, dir string, lim Limits) ([]content, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := slices.Clone(pins.Files)
+	// The configuration's tests (hookctl test) travel with it.
+	tests, err := filepath.Glob(filepath.Join(root, "*_test.hcl"))
+	if err != nil {
+		return nil, err
+	}
+	files := append(slices.Clone(pins.Files), tests...)
 	slices.Sort(files)
 	files = slices.Compact(files)
 	var out []content

@@ -219,6 +219,15 @@ func TestVerifyRefusesTampering(t *testing.T) {
 			if _, err := Open(context.Background(), p, []minisign.PublicKey{pk}, t.TempDir()); err == nil {
 				t.Fatal("opened")
 			}
+			// Also when the good bundle of the same manifest was opened
+			// into the cache before.
+			cache := t.TempDir()
+			if _, err := Open(context.Background(), writeBundle(t, good), []minisign.PublicKey{pk}, cache); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(context.Background(), p, []minisign.PublicKey{pk}, cache); err == nil {
+				t.Fatal("opened from the cache")
+			}
 		})
 	}
 	t.Run("other key", func(t *testing.T) {
@@ -234,7 +243,7 @@ func TestVerifyStopsADecompressionBomb(t *testing.T) {
 	pk, sk := testKey(t)
 	lim := DefaultLimits()
 	lim.MaxTotal, lim.MaxFile = 1<<20, 1<<20
-	// A manifest that claims a small file; the entry is 64 MiB of zeros.
+	// A manifest that claims a small file; the entry is 8 MiB of zeros.
 	raw, sig, err := sign([]content{{File: File{Path: "hooks.hcl", Size: 10, SHA256: strings.Repeat("0", 64)}}}, sk)
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +258,7 @@ func TestVerifyStopsADecompressionBomb(t *testing.T) {
 		tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: e.n, Size: int64(len(e.d)), Mode: 0o644})
 		tw.Write(e.d)
 	}
-	big := int64(64 << 20)
+	big := int64(8 << 20)
 	tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: "files/hooks.hcl", Size: big, Mode: 0o644})
 	io.CopyN(tw, zeros{}, big)
 	tw.Close()
@@ -262,7 +271,7 @@ func TestVerifyStopsADecompressionBomb(t *testing.T) {
 		return err
 	})
 	if err == nil {
-		t.Fatal("a 64 MiB entry verified")
+		t.Fatal("an 8 MiB entry verified")
 	}
 	if read > 10 {
 		t.Fatalf("read %d bytes of an entry the manifest says is 10", read)
@@ -332,6 +341,37 @@ func TestSignedDir(t *testing.T) {
 }
 
 func TestKeyFiles(t *testing.T) {
+	dir := t.TempDir()
+	pub, priv, err := GenerateKey("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "org")
+	if err := WriteKeyPair(name, pub, priv); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteKeyPair(name, pub, priv); err == nil {
+		t.Fatal("overwrote a key")
+	}
+	if fi, _ := os.Stat(name + ".key"); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key mode %v", fi.Mode())
+	}
+	sk, err := ReadPrivateKey(name+".key", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := ReadPublicKey(name + ".pub")
+	if err != nil || pk.ID() != sk.ID() {
+		t.Fatalf("%v %x %x", err, pk.ID(), sk.ID())
+	}
+}
+
+// TestEncryptedKey: minisign's scrypt takes about a GiB and seconds per
+// key, so -short skips it.
+func TestEncryptedKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scrypt: a GiB of memory and seconds")
+	}
 	dir := t.TempDir()
 	pub, priv, err := GenerateKey("secret")
 	if err != nil {

@@ -86,7 +86,8 @@ func Open(ctx context.Context, path string, keys []minisign.PublicKey, cacheDir 
 // read-only, only inside a new directory under cacheDir, and renamed
 // into place once the whole bundle verified; a directory already there
 // (an earlier Open of the same manifest) is used only if its files are
-// still exactly the manifest's (else it is replaced). Load it with
+// still exactly the manifest's (else it is replaced), and only once the
+// whole bundle verified again. Load it with
 // Opened.Check as the file check (assemble.WithFileCheck), so that every
 // file the configuration loads is one the manifest signs.
 func OpenVerified(ctx context.Context, path string, keys []minisign.PublicKey, cacheDir string) (*Opened, error) {
@@ -96,20 +97,25 @@ func OpenVerified(ctx context.Context, path string, keys []minisign.PublicKey, c
 	}
 	defer f.Close()
 	rd := &reader{name: path, keys: keys, lim: DefaultLimits()}
-	_, v, err := rd.head(f)
+	tr, v, err := rd.head(f)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 		return nil, err
 	}
-	if cacheDir, err = filepath.EvalSymlinks(cacheDir); err != nil {
+	if cacheDir, err = trust.Canonical(cacheDir); err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(v.raw)
 	target := filepath.Join(cacheDir, hex.EncodeToString(sum[:16]))
 	o := &Opened{Dir: target, Manifest: v.manifest, KeyID: v.keyID}
 	if checkDir(target, v.manifest) == nil {
+		// The files there are the signed ones; the bundle is still read
+		// through, so that a tampered bundle is refused even then.
+		if err := rd.files(tr, v.manifest, nil); err != nil {
+			return nil, err
+		}
 		return o, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -247,7 +253,7 @@ func (o *Opened) Check(file string, content []byte) error {
 // listed (a configuration file added later would be loaded). It returns
 // the directory as opened, whose Check is the file check of its loads.
 func VerifyDir(dir string, keys []minisign.PublicKey) (*Opened, error) {
-	real, err := filepath.EvalSymlinks(dir)
+	real, err := trust.Canonical(dir)
 	if err != nil {
 		return nil, err
 	}
