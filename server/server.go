@@ -50,11 +50,11 @@ import (
 // the *http.Server of HTTPServer on a listener from LimitListener to bound
 // connections and time as well.
 type Server struct {
-	eng       *engine.Engine
-	answer    AnswerFunc
+	eng    *engine.Engine
+	answer AnswerFunc
 	// gate, when set, refuses every fire while it returns an error
 	// (WithGate).
-	gate func() error
+	gate      func() error
 	status    func() map[string]any
 	poolStats func() PoolStats
 	lim       ServerLimits
