@@ -369,8 +369,8 @@ func TestKeyFiles(t *testing.T) {
 // TestEncryptedKey: minisign's scrypt takes about a GiB and seconds per
 // key, so -short skips it.
 func TestEncryptedKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scrypt: a GiB of memory and seconds")
+	if testing.Short() || raceEnabled {
+		t.Skip("scrypt: a GiB of memory and seconds (minutes under -race)")
 	}
 	dir := t.TempDir()
 	pub, priv, err := GenerateKey("secret")

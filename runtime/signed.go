@@ -93,9 +93,9 @@ func signedError(path string, err error) string {
 	return fmt.Sprintf("hookctl: signed configuration %s not verified: %v; its hooks did not run", path, err)
 }
 
-// openSigned is OpenSigned with the keys of the runtime's trust index.
+// openSigned is OpenSigned with the keys of the runtime's trust index:
+// the trust file of the process's environment, as for the trust records
+// it checks.
 func (r *Runtime) openSigned(ctx context.Context, path string, getenv func(string) string) (*Signed, error) {
-	return openSigned(ctx, path, func() ([]minisign.PublicKey, error) {
-		return r.trust.Keys(trust.WithGetenv(getenv))
-	}, getenv)
+	return openSigned(ctx, path, func() ([]minisign.PublicKey, error) { return r.trust.Keys() }, getenv)
 }
