@@ -182,11 +182,19 @@ func (p *bundlePoller) loaded(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {
+		if !errors.Is(err, errLoad) {
+			err = fmt.Errorf("%w: %v", errLoad, err)
+		}
 		p.lastErr = err
 		return
 	}
 	if p.opened {
-		p.good, p.lastErr = true, nil
+		// A load clears a load's error, not a download's: a bundle kept
+		// from before a restart serves while the URL fails, not ready.
+		p.good = true
+		if errors.Is(p.lastErr, errLoad) {
+			p.lastErr = nil
+		}
 	}
 }
 
@@ -260,11 +268,12 @@ func (p *bundlePoller) update(w *assemble.Watcher, stderr io.Writer) {
 		p.mu.Unlock()
 		return
 	}
-	err = w.Reload()
-	if err != nil {
-		err = fmt.Errorf("%w: %v", errLoad, err)
+	err = w.Reload() // OnReload reports it to loaded
+	if err == nil {
+		p.mu.Lock()
+		p.lastErr = nil // fetched, verified and loaded
+		p.mu.Unlock()
 	}
-	p.loaded(err)
 	if err != nil {
 		fmt.Fprintf(stderr, "hookctl: bundle %s: %v; the last good policy keeps serving\n", p.src.URL, err)
 		return

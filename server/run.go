@@ -248,7 +248,7 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	if err != nil && poller != nil {
 		// The bundle verified but does not load: serve nothing, blocked,
 		// until a good one comes.
-		poller.failed(fmt.Errorf("%w: %v", errLoad, err))
+		poller.loaded(err)
 		fmt.Fprintf(stderr, "hookctl: bundle %s: %v; every guarded event is blocked until a signed policy loads\n", cfg.Bundle.URL, err)
 		poller.mu.Lock()
 		poller.useEmpty = true

@@ -105,6 +105,23 @@ func TestServeProcessBundleSwap(t *testing.T) {
 		t.Fatalf("after a bad signature: %d %s", r.code, r.raw)
 	}
 
+	// Signed by the right key but not a configuration that loads: refused,
+	// v2 keeps serving, /readyz says why.
+	bad := t.TempDir()
+	writeFile(t, filepath.Join(bad, "hooks.hcl"), "hook \"guard\" {\n  event = \"NoSuchEvent\"\n  js = \"return {}\"\n}\n")
+	var buf bytes.Buffer
+	if err := bundle.Build(context.Background(), bad, sk, &buf); err != nil {
+		t.Fatal(err)
+	}
+	replace(t, file, buf.Bytes())
+	r = waitReply(t, p.base+"/readyz", func(r httpReply) bool { return r.code == 503 && strings.Contains(r.raw, "does not load") })
+	if r.code != 503 || !strings.Contains(r.raw, "does not load") {
+		t.Fatalf("/readyz after a bundle that does not load: %d %s", r.code, r.raw)
+	}
+	if r := request("POST", p.base+"/claude", bundleRmPayload); !strings.Contains(r.raw, "v2 denies") {
+		t.Fatalf("after a bundle that does not load: %d %s", r.code, r.raw)
+	}
+
 	// The next good one is swapped in and /readyz recovers.
 	replace(t, file, signedPolicy(t, sk, "v3 denies"))
 	if r := waitReply(t, p.base+"/readyz", func(r httpReply) bool { return r.code == 200 }); r.code != 200 {
@@ -134,4 +151,24 @@ func TestServeProcessBundleNeverGood(t *testing.T) {
 	if r := request("POST", p.base+"/v1/fire/PreToolUse", `{"tool_name":"Bash"}`); r.code != 503 {
 		t.Fatalf("/v1/fire: %d %s", r.code, r.raw)
 	}
+
+	// The first good bundle is swapped in: ready, and its hooks run.
+	_, sk := newKeysFrom(t, dir, "org")
+	replace(t, file, signedPolicy(t, sk, "first good"))
+	if r := waitReply(t, p.base+"/readyz", func(r httpReply) bool { return r.code == 200 }); r.code != 200 {
+		t.Fatalf("/readyz after a good bundle: %d %s\n%s", r.code, r.raw, p.stderr)
+	}
+	if r := request("POST", p.base+"/claude", bundleRmPayload); !strings.Contains(r.raw, "first good") {
+		t.Fatalf("after a good bundle: %d %s", r.code, r.raw)
+	}
+}
+
+// newKeysFrom reads the private key newKeys wrote.
+func newKeysFrom(t *testing.T, dir, name string) (string, minisign.PrivateKey) {
+	t.Helper()
+	sk, err := bundle.ReadPrivateKey(filepath.Join(dir, name+".key"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, name+".pub"), sk
 }
