@@ -125,7 +125,9 @@ func TestRunBundleHTTPS(t *testing.T) {
 	mu.Unlock()
 
 	set(bundleOf(t, sk, "v2"), `"v2"`, 200)
-	ready(func(code int, _ map[string]any) bool { return code == 200 && strings.Contains(stderr.String(), "a new signed policy is serving") })
+	ready(func(code int, _ map[string]any) bool {
+		return code == 200 && strings.Contains(stderr.String(), "a new signed policy is serving")
+	})
 	if got := fire(); got != "v2" {
 		t.Fatalf("v2: %q", got)
 	}
