@@ -326,16 +326,16 @@ func TestSignedDir(t *testing.T) {
 	if err := SignDir(context.Background(), dir, sk); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := VerifyDir(dir, []minisign.PublicKey{pk}); err != nil {
+	if err := VerifyDir(dir, []minisign.PublicKey{pk}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "more.hcl"), []byte(`hook "pre" "x" { js = "return {}" }`), 0o644)
-	if _, err := VerifyDir(dir, []minisign.PublicKey{pk}); err == nil {
+	if err := VerifyDir(dir, []minisign.PublicKey{pk}); err == nil {
 		t.Fatal("an added configuration file verified")
 	}
 	os.Remove(filepath.Join(dir, "more.hcl"))
 	os.WriteFile(filepath.Join(dir, "guard.js"), []byte("changed"), 0o644)
-	if _, err := VerifyDir(dir, []minisign.PublicKey{pk}); err == nil {
+	if err := VerifyDir(dir, []minisign.PublicKey{pk}); err == nil {
 		t.Fatal("a changed script verified")
 	}
 }

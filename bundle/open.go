@@ -247,12 +247,19 @@ func (o *Opened) Check(file string, content []byte) error {
 	return nil
 }
 
-// VerifyDir verifies the signed directory dir against keys: its
+// VerifyDir verifies the signed directory dir against keys (OpenDir,
+// for the answer only).
+func VerifyDir(dir string, keys []minisign.PublicKey) error {
+	_, err := OpenDir(dir, keys)
+	return err
+}
+
+// OpenDir verifies the signed directory dir against keys: its
 // manifest's signature (SignatureName) by one of them, every file the
 // manifest lists as it says, and every *.hcl file of the directory
 // listed (a configuration file added later would be loaded). It returns
 // the directory as opened, whose Check is the file check of its loads.
-func VerifyDir(dir string, keys []minisign.PublicKey) (*Opened, error) {
+func OpenDir(dir string, keys []minisign.PublicKey) (*Opened, error) {
 	real, err := trust.Canonical(dir)
 	if err != nil {
 		return nil, err

@@ -80,7 +80,7 @@ func openSigned(ctx context.Context, path string, trusted func() ([]minisign.Pub
 		}
 		o, err = bundle.OpenVerified(ctx, path, keys, cache)
 	} else {
-		o, err = bundle.VerifyDir(path, keys)
+		o, err = bundle.OpenDir(path, keys)
 	}
 	if err != nil {
 		return nil, err

@@ -215,7 +215,7 @@ Exit 0 when it verifies, 1 when it does not (saying why) or on a usage error.`,
 			var err error
 			if fi, serr := os.Stat(args[0]); serr == nil && fi.IsDir() {
 				var o *bundle.Opened
-				if o, err = bundle.VerifyDir(args[0], keys); err == nil {
+				if o, err = bundle.OpenDir(args[0], keys); err == nil {
 					m = o.Manifest
 				}
 			} else {
