@@ -3,6 +3,7 @@ module github.com/hookctl/hookctl
 go 1.26.8
 
 require (
+	aead.dev/minisign v0.3.0
 	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/cloudwego/eino v0.7.36
@@ -34,6 +35,7 @@ require (
 	go.opentelemetry.io/proto/otlp v1.11.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	google.golang.org/grpc v1.83.2
 	google.golang.org/protobuf v1.36.12
 	gopkg.in/yaml.v3 v3.0.1

@@ -33,6 +33,7 @@ type Watcher struct {
 	onReload func(*Config, error)
 	gate     func(path string) error
 	extra    func() []string
+	resolve  func(path string) (string, []Option, error)
 
 	mu      sync.Mutex
 	current *Config
@@ -92,6 +93,16 @@ func WatchFiles(files func() []string) WatchOption {
 	return func(w *Watcher) { w.extra = files }
 }
 
+// WithResolve makes every load, the first included, load what resolve
+// makes of the watched path, with its options added: hookctl serve
+// watches a signed bundle file and loads the directory of its verified
+// files, each file checked against the signed manifest. An error refuses
+// the load (as WithGate's does). The watched files are the path itself
+// and those of the configuration loaded.
+func WithResolve(resolve func(path string) (string, []Option, error)) WatchOption {
+	return func(w *Watcher) { w.resolve = resolve }
+}
+
 // WithLoadOptions passes options to every load.
 func WithLoadOptions(opts ...Option) WatchOption {
 	return func(w *Watcher) { w.opts = append(w.opts, opts...) }
@@ -133,7 +144,7 @@ func (w *Watcher) Reload() error {
 		err = w.gate(w.path)
 	}
 	if err == nil {
-		cfg, err = Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
+		cfg, err = w.load()
 	}
 	if err == nil && w.current != nil && len(w.current.Engine.Hooks) > 0 && len(cfg.Engine.Hooks) == 0 {
 		// Every hook is gone: an editor caught between truncating and
@@ -179,7 +190,7 @@ var ErrUnstable = errors.New("the configuration lost every hook while its files 
 func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
 	before := w.digest(cfg)
 	time.Sleep(w.settle)
-	again, err := Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
+	again, err := w.load()
 	if err != nil {
 		cfg.Close()
 		return nil, err
@@ -191,6 +202,20 @@ func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
 	}
 	cfg.Close()
 	return again, nil
+}
+
+// load loads the watched configuration (through the WithResolve
+// function, when given).
+func (w *Watcher) load() (*Config, error) {
+	path, opts := w.path, append([]Option{WithEngine(w.eng)}, w.opts...)
+	if w.resolve != nil {
+		p, more, err := w.resolve(w.path)
+		if err != nil {
+			return nil, err
+		}
+		path, opts = p, append(opts, more...)
+	}
+	return Load(path, opts...)
 }
 
 // digest hashes the contents of the configuration's files.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
 )
@@ -50,6 +52,13 @@ func (r *Runtime) Outcome(ctx context.Context, req Request) (out engine.Outcome,
 	}
 	if l.path, err = Discover(req.Config, req.Cwd, getenv); err != nil {
 		return out, 0, err
+	}
+	// fire needs no trust, but a bundle runs only as signed.
+	if signed, err := r.openSigned(ctx, l.path, getenv); err != nil && bundle.IsBundle(l.path) {
+		return out, 0, &LoadError{Err: fmt.Errorf("signed configuration %s not verified: %w; its hooks did not run", l.path, err)}
+	} else if signed != nil {
+		l.path = signed.Path
+		l.aopts = append(l.aopts, assemble.WithFileCheck(signed.Check))
 	}
 	eng, cfg, err := l.load()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonlimit"
 	"github.com/hookctl/hookctl/lib/proc"
@@ -368,12 +369,25 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
+	// A signed configuration (a bundle, a signed directory) verified by a
+	// trusted key is trusted without a record; a bundle that does not
+	// verify never runs, even with --allow-untrusted.
+	signed, serr := r.openSigned(ctx, path, getenv)
+	if serr != nil && signed == nil && bundle.IsBundle(path) {
+		fmt.Fprintln(stderr, signedError(path, serr))
+		return guardAnswer(p, ev, signedError(path, serr), req.Modes.OnUntrusted == ModeWarn)
+	}
 	// The verifier of the record the configuration was checked against:
 	// every file it loads, as it loads it, must be one the record pins.
 	var verifier *trust.Verifier
-	if !untrusted {
+	if signed != nil {
+		path = signed.Path
+	} else if !untrusted {
 		var err error
 		if verifier, err = r.trust.Verify(path); err != nil {
+			if serr != nil { // a signed directory that did not verify, nor is trusted by record
+				err = fmt.Errorf("%w (its signature: %v)", err, serr)
+			}
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
 			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
@@ -399,6 +413,8 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	if verifier != nil {
 		l.aopts = append(l.aopts, assemble.WithFileCheck(verifier.Check))
+	} else if signed != nil {
+		l.aopts = append(l.aopts, assemble.WithFileCheck(signed.Check))
 	}
 	if r.source.oneCall() && r.tracer != nil {
 		// An engine that outlives the call is not traced per call.

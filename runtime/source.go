@@ -72,6 +72,23 @@ func (w watched) acquire(*loader) (*engine.Engine, func(), error) {
 	return w.eng, func() {}, nil
 }
 
+// Gated is src while gate returns nil; while it returns an error, every
+// call is answered with the host's block naming it and no hook runs
+// (hookctl serve --bundle before any signed policy verified).
+func Gated(src Source, gate func() error) Source { return gated{src, gate} }
+
+type gated struct {
+	Source
+	gate func() error
+}
+
+func (g gated) acquire(l *loader) (*engine.Engine, func(), error) {
+	if err := g.gate(); err != nil {
+		return nil, nil, err
+	}
+	return g.Source.acquire(l)
+}
+
 // Cache keeps the engines it loaded, by configuration path, for as long
 // as none of the files they were loaded from changed. It is safe for
 // concurrent use. Close retires them all.

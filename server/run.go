@@ -47,6 +47,13 @@ type Config struct {
 	// DrainDelay is how long Wait keeps serving, with /readyz at 503,
 	// after its context ended and before the listener closes.
 	DrainDelay time.Duration
+	// Bundle, when set, serves a signed policy bundle pulled from its URL
+	// instead of Path (and trust records): each new bundle is verified
+	// whole before it replaces the last good one; one that does not
+	// verify, download or load keeps the last good policy serving and
+	// fails the /readyz "bundle" check; until one has loaded, every
+	// guarded event is blocked.
+	Bundle *BundleSource
 }
 
 // RunOption configures Start.
@@ -119,6 +126,9 @@ type Running struct {
 	errc     chan error
 	shutdown sync.Once
 	shutErr  error
+	// pollStop stops the bundle's poller; pollDone is closed once it
+	// stopped (nil without a bundle).
+	pollStop, pollDone chan struct{}
 }
 
 // Start loads the configuration at cfg.Path into a new engine and
@@ -160,6 +170,18 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	if err != nil {
 		return fail(err)
 	}
+	var poller *bundlePoller
+	if cfg.Bundle != nil {
+		if poller, err = newBundlePoller(*cfg.Bundle); err != nil {
+			eng.Close(context.Background())
+			return fail(err)
+		}
+		if _, err := poller.fetch(ctx); err != nil {
+			poller.failed(err)
+			fmt.Fprintf(stderr, "hookctl: bundle %s: %v; every guarded event is blocked until a signed policy verifies\n", cfg.Bundle.URL, err)
+		}
+		cfg.Path = poller.local
+	}
 	var mu sync.Mutex
 	status := map[string]any{"config": cfg.Path, "trust": "checked"}
 	// hash names the configuration serving: a failed reload keeps
@@ -174,7 +196,11 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	}
 	wopts := []assemble.WatchOption{assemble.WithInterval(cfg.ReloadInterval),
 		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store))}
-	if cfg.AllowUntrusted {
+	if poller != nil {
+		status["trust"] = "signed bundle"
+		status["bundle"] = cfg.Bundle.URL
+		wopts = append(wopts, assemble.WithResolve(poller.resolve))
+	} else if cfg.AllowUntrusted {
 		status["trust"] = "not checked (--allow-untrusted)"
 	} else {
 		// Every load, the first included, is of a trusted
@@ -183,6 +209,9 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	}
 	started := false
 	wopts = append(wopts, assemble.OnReload(func(c *assemble.Config, err error) {
+		if poller != nil {
+			poller.loaded(err)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if !started {
@@ -216,6 +245,16 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		}
 	}))
 	w, err := assemble.Watch(eng, cfg.Path, wopts...)
+	if err != nil && poller != nil {
+		// The bundle verified but does not load: serve nothing, blocked,
+		// until a good one comes.
+		poller.loaded(err)
+		fmt.Fprintf(stderr, "hookctl: bundle %s: %v; every guarded event is blocked until a signed policy loads\n", cfg.Bundle.URL, err)
+		poller.mu.Lock()
+		poller.useEmpty = true
+		poller.mu.Unlock()
+		w, err = assemble.Watch(eng, cfg.Path, wopts...)
+	}
 	if err != nil {
 		eng.Close(context.Background())
 		return fail(err)
@@ -254,6 +293,12 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	})); err != nil {
 		return abort(err)
 	}
+	var bundleOpts []ServerOption
+	if poller != nil {
+		// Blocked until a signed policy loaded; not ready while the
+		// last fetch, verification or load failed.
+		bundleOpts = []ServerOption{WithReadiness("bundle", poller.check), WithGate(poller.gate)}
+	}
 	// The host hook routes answer through the runtime, with the
 	// watched engine (the server's default).
 	handler := NewServer(eng, func() map[string]any {
@@ -265,7 +310,7 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		}
 		out["state"] = store.Status()
 		return out
-	}, append(o.srvOpts[:len(o.srvOpts):len(o.srvOpts)], WithPoolStats(func() PoolStats {
+	}, append(append(o.srvOpts[:len(o.srvOpts):len(o.srvOpts)], bundleOpts...), WithPoolStats(func() PoolStats {
 		st := scripts()
 		return PoolStats{Size: st.Size, InUse: st.InUse, Idle: st.Idle, OldestCall: st.OldestCall}
 	}), WithMetrics(mets, metrics.Handler(reg)),
@@ -290,6 +335,13 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 	}
 	r.eng, r.w, r.handler, r.srv, r.ln = eng, w, handler, srv, ln
 	r.errc = make(chan error, 1)
+	if poller != nil {
+		r.pollStop, r.pollDone = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(r.pollDone)
+			poller.poll(w, r.pollStop, stderr)
+		}()
+	}
 	go func() { r.errc <- srv.Serve(handler.LimitListener(ln)) }()
 	return r, nil
 }
@@ -364,6 +416,10 @@ func (r *Running) Shutdown(ctx context.Context) error {
 		r.handler.Drain()
 		var errs []error
 		_ = r.srv.Shutdown(ctx)
+		if r.pollStop != nil {
+			close(r.pollStop)
+			<-r.pollDone
+		}
 		r.w.Close()
 		if err := r.eng.Close(ctx); err != nil {
 			fmt.Fprintf(r.stderr, "hookctl: %v\n", err)

@@ -50,8 +50,11 @@ import (
 // the *http.Server of HTTPServer on a listener from LimitListener to bound
 // connections and time as well.
 type Server struct {
-	eng       *engine.Engine
-	answer    AnswerFunc
+	eng    *engine.Engine
+	answer AnswerFunc
+	// gate, when set, refuses every fire while it returns an error
+	// (WithGate).
+	gate      func() error
 	status    func() map[string]any
 	poolStats func() PoolStats
 	lim       ServerLimits
@@ -216,6 +219,11 @@ func (e *UnknownHostError) Error() string { return fmt.Sprintf("no host %q", e.H
 // every host of protocol/hosts.
 func WithAnswer(answer AnswerFunc) ServerOption { return func(s *Server) { s.answer = answer } }
 
+// WithGate refuses every fire while gate returns an error: the host hook
+// routes answer the host's block naming it, /v1/fire/{event} 503. hookctl
+// serve --bundle gates on a signed policy having verified.
+func WithGate(gate func() error) ServerOption { return func(s *Server) { s.gate = gate } }
+
 // WithLimits sets the server's limits (zero fields keep their defaults).
 func WithLimits(l ServerLimits) ServerOption { return func(s *Server) { s.lim = l } }
 
@@ -282,7 +290,7 @@ func NewServer(eng *engine.Engine, status func() map[string]any, opts ...ServerO
 		s.rejected[l] = new(atomic.Uint64)
 	}
 	if s.answer == nil {
-		s.answer = answerWith(eng)
+		s.answer = answerWith(eng, s.gate)
 	}
 	s.mux.HandleFunc("POST /claude", s.claude)
 	s.mux.HandleFunc("POST /claude/{event}", s.claude)
@@ -647,8 +655,12 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 // answerWith is the answer of a server without WithAnswer: the hook
 // routes answer through a runtime firing the server's engine, as hookctl
 // serve's do.
-func answerWith(eng *engine.Engine) AnswerFunc {
-	rt := runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithTransportLimits())
+func answerWith(eng *engine.Engine, gate func() error) AnswerFunc {
+	src := runtime.Watched(eng)
+	if gate != nil {
+		src = runtime.Gated(src, gate)
+	}
+	rt := runtime.New(runtime.WithSource(src), runtime.WithTransportLimits())
 	reg := runtime.Hosts()
 	return func(ctx context.Context, call HookCall) (Reply, error) {
 		p, ok := reg.Lookup(call.Host)
@@ -672,6 +684,12 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 		var err error
 		if payload, err = jsonx.DecodeObject(data); err != nil {
 			s.writeError(w, http.StatusBadRequest, &InputError{Err: fmt.Errorf("payload: %w", err)})
+			return
+		}
+	}
+	if s.gate != nil {
+		if err := s.gate(); err != nil {
+			s.writeError(w, http.StatusServiceUnavailable, fmt.Errorf("%w; no hook ran", err))
 			return
 		}
 	}

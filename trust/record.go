@@ -33,6 +33,9 @@ type Store struct {
 	// Configs maps a configuration's canonical absolute path (a file or
 	// a directory) to its record.
 	Configs map[string]*Record `json:"configs"`
+	// Keys are the public keys whose signed bundles and directories are
+	// trusted (TrustKey).
+	Keys []*KeyRecord `json:"keys,omitempty"`
 }
 
 // Record is one trusted configuration.

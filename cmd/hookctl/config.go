@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/hookctl/hookctl/assemble"
+	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/runtime"
@@ -22,6 +23,23 @@ func (a *app) discover() (string, error) {
 		return "", usageError("%v", err)
 	}
 	return path, nil
+}
+
+// openSigned is the configuration at path as it is loaded: a signed
+// bundle or directory (runtime.OpenSigned) is verified against the keys
+// trusted with hookctl trust --pub and becomes its verified directory,
+// every file it loads checked against the signed manifest; a bundle that
+// does not verify is exit status 1 (its hooks never run). Any other path
+// is returned as it is.
+func (a *app) openSigned(ctx context.Context, path string) (string, []assemble.Option, error) {
+	signed, err := runtime.OpenSigned(ctx, path, nil, os.Getenv)
+	if err != nil && bundle.IsBundle(path) {
+		return "", nil, &exitError{code: exitFailure, err: fmt.Errorf("signed configuration %s not verified: %w; its hooks did not run", path, err)}
+	}
+	if signed == nil {
+		return path, nil, nil
+	}
+	return signed.Path, []assemble.Option{assemble.WithFileCheck(signed.Check)}, nil
 }
 
 // projectDir is the project the agent works in: $CLAUDE_PROJECT_DIR or the
@@ -62,7 +80,12 @@ func (a *app) assemblePath(path string, warnings bool, engOpts []engine.Option, 
 		return nil, nil, err
 	}
 	a.timings.Mark("engine")
-	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, opts...)
+	path, signed, err := a.openSigned(context.Background(), path)
+	if err != nil {
+		eng.Close(context.Background())
+		return nil, nil, err
+	}
+	opts = append(append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, signed...), opts...)
 	cfg, err := assemble.Load(path, opts...)
 	if err != nil {
 		eng.Close(context.Background())

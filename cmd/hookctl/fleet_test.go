@@ -43,13 +43,19 @@ type replica struct {
 // SIGTERM; either way it must have ended with status 0.
 func startReplica(t *testing.T, cfg string, args ...string) *replica {
 	t.Helper()
+	return startServeArgs(t, append([]string{"--config", cfg, "--allow-untrusted"}, args...)...)
+}
+
+// startServeArgs is startReplica with serve's arguments as given.
+func startServeArgs(t *testing.T, args ...string) *replica {
+	t.Helper()
 	bin, err := exec.LookPath("hookctl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	r := &replica{stderr: &syncbuf.Buffer{}, exited: make(chan struct{})}
-	r.cmd = exec.Command(bin, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--allow-untrusted"}, args...)...)
+	r.cmd = exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
 	r.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"), "GOMAXPROCS=2")
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {

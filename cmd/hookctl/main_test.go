@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 			"sleep":        sleepCmd,
 			"exits":        exitsCmd,
 			"runinstalled": runInstalledCmd,
+			"tamper":       tamperCmd,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOKCTL_CONFIG", "")

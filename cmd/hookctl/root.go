@@ -117,7 +117,7 @@ replay run the configuration you point them at, on purpose, and need no trust.`,
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
 	_ = root.RegisterFlagCompletionFunc("log-level", fixed("debug", "info", "warn", "error"))
 	root.AddCommand(
-		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a), newDoctorCmd(a),
+		newFireCmd(a), newValidateCmd(a), newListCmd(a), newEventsCmd(a), newClaudeCmd(a), newHookCmd(a), newInstallCmd(a), newDaemonCmd(a), newServeCmd(a), newTrustCmd(a), newImportCmd(a), newBenchCmd(a), newReplayCmd(a), newTestCmd(a), newDoctorCmd(a), newBundleCmd(a),
 	)
 	root.AddCommand(newTypesCmd(a), newVersionCmd(a))
 	root.AddCommand(newFmtCmd(a), newLSPCmd(a))

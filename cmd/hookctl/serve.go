@@ -10,12 +10,17 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"aead.dev/minisign"
 	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/bundle"
+	"github.com/hookctl/hookctl/runtime"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
@@ -31,10 +36,13 @@ func newServeCmd(a *app) *cobra.Command {
 	var natsReplicas int
 	var allowedHosts, allowedOrigins []string
 	var tracePayloads bool
+	var bundleURL string
+	var bundlePubs []string
+	var bundlePoll time.Duration
 	lim := server.DefaultServerLimits()
 	maxBody, maxMemory := byteSize(lim.Input.MaxBytes), byteSize(lim.MaxMemory)
 	cmd := &cobra.Command{
-		Use:   "serve [--config PATH] [--listen ADDR] [--nats URLS]",
+		Use:   "serve [--config PATH | --bundle URL --bundle-pub KEY.pub] [--listen ADDR] [--nats URLS]",
 		Short: "Serve hooks over HTTP: Claude Code http hooks and POST /v1/fire/{event}",
 		Long: `serve runs one engine for every event, with no process start per event:
 
@@ -78,6 +86,16 @@ an untrusted one is refused at start (exit 1), and a reload whose files changed
 since they were trusted is refused while the last good configuration keeps
 serving; running "hookctl trust" then makes it reload. --allow-untrusted or
 HOOKCTL_ALLOW_UNTRUSTED=1 serves it anyway.
+
+Signed bundles. --bundle URL (file:// or https://) serves a policy bundle
+(hookctl bundle build) verified by --bundle-pub KEY.pub (default: the keys
+trusted with hookctl trust --pub); --config FILE.bundle is --bundle
+file://FILE. It is fetched every --bundle-poll (with If-None-Match over
+https), verified whole before it replaces the last good one, then swapped
+in. A download that fails, a bad signature, a tampered file or a bundle
+that does not load keeps the last good policy serving and makes /readyz
+fail its "bundle" check, naming why; until a bundle has loaded, every
+guarded event is blocked (/v1/fire answers 503). See docs/bundles.md.
 
 Limits. Everything a client can make the server hold is bounded, and /healthz
 answers throughout (it takes no request slot):
@@ -143,9 +161,19 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			if drainDelay < 0 {
 				return usageError("--drain-delay must not be negative")
 			}
-			path, err := a.discover()
+			var path string
+			var err error
+			if bundleURL == "" {
+				if path, err = a.discover(); err != nil {
+					return err
+				}
+			}
+			src, err := a.serveBundle(path, bundleURL, bundlePubs, bundlePoll)
 			if err != nil {
 				return err
+			}
+			if src != nil {
+				path = src.URL
 			}
 			host, _, err := net.SplitHostPort(listen)
 			if err != nil {
@@ -202,7 +230,7 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			// --shutdown-timeout 0 waits for nothing (server.Config: a
 			// negative timeout).
 			srv, err := server.Start(cmd.Context(), server.Config{Path: path, Listen: listen, ProjectDir: projectDir(),
-				AllowUntrusted: untrusted, ReloadInterval: interval, ShutdownTimeout: cmp.Or(grace, -1), DrainDelay: drainDelay}, opts...)
+				AllowUntrusted: untrusted, ReloadInterval: interval, ShutdownTimeout: cmp.Or(grace, -1), DrainDelay: drainDelay, Bundle: src}, opts...)
 			if err != nil {
 				return a.serveStartError(err)
 			}
@@ -210,7 +238,9 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			if store.onNATS() {
 				stateNote = ", state on " + store.backendInUse().String()
 			}
-			if untrusted {
+			if src != nil {
+				fmt.Fprintf(a.stderr, "hookctl: serving the signed bundle %s on http://%s (checked every %s)%s\n", src.URL, srv.Addr(), src.Poll, stateNote)
+			} else if untrusted {
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s (not checked for trust: --allow-untrusted)%s\n", path, srv.Addr(), stateNote)
 			} else {
 				fmt.Fprintf(a.stderr, "hookctl: serving %s on http://%s%s\n", path, srv.Addr(), stateNote)
@@ -240,6 +270,9 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 	cmd.Flags().IntVar(&natsReplicas, "nats-replicas", 1, "how many NATS servers keep the kv bucket and the audit stream, when serve creates them (3 on a 3-node cluster)")
 	cmd.Flags().BoolVar(&tracePayloads, "trace-payloads", false, "put payloads and reasons (credentials redacted) on trace spans (or HOOKCTL_TRACE_PAYLOADS=1)")
 	f := cmd.Flags()
+	f.StringVar(&bundleURL, "bundle", "", "serve the signed policy bundle at this file:// or https:// URL (instead of --config), fetched again every --bundle-poll (ETag aware); see docs/bundles.md")
+	f.StringArrayVar(&bundlePubs, "bundle-pub", nil, "a public key (KEY.pub) that verifies --bundle (repeat for several; default: the keys trusted with hookctl trust --pub)")
+	f.DurationVar(&bundlePoll, "bundle-poll", 30*time.Second, "how often --bundle is fetched again")
 	f.Var(&maxBody, "max-body", "largest request body (bytes; K, M, G suffixes are powers of 1024)")
 	f.IntVar(&lim.Input.MaxDepth, "max-depth", lim.Input.MaxDepth, "deepest nesting of objects and arrays in a request body")
 	f.IntVar(&lim.Input.MaxValues, "max-values", lim.Input.MaxValues, "most JSON values in a request body (object keys not counted)")
@@ -259,6 +292,52 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 // serveStartError is serve's exit for an error of server.Start: a
 // configuration's diagnostics are printed, an untrusted configuration
 // says how to serve it anyway; each is exit status 1.
+// serveBundle is the bundle serve pulls: --bundle URL with its keys, or
+// --config FILE.bundle as file://FILE; nil for any other configuration.
+func (a *app) serveBundle(path, rawURL string, pubs []string, poll time.Duration) (*server.BundleSource, error) {
+	if rawURL == "" && !bundle.IsBundle(path) {
+		if len(pubs) > 0 {
+			return nil, usageError("--bundle-pub goes with --bundle (or --config FILE.bundle)")
+		}
+		return nil, nil
+	}
+	if rawURL != "" && a.configPath != "" {
+		return nil, usageError("--bundle replaces --config: give one")
+	}
+	if rawURL == "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, &exitError{code: exitFailure, err: err}
+		}
+		rawURL = (&url.URL{Scheme: "file", Path: abs}).String()
+	}
+	if poll <= 0 {
+		return nil, usageError("--bundle-poll must be positive")
+	}
+	var keys []minisign.PublicKey
+	for _, p := range pubs {
+		k, err := bundle.ReadPublicKey(p)
+		if err != nil {
+			return nil, &exitError{code: exitFailure, err: fmt.Errorf("--bundle-pub: %w", err)}
+		}
+		keys = append(keys, k)
+	}
+	if keys == nil {
+		var err error
+		if keys, err = trust.Keys(); err != nil {
+			return nil, &exitError{code: exitFailure, err: err}
+		}
+		if len(keys) == 0 {
+			return nil, usageError("no key to verify the bundle with: give --bundle-pub KEY.pub, or trust the key with hookctl trust --pub KEY.pub")
+		}
+	}
+	cache, err := runtime.BundleCacheDir(os.Getenv)
+	if err != nil {
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	return &server.BundleSource{URL: rawURL, Keys: keys, Poll: poll, CacheDir: cache}, nil
+}
+
 func (a *app) serveStartError(err error) error {
 	var d *hcl.Diagnostics
 	if errors.As(err, &d) {

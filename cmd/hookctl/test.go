@@ -80,9 +80,13 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 				// the engine's warning would say it twice.
 				a.logLevel = "error"
 			}
+			path, signed, err := a.openSigned(cmd.Context(), path)
+			if err != nil {
+				return err
+			}
 			opts = append(opts,
 				hooktest.WithEngineOptions(engine.WithLogger(a.logger())),
-				hooktest.WithAssembleOptions(assemble.WithProjectDir(projectDir())))
+				hooktest.WithAssembleOptions(append([]assemble.Option{assemble.WithProjectDir(projectDir())}, signed...)...))
 			rep, err := hooktest.Run(cmd.Context(), path, opts...)
 			if err != nil {
 				var d *hcl.Diagnostics

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/trust"
@@ -20,8 +22,9 @@ import (
 
 func newTrustCmd(a *app) *cobra.Command {
 	var list, revoke, check, asJSON bool
+	var pub string
 	cmd := &cobra.Command{
-		Use:   "trust [--config PATH] [--list [--json] | --revoke | --check]",
+		Use:   "trust [--config PATH | --pub KEY.pub] [--list [--json] | --revoke | --check]",
 		Short: "Trust a configuration, so that claude and serve run it (hash-pinned)",
 		Long: `trust records that you reviewed a configuration and want hookctl claude and
 hookctl serve to run it. A cloned repository must not run its hooks unasked: those
@@ -52,13 +55,22 @@ keyed by the configuration's absolute path.
 {"trust_file", "configurations": [{"path", "sha256", "trusted_at", "walk",
 "file_count", "files", "status", "matches", "detail"}]} (docs/formatting.md).
 
+--pub KEY.pub trusts a public key instead (--revoke --pub forgets it): a
+signed bundle or signed directory (hookctl bundle) whose manifest the key
+verifies runs without a record of its own, as signed; one that does not verify
+never runs (docs/bundles.md). --list shows the trusted keys after the
+configurations; --list --json adds "keys": [{"id", "public_key", "source",
+"trusted_at"}].
+
 To run a configuration without trust: hookctl claude --allow-untrusted, hookctl
-serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
+serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment (a
+bundle runs only as signed, even then).`,
 		Example: `  hookctl trust --config .claude/hooks.hcl
   hookctl trust --check --config .claude/hooks.hcl
   hookctl trust --list
   hookctl trust --list --json
-  hookctl trust --revoke --config .claude/hooks.hcl`,
+  hookctl trust --revoke --config .claude/hooks.hcl
+  hookctl trust --pub org.pub`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// JSON is written unescaped (termsafe.JSON makes it safe).
@@ -78,6 +90,12 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 			tf, err := trust.File()
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
+			}
+			if pub != "" {
+				if list || check || a.configPath != "" {
+					return usageError("--pub goes alone, or with --revoke")
+				}
+				return a.trustPub(tf, pub, revoke)
 			}
 			switch {
 			case list && asJSON:
@@ -105,6 +123,7 @@ serve --allow-untrusted, or HOOKCTL_ALLOW_UNTRUSTED=1 in the environment.`,
 	cmd.Flags().BoolVar(&list, "list", false, "list the trusted configurations and whether they changed")
 	cmd.Flags().BoolVar(&revoke, "revoke", false, "forget the configuration's trust")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "with --list: print the records as JSON")
+	cmd.Flags().StringVar(&pub, "pub", "", "trust a minisign public key (KEY.pub from hookctl bundle keygen): bundles and directories it signs run")
 	cmd.Flags().BoolVar(&check, "check", false, "exit 0 if the configuration is trusted and unchanged, 1 (saying what changed) if not")
 	return cmd
 }
@@ -153,16 +172,57 @@ func (a *app) trustList(tf string) error {
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	keys, err := trust.ListKeys(tf)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
 	if len(list) == 0 {
 		fmt.Fprintf(a.stdout, "no trusted configurations (%s)\n", tf)
+	} else {
+		tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CONFIGURATION\tHASH\tTRUSTED\tFILES\tSTATE")
+		for _, l := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", l.Key, trust.ShortHash(l.Record.SHA256), l.Record.TrustedAt.Format(time.RFC3339), l.Record.Present(), l.State)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(keys) > 0 {
+		tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tTRUSTED\tSOURCE")
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", k.ID, k.TrustedAt.Format(time.RFC3339), k.Source)
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+// trustPub trusts (or with revoke forgets) the public key in the file pub.
+func (a *app) trustPub(tf, pub string, revoke bool) error {
+	k, err := bundle.ReadPublicKey(pub)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if revoke {
+		if err := trust.RevokeKey(tf, k); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+		fmt.Fprintf(a.stdout, "revoked key %s\n", bundle.KeyID(k.ID()))
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CONFIGURATION\tHASH\tTRUSTED\tFILES\tSTATE")
-	for _, l := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", l.Key, trust.ShortHash(l.Record.SHA256), l.Record.TrustedAt.Format(time.RFC3339), l.Record.Present(), l.State)
+	abs, _ := filepath.Abs(pub)
+	rec, again, err := trust.TrustKey(tf, k, abs)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
 	}
-	return tw.Flush()
+	if again {
+		fmt.Fprintf(a.stdout, "key %s is trusted already\n", rec.ID)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "trusted key %s: bundles and directories it signs run as signed\n", rec.ID)
+	return nil
 }
 
 // trustListJSON is the JSON form of the trust records (docs/formatting.md).
@@ -171,6 +231,8 @@ type trustListJSON struct {
 	TrustFile string `json:"trust_file"`
 	// Configurations are the records, by path; never null.
 	Configurations []trustedJSON `json:"configurations"`
+	// Keys are the trusted public keys, by ID; never null.
+	Keys []*trust.KeyRecord `json:"keys"`
 }
 
 // trustedJSON is one trust record and its state now.
@@ -204,7 +266,14 @@ func (a *app) trustListJSON(tf string) error {
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
-	out := trustListJSON{TrustFile: tf, Configurations: make([]trustedJSON, 0, len(list))}
+	keys, err := trust.ListKeys(tf)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	out := trustListJSON{TrustFile: tf, Configurations: make([]trustedJSON, 0, len(list)), Keys: keys}
+	if out.Keys == nil {
+		out.Keys = []*trust.KeyRecord{}
+	}
 	for _, l := range list {
 		status, detail, _ := strings.Cut(l.State, ": ")
 		files := l.Record.Files

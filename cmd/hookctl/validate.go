@@ -104,7 +104,12 @@ func (a *app) validate(ctx context.Context, path string) *validation {
 		return fail(err)
 	}
 	a.timings.Mark("engine")
-	cfg, err := assemble.Load(path, assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase()))
+	path, signed, err := a.openSigned(ctx, path)
+	if err != nil {
+		eng.Close(ctx)
+		return fail(err)
+	}
+	cfg, err := assemble.Load(path, append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, signed...)...)
 	if err != nil {
 		eng.Close(ctx)
 		return fail(err)

@@ -1,0 +1,6 @@
+//go:build race
+
+package bundle
+
+// raceEnabled: the race detector slows scrypt tenfold.
+const raceEnabled = true
