@@ -96,11 +96,13 @@ func run(ctx context.Context, args []string) int {
 type input [][]byte
 
 // readInput reads r to its end, at most limit bytes, into parts that
-// grow with the input (64 KiB, then the size read so far, at most 8 MiB).
+// grow with the input (16 KiB, then the size read so far, at most 8 MiB).
+// A hook input is most often a few kilobytes: a first part of 16 KiB is
+// a small allocation, where one of 64 KiB was four times the fresh pages.
 func readInput(r io.Reader, limit int) (input, error) {
 	var in input
 	total := 0
-	for size := 64 << 10; total < limit; {
+	for size := 16 << 10; total < limit; {
 		buf := make([]byte, min(size, limit-total))
 		n, err := io.ReadFull(r, buf)
 		if n > 0 {
@@ -164,7 +166,7 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, 
 	if size > daemon.MaxMessage-(64<<10) {
 		return nil, "the call is too large for the daemon"
 	}
-	attrs := daemon.ProcessAttrs()
+	attrs := daemon.ClientProcessAttrs()
 	sock := daemon.Socket(dir, id, cwd, attrs, daemon.EnvKey(environ))
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, StdinParts: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends

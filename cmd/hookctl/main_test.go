@@ -20,6 +20,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(gcProbeEnv) != "" {
+		gcProbe()
+		return
+	}
 	testscript.Main(m, map[string]func(){
 		"hookctl": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})

@@ -29,8 +29,22 @@ var limits = append([]struct {
 // as text ("umask=022 as=-1:-1 ..."; -1 is unlimited). A daemon serves
 // only calls whose ProcessAttrs are its own, so that a call's hooks run
 // with the caller's umask and limits, as under hookctl claude.
-func ProcessAttrs() string {
-	b := append([]byte("umask="), strconv.FormatUint(uint64(umask()), 8)...)
+func ProcessAttrs() string { return processAttrs(umask()) }
+
+// ClientProcessAttrs is ProcessAttrs for a process that makes no file
+// while it runs (hookctl-client): it reads the umask by setting it and
+// setting it back, a system call, where ProcessAttrs reads
+// /proc/self/status (a tenth of a millisecond; the kernel writes the
+// whole file). The umask is set to 0777 meanwhile, so that a file made
+// in that instant would be made with no permissions, never more.
+func ClientProcessAttrs() string {
+	m := unix.Umask(0o777)
+	unix.Umask(m)
+	return processAttrs(m)
+}
+
+func processAttrs(mask int) string {
+	b := append([]byte("umask="), strconv.FormatUint(uint64(mask), 8)...)
 	for _, l := range limits {
 		var r unix.Rlimit
 		b = append(b, ' ')

@@ -223,33 +223,50 @@ func WriteRequest(w io.Writer, r *Request) error {
 	return err
 }
 
-// ReadRequest receives a request.
+// ReadRequest receives a request. The strings before the input
+// (identity, arguments) and those after it (working directory,
+// environment, attributes) are each copied out of the frame once, as one
+// string the request's strings are parts of: a call costs two string
+// allocations, not one per field and variable. The input is left where
+// it lies.
 func ReadRequest(rd io.Reader) (*Request, error) {
 	b, err := readFrame(rd)
 	if err != nil {
 		return nil, err
 	}
 	d := decoder{b: b}
-	r := &Request{Protocol: int(d.u32()), Identity: string(d.bytes())}
+	r := &Request{Protocol: int(d.u32())}
+	head := strDecoder{s: string(d.fields(1 + callFields))}
+	r.Identity = head.str()
 	var fields [callFields]string
 	for i := range fields {
-		fields[i] = string(d.bytes())
+		fields[i] = head.str()
 	}
 	r.Hook = callOf(fields)
 	r.Stdin = d.bytes()
-	r.Cwd = string(d.bytes())
-	n := d.u32()
+	if d.err != nil {
+		return r, d.err
+	}
+	tail := strDecoder{s: string(d.b)}
+	r.Cwd = tail.str()
+	n := tail.u32()
 	if n > MaxEnv {
 		return nil, errors.New("daemon: too many environment variables")
 	}
+	if n > 0 && n <= uint32(len(tail.s)/4) { // each variable takes 4 bytes at least
+		r.Env = make([]string, 0, n)
+	}
 	for range n {
-		if d.err != nil {
+		if tail.short {
 			break
 		}
-		r.Env = append(r.Env, string(d.bytes()))
+		r.Env = append(r.Env, tail.str())
 	}
-	r.Attrs = string(d.bytes())
-	if d.err == nil && len(d.b) != 0 {
+	r.Attrs = tail.str()
+	switch {
+	case tail.short:
+		d.fail()
+	case len(tail.s) != 0:
 		d.err = errors.New("daemon: trailing bytes after the request")
 	}
 	return r, d.err
@@ -373,10 +390,50 @@ func (d *decoder) bytes() []byte {
 	return v
 }
 
+// fields returns the bytes of the next n length-prefixed fields, whole.
+func (d *decoder) fields(n int) []byte {
+	all := d.b
+	for range n {
+		d.bytes()
+	}
+	if d.err != nil {
+		return nil
+	}
+	return all[:len(all)-len(d.b)]
+}
+
 func (d *decoder) fail() {
 	if d.err == nil {
 		d.err = errors.New("daemon: truncated message")
 	}
+}
+
+// strDecoder reads fields out of a string: each is a part of it, not a
+// copy. short is set at the first field cut short.
+type strDecoder struct {
+	s     string
+	short bool
+}
+
+func (d *strDecoder) u32() uint32 {
+	if len(d.s) < 4 {
+		d.s, d.short = "", true
+		return 0
+	}
+	v := uint32(d.s[0])<<24 | uint32(d.s[1])<<16 | uint32(d.s[2])<<8 | uint32(d.s[3])
+	d.s = d.s[4:]
+	return v
+}
+
+func (d *strDecoder) str() string {
+	n := d.u32()
+	if uint32(len(d.s)) < n {
+		d.s, d.short = "", true
+		return ""
+	}
+	v := d.s[:n]
+	d.s = d.s[n:]
+	return v
 }
 
 // MaxDaemons bounds the daemons a client starts for one user: a host

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestOwnedByMe: a directory of this user is its own; one chowned to
@@ -75,4 +77,37 @@ func TestLiveAndCall(t *testing.T) {
 	if _, err := Call(filepath.Join(dir, "b.sock"), &Request{}); err == nil {
 		t.Fatal("a stale socket answered")
 	}
+}
+
+// TestClientProcessAttrs: the client's attributes, read with the umask
+// system call, are what the daemon reads from /proc for the same process
+// (a call whose attributes differ is refused), under each umask, and the
+// umask is left as it was.
+func TestClientProcessAttrs(t *testing.T) {
+	old := unix.Umask(0o022)
+	defer unix.Umask(old)
+	for _, m := range []int{0o022, 0o077, 0o002, 0o027, 0} {
+		unix.Umask(m)
+		if got, want := ClientProcessAttrs(), ProcessAttrs(); got != want {
+			t.Errorf("umask %03o: client %q, daemon %q", m, got, want)
+		}
+		if now := unix.Umask(m); now != m {
+			t.Errorf("umask %03o left as %03o", m, now)
+		}
+	}
+}
+
+// BenchmarkProcessAttrs: reading the umask from /proc/self/status (the
+// daemon, once) against the umask system call (the client, per call).
+func BenchmarkProcessAttrs(b *testing.B) {
+	b.Run("proc", func(b *testing.B) {
+		for b.Loop() {
+			ProcessAttrs()
+		}
+	})
+	b.Run("client", func(b *testing.B) {
+		for b.Loop() {
+			ClientProcessAttrs()
+		}
+	})
 }

@@ -51,8 +51,15 @@ func main() {
 	quick := flag.Bool("quick", false, "fewer fires and processes: seconds instead of a minute")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	dir := flag.String("peers", "tests/bench/testdata/peers", "directory of the peer hooks and payload")
+	procs := flag.Int("processes", 0, "measure only one bash process, hookctl claude and hookctl-client, in `N` rounds of 40 events each")
 	flag.Parse()
-	if err := run(*dir, *quick, *markdown, os.Stdout); err != nil {
+	var err error
+	if *procs > 0 {
+		err = runProcesses(*dir, *procs, 40, os.Stdout)
+	} else {
+		err = run(*dir, *quick, *markdown, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}
@@ -229,6 +236,50 @@ func run(dir string, quick, markdown bool, w io.Writer) error {
 		nodeRounds = rounds[len(inProc)]
 	}
 	printTargets(w, targets{js: js, jsGC: jsGC, jsInto: jsInto, jsFull: jsFull, jsFullRounds: rounds[5], decl: decl, jsRounds: rounds[0], declRounds: rounds[1], nodeRounds: nodeRounds, floors: floors, rows: rows, eps: eps, noHook: noHook, noHookAllocs: noHookAllocs, bash: bashRow, bashErr: bashErr, py: pyRow, pyErr: pyErr})
+	loadAfter, stealAfter := machineLoad()
+	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
+	return nil
+}
+
+// runProcesses measures the process peers alone (one bash process
+// running the checks, hookctl claude, hookctl-client answered by a warm
+// daemon), events taken in turn, in rounds of runs events: per round the
+// p50 of each and hookctl-client's p50 ÷ bash's; then the median of those
+// ratios and their range.
+func runProcesses(dir string, rounds, runs int, w io.Writer) error {
+	payloadJSON, err := os.ReadFile(filepath.Join(dir, "payload.json"))
+	if err != nil {
+		return err
+	}
+	hooksHCL, _ := filepath.Abs(filepath.Join(dir, "hooks.hcl"))
+	hookSh, _ := filepath.Abs(filepath.Join(dir, "hook.sh"))
+	tmp, err := os.MkdirTemp("", "hookctl-compare")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := bench.Build(tmp)
+	if err != nil {
+		return err
+	}
+	printMachine(w)
+	loadBefore, stealBefore := machineLoad()
+	var ratios []float64
+	for i := range rounds {
+		res := pairedProcesses(bin, hooksHCL, "bash "+hookSh, payloadJSON, tmp, runs)
+		for _, r := range res {
+			if r.err != nil {
+				return fmt.Errorf("%s: %w", r.row.name, r.err)
+			}
+		}
+		bash, claude, client := res[0].row, res[1].row, res[2].row
+		x := float64(client.p50) / float64(bash.p50)
+		ratios = append(ratios, x)
+		fmt.Fprintf(w, "round %d: bash %s, hookctl claude %s, hookctl-client %s: client ÷ bash %.2f×\n", i+1, human(bash.p50), human(claude.p50), human(client.p50), x)
+	}
+	slices.Sort(ratios)
+	fmt.Fprintf(w, "hookctl-client ÷ one bash hook process, median of %d rounds: %.2f× (%.2f–%.2f×; ≤ 1.0× in every round: %s)\n",
+		rounds, ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], map[bool]string{true: "met", false: "NOT met"}[ratios[len(ratios)-1] <= 1.0])
 	loadAfter, stealAfter := machineLoad()
 	printLoad(w, loadBefore, loadAfter, stealBefore, stealAfter)
 	return nil
