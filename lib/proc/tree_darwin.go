@@ -1,8 +1,10 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,9 +60,14 @@ func (darwinProcs) list(since uint64) []stat {
 }
 
 // hasToken reads pid's environment from kern.procargs2, which the kernel
-// gives for this user's processes only.
+// gives for this user's processes only. EIO is a process in the middle of
+// a fork, exec or exit: it is asked again, a few times.
 func (darwinProcs) hasToken(pid int, token string) bool {
 	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	for try := 0; try < 3 && errors.Is(err, unix.EIO); try++ {
+		time.Sleep(time.Millisecond)
+		b, err = unix.SysctlRaw("kern.procargs2", pid)
+	}
 	if err != nil {
 		return false
 	}
