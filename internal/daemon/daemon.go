@@ -129,13 +129,13 @@ func SameEnv(a, b []string) bool {
 const MaxEnv = 1 << 16
 
 // Dir is the per-user directory of the daemons' sockets (socketDir):
-// on Linux $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID; on macOS
+// $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID; on macOS
 // $TMPDIR/hookctl-UID ($TMPDIR is per user there); /tmp/hookctl-UID
 // where those would make a socket's path too long for the system. It is
 // created 0700; one that another user owns or others can enter is
 // refused.
 func Dir() (string, error) {
-	dir, err := socketDir(goruntime.GOOS, os.Getenv, os.Getuid())
+	dir, err := socketDir(goruntime.GOOS, os.TempDir(), os.Getenv, os.Getuid())
 	if err != nil {
 		return "", err
 	}
@@ -168,31 +168,31 @@ func maxSocketPath(goos string) int {
 }
 
 // socketDir chooses the sockets' directory on the platform goos for the
-// user uid, with the environment getenv reads: the first candidate under
-// which a socket's path (the directory, a slash, socketName) fits in
-// sun_path. On Linux the candidates are $XDG_RUNTIME_DIR/hookctl (when
-// set), else $TMPDIR/hookctl-UID; elsewhere $TMPDIR/hookctl-UID (macOS
-// has no XDG_RUNTIME_DIR, and its $TMPDIR, /var/folders/.../T, is the
-// user's own); then /tmp/hookctl-UID on every platform. A directory
-// whose sockets would not fit is an error: the client then runs hookctl
+// user uid, with the temporary directory tmp (os.TempDir) and the
+// environment getenv reads: the first candidate under which a socket's
+// path (the directory, a slash, socketName) fits in sun_path. The
+// candidates are $XDG_RUNTIME_DIR/hookctl (when set), else
+// tmp/hookctl-UID; on macOS tmp/hookctl-UID always (macOS has no
+// XDG_RUNTIME_DIR, and its $TMPDIR, /var/folders/.../T, is the user's
+// own); then, on unix systems, /tmp/hookctl-UID. A directory whose
+// sockets would not fit is an error: the client then runs hookctl
 // itself.
-func socketDir(goos string, getenv func(string) string, uid int) (string, error) {
-	tmp := getenv("TMPDIR")
-	if tmp == "" {
-		tmp = "/tmp"
-	}
+func socketDir(goos, tmp string, getenv func(string) string, uid int) (string, error) {
 	own := fmt.Sprintf("hookctl-%d", uid)
-	first := filepath.Join(tmp, own)
-	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" && goos == "linux" {
-		first = filepath.Join(rt, "hookctl")
+	candidates := []string{filepath.Join(tmp, own)}
+	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" && goos != "darwin" && goos != "ios" {
+		candidates[0] = filepath.Join(rt, "hookctl")
+	}
+	if goos != "windows" && goos != "plan9" {
+		candidates = append(candidates, "/tmp/"+own)
 	}
 	limit := maxSocketPath(goos)
-	for _, dir := range []string{first, filepath.Join("/tmp", own)} {
+	for _, dir := range candidates {
 		if len(dir)+1+socketName <= limit {
 			return dir, nil
 		}
 	}
-	return "", fmt.Errorf("%s: too long a directory for unix sockets (at most %d bytes with the socket's name)", first, limit)
+	return "", fmt.Errorf("%s: too long a directory for unix sockets (at most %d bytes with the socket's name)", candidates[0], limit)
 }
 
 // Socket is the socket of the daemon for a binary identity, working

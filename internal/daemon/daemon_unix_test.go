@@ -19,7 +19,7 @@ func TestOwnedByMe(t *testing.T) {
 	// TMPDIR).
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	t.Setenv("TMPDIR", rt)
-	dir, err := socketDir(runtime.GOOS, os.Getenv, os.Getuid())
+	dir, err := socketDir(runtime.GOOS, os.TempDir(), os.Getenv, os.Getuid())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,13 +37,18 @@ func TestSocketDir(t *testing.T) {
 		{"macOS TMPDIR", "darwin", env("TMPDIR", macTmp), macTmp + "hookctl-501"},
 		{"macOS ignores XDG_RUNTIME_DIR", "darwin", env("TMPDIR", macTmp, "XDG_RUNTIME_DIR", "/run/user/501"), macTmp + "hookctl-501"},
 		{"macOS without TMPDIR", "darwin", env(), "/tmp/hookctl-501"},
+		{"freebsd runtime dir", "freebsd", env("XDG_RUNTIME_DIR", "/var/run/user/501", "TMPDIR", "/tmpdir"), "/var/run/user/501/hookctl"},
 		// The longest that fits, and one byte more.
 		{"macOS 103 bytes", "darwin", env("TMPDIR", pad(103, "/hookctl-501")), pad(103, "/hookctl-501") + "/hookctl-501"},
 		{"macOS 104 bytes", "darwin", env("TMPDIR", pad(104, "/hookctl-501")), "/tmp/hookctl-501"},
 		{"linux 107 bytes", "linux", env("XDG_RUNTIME_DIR", pad(107, "/hookctl")), pad(107, "/hookctl") + "/hookctl"},
 		{"linux 108 bytes", "linux", env("XDG_RUNTIME_DIR", pad(108, "/hookctl")), "/tmp/hookctl-501"},
 	} {
-		got, err := socketDir(tc.goos, tc.getenv, 501)
+		tmp := tc.getenv("TMPDIR")
+		if tmp == "" {
+			tmp = "/tmp" // os.TempDir on unix
+		}
+		got, err := socketDir(tc.goos, tmp, tc.getenv, 501)
 		if err != nil || filepath.Clean(got) != filepath.Clean(tc.want) {
 			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, filepath.Clean(tc.want))
 			continue
