@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/dirs"
 	"github.com/hookctl/hookctl/internal/shquote"
 )
 
@@ -102,57 +103,24 @@ func AllowUntrusted(flag bool, opts ...Option) bool {
 	return strings.EqualFold(v, "yes") || strings.EqualFold(v, "on")
 }
 
-// File is the trust file: $HOOKCTL_TRUST_FILE, else
-// hookctl/trusted.json in the user's configuration directory.
+// File is the trust file: $HOOKCTL_TRUST_FILE, else trusted.json in the
+// user's hookctl configuration directory (internal/dirs.Config:
+// $XDG_CONFIG_HOME/hookctl where set, else ~/.config/hookctl on Linux,
+// ~/Library/Application Support/hookctl on macOS).
 func File(opts ...Option) (string, error) {
 	o := optionsOf(opts)
-	getenv, configDir := os.Getenv, os.UserConfigDir
+	getenv := os.Getenv
 	if o.getenv != nil {
 		getenv = o.getenv
-		configDir = func() (string, error) { return userConfigDir(o.getenv) }
 	}
 	if p := getenv(FileEnv); p != "" {
 		return filepath.Abs(p)
 	}
-	dir, err := configDir()
+	dir, err := dirs.Config(getenv)
 	if err != nil {
 		return "", fmt.Errorf("no trust file: set $%s or $HOME: %w", FileEnv, err)
 	}
-	return filepath.Join(dir, "hookctl", "trusted.json"), nil
-}
-
-// userConfigDir is os.UserConfigDir of the environment getenv reads.
-func userConfigDir(getenv func(string) string) (string, error) {
-	var dir string
-	switch runtime.GOOS {
-	case "windows":
-		if dir = getenv("AppData"); dir == "" {
-			return "", errors.New("%AppData% is not defined")
-		}
-		return dir, nil
-	case "darwin", "ios":
-		if dir = getenv("HOME"); dir == "" {
-			return "", errors.New("$HOME is not defined")
-		}
-		return filepath.Join(dir, "Library", "Application Support"), nil
-	case "plan9":
-		if dir = getenv("home"); dir == "" {
-			return "", errors.New("$home is not defined")
-		}
-		return filepath.Join(dir, "lib"), nil
-	}
-	dir = getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return "", errors.New("neither $XDG_CONFIG_HOME nor $HOME are defined")
-		}
-		return filepath.Join(home, ".config"), nil
-	}
-	if !filepath.IsAbs(dir) {
-		return "", errors.New("path in $XDG_CONFIG_HOME is relative")
-	}
-	return dir, nil
+	return filepath.Join(dir, "trusted.json"), nil
 }
 
 // ReadStore reads the trust file; a missing one is empty. A trust

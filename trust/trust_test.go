@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/dirs"
 )
 
 // writeTree writes files (slash paths relative to dir) and returns dir's
@@ -546,6 +547,29 @@ func TestGivenEnvironment(t *testing.T) {
 		}
 		if _, err := File(WithGetenv(func(string) string { return "" })); err == nil {
 			t.Error("no trust file without HOME")
+		}
+	}
+}
+
+// TestFileInTheConfigDirectory: without $HOOKCTL_TRUST_FILE the trust
+// file is in the one user configuration directory of internal/dirs, on
+// every platform (on macOS ~/Library/Application Support/hookctl, or
+// $XDG_CONFIG_HOME/hookctl where it is set; a relative XDG_CONFIG_HOME is
+// ignored, as the XDG specification says).
+func TestFileInTheConfigDirectory(t *testing.T) {
+	home := t.TempDir()
+	for _, env := range []map[string]string{
+		{"HOME": home, "AppData": home},
+		{"HOME": home, "AppData": home, "XDG_CONFIG_HOME": filepath.Join(home, "xdg")},
+		{"HOME": home, "AppData": home, "XDG_CONFIG_HOME": "relative"},
+	} {
+		getenv := func(k string) string { return env[k] }
+		dir, err := dirs.Config(getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err := File(WithGetenv(getenv)); err != nil || f != filepath.Join(dir, "trusted.json") {
+			t.Errorf("%v: File = %q, %v; want it in %s", env, f, err, dir)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, client: client, full: full, dir: dir, vars: []string{
 		"HOOKCTL_TRUST_FILE=" + dir + "/trust.json", "HOOKCTL_STATE_DIR=" + dir + "/state",
-		"XDG_RUNTIME_DIR=" + rt, "HOOKCTL_CLIENT_DEBUG=1", "HOOKCTL_DAEMON_IDLE=2s",
+		"XDG_RUNTIME_DIR=" + rt, "TMPDIR=" + rt, "HOOKCTL_CLIENT_DEBUG=1", "HOOKCTL_DAEMON_IDLE=2s",
 		"HOOKCTL_CONFIG=", "CLAUDE_PROJECT_DIR=", "HOOKCTL_ALLOW_UNTRUSTED=",
 	}}
 	t.Cleanup(func() {
@@ -169,7 +169,7 @@ func TestClientFallsBackNeverAllows(t *testing.T) {
 	e := newEnv(t)
 	// A runtime directory the daemon cannot use.
 	e.write("rtfile", "")
-	e.vars = append(e.vars, "XDG_RUNTIME_DIR="+filepath.Join(e.dir, "rtfile"))
+	e.vars = append(e.vars, "XDG_RUNTIME_DIR="+filepath.Join(e.dir, "rtfile"), "TMPDIR="+filepath.Join(e.dir, "rtfile"))
 	out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
 	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(errOut, "itself") {
 		t.Fatalf("fallback: %d %s %s", code, out, errOut)

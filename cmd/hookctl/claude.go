@@ -26,7 +26,8 @@ Code reads nothing but the exit status: TaskCompleted, TeammateIdle).
 
 The Stop loop guard and hookctl/kv keep their state in a file
 (settings.state_file, else $HOOKCTL_STATE_DIR/kv.json, else
-~/.local/state/hookctl/kv.json), so they work across invocations. A
+~/.local/state/hookctl/kv.json; ~/Library/Application Support/hookctl/state
+on macOS), so they work across invocations. A
 configuration with settings.state = "nats://..." keeps it, and the audit
 log, in NATS JetStream instead, shared with every hookctl serve of the
 fleet; connecting is bounded (2s), and NATS that cannot be reached fails

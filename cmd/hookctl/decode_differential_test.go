@@ -212,7 +212,7 @@ func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
 		"HOOKCTL_CONFIG=", "CLAUDE_PROJECT_DIR=", "HOOKCTL_ALLOW_UNTRUSTED=",
 		"HOOKCTL_TRUST_FILE="+filepath.Join(dir, "trusted.json"),
 		"HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"),
-		"XDG_RUNTIME_DIR="+filepath.Join(dir, "rt"),
+		"XDG_RUNTIME_DIR="+filepath.Join(dir, "rt"), "TMPDIR="+filepath.Join(dir, "rt"),
 		"HOOKCTL_DAEMON_IDLE=60s", "HOOKCTL_CLIENT_DEBUG=1")
 	runIn := func(stdin []byte, name string, args ...string) (int, []byte, string) {
 		cmd := exec.Command(name, args...)

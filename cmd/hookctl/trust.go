@@ -47,9 +47,10 @@ from node_modules, or that does not decode, pins every file under its directory
 instead. Any change to a pinned file, and any added *.hcl file, needs a new
 hookctl trust.
 
-Records are kept per user in $HOOKCTL_TRUST_FILE, else
-<user config dir>/hookctl/trusted.json (~/.config/hookctl/trusted.json on Linux),
-keyed by the configuration's absolute path.
+Records are kept per user in $HOOKCTL_TRUST_FILE, else trusted.json in
+$XDG_CONFIG_HOME/hookctl where set, else ~/.config/hookctl on Linux and
+~/Library/Application Support/hookctl on macOS, keyed by the configuration's
+absolute path.
 
 --list --json prints the records as one JSON object on stdout:
 {"trust_file", "configurations": [{"path", "sha256", "trusted_at", "walk",

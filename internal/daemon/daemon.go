@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 )
 
@@ -127,13 +128,16 @@ func SameEnv(a, b []string) bool {
 // MaxEnv bounds the environment variables of a request.
 const MaxEnv = 1 << 16
 
-// Dir is the per-user directory of the daemons' sockets:
-// $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID. It is created
-// 0700; one that another user owns or others can enter is refused.
+// Dir is the per-user directory of the daemons' sockets (socketDir):
+// $XDG_RUNTIME_DIR/hookctl, else $TMPDIR/hookctl-UID; on macOS
+// $TMPDIR/hookctl-UID ($TMPDIR is per user there); /tmp/hookctl-UID
+// where those would make a socket's path too long for the system. It is
+// created 0700; one that another user owns or others can enter is
+// refused.
 func Dir() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-%d", os.Getuid()))
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
-		dir = filepath.Join(rt, "hookctl")
+	dir, err := socketDir(goruntime.GOOS, os.TempDir(), os.Getenv, os.Getuid())
+	if err != nil {
+		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
@@ -146,6 +150,49 @@ func Dir() (string, error) {
 		return "", fmt.Errorf("%s: not a private directory of this user", dir)
 	}
 	return dir, nil
+}
+
+// socketName is the length of a socket's name in its directory (Socket):
+// 24 hexadecimal digits and ".sock".
+const socketName = 24 + len(".sock")
+
+// maxSocketPath is the longest path a unix socket can have on the
+// platform goos, in bytes, without the NUL that ends it: sun_path holds
+// 108 bytes on Linux and 104 on macOS and the BSDs.
+func maxSocketPath(goos string) int {
+	switch goos {
+	case "linux", "android", "windows":
+		return 107
+	}
+	return 103
+}
+
+// socketDir chooses the sockets' directory on the platform goos for the
+// user uid, with the temporary directory tmp (os.TempDir) and the
+// environment getenv reads: the first candidate under which a socket's
+// path (the directory, a slash, socketName) fits in sun_path. The
+// candidates are $XDG_RUNTIME_DIR/hookctl (when set), else
+// tmp/hookctl-UID; on macOS tmp/hookctl-UID always (macOS has no
+// XDG_RUNTIME_DIR, and its $TMPDIR, /var/folders/.../T, is the user's
+// own); then, on unix systems, /tmp/hookctl-UID. A directory whose
+// sockets would not fit is an error: the client then runs hookctl
+// itself.
+func socketDir(goos, tmp string, getenv func(string) string, uid int) (string, error) {
+	own := fmt.Sprintf("hookctl-%d", uid)
+	candidates := []string{filepath.Join(tmp, own)}
+	if rt := getenv("XDG_RUNTIME_DIR"); rt != "" && goos != "darwin" && goos != "ios" {
+		candidates[0] = filepath.Join(rt, "hookctl")
+	}
+	if goos != "windows" && goos != "plan9" {
+		candidates = append(candidates, "/tmp/"+own)
+	}
+	limit := maxSocketPath(goos)
+	for _, dir := range candidates {
+		if len(dir)+1+socketName <= limit {
+			return dir, nil
+		}
+	}
+	return "", fmt.Errorf("%s: too long a directory for unix sockets (at most %d bytes with the socket's name)", candidates[0], limit)
 }
 
 // Socket is the socket of the daemon for a binary identity, working

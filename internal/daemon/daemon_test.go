@@ -195,12 +195,17 @@ func TestSocketPerEnvironment(t *testing.T) {
 func TestDir(t *testing.T) {
 	rt := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", rt)
+	t.Setenv("TMPDIR", rt) // macOS's
+	want := filepath.Join(rt, "hookctl")
+	if runtime.GOOS == "darwin" {
+		want = filepath.Join(rt, fmt.Sprintf("hookctl-%d", os.Getuid()))
+	}
 	dir, err := Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(dir)
-	if err != nil || dir != filepath.Join(rt, "hookctl") || fi.Mode().Perm() != 0o700 {
+	if err != nil || dir != want || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("%s %v %v", dir, fi.Mode(), err)
 	}
 	// Others can enter: refused.

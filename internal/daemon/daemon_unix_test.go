@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -15,13 +17,23 @@ import (
 // another user is not, and Dir refuses it.
 func TestOwnedByMe(t *testing.T) {
 	rt := t.TempDir()
-	dir := filepath.Join(rt, "hookctl")
+	// Where Dir looks on this system (Linux: XDG_RUNTIME_DIR; macOS:
+	// TMPDIR).
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	t.Setenv("TMPDIR", rt)
+	dir, err := socketDir(runtime.GOOS, os.TempDir(), os.Getenv, os.Getuid())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil || !ownedByMe(fi) {
 		t.Fatalf("own directory: %v", err)
+	}
+	if got, err := Dir(); err != nil || got != dir {
+		t.Fatalf("Dir = %q, %v; want %q", got, err, dir)
 	}
 	if os.Getuid() != 0 {
 		t.Skip("giving a directory to another user needs root")
@@ -32,7 +44,6 @@ func TestOwnedByMe(t *testing.T) {
 	if fi, _ := os.Lstat(dir); ownedByMe(fi) {
 		t.Fatal("another user's directory is mine")
 	}
-	t.Setenv("XDG_RUNTIME_DIR", rt)
 	if _, err := Dir(); err == nil {
 		t.Fatal("Dir accepted another user's directory")
 	}
@@ -110,4 +121,33 @@ func BenchmarkProcessAttrs(b *testing.B) {
 			ClientProcessAttrs()
 		}
 	})
+}
+
+// TestSocketPathLimit: on this system a unix socket listens at a path of
+// maxSocketPath bytes and not at one byte more: the limit socketDir
+// counts with is the system's.
+func TestSocketPathLimit(t *testing.T) {
+	limit := maxSocketPath(runtime.GOOS)
+	base := t.TempDir()
+	// A directory that leaves room for a name of 10 bytes or more.
+	dir := base
+	for len(dir)+1+10 < limit-60 {
+		dir = filepath.Join(dir, strings.Repeat("d", min(50, limit-60-len(dir)-1)))
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	name := func(n int) string { return filepath.Join(dir, strings.Repeat("s", n-len(dir)-1)) }
+	if len(name(limit)) != limit {
+		t.Fatalf("path of %d bytes, want %d", len(name(limit)), limit)
+	}
+	ln, err := net.Listen("unix", name(limit))
+	if err != nil {
+		t.Fatalf("a socket of %d bytes: %v", limit, err)
+	}
+	ln.Close()
+	if ln, err := net.Listen("unix", name(limit+1)); err == nil {
+		ln.Close()
+		t.Fatalf("a socket of %d bytes listened: the limit is not %d", limit+1, limit)
+	}
 }

@@ -22,13 +22,13 @@ func Mkfifo(t testing.TB, p string) string {
 }
 
 // Alive reports whether pid runs. A zombie nobody reaped yet counts as
-// gone (where /proc shows it).
+// gone (where /proc or, on macOS, kern.proc shows it).
 func Alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
 	if runtime.GOOS != "linux" {
-		return true
+		return !zombie(pid)
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {

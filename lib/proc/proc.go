@@ -262,7 +262,7 @@ const DepthEnv = "HOOKCTL_DEPTH"
 // TokenEnv is the environment variable that marks every process of one
 // run: a token new for each run, after those of the runs it is nested in
 // (comma-separated), and how the processes a run left behind are found
-// on Linux (see tree).
+// on Linux and macOS (see tree).
 const TokenEnv = "HOOKCTL_RUN"
 
 // Depth is the process's own depth in hookctl's hooks: DepthEnv read

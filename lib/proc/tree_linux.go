@@ -3,53 +3,29 @@ package proc
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"strconv"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
-// tree finds and kills every process a run started, on Linux. A process
-// group is not enough: a hook's descendant can start a session (setsid)
-// or a group of its own, and its parent can exit and leave it to init.
-// So the kill stops the group, then walks /proc until no new process
-// turns up, stopping each process of the run it finds (a stopped process
-// cannot fork, and a stopped parent keeps its children's parent link),
-// and then kills them all. A process is the run's when it started no
-// earlier than the run's program and
-//
-//   - its parent, process group or session is a process of the run (the
-//     program is the first), or
-//   - its environment holds the run's token (TokenEnv), inherited from the
-//     program across sessions, groups, orphaning and nested runs.
-//
-// A process that clears its environment and also leaves the session and
-// the tree of the run before the kill (two forks and a setsid in
-// between) escapes the walk: hard containment needs a cgroup (systemd-run
-// --scope, a container).
-type tree struct {
-	leader int
-	prefix []byte // "\x00" + TokenEnv + "="
-	token  string
-	since  uint64 // the program's start time, in clock ticks after boot
+// linuxProcs is the process table of /proc.
+type linuxProcs struct{}
+
+func systemTable() procTable { return linuxProcs{} }
+
+func (linuxProcs) started(pid int) (uint64, bool) {
+	st, ok := readStat(pid)
+	return st.start, ok
 }
 
-func newTree(pid int, token string) *tree {
-	t := &tree{leader: pid, prefix: []byte("\x00" + TokenEnv + "="), token: token}
-	if st, ok := readStat(pid); ok {
-		t.since = st.start
-	}
-	return t
+func (linuxProcs) signal(pid int, sig syscall.Signal) error { return signal(pid, sig) }
+
+func (linuxProcs) gone(pid int) bool {
+	st, ok := readStat(pid)
+	return !ok || st.zombie
 }
 
-// stat is what the walk reads of /proc/PID/stat.
-type stat struct {
-	pid, ppid, pgrp, session int
-	zombie                   bool
-	start                    uint64
-}
-
+// readStat reads /proc/PID/stat.
 func readStat(pid int) (stat, bool) {
 	var buf [512]byte
 	return readStatInto(pid, buf[:])
@@ -122,29 +98,16 @@ func atoi(b []byte) int {
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // hasToken reports whether pid's environment holds the run's token.
-func (t *tree) hasToken(pid int) bool {
+func (linuxProcs) hasToken(pid int, token string) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil || len(b) == 0 {
+	if err != nil {
 		return false
 	}
-	i := bytes.Index(append([]byte{0}, b...), t.prefix)
-	if i < 0 {
-		return false
-	}
-	v := b[i+len(t.prefix)-1:]
-	if j := bytes.IndexByte(v, 0); j >= 0 {
-		v = v[:j]
-	}
-	for tok := range bytes.SplitSeq(v, []byte(",")) {
-		if string(tok) == t.token {
-			return true
-		}
-	}
-	return false
+	return envHasToken(b, token)
 }
 
-// scan lists the processes that started no earlier than the run.
-func (t *tree) scan() []stat {
+// list lists the processes that started no earlier than since.
+func (linuxProcs) list(since uint64) []stat {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil
@@ -159,67 +122,9 @@ func (t *tree) scan() []stat {
 		if pid <= 1 || pid == self {
 			continue
 		}
-		if st, ok := readStatInto(pid, buf[:]); ok && st.start >= t.since {
+		if st, ok := readStatInto(pid, buf[:]); ok && st.start >= since {
 			out = append(out, st)
 		}
 	}
 	return out
-}
-
-// kill stops and kills every process of the run, and returns once they
-// are gone (or after a bound, for one that will not die).
-func (t *tree) kill(cmd *exec.Cmd) {
-	_ = syscall.Kill(-t.leader, syscall.SIGSTOP)
-	ours := map[int]bool{t.leader: true}
-	var stopped []int
-	for round := 0; round < 100; round++ {
-		found := 0
-		procs := t.scan()
-		tokenOf := map[int]bool{}
-		for changed := true; changed; {
-			changed = false
-			for _, p := range procs {
-				if ours[p.pid] {
-					continue
-				}
-				is := ours[p.ppid] || ours[p.pgrp] || ours[p.session]
-				if !is && !p.zombie {
-					tok, seen := tokenOf[p.pid]
-					if !seen {
-						tok = t.hasToken(p.pid)
-						tokenOf[p.pid] = tok
-					}
-					is = tok
-				}
-				if is {
-					ours[p.pid], changed = true, true
-					// One that cannot be signalled (another user's, a
-					// setuid program) is not waited for.
-					if !p.zombie && syscall.Kill(p.pid, syscall.SIGSTOP) == nil {
-						stopped = append(stopped, p.pid)
-						found++
-					}
-				}
-			}
-		}
-		if found == 0 {
-			break
-		}
-	}
-	_ = syscall.Kill(-t.leader, syscall.SIGKILL)
-	for _, pid := range stopped {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-	// SIGKILL is delivered, not yet acted on: wait until each is a
-	// zombie or gone, so that nothing of the run is still running once
-	// Run returns (a one-shot hookctl exits right after).
-	deadline := time.Now().Add(2 * time.Second)
-	for _, pid := range stopped {
-		for time.Now().Before(deadline) {
-			if st, ok := readStat(pid); !ok || st.zombie {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
 }

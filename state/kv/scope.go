@@ -4,12 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/dirs"
 	"github.com/hookctl/hookctl/internal/keypart"
 )
 
@@ -115,24 +116,16 @@ func (v *scoped) Keys(ctx context.Context, prefix string) ([]string, error) {
 	return ks, nil
 }
 
-// DefaultPath returns where hookctl keeps its state file:
-// $HOOKCTL_STATE_DIR/kv.json if HOOKCTL_STATE_DIR is set, else
-// $XDG_STATE_HOME/hookctl/kv.json if XDG_STATE_HOME is set to an absolute
+// DefaultPath returns where hookctl keeps its state file: kv.json in
+// the state directory of internal/dirs.State ($HOOKCTL_STATE_DIR if set,
+// else $XDG_STATE_HOME/hookctl if XDG_STATE_HOME is set to an absolute
 // path (the XDG spec says to ignore a relative one), else
-// ~/.local/state/hookctl/kv.json.
+// ~/.local/state/hookctl on Linux and ~/Library/Application
+// Support/hookctl/state on macOS).
 func DefaultPath() (string, error) {
-	if d := os.Getenv("HOOKCTL_STATE_DIR"); d != "" {
-		return filepath.Join(d, "kv.json"), nil
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "hookctl", "kv.json"), nil
-	}
-	home, err := os.UserHomeDir()
+	dir, err := dirs.State(os.Getenv)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("kv: no home directory for the default state file: %w", err)
 	}
-	if home == "" {
-		return "", errors.New("kv: no home directory for the default state file")
-	}
-	return filepath.Join(home, ".local", "state", "hookctl", "kv.json"), nil
+	return filepath.Join(dir, "kv.json"), nil
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"testing"
 	"time"
 
@@ -87,19 +88,28 @@ func TestScopes(t *testing.T) {
 
 func TestDefaultPath(t *testing.T) {
 	home, srv, xdg := t.TempDir(), t.TempDir(), t.TempDir()
+	// The platform's own state directory under home (internal/dirs).
+	own := filepath.Join(home, ".local", "state", "hookctl", "kv.json")
+	switch runtime.GOOS {
+	case "darwin", "ios":
+		own = filepath.Join(home, "Library", "Application Support", "hookctl", "state", "kv.json")
+	case "windows":
+		own = filepath.Join(home, "hookctl", "state", "kv.json")
+	}
 	tests := []struct {
 		name, stateDir, xdg, want string
 	}{
 		{"HOOKCTL_STATE_DIR wins", srv, xdg, filepath.Join(srv, "kv.json")},
 		{"XDG_STATE_HOME", "", xdg, filepath.Join(xdg, "hookctl", "kv.json")},
-		{"relative XDG_STATE_HOME ignored", "", "rel", filepath.Join(home, ".local", "state", "hookctl", "kv.json")},
-		{"home", "", "", filepath.Join(home, ".local", "state", "hookctl", "kv.json")},
+		{"relative XDG_STATE_HOME ignored", "", "rel", own},
+		{"home", "", "", own},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("HOME", home)
 			t.Setenv("USERPROFILE", home)
 			t.Setenv("home", home)
+			t.Setenv("LocalAppData", home)
 			t.Setenv("HOOKCTL_STATE_DIR", tt.stateDir)
 			t.Setenv("XDG_STATE_HOME", tt.xdg)
 			got, err := kv.DefaultPath()

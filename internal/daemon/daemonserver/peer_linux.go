@@ -3,32 +3,22 @@
 package daemonserver
 
 import (
-	"errors"
 	"net"
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // peerIsMe reports whether the process at the other end of a unix socket
 // connection runs as this user (SO_PEERCRED).
-func peerIsMe(c net.Conn) (bool, error) {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return false, errors.New("not a unix socket")
-	}
-	raw, err := uc.SyscallConn()
+func peerIsMe(c net.Conn) (bool, error) { return peerIs(c, os.Getuid(), soPeerCred) }
+
+// soPeerCred is the peer's user id by SO_PEERCRED: the credentials the
+// peer had when it connected.
+func soPeerCred(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return false, err
+		return -1, err
 	}
-	var cred *syscall.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return false, err
-	}
-	if serr != nil {
-		return false, serr
-	}
-	return int(cred.Uid) == os.Getuid(), nil
+	return int(cred.Uid), nil
 }

@@ -1,0 +1,5 @@
+package daemonserver
+
+import "testing"
+
+func peerCredOf(testing.TB) peerUID { return soPeerCred }
