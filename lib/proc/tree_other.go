@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package proc
 
@@ -6,7 +6,7 @@ import "os/exec"
 
 // tree is the run's process group where /proc cannot be walked: on other
 // unix systems a descendant that starts a session or a group of its own
-// outlives the run; on Windows the program alone is killed.
+// outlives the run (Windows: tree_windows.go, a job object).
 type tree struct{}
 
 func newTree(int, string) *tree { return nil }
