@@ -3,6 +3,7 @@ package assemble
 import (
 	"fmt"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -40,8 +41,9 @@ func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 			b.Errorf("command", "Empty command", "command must not be empty.")
 			return nil
 		}
-		// A relative program path is relative to the configuration.
-		if strings.Contains(spec.Argv[0], "/") && !filepath.IsAbs(spec.Argv[0]) {
+		// A relative program path is relative to the configuration, as
+		// the trust check reads it (hcl.CommandFiles).
+		if namesDir(spec.Argv[0], goruntime.GOOS == "windows") && !filepath.IsAbs(spec.Argv[0]) {
 			spec.Argv[0] = filepath.Join(b.Dir(), spec.Argv[0])
 		}
 	default:
@@ -86,6 +88,14 @@ func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 		return nil
 	}
 	return h
+}
+
+// namesDir reports whether a program names a directory (a/b; on Windows
+// a\b too): a path, not a name looked up in PATH. On Windows,
+// scripts\lint.ps1 was run from the working directory while the trust
+// check pinned the configuration's own.
+func namesDir(prog string, win bool) bool {
+	return strings.Contains(prog, "/") || win && strings.Contains(prog, `\`)
 }
 
 // httpHandler builds a Claude Code protocol http handler, limited to the

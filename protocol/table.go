@@ -56,6 +56,9 @@ type Table struct {
 	Timeout     time.Duration
 	Timeouts    map[string]time.Duration
 	TimeoutUnit time.Duration
+	// Shell is how the host runs a command line on Windows (the zero
+	// value: Git Bash, else PowerShell, as Claude Code does).
+	Shell Shell
 	// ProjectFiles and UserFiles are the host's hook configuration files
 	// (glob patterns) under the project directory and the user's home.
 	ProjectFiles, UserFiles []string

@@ -8,6 +8,10 @@
 // 2, or Copilot CLI's deny reply: blocks_gen.go, made from protocol/hosts),
 // never an allow.
 //
+// On Windows there is no daemon (daemon.Supported: nothing would check
+// who calls its socket): every call runs the full binary, and hookctl
+// doctor says so.
+//
 // The full binary is $HOOKCTL_BIN, else hookctl beside this program, else
 // hookctl on $PATH. HOOKCTL_CLIENT_DEBUG=1 says on stderr which way each
 // call went; HOOKCTL_DAEMON_IDLE sets how long a daemon waits for calls
@@ -24,6 +28,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -141,6 +146,9 @@ func (in input) reader() io.Reader {
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
 func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, say func(string, ...any)) (*daemon.Response, string) {
+	if err := daemon.Supported(); err != nil {
+		return nil, err.Error() // Windows: hookctl doctor says so
+	}
 	id, err := daemon.Identity(full)
 	if err != nil {
 		return nil, err.Error()
@@ -283,7 +291,11 @@ func fullBinary() (string, error) {
 		return filepath.Abs(p)
 	}
 	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), "hookctl")
+		name := "hookctl"
+		if runtime.GOOS == "windows" {
+			name += ".exe"
+		}
+		p := filepath.Join(filepath.Dir(self), name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}

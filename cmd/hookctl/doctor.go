@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/runtime"
@@ -369,8 +370,18 @@ func notPlainCall(f *syntax.File, call *syntax.CallExpr, wrapped bool) string {
 }
 
 func isHookctlProgram(prog string) bool {
-	base := filepath.Base(prog)
+	base := progBase(prog)
 	return base == "hookctl" || base == "hookctl-client"
+}
+
+// progBase is a program's name without its directory and without the
+// .exe a Windows command may give.
+func progBase(prog string) string {
+	b := filepath.Base(prog)
+	if ext := filepath.Ext(b); strings.EqualFold(ext, ".exe") {
+		b = b[:len(b)-len(ext)]
+	}
+	return b
 }
 
 // doctorCommand checks one hookctl command: its program, its arguments,
@@ -383,14 +394,14 @@ func (a *app) doctorCommand(p protocol.Protocol, project string, getenv func(str
 		return cr
 	}
 	prog := words[0]
-	cr.Client = filepath.Base(prog) == "hookctl-client"
+	cr.Client = progBase(prog) == "hookctl-client"
 	if resolved, err := resolveProgram(prog, project, getenv); err != nil {
 		problem("%v", err)
 	} else {
 		cr.Program = resolved
 	}
 	if cr.Client {
-		cr.Notes = append(cr.Notes, "hookctl-client forwards each call to a per-user daemon (hookctl daemon), which it starts on first use; it runs hookctl itself when the daemon cannot answer")
+		cr.Notes = append(cr.Notes, clientNote(daemon.Supported()))
 	}
 	// The arguments, as hookctl's own parser reads them.
 	root := newRoot(&app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
@@ -662,4 +673,15 @@ func hostEventsOf(p protocol.Protocol, event string) []string {
 		}
 	}
 	return out
+}
+
+// clientNote is what doctor says of a hookctl-client command: that it
+// forwards calls to the daemon, or, where the daemon is not supported
+// (unsupported, from daemon.Supported: Windows), that every call runs
+// hookctl itself, in capitals, since the daemon is what the client is for.
+func clientNote(unsupported error) string {
+	if unsupported != nil {
+		return "NO DAEMON: " + unsupported.Error() + "; the hooks are checked as by hookctl, but each call costs hookctl's start (use hookctl in the command instead)"
+	}
+	return "hookctl-client forwards each call to a per-user daemon (hookctl daemon), which it starts on first use; it runs hookctl itself when the daemon cannot answer"
 }

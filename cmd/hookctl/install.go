@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/runtime"
@@ -185,6 +186,11 @@ func installProgram(mode string) (prog, beside string, err error) {
 	case "never":
 		return "hookctl", "", nil
 	case "auto", "":
+		if daemon.Supported() != nil {
+			// No daemon here (Windows): the client would only add a
+			// process to every call.
+			return "hookctl", "", nil
+		}
 		if p, ok := clientBeside(); ok {
 			return "hookctl-client", p, nil
 		}

@@ -26,10 +26,27 @@ type buildInfo struct {
 	GoVersion string `json:"go_version"`
 }
 
+// releaseVersion is the release a binary was built as, set by the
+// linker (-ldflags "-X main.releaseVersion=v1.2.0": .goreleaser.yaml);
+// empty in a binary built otherwise, whose version is the module's.
+var releaseVersion string
+
 // readBuildInfo reads the binary's build information once per process:
 // the version string is constant, and parsing it costs allocations on
 // every command's start otherwise (telemetry and --version ask too).
-var readBuildInfo = sync.OnceValue(func() buildInfo { return buildInfoOf(debug.ReadBuildInfo()) })
+var readBuildInfo = sync.OnceValue(func() buildInfo {
+	return withRelease(buildInfoOf(debug.ReadBuildInfo()), releaseVersion)
+})
+
+// withRelease is bi with the release version, when there is one: a
+// release binary shows the release it is, even when built from a work
+// tree whose module version is "(devel)".
+func withRelease(bi buildInfo, release string) buildInfo {
+	if release != "" {
+		bi.Version = release
+	}
+	return bi
+}
 
 // buildInfoOf is what version prints of the Go runtime's build info.
 func buildInfoOf(info *debug.BuildInfo, ok bool) buildInfo {
@@ -82,8 +99,9 @@ func newVersionCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version [--json]",
 		Short: "Print the version, VCS revision and Go version of this binary",
-		Long: `version prints the module version of hookctl (a tag such as v1.2.0, a
-pseudo-version, or "dev" for a binary built from a clone), the VCS revision and
+		Long: `version prints the version of hookctl (the release, such as v1.2.0, for a
+release binary; else the module version: a tag, a pseudo-version, or "dev" for a
+binary built from a clone), the VCS revision and
 commit time it was built from with "(modified)" when the work tree had
 uncommitted changes, and the Go version that built it. hookctl --version and
 hookctl -v print the same. --json prints one object: version, revision, time,

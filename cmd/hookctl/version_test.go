@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -39,4 +43,49 @@ func TestBuildInfoOf(t *testing.T) {
 	if strings.Contains(string(b), "modified") {
 		t.Fatalf("no VCS information: %s", b)
 	}
+}
+
+// TestReleaseVersion: a release binary, whose version the linker sets
+// (.goreleaser.yaml's ldflags), shows that release, also when built from
+// a work tree ("(devel)"); the ldflags name the variable that exists.
+func TestReleaseVersion(t *testing.T) {
+	dev := buildInfoOf(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}}, true)
+	if got := withRelease(dev, "v1.2.0"); got.Version != "v1.2.0" || got.GoVersion != "go1.26.0" {
+		t.Fatalf("withRelease = %+v", got)
+	}
+	if got := withRelease(dev, ""); got.Version != "dev" {
+		t.Fatalf("no release: %+v", got)
+	}
+	if testing.Short() {
+		t.Skip("builds hookctl")
+	}
+	bin := filepath.Join(t.TempDir(), "hookctl")
+	ldflags, err := releaseLdflags("../../.goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ldflags = strings.ReplaceAll(ldflags, "{{ .Version }}", "9.8.7")
+	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build with %q: %v\n%s", ldflags, err, out)
+	}
+	out, err := exec.Command(bin, "version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "hookctl version v9.8.7\n") {
+		t.Fatalf("hookctl version: %v\n%s", err, out)
+	}
+}
+
+// releaseLdflags reads the ldflags of the hookctl build of a GoReleaser
+// configuration: the one line that sets main.releaseVersion.
+func releaseLdflags(config string) (string, error) {
+	b, err := os.ReadFile(config)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+		if strings.Contains(line, "main.releaseVersion=") {
+			return line, nil
+		}
+	}
+	return "", fmt.Errorf("%s sets no main.releaseVersion", config)
 }

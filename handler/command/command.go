@@ -21,7 +21,9 @@ const MaxOutput = 1 << 20
 // Spec describes a command hook.
 type Spec struct {
 	// Argv runs a program directly, without a shell. Shell runs a command
-	// line with sh -c. Set exactly one.
+	// line with sh -c; on Windows as the host of Protocol runs its hooks'
+	// lines (Git Bash, else PowerShell, for Claude Code; PowerShell for
+	// the hosts whose protocol.CommandShell says so). Set exactly one.
 	Argv  []string
 	Shell string
 	// Env adds environment variables.
@@ -93,7 +95,15 @@ func New(spec Spec) (engine.Handler, error) {
 		c.conv = claudeproto.New()
 	}
 	if spec.Shell != "" {
-		c.argv = []string{"sh", "-c", spec.Shell}
+		argv, err := shellArgv(spec.Shell, c.conv, hostShellEnv())
+		if err != nil {
+			// Said at every run, where the hook's failure is reported:
+			// the configuration still loads on a machine without the
+			// shell, and the hook never passes for having run.
+			c.argv, c.noShell = []string{"sh"}, err
+		} else {
+			c.argv = argv
+		}
 	} else {
 		c.argv = append([]string(nil), spec.Argv...)
 	}
@@ -104,6 +114,9 @@ type command struct {
 	spec Spec
 	conv protocol.Convention
 	argv []string
+	// noShell is why the line has no shell to run it (Windows): every
+	// run is a failure to launch.
+	noShell error
 }
 
 func (c *command) Kind() string { return "command" }
@@ -151,6 +164,9 @@ func (c *command) Handle(ctx context.Context, call *engine.Call) (engine.Result,
 	maps.Copy(env, c.spec.Env)
 	if msg := c.verify(); msg != "" {
 		return claudeproto.Exit2OrError(call.Event, msg, &RefusedError{Argv0: c.argv[0], Reason: msg})
+	}
+	if c.noShell != nil {
+		return nil, &protocol.LaunchError{Argv0: c.argv[0], Err: c.noShell}
 	}
 	dir := workDir(c.spec, call.Payload, lookup)
 	if fi, err := os.Stat(dir); dir != "" && (err != nil || !fi.IsDir()) {

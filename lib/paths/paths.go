@@ -38,18 +38,27 @@ func envOf(opts []Option) Env {
 	return e
 }
 
-// Home returns the home directory from $HOME; without an environment given
+// Home returns the home directory from $HOME (on Windows, where $HOME is
+// seldom set, %USERPROFILE% when it is not); without an environment given
 // (WithGetenv), and with $HOME unset in the process's, the OS's idea of
 // it.
 func Home(opts ...Option) string {
 	e := envOf(opts)
 	if e.Getenv != nil {
-		return e.Getenv("HOME")
+		return home(e.Getenv, hostWindows)
 	}
 	if h := os.Getenv("HOME"); h != "" {
 		return h
 	}
 	h, _ := os.UserHomeDir()
+	return h
+}
+
+func home(getenv func(string) string, win bool) string {
+	h := getenv("HOME")
+	if h == "" && win {
+		h = getenv("USERPROFILE")
+	}
 	return h
 }
 
@@ -75,44 +84,36 @@ func Expand(p, home string, opts ...Option) string {
 }
 
 // Normalize cleans a path lexically and turns backslashes into slashes.
-func Normalize(p string) string {
-	if p == "" {
-		return ""
-	}
-	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
-}
+// On Windows it also drops what Windows ignores in a name when it opens a
+// file: a :stream (id_rsa::$DATA) and trailing dots and spaces; a UNC
+// path keeps its \\server\share (as //server/share).
+func Normalize(p string) string { return normalize(p, hostWindows) }
 
 // Resolve makes p absolute against cwd after expanding ~ (home "" means
 // Home(opts...)), and cleans it. cwd "" means the working directory of the
 // environment (WithGetwd; the process's by default).
+//
+// On Windows, C:\x and \\server\share\x are absolute, \x is on cwd's
+// drive, and ~\x is under the home directory too.
 func Resolve(p, cwd, home string, opts ...Option) string {
-	p = Expand(p, home, opts...)
-	p = strings.ReplaceAll(p, `\`, "/")
-	if !path.IsAbs(p) {
-		if cwd == "" {
-			getwd := os.Getwd
-			if e := envOf(opts); e.Getwd != nil {
-				getwd = e.Getwd
-			}
-			cwd, _ = getwd()
-		}
-		p = path.Join(strings.ReplaceAll(cwd, `\`, "/"), p)
+	if hostWindows {
+		p = strings.ReplaceAll(p, `\`, "/")
 	}
-	return path.Clean(p)
+	p = Expand(p, home, opts...)
+	if !isAbs(p, hostWindows) && cwd == "" {
+		getwd := os.Getwd
+		if e := envOf(opts); e.Getwd != nil {
+			getwd = e.Getwd
+		}
+		cwd, _ = getwd()
+	}
+	return resolve(p, cwd, hostWindows)
 }
 
 // Inside reports whether p is root or lies under it, lexically (after
-// cleaning both). Use Real first to see through symbolic links.
-func Inside(p, root string) bool {
-	p, root = Normalize(p), Normalize(root)
-	if root == "" || p == "" {
-		return false
-	}
-	if p == root || root == "/" && path.IsAbs(p) {
-		return true
-	}
-	return strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
-}
+// cleaning both; on Windows, regardless of case). Use Real first to see
+// through symbolic links (and, on Windows, short 8.3 names).
+func Inside(p, root string) bool { return inside(p, root, hostWindows) }
 
 // Real resolves symbolic links in the longest existing prefix of an
 // absolute path, so a file that does not exist yet is judged by its real
@@ -133,18 +134,27 @@ func Real(p string) string {
 // segment, ** across segments, {a,b} alternatives, [...] classes. A pattern
 // without a slash matches the base name anywhere (as in .gitignore), so
 // "*.pem" matches "/home/u/keys/a.pem". An invalid pattern matches nothing.
-func Match(pattern, p string) bool {
+//
+// On Windows the match ignores case, and p is normalized first (a
+// :stream and trailing dots and spaces of its names dropped).
+func Match(pattern, p string) bool { return match(pattern, p, hostWindows) }
+
+func match(pattern, p string, win bool) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
+	if win && p != "" {
+		p = strings.ToLower(normalize(p, true))
+		pattern = strings.ToLower(pattern)
+	}
 	if !strings.Contains(pattern, "/") {
 		ok, _ := doublestar.Match(pattern, path.Base(p))
 		return ok
 	}
-	if strings.HasPrefix(pattern, "**/") || path.IsAbs(pattern) == path.IsAbs(p) {
+	if strings.HasPrefix(pattern, "**/") || isAbs(pattern, win) == isAbs(p, win) {
 		if ok, _ := doublestar.Match(pattern, p); ok {
 			return true
 		}
 	}
-	if !path.IsAbs(pattern) && !strings.HasPrefix(pattern, "**/") {
+	if !isAbs(pattern, win) && !strings.HasPrefix(pattern, "**/") {
 		// A relative pattern with a slash matches at any depth.
 		ok, _ := doublestar.Match("**/"+pattern, p)
 		return ok

@@ -136,6 +136,14 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{ExitCode: -1, Duration: time.Since(start)}, &StartError{Argv0: s.Argv[0], Err: err}
 	}
 	procs := newTree(cmd.Process.Pid, token)
+	if err := contain(cmd, procs); err != nil {
+		// Windows: the program could not be put into the run's job
+		// object; it is killed before it ran, rather than run with
+		// nothing to end its children.
+		procs.kill(cmd)
+		_ = cmd.Wait()
+		return Result{ExitCode: -1, Duration: time.Since(start)}, &StartError{Argv0: s.Argv[0], Err: err}
+	}
 	// The child has its copies; the parent keeps only its own ends, so
 	// that EOF comes when the last process holding a pipe is gone.
 	_ = inR.Close()

@@ -27,6 +27,7 @@ var _ protocol.Protocol = (*Protocol)(nil)
 // New returns Codex's protocol.
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
+		Shell:    protocol.ShellPowerShell, // how it runs a command line on Windows
 		HostName: Name, HostTitle: "Codex", EventField: "hook_event_name",
 		EventMap: events(),
 		Exit:     2,

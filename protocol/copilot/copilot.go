@@ -24,6 +24,7 @@ var _ protocol.Protocol = (*Protocol)(nil)
 // New returns Copilot CLI's protocol.
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
+		Shell:    protocol.ShellPowerShell, // how it runs a command line on Windows
 		HostName: Name, HostTitle: "Copilot CLI", EventField: "hook_event_name",
 		EventMap: map[string]protocol.Mapping{
 			"sessionStart": {Event: "SessionStart"}, "sessionEnd": {Event: "SessionEnd"},

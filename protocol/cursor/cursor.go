@@ -23,6 +23,7 @@ var _ protocol.Protocol = (*Protocol)(nil)
 // New returns Cursor's protocol.
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
+		Shell:    protocol.ShellPowerShell, // how it runs a command line on Windows
 		HostName: Name, HostTitle: "Cursor", EventField: "hook_event_name",
 		EventMap: map[string]protocol.Mapping{
 			"preToolUse":           {Event: "PreToolUse"},

@@ -31,6 +31,7 @@ var (
 // New returns Gemini CLI's protocol.
 func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
+		Shell:    protocol.ShellPowerShell, // how it runs a command line on Windows
 		HostName: Name, HostTitle: "Gemini CLI", EventField: "hook_event_name",
 		EventMap: map[string]protocol.Mapping{
 			"BeforeTool": {Event: "PreToolUse"}, "AfterTool": {Event: "PostToolUse"},

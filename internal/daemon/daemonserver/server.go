@@ -67,8 +67,13 @@ var ErrNoIdentity = errors.New("daemonserver: no identity to serve")
 // Listen listens on socket unless another daemon already does (then it
 // returns nil, nil). Starters racing for one socket take a lock
 // (socket+".lock") around the check, the removal of a stale socket and
-// the listen, and only there. The socket is made 0600.
+// the listen, and only there. The socket is made 0600. Where the
+// daemon is not supported (daemon.Supported: Windows) it refuses, with
+// a *daemon.UnsupportedError.
 func Listen(ctx context.Context, socket string) (net.Listener, error) {
+	if err := daemon.Supported(); err != nil {
+		return nil, err
+	}
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	unlock, err := filelock.Lock(lctx, socket+".lock", true)

@@ -1,0 +1,89 @@
+package paths
+
+import "testing"
+
+// TestWindowsForms: on Windows, drive-letter, UNC and device paths are
+// absolute, a name's case, :stream and trailing dots and spaces do not
+// make it another file, and %USERPROFILE% is the home when $HOME is not
+// set. Each of these misjudged C:\Users\x\.ssh\id_rsa before (a relative
+// path joined to the working directory, or a name that is not the
+// protected one), read on any platform with win set.
+func TestWindowsForms(t *testing.T) {
+	for _, tc := range []struct{ in, cwd, want string }{
+		{`C:\Users\x\.ssh\id_rsa`, `D:\proj`, `C:/Users/x/.ssh/id_rsa`},
+		{`c:/Users/x/.ssh/id_rsa`, `D:\proj`, `C:/Users/x/.ssh/id_rsa`},
+		{`\\server\share\x\..\secrets.env`, `C:\p`, `//server/share/secrets.env`},
+		{`\\?\C:\Users\x\.aws\credentials`, `C:\p`, `C:/Users/x/.aws/credentials`},
+		{`\\?\UNC\server\share\a`, `C:\p`, `//server/share/a`},
+		{`\Windows\System32`, `C:\p`, `C:/Windows/System32`},
+		{`src\..\.env`, `C:\Users\x\p`, `C:/Users/x/p/.env`},
+		{`C:.env`, `C:\Users\x\p`, `C:/Users/x/p/.env`},
+		{`E:.env`, `C:\Users\x\p`, `E:/.env`},
+		{`C:\Users\x\.ssh\id_rsa::$DATA`, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
+		{`C:\Users\x\.ssh\id_rsa. . `, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
+		{`C:\Users\x\.ssh.\id_rsa`, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
+	} {
+		if got := resolve(tc.in, tc.cwd, true); got != tc.want {
+			t.Errorf("resolve(%q, %q) = %q, want %q", tc.in, tc.cwd, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		p, root string
+		want    bool
+	}{
+		{`C:\Users\X\.SSH\ID_RSA`, `c:\users\x\.ssh`, true},
+		{`C:\Users\x\.ssh.\id_rsa`, `C:\Users\x\.ssh`, true},
+		{`C:\Users\x\.ssh\id_rsa`, `C:\`, true},
+		{`D:\x`, `C:\`, false},
+		{`\\server\share\a`, `\\SERVER\Share`, true},
+		{`\\server\share2\a`, `\\server\share`, false},
+		{`C:\Users\x\p2\a`, `C:\Users\x\p`, false},
+		{`C:\Users\x\p\..\q`, `C:\Users\x\p`, false},
+	} {
+		if got := inside(tc.p, tc.root, true); got != tc.want {
+			t.Errorf("inside(%q, %q) = %v, want %v", tc.p, tc.root, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		pattern, p string
+		want       bool
+	}{
+		{"**/.ssh/**", `C:\Users\x\.ssh\id_rsa`, true},
+		{"**/.ssh/**", `C:\Users\x\.SSH\ID_RSA`, true},
+		{"id_rsa", `C:\Users\x\.ssh\ID_RSA::$DATA`, true},
+		{"*.pem", `C:\keys\server.PEM.`, true},
+		{".env", `\\server\share\repo\.ENV`, true},
+		{".aws/credentials", `C:\Users\x\.aws\credentials`, true},
+		{".env", `C:\repo\.env.example`, false},
+	} {
+		if got := match(tc.pattern, tc.p, true); got != tc.want {
+			t.Errorf("match(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
+		}
+	}
+	for p, want := range map[string]bool{`C:\x`: true, `c:/x`: true, `\\s\sh\x`: true, `\x`: false, `C:x`: false, `x\y`: false, "/x": false} {
+		if got := isAbs(p, true); got != want {
+			t.Errorf("isAbs(%q) = %v, want %v", p, got, want)
+		}
+	}
+	env := map[string]string{"USERPROFILE": `C:\Users\x`}
+	if got := home(func(k string) string { return env[k] }, true); got != `C:\Users\x` {
+		t.Errorf("home = %q, want %%USERPROFILE%%", got)
+	}
+	if got := home(func(k string) string { return env[k] }, false); got != "" {
+		t.Errorf("home off Windows = %q, want $HOME alone", got)
+	}
+}
+
+// TestPOSIXFormsUnchanged: off Windows a backslash path is a relative
+// name, as before, and case counts.
+func TestPOSIXFormsUnchanged(t *testing.T) {
+	if got := resolve(`C:\x`, "/p", false); got != "/p/C:/x" {
+		t.Errorf("resolve = %q", got)
+	}
+	if inside("/home/U/.ssh/id_rsa", "/home/u/.ssh", false) {
+		t.Error("inside ignored case")
+	}
+	if normalize("/a/id_rsa::$DATA", false) != "/a/id_rsa::$DATA" {
+		t.Error("normalize dropped a stream off Windows")
+	}
+}
