@@ -48,7 +48,7 @@ func (r *Runtime) Outcome(ctx context.Context, req Request) (out engine.Outcome,
 		l.engOpts = append(l.engOpts, traced...)
 		defer done()
 	}
-	if l.path, err = Discover(req.Config, req.Cwd, getenv); err != nil {
+	if l.layers, err = r.OpenLayers(req.Config, req.Cwd, getenv); err != nil {
 		return out, 0, err
 	}
 	eng, cfg, err := l.load()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,9 @@ type Runtime struct {
 	transportLimits bool
 	// trust is the trust file, read once per version of it.
 	trust *trust.Index
+	// uid is the user running hookctl, whom managed files must not
+	// belong to (os.Getuid; WithUID in tests).
+	uid int
 }
 
 // Option configures a Runtime.
@@ -69,7 +73,7 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot(), trust: trust.NewIndex()}
+	r := &Runtime{source: OneShot(), trust: trust.NewIndex(), uid: os.Getuid()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -362,17 +366,37 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	req.mark("decode")
 	configWarn := req.Modes.OnConfigError == ModeWarn
-	path, err := Discover(req.Config, req.Cwd, getenv)
+	layers, err := DiscoverLayers(req.Config, req.Cwd, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		var me *ManagedError
+		if errors.As(err, &me) {
+			// The managed directory is there but cannot be read: its
+			// policy holds by blocking, whatever the modes say.
+			return p.Block(ev, fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", err))
+		}
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
-	// The verifier of the record the configuration was checked against:
-	// every file it loads, as it loads it, must be one the record pins.
+	// The verifier of the record the project was checked against: every
+	// file it loads, as it loads it, must be one the record pins. The
+	// managed and user layers are trusted by who can write them.
 	var verifier *trust.Verifier
-	if !untrusted {
-		var err error
+	for _, layer := range layers {
+		path, how, err := openLayer(layer, r.uid)
+		if err != nil {
+			fmt.Fprintf(stderr, "hookctl: %v; no hook ran\n", err)
+			msg := fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", err)
+			if layer.Name == LayerManaged {
+				// Refusing the organisation's policy must not switch
+				// it off: no mode turns this into a go-ahead.
+				return p.Block(ev, msg)
+			}
+			return guardAnswer(p, ev, msg, req.Modes.OnUntrusted == ModeWarn)
+		}
+		if how != trustStore || untrusted {
+			continue
+		}
 		if verifier, err = r.trust.Verify(path); err != nil {
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
@@ -380,8 +404,11 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		}
 	}
 	req.mark("trust")
-	l := &loader{path: path, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
+	l := &loader{layers: layers, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
 		engOpts: append([]engine.Option(nil), r.engOpts...)}
+	if verifier != nil {
+		l.projectCheck = verifier.Check
+	}
 	// The state (settings.state or state_file) is known once the
 	// configuration is loaded; it opens on first use.
 	if r.newState != nil {
@@ -393,9 +420,6 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		// One event fires: no script runtime is made for events that
 		// have no script hooks (a cached engine fires them all).
 		l.aopts = append(l.aopts, assemble.WithEvents(ev.Name))
-	}
-	if verifier != nil {
-		l.aopts = append(l.aopts, assemble.WithFileCheck(verifier.Check))
 	}
 	if r.source.oneCall() && r.tracer != nil {
 		// An engine that outlives the call is not traced per call.
