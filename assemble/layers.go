@@ -101,7 +101,7 @@ func LoadLayers(parts []Part, opts ...Option) (*Config, error) {
 		done = append(done, l)
 		s := cfg.Settings
 		if p.Layer != LayerManaged {
-			if s.ManagedOnly || s.AllowLayers != nil {
+			if cfg.parsed.LayersRange.Filename != "" {
 				cfg.parsed.Warnf(cfg.parsed.LayersRange, "Setting only for the managed layer",
 					"managed_only and allow_layers say which layers run; only the managed layer may say it, so in the %s layer they are ignored.", p.Layer)
 			}

@@ -301,3 +301,27 @@ func (r *Runtime) OpenLayers(config, cwd string, getenv func(string) string) ([]
 
 // Parts returns the parts assemble.LoadLayers loads for layers.
 func Parts(layers []Layer) []assemble.Part { return layerParts(layers) }
+
+// skippedLayers are the layers the managed layers' managed_only or
+// allow_layers leave out, as hcl.LayerPolicy reads them before the load:
+// their trust is not checked, since none of their hooks will run (the
+// load leaves them out and says so). When a managed layer's settings
+// cannot be read so, no layer is skipped here: each is checked.
+func skippedLayers(layers []Layer) map[string]bool {
+	skip := map[string]bool{}
+	for _, l := range layers {
+		if l.Name != LayerManaged {
+			continue
+		}
+		only, allow, ok := hcl.LayerPolicy(l.Path)
+		if !ok {
+			return nil
+		}
+		for _, n := range []string{LayerUser, LayerProject} {
+			if only || allow != nil && !slices.Contains(allow, n) {
+				skip[n] = true
+			}
+		}
+	}
+	return skip
+}

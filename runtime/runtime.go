@@ -33,7 +33,7 @@ type Runtime struct {
 	// trust is the trust file, read once per version of it.
 	trust *trust.Index
 	// uid is the user running hookctl, whom managed files must not
-	// belong to (os.Getuid; WithUID in tests).
+	// belong to (os.Geteuid).
 	uid int
 }
 
@@ -73,7 +73,7 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot(), trust: trust.NewIndex(), uid: os.Getuid()}
+	r := &Runtime{source: OneShot(), trust: trust.NewIndex(), uid: os.Geteuid()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -382,7 +382,11 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	// file it loads, as it loads it, must be one the record pins. The
 	// managed and user layers are trusted by who can write them.
 	var verifier *trust.Verifier
+	skip := skippedLayers(layers)
 	for _, layer := range layers {
+		if skip[layer.Name] {
+			continue // left out by the managed layer: reported by the load
+		}
 		path, how, err := openLayer(layer, r.uid)
 		if err != nil {
 			fmt.Fprintf(stderr, "hookctl: %v; no hook ran\n", err)
