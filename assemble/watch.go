@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +35,11 @@ type Watcher struct {
 	onReload func(*Config, error)
 	gate     func(path string) error
 	extra    func() []string
+	// upper, when set, gives the layers above the watched configuration
+	// (WatchLayers), read again on every load.
+	upper func() ([]Part, error)
+	// upperPaths are the paths of the layers of the last load.
+	upperPaths []string
 
 	mu      sync.Mutex
 	current *Config
@@ -92,6 +99,16 @@ func WatchFiles(files func() []string) WatchOption {
 	return func(w *Watcher) { w.extra = files }
 }
 
+// WatchLayers merges the watched configuration, as the project layer,
+// with the layers upper returns (the managed and user layers) on every
+// load (LoadLayers): hookctl serve's layered configuration. upper is
+// called again for each load, so that a layer that appears, goes or may
+// no longer be trusted is seen; its error fails the load (the last good
+// configuration keeps serving). Their directories are watched too.
+func WatchLayers(upper func() ([]Part, error)) WatchOption {
+	return func(w *Watcher) { w.upper = upper }
+}
+
 // WithLoadOptions passes options to every load.
 func WithLoadOptions(opts ...Option) WatchOption {
 	return func(w *Watcher) { w.opts = append(w.opts, opts...) }
@@ -133,7 +150,7 @@ func (w *Watcher) Reload() error {
 		err = w.gate(w.path)
 	}
 	if err == nil {
-		cfg, err = Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
+		cfg, err = w.load()
 	}
 	if err == nil && w.current != nil && len(w.current.Engine.Hooks) > 0 && len(cfg.Engine.Hooks) == 0 {
 		// Every hook is gone: an editor caught between truncating and
@@ -179,7 +196,7 @@ var ErrUnstable = errors.New("the configuration lost every hook while its files 
 func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
 	before := w.digest(cfg)
 	time.Sleep(w.settle)
-	again, err := Load(w.path, append([]Option{WithEngine(w.eng)}, w.opts...)...)
+	again, err := w.load()
 	if err != nil {
 		cfg.Close()
 		return nil, err
@@ -205,8 +222,30 @@ func (w *Watcher) digest(cfg *Config) string {
 }
 
 // files lists what a configuration depends on.
+// load loads the configuration, with the layers above it when
+// WatchLayers gives them.
+func (w *Watcher) load() (*Config, error) {
+	opts := append([]Option{WithEngine(w.eng)}, w.opts...)
+	if w.upper == nil {
+		return Load(w.path, opts...)
+	}
+	parts, err := w.upper()
+	if err != nil {
+		return nil, err
+	}
+	w.upperPaths = w.upperPaths[:0]
+	for _, p := range parts {
+		w.upperPaths = append(w.upperPaths, p.Path)
+		if p.Layer == LayerManaged && strings.HasSuffix(p.Path, ".d") {
+			// The managed directory: a drop-in added changes it.
+			w.upperPaths = append(w.upperPaths, filepath.Dir(p.Path))
+		}
+	}
+	return LoadLayers(append(parts, Part{Layer: LayerProject, Path: w.path}), opts...)
+}
+
 func (w *Watcher) files(cfg *Config) []string {
-	var files []string
+	files := slices.Clone(w.upperPaths) // directories: a file added changes them
 	if fi, err := os.Stat(w.path); err == nil && fi.IsDir() {
 		matches, _ := hcl.ConfigFiles(w.path)
 		files = append(files, matches...)
