@@ -37,6 +37,9 @@ type Config struct {
 	Settings hcl.Settings
 	// Warnings are problems that did not stop the load.
 	Warnings *hcl.Diagnostics
+	// Layers are the configurations a layered load (LoadLayers) merged,
+	// managed first; nil for a configuration loaded alone.
+	Layers []*Config
 
 	parsed *hcl.Config
 	pool   *script.Pool
@@ -48,15 +51,26 @@ func (c *Config) Close() {
 	if c != nil && c.pool != nil {
 		c.pool.Close()
 	}
+	if c != nil {
+		for _, l := range c.Layers {
+			l.Close()
+		}
+	}
 }
 
 // Refs lists every file the configuration reads besides its *.hcl files:
 // the files the decoded configuration names (scripts, programs, file()
 // reads) and the modules its scripts loaded.
 func (c *Config) Refs() []string {
-	out := c.parsed.Refs()
+	var out []string
+	if c.Layers == nil {
+		out = c.parsed.Refs()
+	}
 	if c.pool != nil {
 		out = append(out, c.pool.Files()...)
+	}
+	for _, l := range c.Layers {
+		out = append(out, l.Refs()...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -67,15 +81,31 @@ func (c *Config) Refs() []string {
 func (c *Config) Decoded() *hcl.Config { return c.parsed }
 
 // Source returns the bytes of one of the configuration's files.
-func (c *Config) Source(filename string) []byte { return c.parsed.Source(filename) }
+func (c *Config) Source(filename string) []byte {
+	for _, l := range c.Layers {
+		if b := l.Source(filename); b != nil {
+			return b
+		}
+	}
+	return c.parsed.Source(filename)
+}
 
 // ScriptStats reports the use of the configuration's script runtimes
 // (zero when it has no JavaScript).
 func (c *Config) ScriptStats() script.PoolStats {
-	if c == nil || c.pool == nil {
+	if c == nil {
 		return script.PoolStats{}
 	}
-	return c.pool.Stats()
+	var st script.PoolStats
+	if c.pool != nil {
+		st = c.pool.Stats()
+	}
+	for _, l := range c.Layers {
+		ls := l.ScriptStats()
+		st.Created += ls.Created
+		st.CreateTime += ls.CreateTime
+	}
+	return st
 }
 
 // Options are what assembling takes besides the configuration; set them
@@ -130,6 +160,9 @@ type Options struct {
 	// Overlay holds configuration file contents read instead of the
 	// disk's (see WithOverlay).
 	Overlay map[string][]byte
+	// deferRequired leaves settings.required to LoadLayers, which
+	// resolves it across the layers.
+	deferRequired bool
 }
 
 // WithPhaseTimer sets Options.PhaseTimer.
@@ -448,7 +481,9 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 	for _, bb := range parsed.Builtins {
 		ec.Hooks = append(ec.Hooks, buildBuiltin(parsed, bb, x, declared)...)
 	}
-	checkRequired(parsed, ec, declared)
+	if !o.deferRequired {
+		checkRequired(parsed, ec, declared)
+	}
 	check := o.Engine
 	if check == nil {
 		// The checks are the engine's: without one, a throwaway engine of

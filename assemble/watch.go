@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +36,11 @@ type Watcher struct {
 	gate     func(path string) error
 	extra    func() []string
 	resolve  func(path string) (string, []Option, error)
+	// upper, when set, gives the layers above the watched configuration
+	// (WatchLayers), read again on every load.
+	upper func() ([]Part, error)
+	// upperPaths are the paths of the layers of the last load.
+	upperPaths []string
 
 	mu      sync.Mutex
 	current *Config
@@ -101,6 +108,16 @@ func WatchFiles(files func() []string) WatchOption {
 // and those of the configuration loaded.
 func WithResolve(resolve func(path string) (string, []Option, error)) WatchOption {
 	return func(w *Watcher) { w.resolve = resolve }
+}
+
+// WatchLayers merges the watched configuration, as the project layer,
+// with the layers upper returns (the managed and user layers) on every
+// load (LoadLayers): hookctl serve's layered configuration. upper is
+// called again for each load, so that a layer that appears, goes or may
+// no longer be trusted is seen; its error fails the load (the last good
+// configuration keeps serving). Their directories are watched too.
+func WatchLayers(upper func() ([]Part, error)) WatchOption {
+	return func(w *Watcher) { w.upper = upper }
 }
 
 // WithLoadOptions passes options to every load.
@@ -204,20 +221,6 @@ func (w *Watcher) stableEmpty(cfg *Config) (*Config, error) {
 	return again, nil
 }
 
-// load loads the watched configuration (through the WithResolve
-// function, when given).
-func (w *Watcher) load() (*Config, error) {
-	path, opts := w.path, append([]Option{WithEngine(w.eng)}, w.opts...)
-	if w.resolve != nil {
-		p, more, err := w.resolve(w.path)
-		if err != nil {
-			return nil, err
-		}
-		path, opts = p, append(opts, more...)
-	}
-	return Load(path, opts...)
-}
-
 // digest hashes the contents of the configuration's files.
 func (w *Watcher) digest(cfg *Config) string {
 	h := sha256.New()
@@ -230,8 +233,39 @@ func (w *Watcher) digest(cfg *Config) string {
 }
 
 // files lists what a configuration depends on.
+// load loads the watched configuration (through the WithResolve
+// function, when given), with the layers above it when WatchLayers gives
+// them.
+func (w *Watcher) load() (*Config, error) {
+	path, opts := w.path, append([]Option{WithEngine(w.eng)}, w.opts...)
+	var more []Option
+	if w.resolve != nil {
+		p, m, err := w.resolve(w.path)
+		if err != nil {
+			return nil, err
+		}
+		path, more = p, m
+	}
+	if w.upper == nil {
+		return Load(path, append(opts, more...)...)
+	}
+	parts, err := w.upper()
+	if err != nil {
+		return nil, err
+	}
+	w.upperPaths = w.upperPaths[:0]
+	for _, p := range parts {
+		w.upperPaths = append(w.upperPaths, p.Path)
+		if p.Layer == LayerManaged && strings.HasSuffix(p.Path, ".d") {
+			// The managed directory: a drop-in added changes it.
+			w.upperPaths = append(w.upperPaths, filepath.Dir(p.Path))
+		}
+	}
+	return LoadLayers(append(parts, Part{Layer: LayerProject, Path: path, Options: more}), opts...)
+}
+
 func (w *Watcher) files(cfg *Config) []string {
-	var files []string
+	files := slices.Clone(w.upperPaths) // directories: a file added changes them
 	if fi, err := os.Stat(w.path); err == nil && fi.IsDir() {
 		matches, _ := hcl.ConfigFiles(w.path)
 		files = append(files, matches...)

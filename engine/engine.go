@@ -574,6 +574,8 @@ type HookInfo struct {
 	Observe    bool
 	Disabled   bool
 	Source     string
+	// Layer is the configuration layer of the hook (engine.Hook.Layer).
+	Layer string
 }
 
 // Hooks returns the hooks of an event in firing order: the chain, then

@@ -452,7 +452,7 @@ func staticTrace(spec *EventSpec, p *prepared, tr *HookTrace) {
 }
 
 func newTrace(h *compiledHook, phase Phase) HookTrace {
-	return HookTrace{ID: h.ID, Handler: h.kind, Phase: phase, Priority: h.Priority, Source: h.Source}
+	return HookTrace{ID: h.ID, Handler: h.kind, Phase: phase, Priority: h.Priority, Source: h.Source, Layer: h.Layer}
 }
 
 // admit checks the hook's switch, matcher and condition. It returns a skip

@@ -257,6 +257,15 @@ type Hook struct {
 	Disabled bool
 	// Source says where the hook was declared (file:line), for traces.
 	Source string
+	// Layer names the configuration layer the hook comes from ("managed",
+	// "user", "project"; "" for a single configuration), for listings
+	// and traces.
+	Layer string
+	// Rank orders hooks before Priority: a lower Rank runs earlier in a
+	// chain, whatever the priorities. A layered configuration gives its
+	// managed hooks the highest, so that they run last and see the input
+	// every other hook left (a lower layer cannot reorder them).
+	Rank int
 	// Handler runs the hook.
 	Handler Handler
 }

@@ -68,7 +68,7 @@ func (w wrapped) SelfTimed() bool {
 
 // info describes a compiled hook for middleware and listings.
 func (c *compiledHook) info() HookInfo {
-	info := HookInfo{ID: c.ID, When: c.When, Priority: c.Priority, Handler: c.kind, Timeout: c.Timeout,
+	info := HookInfo{ID: c.ID, When: c.When, Priority: c.Priority, Handler: c.kind, Timeout: c.Timeout, Layer: c.Layer,
 		OnError: c.OnError.Policy.String(), Background: c.Background, Observe: c.Observe, Disabled: c.Disabled, Source: c.Source}
 	if len(c.events) > 0 {
 		info.Event = c.events[0]

@@ -131,6 +131,9 @@ type HookTrace struct {
 	Note string `json:"note,omitempty"`
 	// Source says where the hook was declared.
 	Source string `json:"source,omitempty"`
+	// Layer is the configuration layer the hook comes from (managed,
+	// user, project), when the configuration is layered.
+	Layer string `json:"layer,omitempty"`
 }
 
 // quiet reports whether the trace says nothing a host's reply shows: the

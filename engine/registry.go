@@ -407,6 +407,9 @@ func (r *registry) build() *snapshot {
 			continue
 		}
 		slices.SortStableFunc(e.all, func(a, b *compiledHook) int {
+			if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
+				return c
+			}
 			if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
 				return c
 			}

@@ -144,12 +144,16 @@ var codes = []CodeInfo{
 	{Code: "HK1617", Group: groupHooks, Title: "The engine refuses a hook", Summaries: []string{"Invalid hook"}},
 	{Code: "HK1618", Group: groupHooks, Title: "A hook settings.required lists is missing or disabled", Summaries: []string{"Required hook missing", "Required hook disabled"}},
 	{Code: "HK1619", Group: groupHooks, Title: "A hook that can block an event fails open when it fails: its on_error resolves to ignore (warning)", Summaries: []string{"Guard fails open"}},
+	{Code: "HK1620", Group: groupHooks, Title: "A hook's id is declared in two configuration layers: a lower layer cannot replace, disable or reorder a managed hook", Summaries: []string{"Managed hook id reused", "Hook id in two layers"}},
 
 	{Code: "HK1701", Group: groupSettings, Title: "A setting is not valid", Summaries: []string{"Invalid setting"}},
 	{Code: "HK1702", Group: groupSettings, Title: "Settings that exclude each other are set", Summaries: []string{"Conflicting settings"}},
 	{Code: "HK1703", Group: groupSettings, Title: "A local value is declared twice", Summaries: []string{"Duplicate local value"}},
 	{Code: "HK1704", Group: groupSettings, Title: "Local values refer to each other in a cycle", Summaries: []string{"Local value cycle"}},
 	{Code: "HK1705", Group: groupSettings, Title: "The engine refuses the configuration", Summaries: []string{"Invalid configuration"}},
+	{Code: "HK1706", Group: groupSettings, Title: "A setting of the managed layer only (managed_only, allow_layers) is set in a lower layer, where it is ignored (warning)", Summaries: []string{"Setting only for the managed layer"}},
+	{Code: "HK1707", Group: groupSettings, Title: "A layer is not loaded: the managed layer's managed_only or allow_layers leaves it out (warning)", Summaries: []string{"Layer skipped"}},
+	{Code: "HK1708", Group: groupSettings, Title: "A lower layer's setting that would change how managed hooks run is ignored: the managed layer's value holds (warning)", Summaries: []string{"Setting held by the managed layer"}},
 
 	{Code: "HK1801", Group: groupTests, Title: "A test's name is empty or taken", Summaries: []string{"Empty test name", "Duplicate test name"}},
 	{Code: "HK1802", Group: groupTests, Title: "A test's event is empty", Summaries: []string{"Empty event"}},

@@ -43,6 +43,9 @@ type Config struct {
 	// StateRange is where settings.state is written, for messages about
 	// its servers.
 	StateRange Range
+	// LayersRange is where settings.managed_only or allow_layers is
+	// written.
+	LayersRange Range
 
 	l *loader
 }

@@ -26,6 +26,8 @@ var settingsSchema = &hcl2.BodySchema{
 		{Name: "state"},
 		{Name: "script_pool"},
 		{Name: "script_memory_limit"},
+		{Name: "managed_only"},
+		{Name: "allow_layers"},
 	},
 }
 

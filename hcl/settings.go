@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"path/filepath"
+	"slices"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 
@@ -37,7 +38,16 @@ type Settings struct {
 	// before they are interrupted (nil: script.DefaultMemoryLimit; 0: no
 	// limit).
 	ScriptMemoryLimit *int64
+	// ManagedOnly, in the managed layer, runs the managed layer's hooks
+	// only: the user and project layers are reported and not loaded.
+	ManagedOnly bool
+	// AllowLayers, in the managed layer, lists the layers whose hooks run
+	// ("managed", "user", "project"; the managed layer always runs).
+	AllowLayers []string
 }
+
+// Layer names, as settings.allow_layers lists them.
+var layerNames = []string{"managed", "user", "project"}
 
 func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 	for i, b := range blocks {
@@ -101,6 +111,25 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 					s.State = b.URL()
 					l.cfg.StateRange = a.Expr.Range()
 				}
+			case "managed_only":
+				if v, ok := l.ev.boolean(a); ok {
+					s.ManagedOnly = v
+					l.cfg.LayersRange = a.Range
+				}
+			case "allow_layers":
+				names, ok := l.ev.strings(a)
+				if !ok {
+					continue
+				}
+				l.cfg.LayersRange = a.Range
+				s.AllowLayers = []string{}
+				for _, n := range names {
+					if !slices.Contains(layerNames, n) {
+						l.ev.errorf(a.Expr.Range(), "Invalid setting", "allow_layers lists layers: managed, user and project, not %q.", n)
+						continue
+					}
+					s.AllowLayers = append(s.AllowLayers, n)
+				}
 			case "script_pool":
 				s.ScriptPool, _ = l.ev.integer(a)
 			case "script_memory_limit":
@@ -108,6 +137,10 @@ func (l *loader) decodeSettings(blocks []*hcl2.Block) {
 					s.ScriptMemoryLimit = &n
 				}
 			}
+		}
+		if mo, al := content.Attributes["managed_only"], content.Attributes["allow_layers"]; mo != nil && al != nil {
+			l.ev.errorf(al.Range, "Conflicting settings",
+				"managed_only (set at %s) and allow_layers both say which layers run: set one of them.", at(mo.Range))
 		}
 		if st, sf := content.Attributes["state"], content.Attributes["state_file"]; st != nil && sf != nil {
 			l.ev.errorf(st.Range, "Conflicting settings",

@@ -29,6 +29,26 @@ type Options struct {
 	// AssembleOptions are given to the assembly of the configuration (the
 	// project directory, say), after the engine and the test store.
 	AssembleOptions []assemble.Option
+	// Layers, when set, are the layers the configuration is merged with
+	// (assemble.LoadLayers): the tests run on every layer's hooks, as
+	// the agent's events do. The configuration at Run's path, its tests
+	// beside it, is the project layer.
+	Layers []assemble.Part
+	// ProjectOptions are given to the assembly of the project layer alone
+	// (the file check of a signed configuration, say).
+	ProjectOptions []assemble.Option
+}
+
+// WithProjectOptions gives options to the project layer's assembly
+// alone: see Options.ProjectOptions.
+func WithProjectOptions(opts ...assemble.Option) Option {
+	return func(o *Options) { o.ProjectOptions = append(o.ProjectOptions, opts...) }
+}
+
+// WithLayers merges the configuration with the layers above it (the
+// managed and user layers) for the tests: see Options.Layers.
+func WithLayers(parts ...assemble.Part) Option {
+	return func(o *Options) { o.Layers = append(o.Layers, parts...) }
 }
 
 // Option configures Run.
@@ -86,7 +106,8 @@ func Run(ctx context.Context, path string, opts ...Option) (*Report, error) {
 	}
 	defer eng.Close(context.WithoutCancel(ctx))
 	aopts := append([]assemble.Option{assemble.WithEngine(eng), assemble.WithStore(store)}, o.AssembleOptions...)
-	cfg, err := assemble.Load(path, aopts...)
+	parts := append(slices.Clone(o.Layers), assemble.Part{Layer: assemble.LayerProject, Path: path, Options: o.ProjectOptions})
+	cfg, err := assemble.LoadLayers(parts, aopts...)
 	if err != nil {
 		var d *hcl.Diagnostics
 		if errors.As(err, &d) {

@@ -52,7 +52,12 @@ func defaultChecker(o options) Checker {
 			return []hcl.Diagnostic{{File: req.Dir, Severity: hcl.SeverityError, Summary: "Engine unavailable", Detail: err.Error()}}
 		}
 		defer eng.Close(context.WithoutCancel(ctx))
-		cfg, err := assemble.Load(req.Dir, assemble.WithEngine(eng), assemble.WithProjectDir(o.projectDir), assemble.WithOverlay(req.Overlay))
+		var parts []assemble.Part
+		if o.layers != nil {
+			parts = o.layers(req.Dir)
+		}
+		parts = append(parts, assemble.Part{Layer: assemble.LayerProject, Path: req.Dir})
+		cfg, err := assemble.LoadLayers(parts, assemble.WithEngine(eng), assemble.WithProjectDir(o.projectDir), assemble.WithOverlay(req.Overlay))
 		if err != nil {
 			var d *hcl.Diagnostics
 			if errors.As(err, &d) {
@@ -64,7 +69,7 @@ func defaultChecker(o options) Checker {
 		if err := eng.Load(cfg.Engine); err != nil {
 			return append(cfg.Warnings.List, hcl.Diagnostic{File: req.Dir, Severity: hcl.SeverityError, Summary: "Configuration does not load", Detail: err.Error()})
 		}
-		return cfg.Warnings.With(lint.Check(cfg.Decoded(), eng)...).List
+		return cfg.Warnings.With(lint.Check(cfg.Decoded(), eng)...).List // the project's lint
 	}
 }
 

@@ -3,10 +3,14 @@ package lsp
 import (
 	"log/slog"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 )
 
 type options struct {
+	// layers returns the configurations above the one checked (the
+	// managed and user layers): it is checked merged with them.
+	layers        func(dir string) []assemble.Part
 	logger        *slog.Logger
 	check         Checker
 	engineOptions []engine.Option
@@ -37,6 +41,14 @@ func WithEngineOptions(opts ...engine.Option) Option {
 // WithProjectDir names the project directory the configuration's scripts
 // may read, as hookctl validate does.
 func WithProjectDir(dir string) Option { return func(o *options) { o.projectDir = dir } }
+
+// WithLayers checks each configuration merged with the layers above it
+// (assemble.LoadLayers): layers returns them for the directory checked,
+// so that a hook reusing a managed hook's id is reported as the editor
+// types it.
+func WithLayers(layers func(dir string) []assemble.Part) Option {
+	return func(o *options) { o.layers = layers }
+}
 
 // WithVersion sets the version the server reports in initialize.
 func WithVersion(v string) Option { return func(o *options) { o.version = v } }

@@ -39,14 +39,17 @@ type Timer interface {
 
 // loader is what loading one call's configuration needs.
 type loader struct {
-	path       string
-	stderr     io.Writer
-	logLevel   string
-	projectDir string
-	timer      Timer
-	engOpts    []engine.Option
-	aopts      []assemble.Option
-	state      State
+	// layers are the configuration's layers; projectCheck, when set,
+	// must accept every file the project layer loads (its trust record).
+	layers       []Layer
+	projectCheck func(path string, content []byte) error
+	stderr       io.Writer
+	logLevel     string
+	projectDir   string
+	timer        Timer
+	engOpts      []engine.Option
+	aopts        []assemble.Option
+	state        State
 }
 
 func (l *loader) mark(name string) {
@@ -65,8 +68,9 @@ func logger(w io.Writer, level string) *slog.Logger {
 }
 
 // load builds an engine with the standard condition functions, assembles
-// the configuration at l.path for it and loads it, printing its errors and
-// warnings on l.stderr. A failure is a *LoadError.
+// the configuration's layers for it (assemble.LoadLayers) and loads them,
+// printing their errors and warnings on l.stderr. A failure is a
+// *LoadError.
 func (l *loader) load(aopts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
 	eng, err := assemble.NewEngine(append([]engine.Option{engine.WithLogger(logger(l.stderr, l.logLevel))}, l.engOpts...)...)
 	if err != nil {
@@ -78,7 +82,13 @@ func (l *loader) load(aopts ...assemble.Option) (*engine.Engine, *assemble.Confi
 		phase = l.timer.Phase()
 	}
 	opts := append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(l.projectDir), assemble.WithPhaseTimer(phase)}, l.aopts...)
-	cfg, err := assemble.Load(l.path, append(opts, aopts...)...)
+	parts := layerParts(l.layers)
+	for i := range parts {
+		if parts[i].Layer == LayerProject && l.projectCheck != nil {
+			parts[i].Options = []assemble.Option{assemble.WithFileCheck(l.projectCheck)}
+		}
+	}
+	cfg, err := assemble.LoadLayers(parts, append(opts, aopts...)...)
 	if err != nil {
 		eng.Close(context.Background())
 		var d *hcl.Diagnostics

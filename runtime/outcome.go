@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
@@ -50,15 +49,20 @@ func (r *Runtime) Outcome(ctx context.Context, req Request) (out engine.Outcome,
 		l.engOpts = append(l.engOpts, traced...)
 		defer done()
 	}
-	if l.path, err = Discover(req.Config, req.Cwd, getenv); err != nil {
+	if l.layers, err = r.OpenLayers(req.Config, req.Cwd, getenv); err != nil {
 		return out, 0, err
 	}
 	// fire needs no trust, but a bundle runs only as signed.
-	if signed, err := r.openSigned(ctx, l.path, getenv); err != nil && bundle.IsBundle(l.path) {
-		return out, 0, &LoadError{Err: fmt.Errorf("signed configuration %s not verified: %w; its hooks did not run", l.path, err)}
-	} else if signed != nil {
-		l.path = signed.Path
-		l.aopts = append(l.aopts, assemble.WithFileCheck(signed.Check))
+	for i, layer := range l.layers {
+		if layer.Name != LayerProject {
+			continue
+		}
+		if signed, err := r.openSigned(ctx, layer.Path, getenv); err != nil && bundle.IsBundle(layer.Path) {
+			return out, 0, &LoadError{Err: fmt.Errorf("signed configuration %s not verified: %w; its hooks did not run", layer.Path, err)}
+		} else if signed != nil {
+			l.layers[i].Path = signed.Path
+			l.projectCheck = signed.Check
+		}
 	}
 	eng, cfg, err := l.load()
 	if err != nil {

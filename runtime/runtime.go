@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ type Runtime struct {
 	transportLimits bool
 	// trust is the trust file, read once per version of it.
 	trust *trust.Index
+	// uid is the user running hookctl, whom managed files must not
+	// belong to (os.Geteuid).
+	uid int
 }
 
 // Option configures a Runtime.
@@ -70,7 +74,7 @@ func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits 
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{source: OneShot(), trust: trust.NewIndex()}
+	r := &Runtime{source: OneShot(), trust: trust.NewIndex(), uid: os.Geteuid()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -363,27 +367,58 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	req.mark("decode")
 	configWarn := req.Modes.OnConfigError == ModeWarn
-	path, err := Discover(req.Config, req.Cwd, getenv)
+	layers, err := DiscoverLayers(req.Config, req.Cwd, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		var me *ManagedError
+		if errors.As(err, &me) {
+			// The managed directory is there but cannot be read: its
+			// policy holds by blocking, whatever the modes say.
+			return p.Block(ev, fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", err))
+		}
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
-	// A signed configuration (a bundle, a signed directory) verified by a
-	// trusted key is trusted without a record; a bundle that does not
-	// verify never runs, even with --allow-untrusted.
-	signed, serr := r.openSigned(ctx, path, getenv)
-	if serr != nil && signed == nil && bundle.IsBundle(path) {
-		fmt.Fprintln(stderr, signedError(path, serr))
-		return guardAnswer(p, ev, signedError(path, serr), req.Modes.OnUntrusted == ModeWarn)
-	}
-	// The verifier of the record the configuration was checked against:
-	// every file it loads, as it loads it, must be one the record pins.
+	// The verifier of the record the project was checked against: every
+	// file it loads, as it loads it, must be one the record pins. The
+	// managed and user layers are trusted by who can write them. A signed
+	// project (a bundle, a signed directory) verified by a trusted key is
+	// trusted without a record; a bundle that does not verify never runs,
+	// even with --allow-untrusted.
 	var verifier *trust.Verifier
-	if signed != nil {
-		path = signed.Path
-	} else if !untrusted {
-		var err error
+	var projectCheck func(string, []byte) error
+	skip := skippedLayers(layers)
+	for i, layer := range layers {
+		if skip[layer.Name] {
+			continue // left out by the managed layer: reported by the load
+		}
+		path, how, err := openLayer(layer, r.uid)
+		if err != nil {
+			fmt.Fprintf(stderr, "hookctl: %v; no hook ran\n", err)
+			msg := fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", err)
+			if layer.Name == LayerManaged {
+				// Refusing the organisation's policy must not switch
+				// it off: no mode turns this into a go-ahead.
+				return p.Block(ev, msg)
+			}
+			return guardAnswer(p, ev, msg, req.Modes.OnUntrusted == ModeWarn)
+		}
+		if how != trustStore {
+			continue
+		}
+		signed, serr := r.openSigned(ctx, path, getenv)
+		if serr != nil && signed == nil && bundle.IsBundle(path) {
+			fmt.Fprintln(stderr, signedError(path, serr))
+			return guardAnswer(p, ev, signedError(path, serr), req.Modes.OnUntrusted == ModeWarn)
+		}
+		if signed != nil {
+			layers[i].Path = signed.Path
+			projectCheck = signed.Check
+			continue
+		}
+		if untrusted {
+			continue
+		}
 		if verifier, err = r.trust.Verify(path); err != nil {
 			if serr != nil { // a signed directory that did not verify, nor is trusted by record
 				err = fmt.Errorf("%w (its signature: %v)", err, serr)
@@ -397,8 +432,11 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	// A host's reply shows no trace but the failures
 	// (protocol.HookFailures): hooks that ran cleanly are counted, not
 	// traced (an Observer, a tracer or an audit log still gets them all).
-	l := &loader{path: path, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
-		engOpts: append([]engine.Option{engine.WithQuietRuns()}, r.engOpts...)}
+	if verifier != nil {
+		projectCheck = verifier.Check
+	}
+	l := &loader{layers: layers, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
+		engOpts: append([]engine.Option{engine.WithQuietRuns()}, r.engOpts...), projectCheck: projectCheck}
 	// The state (settings.state or state_file) is known once the
 	// configuration is loaded; it opens on first use.
 	if r.newState != nil {
@@ -410,11 +448,6 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		// One event fires: no script runtime is made for events that
 		// have no script hooks (a cached engine fires them all).
 		l.aopts = append(l.aopts, assemble.WithEvents(ev.Name))
-	}
-	if verifier != nil {
-		l.aopts = append(l.aopts, assemble.WithFileCheck(verifier.Check))
-	} else if signed != nil {
-		l.aopts = append(l.aopts, assemble.WithFileCheck(signed.Check))
 	}
 	if r.source.oneCall() && r.tracer != nil {
 		// An engine that outlives the call is not traced per call.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -130,7 +131,7 @@ type cachedEngine struct {
 // absolute form is loaded for the call alone). The engine keeps the
 // call's state, and its NATS connection, for the calls it serves.
 func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
-	abs, err := filepath.Abs(l.path)
+	abs, err := layersKey(l.layers)
 	if err != nil {
 		return oneShot{}.acquire(l)
 	}
@@ -147,6 +148,20 @@ func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 	l.useState(eng, cfg)
 	ce := c.put(abs, eng, cfg, l.state)
 	return eng, func() { c.release(ce) }, nil
+}
+
+// layersKey is the cache's key of a configuration: the absolute paths of
+// its layers, joined by NUL (the absolute path alone for one layer).
+func layersKey(layers []Layer) (string, error) {
+	paths := make([]string, len(layers))
+	for i, l := range layers {
+		abs, err := filepath.Abs(l.Path)
+		if err != nil {
+			return "", err
+		}
+		paths[i] = abs
+	}
+	return strings.Join(paths, "\x00"), nil
 }
 
 // Lookup returns the engine cached for the absolute path abs and its
@@ -179,7 +194,7 @@ func (c *Cache) get(path string) *cachedEngine {
 
 // put stores a freshly loaded engine (held once, for its first caller).
 func (c *Cache) put(path string, eng *engine.Engine, cfg *assemble.Config, state State) *cachedEngine {
-	files := append([]string{path}, cfg.Files...)
+	files := append(strings.Split(path, "\x00"), cfg.Files...)
 	files = append(files, cfg.Refs()...)
 	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: filestamp.Take(files), refs: 1}
 	c.mu.Lock()

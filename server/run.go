@@ -54,6 +54,10 @@ type Config struct {
 	// fails the /readyz "bundle" check; until one has loaded, every
 	// guarded event is blocked.
 	Bundle *BundleSource
+	// Layers, when set, gives the layers above Path (the managed and
+	// user layers, checked), read again on every load: Path is then the
+	// project layer of a layered configuration (assemble.WatchLayers).
+	Layers func() ([]assemble.Part, error)
 }
 
 // RunOption configures Start.
@@ -206,6 +210,9 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		// Every load, the first included, is of a trusted
 		// configuration (runtime.TrustGate).
 		wopts = append(wopts, runtime.TrustGate(cfg.Path)...)
+	}
+	if cfg.Layers != nil {
+		wopts = append(wopts, assemble.WatchLayers(cfg.Layers))
 	}
 	started := false
 	wopts = append(wopts, assemble.OnReload(func(c *assemble.Config, err error) {

@@ -49,6 +49,7 @@
 //	hookctl.hook.fail_closed true when its failure counted as a block
 //	hookctl.hook.attempts    tries, when it was retried
 //	hookctl.hook.source      where it was declared (file:line), when known
+//	hookctl.hook.layer       its configuration layer (managed, user, project), when layered
 //	error.type               "error" or "timeout", for a hook that failed
 //
 // A hook that failed or timed out has status Error with its error message

@@ -44,6 +44,7 @@ const (
 	KeyHookFailClosed  = attribute.Key("hookctl.hook.fail_closed")
 	KeyHookAttempts    = attribute.Key("hookctl.hook.attempts")
 	KeyHookSource      = attribute.Key("hookctl.hook.source")
+	KeyHookLayer       = attribute.Key("hookctl.hook.layer")
 	KeyHookReason      = attribute.Key("hookctl.hook.reason")
 	KeyErrorType       = attribute.Key("error.type")
 	spanNameFirePrefix = "fire "
@@ -155,6 +156,9 @@ func (o *Observer) HookDone(ctx context.Context, f engine.FireInfo, tr *engine.H
 		}
 		if tr.Source != "" {
 			attrs = append(attrs, KeyHookSource.String(tr.Source))
+		}
+		if tr.Layer != "" {
+			attrs = append(attrs, KeyHookLayer.String(tr.Layer))
 		}
 		if o.payload && tr.Reason != "" {
 			attrs = append(attrs, KeyHookReason.String(redact(tr.Reason)))

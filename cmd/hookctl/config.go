@@ -42,6 +42,52 @@ func (a *app) openSigned(ctx context.Context, path string) (string, []assemble.O
 	return signed.Path, []assemble.Option{assemble.WithFileCheck(signed.Check)}, nil
 }
 
+// parts are the layers as assemble.LoadLayers loads them, a signed
+// project (a bundle, a signed directory) opened by openSigned.
+func (a *app) parts(ctx context.Context, layers []runtime.Layer) ([]assemble.Part, error) {
+	parts := runtime.Parts(layers)
+	for i := range parts {
+		if parts[i].Layer != runtime.LayerProject {
+			continue
+		}
+		path, signed, err := a.openSigned(ctx, parts[i].Path)
+		if err != nil {
+			return nil, err
+		}
+		parts[i].Path, parts[i].Options = path, signed
+	}
+	return parts, nil
+}
+
+// layers discovers the configuration's layers (runtime.DiscoverLayers:
+// the managed directory and its drop-ins, the user's directory, the
+// project as discover finds it) and checks the managed and user ones. No
+// layer at all is a usage error; a managed or user layer refused is exit
+// status 1.
+func (a *app) layers() ([]runtime.Layer, error) {
+	// Relative to the working directory, as the project's files are
+	// named in diagnostics.
+	layers, err := runtime.New().OpenLayers(a.configPath, "", os.Getenv)
+	if errors.Is(err, runtime.ErrNoConfig) {
+		return nil, usageError("%v", err)
+	}
+	if err != nil {
+		return nil, &exitError{code: exitFailure, err: err}
+	}
+	return layers, nil
+}
+
+// withProject returns layers with the project layer replaced by path.
+func withProject(layers []runtime.Layer, path string) []runtime.Layer {
+	out := []runtime.Layer{}
+	for _, l := range layers {
+		if l.Name != runtime.LayerProject {
+			out = append(out, l)
+		}
+	}
+	return append(out, runtime.Layer{Name: runtime.LayerProject, Path: path})
+}
+
 // projectDir is the project the agent works in: $CLAUDE_PROJECT_DIR or the
 // working directory.
 func projectDir() string {
@@ -49,44 +95,44 @@ func projectDir() string {
 	return runtime.ProjectDir(cwd, os.Getenv)
 }
 
-// load discovers the configuration and loads it into a new engine,
-// printing its diagnostics; a configuration with errors is exit status 1.
-// Close the engine, then the configuration.
+// load discovers the configuration's layers and loads them into a new
+// engine, printing their diagnostics; a configuration with errors is exit
+// status 1. Close the engine, then the configuration.
 func (a *app) load(engOpts ...engine.Option) (*engine.Engine, *assemble.Config, error) {
-	path, err := a.discover()
+	layers, err := a.layers()
 	if err != nil {
 		return nil, nil, err
 	}
-	return a.loadPath(path, true, engOpts)
+	return a.loadLayers(layers, true, engOpts)
 }
 
-// loadPath builds an engine with the standard condition functions, then
-// assembles the configuration at path for it and loads it, printing its
-// errors and, when warnings is set, its warnings.
-func (a *app) loadPath(path string, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
-	eng, cfg, err := a.assemblePath(path, warnings, engOpts, opts...)
+// loadLayers builds an engine with the standard condition functions, then
+// assembles the configuration's layers for it and loads them, printing
+// their errors and, when warnings is set, their warnings.
+func (a *app) loadLayers(layers []runtime.Layer, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
+	eng, cfg, err := a.assembleLayers(layers, warnings, engOpts, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	return a.loadInto(eng, cfg)
 }
 
-// assemblePath builds an engine and assembles the configuration at path
-// for it, without loading it, printing its errors and, when warnings is
-// set, its warnings.
-func (a *app) assemblePath(path string, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
+// assembleLayers builds an engine and assembles the configuration's
+// layers for it, without loading it, printing its errors and, when
+// warnings is set, its warnings.
+func (a *app) assembleLayers(layers []runtime.Layer, warnings bool, engOpts []engine.Option, opts ...assemble.Option) (*engine.Engine, *assemble.Config, error) {
 	eng, err := a.newEngine(engOpts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	a.timings.Mark("engine")
-	path, signed, err := a.openSigned(context.Background(), path)
+	parts, err := a.parts(context.Background(), layers)
 	if err != nil {
 		eng.Close(context.Background())
 		return nil, nil, err
 	}
-	opts = append(append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, signed...), opts...)
-	cfg, err := assemble.Load(path, opts...)
+	opts = append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, opts...)
+	cfg, err := assemble.LoadLayers(parts, opts...)
 	if err != nil {
 		eng.Close(context.Background())
 		var d *hcl.Diagnostics

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +15,10 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/internal/dirs"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/runtime"
@@ -29,8 +32,106 @@ type doctorReport struct {
 	// guarded (the exit status is then 1).
 	Guarded bool         `json:"guarded"`
 	Hosts   []hostReport `json:"hosts"`
+	// Layers are the three configuration layers: where each is looked
+	// for and what was found there.
+	Layers []layerReport `json:"layers"`
 	// Problems are the ones of no host (no host runs hookctl).
 	Problems []string `json:"problems,omitempty"`
+}
+
+// layerReport is one configuration layer: where it is looked for, the
+// configurations found there, how they are trusted, and how many hooks
+// each layer adds.
+type layerReport struct {
+	Layer    string   `json:"layer"`
+	Location string   `json:"location"`
+	Found    []string `json:"found,omitempty"`
+	Trust    string   `json:"trust"`
+	Hooks    int      `json:"hooks"`
+	Notes    []string `json:"notes,omitempty"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// doctorLayers reports the layers as a call in the project discovers and
+// loads them; ok is false when a layer is refused or they do not load.
+func (a *app) doctorLayers(project string) (out []layerReport, ok bool) {
+	getenv := os.Getenv
+	userDir, uerr := dirs.Config(getenv)
+	if uerr != nil {
+		userDir = uerr.Error()
+	}
+	projectAt := "discovered as ever: --config, $HOOKCTL_CONFIG, ./hooks.hcl, ./.hookctl/, $CLAUDE_PROJECT_DIR/.claude/hooks.hcl, ./.claude/hooks.hcl"
+	if a.configPath != "" {
+		projectAt = a.configPath + " (--config)"
+	}
+	out = []layerReport{
+		{Layer: runtime.LayerManaged, Location: dirs.Managed(getenv) + " (its *.hcl files and *.d/ drop-ins)", Trust: "trusted because the user running hookctl cannot write it"},
+		{Layer: runtime.LayerUser, Location: userDir, Trust: "trusted as your own directory (no one else may write it)"},
+		{Layer: runtime.LayerProject, Location: projectAt, Trust: "trusted through hookctl trust"},
+	}
+	at := func(name string) *layerReport {
+		return &out[slices.IndexFunc(out, func(l layerReport) bool { return l.Layer == name })]
+	}
+	ok = true
+	layers, err := runtime.DiscoverLayers(a.configPath, project, getenv)
+	if err != nil {
+		var me *runtime.ManagedError
+		if errors.As(err, &me) {
+			l := at(me.Layer)
+			l.Problems = append(l.Problems, err.Error()+": every event it guards is blocked")
+			return out, false
+		}
+		// The host's commands may name the project's with --config:
+		// they are checked below.
+		at(runtime.LayerProject).Notes = append(at(runtime.LayerProject).Notes, err.Error())
+		return out, errors.Is(err, runtime.ErrNoConfig)
+	}
+	for _, l := range layers {
+		at(l.Name).Found = append(at(l.Name).Found, l.Path)
+	}
+	layers, err = runtime.New().OpenLayers(a.configPath, project, getenv)
+	if err != nil {
+		var me *runtime.ManagedError
+		if errors.As(err, &me) {
+			l := at(me.Layer)
+			l.Problems = append(l.Problems, err.Error()+": every event it guards is blocked")
+		}
+		return out, false
+	}
+	for i, l := range layers {
+		if !filepath.IsAbs(l.Path) {
+			layers[i].Path = filepath.Join(project, l.Path)
+		}
+	}
+	d := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, logLevel: "error", configPath: a.configPath}
+	var diag strings.Builder
+	d.stderr = &diag
+	eng, cfg, err := d.loadLayers(layers, false, nil)
+	if err != nil {
+		at(runtime.LayerProject).Problems = append(at(runtime.LayerProject).Problems, "the configuration does not load: "+strings.TrimSpace(firstLines(diag.String(), err)))
+		return out, false
+	}
+	defer func() {
+		eng.Close(context.Background())
+		cfg.Close()
+	}()
+	for _, ev := range eng.EventsWithHooks() {
+		hs, _ := eng.Hooks(ev)
+		for _, h := range hs {
+			name := h.Layer
+			if name == "" {
+				name = runtime.LayerProject
+			}
+			at(name).Hooks++
+		}
+	}
+	for _, w := range cfg.Warnings.List {
+		if w.Summary == "Layer skipped" || w.Summary == "Setting only for the managed layer" || w.Summary == "Setting held by the managed layer" {
+			l := at(runtime.LayerManaged)
+			l.Notes = append(l.Notes, fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Detail))
+		}
+	}
+	return out, ok
 }
 
 // hostReport is one host's part of the report.
@@ -129,6 +230,10 @@ func (a *app) doctor(names []string) *doctorReport {
 	}
 	home, _ := os.UserHomeDir()
 	rep := &doctorReport{Project: project, Guarded: true}
+	var layersOK bool
+	if rep.Layers, layersOK = a.doctorLayers(project); !layersOK {
+		rep.Guarded = false
+	}
 	reg := a.registry()
 	var ps []protocol.Protocol
 	for _, n := range names {
@@ -439,30 +544,51 @@ func (a *app) doctorCommand(p protocol.Protocol, project string, getenv func(str
 	}
 	var eng *engine.Engine // the configuration, when it loads
 	path, err := runtime.Discover(config, project, getenv)
+	if errors.Is(err, runtime.ErrNoConfig) {
+		if layers, lerr := runtime.DiscoverLayers(config, project, getenv); lerr == nil && len(layers) > 0 {
+			// The managed or user layer alone runs.
+			cr.Trusted = true
+			cr.Notes = append(cr.Notes, "no project configuration: the managed and user layers run (see the configuration layers above)")
+			err = nil
+			path = ""
+		}
+	}
 	if err != nil {
 		problem("%v", err)
 	} else {
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(project, path)
-		}
-		cr.Config = path
-		cr.AllowUntrusted, _ = fl.GetBool("allow-untrusted")
-		if !cr.AllowUntrusted && allowUntrustedEnv(getenv) {
-			cr.AllowUntrusted = true
-		}
-		if err := trust.Check(path); err != nil {
-			if cr.AllowUntrusted {
-				cr.Notes = append(cr.Notes, fmt.Sprintf("%v; it runs anyway (--allow-untrusted or %s)", err, trust.AllowUntrustedEnv))
-			} else {
-				problem("%v: its hooks do not run, and the events that can block are blocked", err)
+		if path != "" {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(project, path)
 			}
-		} else {
-			cr.Trusted = true
+			cr.Config = path
+			cr.AllowUntrusted, _ = fl.GetBool("allow-untrusted")
+			if !cr.AllowUntrusted && allowUntrustedEnv(getenv) {
+				cr.AllowUntrusted = true
+			}
+			if err := trust.Check(path); err != nil {
+				if cr.AllowUntrusted {
+					cr.Notes = append(cr.Notes, fmt.Sprintf("%v; it runs anyway (--allow-untrusted or %s)", err, trust.AllowUntrustedEnv))
+				} else {
+					problem("%v: its hooks do not run, and the events that can block are blocked", err)
+				}
+			} else {
+				cr.Trusted = true
+			}
 		}
 		d := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, logLevel: "error"}
 		var diag strings.Builder
 		d.stderr = &diag
-		loaded, cfg, err := d.loadPath(path, false, nil)
+		var loaded *engine.Engine
+		var cfg *assemble.Config
+		layers, err := runtime.New().OpenLayers(config, project, getenv)
+		if err == nil {
+			for i, l := range layers {
+				if !filepath.IsAbs(l.Path) {
+					layers[i].Path = filepath.Join(project, l.Path)
+				}
+			}
+			loaded, cfg, err = d.loadLayers(layers, false, nil)
+		}
 		if err != nil {
 			problem("the configuration does not load: %s", strings.TrimSpace(firstLines(diag.String(), err)))
 		} else {
@@ -574,6 +700,25 @@ func firstLines(diag string, err error) string {
 // write prints the report for people.
 func (r *doctorReport) write(w io.Writer) {
 	fmt.Fprintf(w, "project %s\n", r.Project)
+	fmt.Fprintf(w, "\nconfiguration layers (all run; a deny from any wins; see docs/layers.md)\n")
+	for _, l := range r.Layers {
+		fmt.Fprintf(w, "  %s: %s\n", l.Layer, l.Location)
+		if len(l.Found) == 0 {
+			fmt.Fprintf(w, "    found: nothing\n")
+		}
+		for _, f := range l.Found {
+			fmt.Fprintf(w, "    found: %s\n", f)
+		}
+		if len(l.Found) > 0 {
+			fmt.Fprintf(w, "    %d hook(s); %s\n", l.Hooks, l.Trust)
+		}
+		for _, n := range l.Notes {
+			fmt.Fprintf(w, "    note: %s\n", n)
+		}
+		for _, p := range l.Problems {
+			fmt.Fprintf(w, "    problem: %s\n", p)
+		}
+	}
 	for _, h := range r.Hosts {
 		fmt.Fprintf(w, "\n%s (%s)\n", h.Title, h.Host)
 		for _, f := range h.Files {

@@ -308,6 +308,9 @@ func writeExplain(w io.Writer, out engine.Outcome, took time.Duration) {
 			}
 		}
 		fmt.Fprintf(w, "  [%s, priority %d", termsafe.Escape(h.Handler), h.Priority)
+		if h.Layer != "" {
+			fmt.Fprintf(w, ", %s layer", h.Layer)
+		}
 		if h.Source != "" {
 			fmt.Fprintf(w, ", %s", termsafe.Escape(h.Source))
 		}

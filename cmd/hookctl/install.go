@@ -68,7 +68,13 @@ at most 5s, before the host stops waiting and runs the action.`,
 			if err != nil {
 				return err
 			}
-			eng, cfg, err := a.loadPath(path, false, nil)
+			// Every layer's events are registered: a managed hook's event
+			// reaches hookctl in every project.
+			layers, err := a.layers()
+			if err != nil {
+				return err
+			}
+			eng, cfg, err := a.loadLayers(layers, false, nil)
 			if err != nil {
 				return err
 			}

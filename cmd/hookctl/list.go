@@ -19,10 +19,12 @@ func newListCmd(a *app) *cobra.Command {
 		Use:   "list [--config PATH] [--event E]",
 		Short: "List the hooks of each event in firing order",
 		Long: `list prints, for each event with hooks (or only --event E), its hooks in
-the order they fire: id, phase, priority, handler, then the matcher, the
-timeout, (disabled) and, last, "when:" and the condition, where they are set. --json
-prints an object of event name to its hooks, each with id, phase, priority,
-handler, matcher, when, timeout, on_error, disabled and source.`,
+the order they fire: id, phase, priority, handler, then the layer (managed,
+user or project, when the configuration has more than the project's), the
+matcher, the timeout, (disabled) and, last, "when:" and the condition, where
+they are set. --json prints an object of event name to its hooks, each with id,
+phase, priority, handler, matcher, when, timeout, on_error, disabled, source
+and layer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			defer a.escapeOutput(!asJSON)()
@@ -60,13 +62,14 @@ handler, matcher, when, timeout, on_error, disabled and source.`,
 					OnError  string `json:"on_error,omitempty"`
 					Disabled bool   `json:"disabled,omitempty"`
 					Source   string `json:"source,omitempty"`
+					Layer    string `json:"layer,omitempty"`
 				}
 				out := map[string][]hook{}
 				for ev, hs := range byEvent {
 					list := []hook{}
 					for _, h := range hs {
 						hh := hook{ID: h.ID, Phase: string(h.Phase), Priority: h.Priority, Handler: h.Handler, Matcher: h.Matcher,
-							When: h.When, OnError: h.OnError, Disabled: h.Disabled, Source: h.Source}
+							When: h.When, OnError: h.OnError, Disabled: h.Disabled, Source: h.Source, Layer: h.Layer}
 						if h.Timeout > 0 {
 							hh.Timeout = h.Timeout.String()
 						}
@@ -91,6 +94,9 @@ handler, matcher, when, timeout, on_error, disabled and source.`,
 				}
 				for n, h := range byEvent[ev] {
 					extra := ""
+					if h.Layer != "" {
+						extra += " layer=" + h.Layer
+					}
 					if h.Matcher != "" {
 						extra += " matcher=" + termsafe.Escape(h.Matcher)
 					}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lsp"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newLSPCmd(a *app) *cobra.Command {
@@ -30,6 +33,7 @@ set-up (VS Code, Neovim, Helix).`,
 				lsp.WithLogger(a.logger()),
 				lsp.WithEngineOptions(engine.WithLogger(a.logger())),
 				lsp.WithProjectDir(projectDir()),
+				lsp.WithLayers(upperLayers),
 				lsp.WithVersion(version()),
 			)
 			err := srv.Serve(cmd.Context(), a.stdin, a.stdout)
@@ -39,4 +43,22 @@ set-up (VS Code, Neovim, Helix).`,
 			return err
 		},
 	}
+}
+
+// upperLayers are the managed and user layers a configuration directory
+// is checked with in the editor (none that cannot be discovered or
+// checked; the directory itself is never one of them).
+func upperLayers(dir string) []assemble.Part {
+	layers, err := runtime.New().OpenLayers("", dir, os.Getenv)
+	if err != nil {
+		return nil
+	}
+	var out []assemble.Part
+	for _, p := range runtime.Parts(layers) {
+		if p.Layer == runtime.LayerProject || samePath("", p.Path, dir) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -47,6 +47,16 @@ func TestScripts(t *testing.T) {
 			"runinstalled": runInstalledCmd,
 			"tamper":       tamperCmd,
 		},
+		// [root]: the tests run as root. A managed file is refused when
+		// the user running hookctl owns it (unless that user is root),
+		// and every file a test writes is the tester's: a test that needs
+		// a managed layer accepted needs root to run.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOKCTL_CONFIG", "")
 			env.Setenv("CLAUDE_PROJECT_DIR", "")

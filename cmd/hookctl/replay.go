@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/replay"
+	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/stdlib"
 )
 
@@ -96,13 +98,20 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return usageError("transcript %s is a directory: give one session's .jsonl file", transcript)
 	}
-	base, err := a.discover()
+	base, err := a.layers()
 	if err != nil {
 		return err
 	}
-	paths := []string{base}
+	name := base[len(base)-1].Path
+	if p, ok := runtime.ProjectLayer(base); ok {
+		name = p.Path
+	}
+	paths := []string{name}
+	configLayers := [][]runtime.Layer{base}
 	if diffPath != "" {
+		// The other configuration replaces the project layer only.
 		paths = append(paths, diffPath)
+		configLayers = append(configLayers, withProject(base, diffPath))
 	}
 	var configs []replay.Config
 	var loaded []*assemble.Config
@@ -120,8 +129,8 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 			cfg.Close()
 		}
 	}()
-	for _, p := range paths {
-		eng, cfg, err := a.loadReplay(p, fl.noExec)
+	for i, p := range paths {
+		eng, cfg, err := a.loadReplay(p, configLayers[i], fl.noExec)
 		if err != nil {
 			return err
 		}
@@ -194,8 +203,8 @@ func (a *app) replay(ctx context.Context, transcript, diffPath string, fl replay
 // two differences made before the engine loads it: the audit log is not
 // opened (a replay's fires did not happen), and with noExec the hooks that
 // act outside hookctl are disabled. It names those hooks on stderr.
-func (a *app) loadReplay(path string, noExec bool) (*engine.Engine, *assemble.Config, error) {
-	eng, cfg, err := a.assemblePath(path, true, nil)
+func (a *app) loadReplay(path string, layers []runtime.Layer, noExec bool) (*engine.Engine, *assemble.Config, error) {
+	eng, cfg, err := a.assembleLayers(layers, true, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,6 +243,13 @@ var effectCaps = []string{stdlib.CapExec, stdlib.CapNet, stdlib.CapWrite, "all"}
 // and agent hooks (a model call), scripts allowed exec, net or write, and
 // the built-ins that write logs or run programs.
 func sideEffects(cfg *assemble.Config) map[string]string {
+	if len(cfg.Layers) > 0 {
+		out := map[string]string{}
+		for _, l := range cfg.Layers {
+			maps.Copy(out, sideEffects(l))
+		}
+		return out
+	}
 	decoded := cfg.Decoded()
 	kinds := map[string]string{}
 	for _, hb := range decoded.Hooks {

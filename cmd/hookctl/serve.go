@@ -19,11 +19,11 @@ import (
 	"aead.dev/minisign"
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/bundle"
-	"github.com/hookctl/hookctl/runtime"
-
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/server"
 	"github.com/hookctl/hookctl/telemetry"
 	"github.com/hookctl/hookctl/trust"
@@ -230,7 +230,8 @@ trace. Spans carry no payload contents unless --trace-payloads.`,
 			// --shutdown-timeout 0 waits for nothing (server.Config: a
 			// negative timeout).
 			srv, err := server.Start(cmd.Context(), server.Config{Path: path, Listen: listen, ProjectDir: projectDir(),
-				AllowUntrusted: untrusted, ReloadInterval: interval, ShutdownTimeout: cmp.Or(grace, -1), DrainDelay: drainDelay, Bundle: src}, opts...)
+				AllowUntrusted: untrusted, ReloadInterval: interval, ShutdownTimeout: cmp.Or(grace, -1), DrainDelay: drainDelay, Bundle: src,
+				Layers: func() ([]assemble.Part, error) { return upperParts(path) }}, opts...)
 			if err != nil {
 				return a.serveStartError(err)
 			}
@@ -446,3 +447,29 @@ func (b *byteSize) Set(s string) error {
 }
 
 func (b *byteSize) Type() string { return "size" }
+
+// upperParts are the managed and user layers above the project's
+// configuration at path, checked (a managed file the user could write is
+// refused: the load fails).
+func upperParts(path string) ([]assemble.Part, error) {
+	layers, err := runtime.New().OpenLayers(path, "", os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	var out []assemble.Part
+	for _, p := range runtime.Parts(layers) {
+		if p.Layer == runtime.LayerProject || samePath("", p.Path, mustAbs(path)) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// mustAbs is path made absolute (as it is when it cannot be).
+func mustAbs(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/hooktest"
 	"github.com/hookctl/hookctl/internal/safefile"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newTestCmd(a *app) *cobra.Command {
@@ -71,10 +72,25 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 				}
 				opts = append(opts, hooktest.WithRun(re))
 			}
-			path, err := a.discover()
+			layers, err := a.layers()
 			if err != nil {
 				return err
 			}
+			// The tests beside the project's configuration (else the
+			// last layer's) run on the hooks of every layer.
+			path := layers[len(layers)-1].Path
+			var upper []assemble.Part
+			for _, p := range runtime.Parts(layers) {
+				if p.Layer == runtime.LayerProject {
+					path = p.Path
+					continue
+				}
+				upper = append(upper, p)
+			}
+			if _, ok := runtime.ProjectLayer(layers); !ok {
+				upper = upper[:len(upper)-1]
+			}
+			opts = append(opts, hooktest.WithLayers(upper...))
 			if !cmd.Flags().Changed("log-level") {
 				// A failing hook is a failing test, said in the results;
 				// the engine's warning would say it twice.
@@ -86,7 +102,8 @@ problem. Like fire, test needs no trust: it runs the hooks you point it at.`,
 			}
 			opts = append(opts,
 				hooktest.WithEngineOptions(engine.WithLogger(a.logger())),
-				hooktest.WithAssembleOptions(append([]assemble.Option{assemble.WithProjectDir(projectDir())}, signed...)...))
+				hooktest.WithAssembleOptions(assemble.WithProjectDir(projectDir())),
+				hooktest.WithProjectOptions(signed...))
 			rep, err := hooktest.Run(cmd.Context(), path, opts...)
 			if err != nil {
 				var d *hcl.Diagnostics

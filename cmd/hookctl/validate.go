@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/lint"
+	"github.com/hookctl/hookctl/runtime"
 )
 
 func newValidateCmd(a *app) *cobra.Command {
@@ -47,11 +48,19 @@ configuration you name. Loading a configuration runs the top level of its script
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// JSON is written unescaped (termsafe.JSON makes it safe).
 			defer a.escapeOutput(!asJSON)()
-			path, err := a.discover()
-			if err != nil {
+			var res *validation
+			layers, err := a.layers()
+			var ee *exitError
+			switch {
+			case errors.As(err, &ee) && ee.code == exitFailure:
+				// A managed or user layer refused: an error of the
+				// configuration.
+				res = &validation{path: a.configPath, diags: &hcl.Diagnostics{}, loadErr: ee.err}
+			case err != nil:
 				return err
+			default:
+				res = a.validate(cmd.Context(), layers)
 			}
-			res := a.validate(cmd.Context(), path)
 			if strict {
 				res.strict()
 			}
@@ -88,7 +97,8 @@ type validation struct {
 
 // validate loads the configuration at path as fire does and runs lint's
 // checks on it, collecting every diagnostic instead of printing it.
-func (a *app) validate(ctx context.Context, path string) *validation {
+func (a *app) validate(ctx context.Context, layers []runtime.Layer) *validation {
+	path := layers[len(layers)-1].Path
 	v := &validation{path: path, name: path, diags: &hcl.Diagnostics{}}
 	fail := func(err error) *validation {
 		var d *hcl.Diagnostics
@@ -104,12 +114,12 @@ func (a *app) validate(ctx context.Context, path string) *validation {
 		return fail(err)
 	}
 	a.timings.Mark("engine")
-	path, signed, err := a.openSigned(ctx, path)
+	parts, err := a.parts(ctx, layers)
 	if err != nil {
 		eng.Close(ctx)
 		return fail(err)
 	}
-	cfg, err := assemble.Load(path, append([]assemble.Option{assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase())}, signed...)...)
+	cfg, err := assemble.LoadLayers(parts, assemble.WithEngine(eng), assemble.WithProjectDir(projectDir()), assemble.WithPhaseTimer(a.timings.Phase()))
 	if err != nil {
 		eng.Close(ctx)
 		return fail(err)
@@ -127,7 +137,13 @@ func (a *app) validate(ctx context.Context, path string) *validation {
 	}
 	a.timings.Mark("load")
 	// The loader's warnings and validate's own.
-	v.diags = cfg.Warnings.With(lint.Check(cfg.Decoded(), eng)...)
+	v.diags = cfg.Warnings
+	if len(cfg.Layers) == 0 {
+		v.diags = v.diags.With(lint.Check(cfg.Decoded(), eng)...)
+	}
+	for _, l := range cfg.Layers {
+		v.diags = v.diags.With(lint.Check(l.Decoded(), eng)...)
+	}
 	v.loaded = true
 	v.hooks, v.events = len(cfg.Engine.Hooks), len(cfg.Engine.Events)
 	return v

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/runtime"
+)
+
+// TestDaemonManagedLayer: the daemon (hookctl-client's calls, engines
+// cached) loads the managed layer beside the project's: the managed deny
+// holds where the project allows, and a managed file made writable is
+// refused on the next call, cached engine or not, with the event blocked.
+func TestDaemonManagedLayer(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("managed files must belong to another user than the one running hookctl: run as root")
+	}
+	dir := t.TempDir()
+	managed := filepath.Join(dir, "managed")
+	if err := os.Mkdir(managed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(managed, "policy.hcl")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(policy, `hook "org-no-curl" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains 'curl'"
+  decision = "deny"
+  reason   = "no curl, says the org"
+}
+`)
+	project := filepath.Join(dir, "hooks.hcl")
+	write(project, `hook "proj-allow" {
+  event    = "PreToolUse"
+  decision = "allow"
+}
+`)
+	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
+	env := []string{"HOOKCTL_MANAGED_DIR=" + managed, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_ALLOW_UNTRUSTED=1", "PATH=" + os.Getenv("PATH")}
+	cache := runtime.NewCache()
+	defer cache.Close()
+	rt := newHookRuntime(runtime.Hosts(), cache, nil)
+	call := func(cmd string) daemon.Response {
+		req := &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: project},
+			Stdin: []byte(`{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/tmp","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`),
+			Cwd:   dir, Env: env}
+		return runCall(context.Background(), req, rt)
+	}
+	for range 2 { // loaded, then cached
+		resp := call("curl https://example.com")
+		if resp.Code != 0 || !strings.Contains(string(resp.Stdout), `"permissionDecision":"deny"`) || !strings.Contains(string(resp.Stdout), "no curl, says the org") {
+			t.Fatalf("curl: exit %d stdout %s stderr %s", resp.Code, resp.Stdout, resp.Stderr)
+		}
+		if resp := call("ls"); !strings.Contains(string(resp.Stdout), `"permissionDecision":"allow"`) {
+			t.Fatalf("ls: exit %d stdout %s stderr %s", resp.Code, resp.Stdout, resp.Stderr)
+		}
+	}
+	if err := os.Chmod(policy, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	resp := call("ls")
+	if !strings.Contains(string(resp.Stdout), `"permissionDecision":"deny"`) || !strings.Contains(string(resp.Stdout), "policy.hcl is refused") {
+		t.Fatalf("writable managed file: exit %d stdout %s stderr %s", resp.Code, resp.Stdout, resp.Stderr)
+	}
+}

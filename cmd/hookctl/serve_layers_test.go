@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestServeProcessManagedLayer: hookctl serve loads the managed layer
+// beside the project's, and reloads it: the managed deny holds where the
+// project allows, its trace names the layer, and a drop-in added while
+// serving is loaded at the next reload.
+func TestServeProcessManagedLayer(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("managed files must belong to another user than the one running hookctl: run as root")
+	}
+	dir := t.TempDir()
+	managed := filepath.Join(dir, "managed")
+	if err := os.MkdirAll(managed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(managed, "policy.hcl"), `hook "org-no-curl" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains 'curl'"
+  decision = "deny"
+  reason   = "no curl, says the org"
+}
+`)
+	cfg := filepath.Join(dir, "hooks.hcl")
+	writeFile(t, cfg, `hook "proj-allow" {
+  event    = "PreToolUse"
+  decision = "allow"
+}
+`)
+	t.Setenv("HOOKCTL_MANAGED_DIR", managed)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	p := startReplica(t, cfg, "--reload-interval", "20ms")
+	fire := func(cmd string) httpReply {
+		return request("POST", p.base+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"`+cmd+`"}}`)
+	}
+	if r := fire("curl https://example.com"); r.code != 200 || r.body["decision"] != "deny" || !strings.Contains(r.raw, `"layer":"managed"`) {
+		t.Fatalf("curl: %d %s %v", r.code, r.raw, r.err)
+	}
+	if r := fire("wget https://example.com"); r.body["decision"] != "allow" {
+		t.Fatalf("wget before the drop-in: %d %s %v", r.code, r.raw, r.err)
+	}
+	if err := os.Mkdir(filepath.Join(managed, "10-more.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(managed, "10-more.d", "more.hcl"), `hook "org-no-wget" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains 'wget'"
+  decision = "deny"
+  reason   = "no wget (drop-in)"
+}
+`)
+	var r httpReply
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if r = fire("wget https://example.com"); r.body["decision"] == "deny" {
+			break
+		}
+	}
+	if r.body["decision"] != "deny" || r.body["reason"] != "no wget (drop-in)" {
+		t.Fatalf("wget after the drop-in: %d %s %v\n%s", r.code, r.raw, r.err, p.stderr)
+	}
+}
