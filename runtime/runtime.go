@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -330,6 +331,11 @@ func (r *Runtime) decode(req Request) (map[string]any, error) {
 	return protocol.DecodeBytes(req.Payload)
 }
 
+// managedPresent reports whether layers hold a managed layer.
+func managedPresent(layers []Layer) bool {
+	return slices.ContainsFunc(layers, func(l Layer) bool { return l.Name == LayerManaged })
+}
+
 // guardAnswer is the answer for hooks that did not run: the event's block
 // in the host's format, or with warnOnly a message only.
 func guardAnswer(p Protocol, ev *Event, msg string, warnOnly bool) Reply {
@@ -379,6 +385,19 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		return guardAnswer(p, ev, configErrorText(err.Error()), configWarn)
 	}
 	untrusted := allowUntrusted(req.Modes.AllowUntrusted, getenv)
+	// Under a managed policy no warn mode turns a configuration that did
+	// not load, or a layer that is not trusted, into a go-ahead: that
+	// would switch the organisation's hooks off from below (a project's
+	// settings can set HOOKCTL_ON_UNTRUSTED=warn, and a lower layer can
+	// make the merged configuration fail to load on purpose).
+	untrustedWarn := req.Modes.OnUntrusted == ModeWarn
+	guard := func(msg string, warn bool) Reply {
+		if warn && managedPresent(layers) {
+			fmt.Fprintln(stderr, "hookctl: a managed policy is in force, so the warn modes (--on-untrusted, --on-config-error) do not apply: the event is blocked")
+			warn = false
+		}
+		return guardAnswer(p, ev, msg, warn)
+	}
 	// The verifier of the record the project was checked against: every
 	// file it loads, as it loads it, must be one the record pins. The
 	// managed and user layers are trusted by who can write them. A signed
@@ -401,7 +420,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 				// it off: no mode turns this into a go-ahead.
 				return p.Block(ev, msg)
 			}
-			return guardAnswer(p, ev, msg, req.Modes.OnUntrusted == ModeWarn)
+			return guard(msg, untrustedWarn)
 		}
 		if how != trustStore {
 			continue
@@ -409,7 +428,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		signed, serr := r.openSigned(ctx, path, getenv)
 		if serr != nil && signed == nil && bundle.IsBundle(path) {
 			fmt.Fprintln(stderr, signedError(path, serr))
-			return guardAnswer(p, ev, signedError(path, serr), req.Modes.OnUntrusted == ModeWarn)
+			return guard(signedError(path, serr), untrustedWarn)
 		}
 		if signed != nil {
 			layers[i].Path = signed.Path
@@ -425,7 +444,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 			}
 			fmt.Fprintf(stderr, "hookctl: %v; its hooks did not run\n", err)
 			fmt.Fprintf(stderr, "hookctl: to run it without trust, use %s --allow-untrusted or set %s=1\n", req.Command, trust.AllowUntrustedEnv)
-			return guardAnswer(p, ev, fmt.Sprintf("hookctl: %v; its hooks did not run", err), req.Modes.OnUntrusted == ModeWarn)
+			return guard(fmt.Sprintf("hookctl: %v; its hooks did not run", err), untrustedWarn)
 		}
 	}
 	req.mark("trust")
@@ -472,7 +491,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		if l.state != nil {
 			l.state.Close()
 		}
-		return guardAnswer(p, ev, configErrorText(diag.String()), configWarn)
+		return guard(configErrorText(diag.String()), configWarn)
 	}
 	released := false
 	defer func() {
