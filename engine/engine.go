@@ -316,6 +316,34 @@ func (e *Engine) Events() []EventSpec {
 	return out
 }
 
+// ProgramEvent is Event without the custom events of the loaded
+// configuration: the built-in events and those registered from Go. A
+// configuration being loaded for this engine resolves its events against
+// it, so that a reload can declare the custom events it declared before.
+func (e *Engine) ProgramEvent(name string) (EventSpec, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id, ok := e.reg.names[name]
+	if !ok || e.reg.specs[id] == nil || e.reg.cfgSpecs[id] {
+		return EventSpec{}, false
+	}
+	return *e.reg.specs[id].clone(), true
+}
+
+// ProgramEvents is Events without the custom events of the loaded
+// configuration (see ProgramEvent).
+func (e *Engine) ProgramEvents() []EventSpec {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]EventSpec, 0, len(e.reg.specs))
+	for id, s := range e.reg.specs {
+		if s != nil && !e.reg.cfgSpecs[EventID(id)] {
+			out = append(out, *s.clone())
+		}
+	}
+	return out
+}
+
 // HasHooks reports whether any hook is registered for the event. It is a
 // cheap probe for callers that want to skip building a payload.
 func (e *Engine) HasHooks(name string) bool {

@@ -336,8 +336,9 @@ func (l *loader) lookupEvent(name string) (engine.EventSpec, bool) {
 		return c.spec, true
 	}
 	if l.catalog != nil {
-		s, err := l.catalog.Event(name)
-		return s, err == nil
+		// Not the events the loaded configuration declared: a reload
+		// declares them again.
+		return l.catalog.ProgramEvent(name)
 	}
 	s, ok := l.builtins[name]
 	return s, ok
@@ -346,7 +347,7 @@ func (l *loader) lookupEvent(name string) (engine.EventSpec, bool) {
 func (l *loader) knownEventNames() []string {
 	var names []string
 	if l.catalog != nil {
-		for _, s := range l.catalog.Events() {
+		for _, s := range l.catalog.ProgramEvents() {
 			names = append(names, s.Name)
 			names = append(names, s.Aliases...)
 		}
