@@ -32,6 +32,8 @@ type Runtime struct {
 	transportLimits bool
 	// trust is the trust file, read once per version of it.
 	trust *trust.Index
+	// calls run the calls under a host's deadline (answerWithin).
+	calls workers
 }
 
 // Option configures a Runtime.
