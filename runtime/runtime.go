@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
@@ -34,6 +35,9 @@ type Runtime struct {
 	trust *trust.Index
 	// calls run the calls under a host's deadline (answerWithin).
 	calls workers
+	// replyOnly (WithReplyOnly): fires write into outs, pooled outcomes.
+	replyOnly bool
+	outs      sync.Pool
 }
 
 // Option configures a Runtime.
@@ -69,6 +73,13 @@ func WithEngineOptions(opts ...engine.Option) Option {
 // the runtime decodes payloads without checking them against the
 // default limits again.
 func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits = true } }
+
+// WithReplyOnly says the caller reads of a Reply's Outcome only its
+// top-level fields (the decision, its reason, blocked, continue, the
+// counts): the hooks fire into pooled outcomes (engine.FireInto), and
+// the Outcome of a reply has no Hooks and no Output (the reply's Stdout
+// and Stderr are whole). The daemon and hookctl claude answer so.
+func WithReplyOnly() Option { return func(r *Runtime) { r.replyOnly = true } }
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
@@ -449,7 +460,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 			release()
 		}
 	}()
-	reply, ferr := handle(ctx, eng, ev, opts)
+	reply, ferr := r.handle(ctx, eng, ev, opts)
 	req.mark("fire")
 	released = true
 	release()
@@ -466,7 +477,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 // fire fires ev through eng, answering fail-closed when the hooks did not
 // finish or a stop signal ended ctx.
 func (r *Runtime) fire(ctx context.Context, p Protocol, ev *Event, eng *engine.Engine, opts Options) Reply {
-	reply, ferr := handle(ctx, eng, ev, opts)
+	reply, ferr := r.handle(ctx, eng, ev, opts)
 	if se, ok := Stopped(ctx); ok {
 		return p.Block(ev, "hookctl: "+se.Error()+"; the action is blocked")
 	}
