@@ -47,6 +47,9 @@ type Server struct {
 	// started, when set (by tests), is called by each request's
 	// goroutine before it answers.
 	started func()
+	// waiting, when set (by tests), is called with the end-of-input
+	// channel before Serve waits for the connection to end.
+	waiting func(eof <-chan struct{})
 	// reqs are the requests being answered, wg the background checks.
 	reqs sync.WaitGroup
 	wg   sync.WaitGroup
@@ -95,11 +98,16 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	in := &holdReader{r: r, eof: make(chan struct{}), release: make(chan struct{})}
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(readWriteCloser{in, w}, codec{}), handler{s},
 		jsonrpc2.SetLogger(slogLogger{s.opts.logger}))
+	if s.waiting != nil {
+		s.waiting(in.eof)
+	}
 	var err error
 	select {
 	case err = <-s.exit:
 	case <-in.eof:
+		err = s.exitBefore()
 	case <-conn.DisconnectNotify():
+		err = s.exitBefore()
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
@@ -120,6 +128,20 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// exit. Cancelled, they end on their own; what they publish then
 	// goes nowhere.
 	return err
+}
+
+// exitBefore is the exit the client sent before its input ended, if any.
+// The handler runs in the read loop, so an exit read before the end of the
+// input is in s.exit before the end is seen; but Serve's select, finding
+// both ready, picks either, and an exit without shutdown must be status 1
+// every time.
+func (s *Server) exitBefore() error {
+	select {
+	case err := <-s.exit:
+		return err
+	default:
+		return nil
+	}
 }
 
 // holdReader holds the end of the input back until release is closed:

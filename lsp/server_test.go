@@ -1,8 +1,12 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -405,4 +409,22 @@ func TestCancelRequest(t *testing.T) {
 		t.Errorf("the cancelled request: %+v", r)
 	}
 	c.shutdown()
+}
+
+// TestExitThenEOF: an exit without shutdown followed by the end of the
+// input is ErrExitWithoutShutdown every time, though Serve sees the exit
+// and the end of its input together: Serve waits, here, until the whole
+// input is read before it looks (under load, the process is late).
+func TestExitThenEOF(t *testing.T) {
+	var in bytes.Buffer
+	m := `{"jsonrpc":"2.0","method":"exit"}`
+	fmt.Fprintf(&in, "Content-Length: %d\r\n\r\n%s", len(m), m)
+	for i := range 200 {
+		s := New()
+		s.waiting = func(eof <-chan struct{}) { <-eof }
+		err := s.Serve(context.Background(), bytes.NewReader(in.Bytes()), io.Discard)
+		if !errors.Is(err, ErrExitWithoutShutdown) {
+			t.Fatalf("run %d: exit without shutdown, then end of input: %v, want ErrExitWithoutShutdown", i, err)
+		}
+	}
 }

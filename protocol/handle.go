@@ -38,3 +38,23 @@ func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (R
 	r.Outcome = out
 	return r, nil
 }
+
+// HandleInto is Handle firing with engine.FireInto into *out: the
+// outcome is written into the memory of the last one *out held (its
+// traces and its output map), which a caller that answers in a loop
+// reuses. The reply's Stdout and Stderr share nothing with *out, but its
+// Outcome does (Hooks, Output): the caller must be done with
+// Reply.Outcome before it hands out to the next HandleInto.
+func HandleInto(ctx context.Context, eng *engine.Engine, ev *Event, opts Options, out *engine.Outcome) (Reply, error) {
+	if _, err := eng.Resolve(ev.Name); err != nil {
+		// Nothing fires: Handle answers, out is not touched.
+		return Handle(ctx, eng, ev, opts)
+	}
+	err := eng.FireInto(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload}, out)
+	if err != nil {
+		return Reply{Outcome: *out}, err
+	}
+	r := ev.Protocol.Reply(ev, *out, opts)
+	r.Outcome = *out
+	return r, nil
+}

@@ -42,6 +42,19 @@ func Hosts() Registry { return hosts.New() }
 func Lookup(name string) (Protocol, bool) { return hosts.New().Lookup(name) }
 
 // handle fires ev and answers in its protocol's format.
-func handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (Reply, error) {
-	return protocol.Handle(ctx, eng, ev, opts)
+func (r *Runtime) handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (Reply, error) {
+	if !r.replyOnly {
+		return protocol.Handle(ctx, eng, ev, opts)
+	}
+	// The caller reads no traces nor output map of the reply's Outcome:
+	// the fire writes into a pooled outcome, which goes back to the pool
+	// once the reply is encoded.
+	out, _ := r.outs.Get().(*engine.Outcome)
+	if out == nil {
+		out = new(engine.Outcome)
+	}
+	reply, err := protocol.HandleInto(ctx, eng, ev, opts, out)
+	reply.Outcome.Hooks, reply.Outcome.Output = nil, nil
+	r.outs.Put(out)
+	return reply, err
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/assemble"
@@ -37,6 +38,11 @@ type Runtime struct {
 	// uid is the user running hookctl, whom managed files must not
 	// belong to (os.Geteuid).
 	uid int
+	// calls run the calls under a host's deadline (answerWithin).
+	calls workers
+	// replyOnly (WithReplyOnly): fires write into outs, pooled outcomes.
+	replyOnly bool
+	outs      sync.Pool
 }
 
 // Option configures a Runtime.
@@ -72,6 +78,13 @@ func WithEngineOptions(opts ...engine.Option) Option {
 // the runtime decodes payloads without checking them against the
 // default limits again.
 func WithTransportLimits() Option { return func(r *Runtime) { r.transportLimits = true } }
+
+// WithReplyOnly says the caller reads of a Reply's Outcome only its
+// top-level fields (the decision, its reason, blocked, continue, the
+// counts): the hooks fire into pooled outcomes (engine.FireInto), and
+// the Outcome of a reply has no Hooks and no Output (the reply's Stdout
+// and Stderr are whole). The daemon and hookctl claude answer so.
+func WithReplyOnly() Option { return func(r *Runtime) { r.replyOnly = true } }
 
 // New returns a Runtime.
 func New(opts ...Option) *Runtime {
@@ -499,7 +512,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 			release()
 		}
 	}()
-	reply, ferr := handle(ctx, eng, ev, opts)
+	reply, ferr := r.handle(ctx, eng, ev, opts)
 	req.mark("fire")
 	released = true
 	release()
@@ -516,7 +529,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 // fire fires ev through eng, answering fail-closed when the hooks did not
 // finish or a stop signal ended ctx.
 func (r *Runtime) fire(ctx context.Context, p Protocol, ev *Event, eng *engine.Engine, opts Options) Reply {
-	reply, ferr := handle(ctx, eng, ev, opts)
+	reply, ferr := r.handle(ctx, eng, ev, opts)
 	if se, ok := Stopped(ctx); ok {
 		return p.Block(ev, "hookctl: "+se.Error()+"; the action is blocked")
 	}

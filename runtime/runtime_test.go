@@ -367,3 +367,42 @@ hook "last" {
 		t.Errorf("traces %+v, %d untraced runs; want the failure alone, and 2", got.Hooks, got.UntracedRuns)
 	}
 }
+
+// TestReplyOnlyFiresIntoPooledOutcomes: a runtime whose caller keeps
+// nothing of a reply but its bytes (WithReplyOnly) fires into pooled
+// outcomes (engine.FireInto): fewer allocations a call, the same reply.
+func TestReplyOnlyFiresIntoPooledOutcomes(t *testing.T) {
+	eng, err := assemble.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := assemble.Load(config(t, denyRm), assemble.WithEngine(eng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := eng.Load(c.Engine); err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(context.Background())
+	p, _ := runtime.Lookup("claude")
+	allocs := func(rt *runtime.Runtime) (float64, runtime.Reply) {
+		var r runtime.Reply
+		n := testing.AllocsPerRun(200, func() {
+			var err error
+			if r, err = rt.Try(context.Background(), runtime.Request{Protocol: p, Payload: []byte(rm)}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return n, r
+	}
+	full, want := allocs(runtime.New(runtime.WithSource(runtime.Watched(eng))))
+	pooled, got := allocs(runtime.New(runtime.WithSource(runtime.Watched(eng)), runtime.WithReplyOnly()))
+	if string(got.Stdout) != string(want.Stdout) || got.Stderr != want.Stderr || got.ExitCode != want.ExitCode || !got.Outcome.Blocked {
+		t.Fatalf("reply only: %d %s %q %+v; full: %d %s %q", got.ExitCode, got.Stdout, got.Stderr, got.Outcome, want.ExitCode, want.Stdout, want.Stderr)
+	}
+	t.Logf("allocations a call: %v with the outcome, %v reply only", full, pooled)
+	if pooled >= full {
+		t.Fatalf("allocations a call: %v reply only, %v with the outcome; want fewer", pooled, full)
+	}
+}

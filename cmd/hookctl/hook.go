@@ -184,7 +184,8 @@ type hookCall struct {
 // call's state a sharedState, one-shot calls traced by trace (nil: not
 // traced).
 func newHookRuntime(reg runtime.Registry, source runtime.Source, trace func(context.Context) (context.Context, []engine.Option, func())) *runtime.Runtime {
-	opts := []runtime.Option{runtime.WithSource(source), runtime.WithProtocols(reg),
+	// The reply is all that is written (writeReply): no Outcome is kept.
+	opts := []runtime.Option{runtime.WithSource(source), runtime.WithProtocols(reg), runtime.WithReplyOnly(),
 		runtime.WithState(func(name string) runtime.State {
 			return newSharedState(name, oneShotNATSTimeout, natsstate.DefaultTimeout)
 		})}
