@@ -96,7 +96,10 @@ func TestOneShotCollectsPastItsHeap(t *testing.T) {
 		t.Fatalf("probe printed %q: %v", out, err)
 	}
 	t.Logf("%+v", r)
-	if r.GCs == 0 || r.HeapSysMB > 2*oneShotHeap>>20 {
+	// Three times oneShotHeap: the collector runs past it, and its heap
+	// may pass twice it before the switch shows (131 MB under the race
+	// detector); never collecting is four times it.
+	if r.GCs == 0 || r.HeapSysMB > 3*oneShotHeap>>20 {
 		t.Errorf("after %d MB of garbage: %d collections, a heap of %d MB; want a collection past %d MB",
 			r.GarbageMB, r.GCs, r.HeapSysMB, oneShotHeap>>20)
 	}
