@@ -68,6 +68,7 @@ func newBundlePoller(src BundleSource) (*bundlePoller, error) {
 	if src.Client == nil {
 		src.Client = &http.Client{Timeout: 30 * time.Second}
 	}
+	src.Client = httpsOnly(src.Client)
 	u, err := url.Parse(src.URL)
 	if err != nil || (u.Scheme != "file" && u.Scheme != "https") {
 		return nil, fmt.Errorf("bundle URL %q: want file:// or https://", src.URL)
@@ -279,6 +280,32 @@ func (p *bundlePoller) update(w *assemble.Watcher, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "hookctl: bundle %s: a new signed policy is serving\n", p.src.URL)
+}
+
+// ErrInsecureRedirect is why a download whose https:// URL redirected
+// to another scheme (plain http://) is refused: the signature protects
+// the content, but a plaintext leg lets an on-path attacker replay or
+// withhold bundles.
+var ErrInsecureRedirect = errors.New("the bundle URL redirected away from https://")
+
+// httpsOnly is a copy of c that refuses a redirect leaving https://,
+// after c's own redirect policy (if any) accepts it.
+func httpsOnly(c *http.Client) *http.Client {
+	cc := *c
+	inner := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != "https" {
+			return fmt.Errorf("%w: to %s", ErrInsecureRedirect, req.URL.Redacted())
+		}
+		if inner != nil {
+			return inner(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cc
 }
 
 // errLoad marks a bundle that verified but did not load.

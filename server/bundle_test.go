@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -151,5 +152,49 @@ func TestRunBundleHTTPS(t *testing.T) {
 	})
 	if got := fire(); got != "v2" {
 		t.Fatalf("after an oversize bundle: %q", got)
+	}
+}
+
+// TestRunBundleHTTPSRedirectToHTTP: an https:// bundle URL that redirects
+// to plain http:// (a server on 127.0.0.1 serving a good signed bundle) is
+// refused: no policy is served from it and /readyz names the redirect.
+func TestRunBundleHTTPSRedirectToHTTP(t *testing.T) {
+	pk, sk := keyPair(t)
+	good := bundleOf(t, sk, "plain")
+	var mu sync.Mutex
+	plainGets := 0
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		plainGets++
+		mu.Unlock()
+		w.Write(good)
+	}))
+	defer plain.Close()
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain.URL+"/good", http.StatusFound)
+	}))
+	defer ts.Close()
+	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
+	var stderr syncBuffer
+	r, err := server.Start(t.Context(), server.Config{Listen: "127.0.0.1:0", ProjectDir: t.TempDir(),
+		Bundle: &server.BundleSource{URL: ts.URL + "/tohttp", Keys: []minisign.PublicKey{pk}, Poll: 20 * time.Millisecond,
+			Client: ts.Client(), CacheDir: t.TempDir(), MaxBytes: 1 << 20}}, server.WithStderr(&stderr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	code, out := getJSON(t, r, "GET", "/readyz", "")
+	c, _ := out["checks"].(map[string]any)
+	if code != 503 || !strings.Contains(fmt.Sprint(c["bundle"]), "redirected away from https") {
+		t.Fatalf("/readyz: %d %v\n%s", code, out, stderr.String())
+	}
+	_, fired := getJSON(t, r, "POST", "/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+	if reason, _ := fired["reason"].(string); reason == "plain" {
+		t.Fatalf("the plaintext bundle is serving: %v", fired)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if plainGets != 0 {
+		t.Fatalf("the plain http server was asked %d times", plainGets)
 	}
 }
