@@ -230,6 +230,27 @@ func TestVerifyRefusesTampering(t *testing.T) {
 			}
 		})
 	}
+	// Bytes after the gzip member: a second member, or plain bytes.
+	var junk bytes.Buffer
+	zw := gzip.NewWriter(&junk)
+	zw.Write(bytes.Repeat([]byte("junk"), 10))
+	zw.Close()
+	for name, tail := range map[string][]byte{"second gzip member": junk.Bytes(), "appended bytes": []byte("x")} {
+		t.Run(name, func(t *testing.T) {
+			p := writeBundle(t, append(append([]byte(nil), good...), tail...))
+			var me *ManifestError
+			if _, err := Verify(p, []minisign.PublicKey{pk}); !errors.As(err, &me) {
+				t.Fatalf("verified: %v", err)
+			}
+			cache := t.TempDir()
+			if _, err := Open(context.Background(), writeBundle(t, good), []minisign.PublicKey{pk}, cache); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(context.Background(), p, []minisign.PublicKey{pk}, cache); err == nil {
+				t.Fatal("opened from the cache")
+			}
+		})
+	}
 	t.Run("other key", func(t *testing.T) {
 		_, err := Verify(writeBundle(t, good), []minisign.PublicKey{otherPK})
 		var se *SignatureError
