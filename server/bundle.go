@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,11 @@ type bundlePoller struct {
 	useEmpty bool
 	// opened is set by resolve when it opened the bundle.
 	opened bool
+	// created and manifest are the signed creation time and manifest of
+	// the bundle in local (read back at start, so a restart keeps them):
+	// a bundle created before it is refused (rollback).
+	created  string
+	manifest *bundle.Manifest
 }
 
 func newBundlePoller(src BundleSource) (*bundlePoller, error) {
@@ -81,6 +87,9 @@ func newBundlePoller(src BundleSource) (*bundlePoller, error) {
 	p := &bundlePoller{src: src, local: filepath.Join(src.CacheDir, "serve-"+name+".bundle"), empty: filepath.Join(src.CacheDir, "empty-"+name)}
 	if err := os.MkdirAll(p.empty, 0o700); err != nil {
 		return nil, err
+	}
+	if m, err := bundle.Verify(p.local, src.Keys); err == nil {
+		p.manifest, p.created = m, m.Created
 	}
 	if err := os.WriteFile(filepath.Join(p.empty, "hooks.hcl"), []byte("# no signed policy has verified yet: hookctl serve blocks every guarded event\n"), 0o600); err != nil {
 		return nil, err
@@ -145,7 +154,11 @@ func (p *bundlePoller) fetch(ctx context.Context) (changed bool, err error) {
 	if err := errors.Join(werr, tmp.Close()); err != nil {
 		return false, err
 	}
-	if _, err := bundle.Verify(tmp.Name(), p.src.Keys); err != nil {
+	m, err := bundle.Verify(tmp.Name(), p.src.Keys)
+	if err != nil {
+		return false, err
+	}
+	if err := p.newer(m); err != nil {
 		return false, err
 	}
 	if err := os.Rename(tmp.Name(), p.local); err != nil {
@@ -153,8 +166,35 @@ func (p *bundlePoller) fetch(ctx context.Context) (changed bool, err error) {
 	}
 	p.mu.Lock()
 	p.etag, p.useEmpty = etag, false
+	p.manifest, p.created = m, m.Created
 	p.mu.Unlock()
 	return true, nil
+}
+
+// ErrRollback is why a bundle that verifies is refused: it was signed
+// before the policy in force (or has no signed creation time while the
+// one in force has), so it could be an older policy put back.
+var ErrRollback = errors.New("refused as a rollback")
+
+// newer checks that m is not older than the manifest in force.
+func (p *bundlePoller) newer(m *bundle.Manifest) error {
+	p.mu.Lock()
+	cur, created := p.manifest, p.created
+	p.mu.Unlock()
+	if cur == nil || created == "" {
+		return nil // nothing dated in force yet
+	}
+	in, _ := cur.CreatedAt()
+	got, ok := m.CreatedAt()
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: the bundle has no signed creation time, the policy in force was created %s", ErrRollback, created)
+	case got.Before(in):
+		return fmt.Errorf("%w: older than the policy in force (created %s < %s)", ErrRollback, m.Created, created)
+	case got.Equal(in) && !slices.Equal(m.Files, cur.Files):
+		return fmt.Errorf("%w: other files than the policy in force with the same created time %s", ErrRollback, created)
+	}
+	return nil
 }
 
 // resolve is the watcher's load of local: the directory of its verified
