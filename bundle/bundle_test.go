@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"aead.dev/minisign"
 )
@@ -135,6 +136,9 @@ func TestBuildVerifyOpen(t *testing.T) {
 	}
 	if got := strings.Join(paths, ","); got != "guard.js,hooks.hcl,lib/deny.js" {
 		t.Fatalf("files %s", got)
+	}
+	if at, ok := m.CreatedAt(); !ok || at.Location() != time.UTC || time.Since(at) > time.Hour {
+		t.Fatalf("created %q", m.Created)
 	}
 	cache := t.TempDir()
 	o, err := OpenVerified(context.Background(), p, []minisign.PublicKey{pk}, cache)
@@ -314,6 +318,10 @@ func TestManifestRefusesBadPaths(t *testing.T) {
 	dup := []byte(`{"version":1,"files":[{"path":"A.js","size":1,"sha256":"` + h + `"},{"path":"a.js","size":1,"sha256":"` + h + `"}]}`)
 	if _, err := parseManifest(dup, DefaultLimits()); err == nil {
 		t.Error("case-folded duplicate accepted")
+	}
+	badTime := []byte(`{"version":1,"created":"yesterday","files":[{"path":"a","size":1,"sha256":"` + h + `"}]}`)
+	if _, err := parseManifest(badTime, DefaultLimits()); err == nil {
+		t.Error("a created time that does not parse accepted")
 	}
 	under := []byte(`{"version":1,"files":[{"path":"a","size":1,"sha256":"` + h + `"},{"path":"a/b","size":1,"sha256":"` + h + `"}]}`)
 	if _, err := parseManifest(under, DefaultLimits()); err == nil {
