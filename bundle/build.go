@@ -118,7 +118,7 @@ func collect(ctx context.Context, dir string, lim Limits) ([]content, error) {
 
 // sign returns the manifest of files, encoded, and its signature.
 func sign(files []content, key minisign.PrivateKey) (raw, sig []byte, err error) {
-	m := &Manifest{Version: ManifestVersion, Files: make([]File, len(files))}
+	m := &Manifest{Version: ManifestVersion, Created: time.Now().UTC().Format(time.RFC3339Nano), Files: make([]File, len(files))}
 	for i, f := range files {
 		m.Files[i] = f.File
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"aead.dev/minisign"
 )
@@ -136,6 +137,9 @@ func TestBuildVerifyOpen(t *testing.T) {
 	if got := strings.Join(paths, ","); got != "guard.js,hooks.hcl,lib/deny.js" {
 		t.Fatalf("files %s", got)
 	}
+	if at, ok := m.CreatedAt(); !ok || at.Location() != time.UTC || time.Since(at) > time.Hour {
+		t.Fatalf("created %q", m.Created)
+	}
 	cache := t.TempDir()
 	o, err := OpenVerified(context.Background(), p, []minisign.PublicKey{pk}, cache)
 	if err != nil {
@@ -230,6 +234,27 @@ func TestVerifyRefusesTampering(t *testing.T) {
 			}
 		})
 	}
+	// Bytes after the gzip member: a second member, or plain bytes.
+	var junk bytes.Buffer
+	zw := gzip.NewWriter(&junk)
+	zw.Write(bytes.Repeat([]byte("junk"), 10))
+	zw.Close()
+	for name, tail := range map[string][]byte{"second gzip member": junk.Bytes(), "appended bytes": []byte("x")} {
+		t.Run(name, func(t *testing.T) {
+			p := writeBundle(t, append(append([]byte(nil), good...), tail...))
+			var me *ManifestError
+			if _, err := Verify(p, []minisign.PublicKey{pk}); !errors.As(err, &me) {
+				t.Fatalf("verified: %v", err)
+			}
+			cache := t.TempDir()
+			if _, err := Open(context.Background(), writeBundle(t, good), []minisign.PublicKey{pk}, cache); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Open(context.Background(), p, []minisign.PublicKey{pk}, cache); err == nil {
+				t.Fatal("opened from the cache")
+			}
+		})
+	}
 	t.Run("other key", func(t *testing.T) {
 		_, err := Verify(writeBundle(t, good), []minisign.PublicKey{otherPK})
 		var se *SignatureError
@@ -293,6 +318,10 @@ func TestManifestRefusesBadPaths(t *testing.T) {
 	dup := []byte(`{"version":1,"files":[{"path":"A.js","size":1,"sha256":"` + h + `"},{"path":"a.js","size":1,"sha256":"` + h + `"}]}`)
 	if _, err := parseManifest(dup, DefaultLimits()); err == nil {
 		t.Error("case-folded duplicate accepted")
+	}
+	badTime := []byte(`{"version":1,"created":"yesterday","files":[{"path":"a","size":1,"sha256":"` + h + `"}]}`)
+	if _, err := parseManifest(badTime, DefaultLimits()); err == nil {
+		t.Error("a created time that does not parse accepted")
 	}
 	under := []byte(`{"version":1,"files":[{"path":"a","size":1,"sha256":"` + h + `"},{"path":"a/b","size":1,"sha256":"` + h + `"}]}`)
 	if _, err := parseManifest(under, DefaultLimits()); err == nil {

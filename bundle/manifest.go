@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 )
 
 // ManifestName and SignatureName are the names of the manifest and its
@@ -25,8 +26,19 @@ const ManifestVersion = 1
 
 // Manifest lists a bundle's files.
 type Manifest struct {
-	Version int    `json:"version"`
+	Version int `json:"version"`
+	// Created is when bundle build signed it (UTC, RFC 3339 with
+	// nanoseconds); empty in bundles built before it was added. serve
+	// --bundle refuses a bundle created before the one in force.
+	Created string `json:"created,omitempty"`
 	Files   []File `json:"files"`
+}
+
+// CreatedAt is the manifest's signed creation time; ok is false when it
+// has none.
+func (m *Manifest) CreatedAt() (t time.Time, ok bool) {
+	t, err := time.Parse(time.RFC3339Nano, m.Created)
+	return t, m.Created != "" && err == nil
 }
 
 // File is one file of a bundle.
@@ -77,6 +89,11 @@ func parseManifest(b []byte, lim Limits) (*Manifest, error) {
 	}
 	if m.Version != ManifestVersion {
 		return nil, fmt.Errorf("manifest version %d, this hookctl reads version %d", m.Version, ManifestVersion)
+	}
+	if m.Created != "" {
+		if _, err := time.Parse(time.RFC3339Nano, m.Created); err != nil {
+			return nil, fmt.Errorf("the manifest's created time %q: %v", m.Created, err)
+		}
 	}
 	if len(m.Files) > lim.MaxFiles {
 		return nil, fmt.Errorf("the manifest lists %d files, more than the limit of %d", len(m.Files), lim.MaxFiles)

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"archive/tar"
+	"bufio"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -73,6 +74,10 @@ type reader struct {
 	name string
 	keys []minisign.PublicKey
 	lim  Limits
+	// src and zr are the compressed and decompressed streams of the
+	// bundle head opened, for the check that nothing follows the archive.
+	src *bufio.Reader
+	zr  *gzip.Reader
 }
 
 func (rd *reader) manifestErr(entry, format string, args ...any) error {
@@ -82,10 +87,15 @@ func (rd *reader) manifestErr(entry, format string, args ...any) error {
 // head opens the archive and reads and verifies its first two entries,
 // the manifest and its signature.
 func (rd *reader) head(r io.Reader) (*tar.Reader, *verified, error) {
-	zr, err := gzip.NewReader(r)
+	// A bufio.Reader is an io.ByteReader, so gzip reads no byte past
+	// its member and what follows it stays in src for end to see.
+	rd.src = bufio.NewReader(r)
+	zr, err := gzip.NewReader(rd.src)
 	if err != nil {
 		return nil, nil, rd.manifestErr("", "not a gzip-compressed bundle: %v", err)
 	}
+	zr.Multistream(false)
+	rd.zr = zr
 	tr := tar.NewReader(&budget{r: zr, n: rd.lim.stream()})
 	raw, err := rd.entry(tr, ManifestName, rd.lim.MaxManifest)
 	if err != nil {
@@ -213,6 +223,36 @@ func (rd *reader) files(tr *tar.Reader, m *Manifest, emit func(File, io.Reader) 
 				return rd.manifestErr(filesPrefix+f.Path, "in the manifest but not in the bundle")
 			}
 		}
+	}
+	return rd.end()
+}
+
+// end checks that nothing follows the archive: after the tar's end only
+// zero padding up to the end of the one gzip member (read through, so its
+// checksum is checked), and no byte after that member (a second member or
+// appended data), so one verified identity is one file.
+func (rd *reader) end() error {
+	rest := &budget{r: rd.zr, n: 1 << 20}
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := rest.Read(buf)
+		for _, b := range buf[:n] {
+			if b != 0 {
+				return rd.manifestErr("", "data after the end of the archive")
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return rd.manifestErr("", "after the end of the archive: %v", readErr(err))
+		}
+	}
+	if _, err := rd.src.ReadByte(); err != io.EOF {
+		if err != nil {
+			return rd.manifestErr("", "after the end of the compressed stream: %v", err)
+		}
+		return rd.manifestErr("", "data after the end of the compressed stream (a second gzip member or appended bytes)")
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,11 @@ type bundlePoller struct {
 	useEmpty bool
 	// opened is set by resolve when it opened the bundle.
 	opened bool
+	// created and manifest are the signed creation time and manifest of
+	// the bundle in local (read back at start, so a restart keeps them):
+	// a bundle created before it is refused (rollback).
+	created  string
+	manifest *bundle.Manifest
 }
 
 func newBundlePoller(src BundleSource) (*bundlePoller, error) {
@@ -68,6 +74,7 @@ func newBundlePoller(src BundleSource) (*bundlePoller, error) {
 	if src.Client == nil {
 		src.Client = &http.Client{Timeout: 30 * time.Second}
 	}
+	src.Client = httpsOnly(src.Client)
 	u, err := url.Parse(src.URL)
 	if err != nil || (u.Scheme != "file" && u.Scheme != "https") {
 		return nil, fmt.Errorf("bundle URL %q: want file:// or https://", src.URL)
@@ -80,6 +87,9 @@ func newBundlePoller(src BundleSource) (*bundlePoller, error) {
 	p := &bundlePoller{src: src, local: filepath.Join(src.CacheDir, "serve-"+name+".bundle"), empty: filepath.Join(src.CacheDir, "empty-"+name)}
 	if err := os.MkdirAll(p.empty, 0o700); err != nil {
 		return nil, err
+	}
+	if m, err := bundle.Verify(p.local, src.Keys); err == nil {
+		p.manifest, p.created = m, m.Created
 	}
 	if err := os.WriteFile(filepath.Join(p.empty, "hooks.hcl"), []byte("# no signed policy has verified yet: hookctl serve blocks every guarded event\n"), 0o600); err != nil {
 		return nil, err
@@ -144,7 +154,11 @@ func (p *bundlePoller) fetch(ctx context.Context) (changed bool, err error) {
 	if err := errors.Join(werr, tmp.Close()); err != nil {
 		return false, err
 	}
-	if _, err := bundle.Verify(tmp.Name(), p.src.Keys); err != nil {
+	m, err := bundle.Verify(tmp.Name(), p.src.Keys)
+	if err != nil {
+		return false, err
+	}
+	if err := p.newer(m); err != nil {
 		return false, err
 	}
 	if err := os.Rename(tmp.Name(), p.local); err != nil {
@@ -152,8 +166,35 @@ func (p *bundlePoller) fetch(ctx context.Context) (changed bool, err error) {
 	}
 	p.mu.Lock()
 	p.etag, p.useEmpty = etag, false
+	p.manifest, p.created = m, m.Created
 	p.mu.Unlock()
 	return true, nil
+}
+
+// ErrRollback is why a bundle that verifies is refused: it was signed
+// before the policy in force (or has no signed creation time while the
+// one in force has), so it could be an older policy put back.
+var ErrRollback = errors.New("refused as a rollback")
+
+// newer checks that m is not older than the manifest in force.
+func (p *bundlePoller) newer(m *bundle.Manifest) error {
+	p.mu.Lock()
+	cur, created := p.manifest, p.created
+	p.mu.Unlock()
+	if cur == nil || created == "" {
+		return nil // nothing dated in force yet
+	}
+	in, _ := cur.CreatedAt()
+	got, ok := m.CreatedAt()
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: the bundle has no signed creation time, the policy in force was created %s", ErrRollback, created)
+	case got.Before(in):
+		return fmt.Errorf("%w: older than the policy in force (created %s < %s)", ErrRollback, m.Created, created)
+	case got.Equal(in) && !slices.Equal(m.Files, cur.Files):
+		return fmt.Errorf("%w: other files than the policy in force with the same created time %s", ErrRollback, created)
+	}
+	return nil
 }
 
 // resolve is the watcher's load of local: the directory of its verified
@@ -279,6 +320,32 @@ func (p *bundlePoller) update(w *assemble.Watcher, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "hookctl: bundle %s: a new signed policy is serving\n", p.src.URL)
+}
+
+// ErrInsecureRedirect is why a download whose https:// URL redirected
+// to another scheme (plain http://) is refused: the signature protects
+// the content, but a plaintext leg lets an on-path attacker replay or
+// withhold bundles.
+var ErrInsecureRedirect = errors.New("the bundle URL redirected away from https://")
+
+// httpsOnly is a copy of c that refuses a redirect leaving https://,
+// after c's own redirect policy (if any) accepts it.
+func httpsOnly(c *http.Client) *http.Client {
+	cc := *c
+	inner := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != "https" {
+			return fmt.Errorf("%w: to %s", ErrInsecureRedirect, req.URL.Redacted())
+		}
+		if inner != nil {
+			return inner(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cc
 }
 
 // errLoad marks a bundle that verified but did not load.

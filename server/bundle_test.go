@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -152,4 +153,108 @@ func TestRunBundleHTTPS(t *testing.T) {
 	if got := fire(); got != "v2" {
 		t.Fatalf("after an oversize bundle: %q", got)
 	}
+}
+
+// TestRunBundleHTTPSRedirectToHTTP: an https:// bundle URL that redirects
+// to plain http:// (a server on 127.0.0.1 serving a good signed bundle) is
+// refused: no policy is served from it and /readyz names the redirect.
+func TestRunBundleHTTPSRedirectToHTTP(t *testing.T) {
+	pk, sk := keyPair(t)
+	good := bundleOf(t, sk, "plain")
+	var mu sync.Mutex
+	plainGets := 0
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		plainGets++
+		mu.Unlock()
+		w.Write(good)
+	}))
+	defer plain.Close()
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain.URL+"/good", http.StatusFound)
+	}))
+	defer ts.Close()
+	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
+	var stderr syncBuffer
+	r, err := server.Start(t.Context(), server.Config{Listen: "127.0.0.1:0", ProjectDir: t.TempDir(),
+		Bundle: &server.BundleSource{URL: ts.URL + "/tohttp", Keys: []minisign.PublicKey{pk}, Poll: 20 * time.Millisecond,
+			Client: ts.Client(), CacheDir: t.TempDir(), MaxBytes: 1 << 20}}, server.WithStderr(&stderr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	code, out := getJSON(t, r, "GET", "/readyz", "")
+	c, _ := out["checks"].(map[string]any)
+	if code != 503 || !strings.Contains(fmt.Sprint(c["bundle"]), "redirected away from https") {
+		t.Fatalf("/readyz: %d %v\n%s", code, out, stderr.String())
+	}
+	_, fired := getJSON(t, r, "POST", "/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+	if reason, _ := fired["reason"].(string); reason == "plain" {
+		t.Fatalf("the plaintext bundle is serving: %v", fired)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if plainGets != 0 {
+		t.Fatalf("the plain http server was asked %d times", plainGets)
+	}
+}
+
+// TestRunBundleRollback: a bundle signed before the one in force (an
+// older signed policy put back on the share) is refused, the newer one
+// keeps serving and /readyz names why; also after a restart, which reads
+// the created time of the bundle it kept.
+func TestRunBundleRollback(t *testing.T) {
+	pk, sk := keyPair(t)
+	old := bundleOf(t, sk, "old")
+	cur := bundleOf(t, sk, "new")
+	share := filepath.Join(t.TempDir(), "policy.bundle")
+	if err := os.WriteFile(share, cur, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
+	cache := t.TempDir()
+	start := func() (*server.Running, *syncBuffer) {
+		var stderr syncBuffer
+		r, err := server.Start(t.Context(), server.Config{Listen: "127.0.0.1:0", ProjectDir: t.TempDir(),
+			Bundle: &server.BundleSource{URL: "file://" + share, Keys: []minisign.PublicKey{pk}, Poll: 20 * time.Millisecond,
+				CacheDir: cache}}, server.WithStderr(&stderr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, &stderr
+	}
+	fire := func(r *server.Running) string {
+		_, out := getJSON(t, r, "POST", "/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`)
+		reason, _ := out["reason"].(string)
+		return reason
+	}
+	refused := func(r *server.Running, stderr *syncBuffer) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			code, out := getJSON(t, r, "GET", "/readyz", "")
+			c, _ := out["checks"].(map[string]any)
+			if code == 503 && strings.Contains(fmt.Sprint(c["bundle"]), "older than the policy in force") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("/readyz: %d %v\n%s", code, out, stderr.String())
+			}
+		}
+		if got := fire(r); got != "new" {
+			t.Fatalf("after the rollback: %q\n%s", got, stderr.String())
+		}
+	}
+	r, stderr := start()
+	if got := fire(r); got != "new" {
+		t.Fatalf("new: %q\n%s", got, stderr.String())
+	}
+	if err := os.WriteFile(share, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused(r, stderr)
+	r.Shutdown(context.Background())
+
+	r, stderr = start()
+	t.Cleanup(func() { r.Shutdown(context.Background()) })
+	refused(r, stderr)
 }

@@ -224,7 +224,11 @@ Exit 0 when it verifies, 1 when it does not (saying why) or on a usage error.`,
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
-			fmt.Fprintf(a.stdout, "%s: verified (%d file(s))\n", args[0], len(m.Files))
+			created := "no signed creation time"
+			if m.Created != "" {
+				created = "created " + m.Created
+			}
+			fmt.Fprintf(a.stdout, "%s: verified (%d file(s), %s)\n", args[0], len(m.Files), created)
 			for _, f := range m.Files {
 				fmt.Fprintf(a.stdout, "  %s  %s\n", f.SHA256[:12], termsafe.Escape(f.Path))
 			}

@@ -95,7 +95,9 @@ https), verified whole before it replaces the last good one, then swapped
 in. A download that fails, a bad signature, a tampered file or a bundle
 that does not load keeps the last good policy serving and makes /readyz
 fail its "bundle" check, naming why; until a bundle has loaded, every
-guarded event is blocked (/v1/fire answers 503). See docs/bundles.md.
+guarded event is blocked (/v1/fire answers 503). A bundle signed before
+the one in force (its created time: a rollback) and an https:// URL that
+redirects to plain http:// are refused the same way. See docs/bundles.md.
 
 Limits. Everything a client can make the server hold is bounded, and /healthz
 answers throughout (it takes no request slot):
