@@ -16,33 +16,8 @@ import (
 // holds where the project allows, and a managed file made writable is
 // refused on the next call, cached engine or not, with the event blocked.
 func TestDaemonManagedLayer(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("managed files must belong to another user than the one running hookctl: run as root")
-	}
-	dir := t.TempDir()
-	managed := filepath.Join(dir, "managed")
-	if err := os.Mkdir(managed, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir, managed, project := managedFixture(t)
 	policy := filepath.Join(managed, "policy.hcl")
-	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(policy, `hook "org-no-curl" {
-  event    = "PreToolUse"
-  when     = "tool_input.command contains 'curl'"
-  decision = "deny"
-  reason   = "no curl, says the org"
-}
-`)
-	project := filepath.Join(dir, "hooks.hcl")
-	write(project, `hook "proj-allow" {
-  event    = "PreToolUse"
-  decision = "allow"
-}
-`)
 	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
 	env := []string{"HOOKCTL_MANAGED_DIR=" + managed, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_ALLOW_UNTRUSTED=1", "PATH=" + os.Getenv("PATH")}
 	cache := runtime.NewCache()
@@ -70,4 +45,34 @@ func TestDaemonManagedLayer(t *testing.T) {
 	if !strings.Contains(string(resp.Stdout), `"permissionDecision":"deny"`) || !strings.Contains(string(resp.Stdout), "policy.hcl is refused") {
 		t.Fatalf("writable managed file: exit %d stdout %s stderr %s", resp.Code, resp.Stdout, resp.Stderr)
 	}
+}
+
+// managedFixture writes a managed layer whose policy.hcl denies curl
+// and a project hooks.hcl that allows everything, in a directory of the
+// test's; it skips unless run as root (managed files must belong to
+// another user than the one running hookctl).
+func managedFixture(t *testing.T) (dir, managed, project string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("managed files must belong to another user than the one running hookctl: run as root")
+	}
+	dir = t.TempDir()
+	managed = filepath.Join(dir, "managed")
+	if err := os.Mkdir(managed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(managed, "policy.hcl"), `hook "org-no-curl" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains 'curl'"
+  decision = "deny"
+  reason   = "no curl, says the org"
+}
+`)
+	project = filepath.Join(dir, "hooks.hcl")
+	writeFile(t, project, `hook "proj-allow" {
+  event    = "PreToolUse"
+  decision = "allow"
+}
+`)
+	return dir, managed, project
 }

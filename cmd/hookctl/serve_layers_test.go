@@ -13,27 +13,7 @@ import (
 // project allows, its trace names the layer, and a drop-in added while
 // serving is loaded at the next reload.
 func TestServeProcessManagedLayer(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("managed files must belong to another user than the one running hookctl: run as root")
-	}
-	dir := t.TempDir()
-	managed := filepath.Join(dir, "managed")
-	if err := os.MkdirAll(managed, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(managed, "policy.hcl"), `hook "org-no-curl" {
-  event    = "PreToolUse"
-  when     = "tool_input.command contains 'curl'"
-  decision = "deny"
-  reason   = "no curl, says the org"
-}
-`)
-	cfg := filepath.Join(dir, "hooks.hcl")
-	writeFile(t, cfg, `hook "proj-allow" {
-  event    = "PreToolUse"
-  decision = "allow"
-}
-`)
+	dir, managed, cfg := managedFixture(t)
 	t.Setenv("HOOKCTL_MANAGED_DIR", managed)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
 	p := startReplica(t, cfg, "--reload-interval", "20ms")
