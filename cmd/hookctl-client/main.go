@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -38,12 +39,28 @@ func main() {
 	// A host that gives up on its hook stops the client (stopSignals):
 	// the call is given up too (the daemon, or hookctl run here, kills
 	// its hooks) and the block it answers is still written, never an
-	// exit by the signal with nothing said.
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
-	defer stop()
-	code := run(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
+	// exit by the signal with nothing said. The client exits with
+	// os.Exit as soon as it has answered: nothing is torn down first.
+	ctx, cancel := context.WithCancel(context.Background())
+	os.Exit(run(ctx, watchStops(cancel), os.Args[1:]))
+}
+
+// watchStops arms the stop signals on a goroutine of its own and returns
+// a channel closed once they are armed; a stop signal then cancels the
+// call (cancel). The signal machinery (os/signal's goroutines and the
+// thread it locks) starts while this goroutine reads the input and
+// prepares the call; nothing that runs a hook starts before the channel
+// is closed (armed).
+func watchStops(cancel context.CancelFunc) <-chan struct{} {
+	armed := make(chan struct{})
+	go func() {
+		stops := make(chan os.Signal, 1)
+		signal.Notify(stops, stopSignals...)
+		close(armed)
+		<-stops
+		cancel()
+	}()
+	return armed
 }
 
 // stopGrace bounds the wait for the block of a call given up on a stop
@@ -54,7 +71,7 @@ const stopGrace = 3 * time.Second
 // for every program one of hookctl's hooks runs.
 const depthEnv = "HOOKCTL_DEPTH"
 
-func run(ctx context.Context, args []string) int {
+func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
 		if debug {
@@ -70,19 +87,36 @@ func run(ctx context.Context, args []string) int {
 	if !ok {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
+		<-armed
 		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
+		<-armed
 		return runFull(ctx, host, full, args, os.Stdin)
 	}
 	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
 		return block(host, fmt.Sprintf("hookctl-client: reading the hook input: %v; the action is blocked", err))
 	}
-	resp, why := viaDaemon(ctx, full, hook, stdin, say)
+	// Once the call is given up, the daemon's block is waited for
+	// stopGrace at most; past it this process answers its own. Whoever
+	// answers first answers alone (the other waits for the exit).
+	var ans answer
+	late := context.AfterFunc(ctx, func() {
+		time.AfterFunc(stopGrace, func() {
+			if ans.claim() {
+				os.Exit(block(host, "hookctl-client: stopped, and the daemon did not answer in time; no hook could decide, so the action is blocked"))
+			}
+		})
+	})
+	resp, why := viaDaemon(ctx, armed, full, hook, stdin, say)
+	late()
+	if !ans.claim() {
+		select {} // the block is being written; the process exits
+	}
 	if resp != nil {
 		os.Stdout.Write(resp.Stdout)
 		os.Stderr.Write(resp.Stderr)
@@ -93,7 +127,25 @@ func run(ctx context.Context, args []string) int {
 		return block(host, fmt.Sprintf("hookctl-client: stopped (%s); no hook could decide, so the action is blocked", why))
 	}
 	say("running %s itself (%s)", full, why)
+	<-armed
 	return runFull(ctx, host, full, args, stdin.reader())
+}
+
+// answer is who answers the host: the call, or the stop's bound on it.
+type answer struct {
+	mu      sync.Mutex
+	claimed bool
+}
+
+// claim reports whether the caller is the first to answer.
+func (a *answer) claim() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.claimed {
+		return false
+	}
+	a.claimed = true
+	return true
 }
 
 // input is the hook input, as read: in parts, never joined or copied
@@ -145,7 +197,7 @@ func (in input) reader() io.Reader {
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
-func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, say func(string, ...any)) (*daemon.Response, string) {
+func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook daemon.Hook, stdin input, say func(string, ...any)) (*daemon.Response, string) {
 	if err := daemon.Supported(); err != nil {
 		return nil, err.Error() // Windows: hookctl doctor says so
 	}
@@ -179,7 +231,8 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, 
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, StdinParts: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
 	// with the host's own timeout for the hook.
-	resp, err := call(ctx, sock, req)
+	<-armed
+	resp, err := daemon.CallContext(ctx, sock, req)
 	if err != nil && ctx.Err() != nil {
 		return nil, err.Error() // stopped: no daemon is started now
 	}
@@ -196,7 +249,7 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, 
 		}
 		say("started daemon pid %d", pid)
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
-			resp, err = call(ctx, sock, req)
+			resp, err = daemon.CallContext(ctx, sock, req)
 			if err == nil || wait > 2*time.Second || ctx.Err() != nil {
 				break
 			}
@@ -211,32 +264,6 @@ func viaDaemon(ctx context.Context, full string, hook daemon.Hook, stdin input, 
 	}
 	say("answered by the daemon at %s", sock)
 	return resp, ""
-}
-
-// call is daemon.CallContext, bounded once ctx ends: the daemon then
-// cancels the call's hooks and answers its block, which is waited for
-// stopGrace at most.
-func call(ctx context.Context, sock string, req *daemon.Request) (*daemon.Response, error) {
-	type result struct {
-		resp *daemon.Response
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		resp, err := daemon.CallContext(ctx, sock, req)
-		done <- result{resp, err}
-	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-ctx.Done():
-		select {
-		case r = <-done:
-		case <-time.After(stopGrace):
-			return nil, errors.New("stopped, and the daemon did not answer in time")
-		}
-	}
-	return r.resp, r.err
 }
 
 // startDaemon starts hookctl daemon in its own session, with this

@@ -5,9 +5,12 @@ package main_test
 import (
 	"bytes"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -95,4 +98,80 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestStopWithASilentDaemon: a host that gives up on a call whose daemon
+// never answers (hung, or not hookctl at all) still gets a block, from
+// the client itself once the daemon's has not come within the grace, and
+// the client does not die by the signal.
+func TestStopWithASilentDaemon(t *testing.T) {
+	e := newEnv(t)
+	_, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+	m := regexp.MustCompile(`no daemon at (\S+) `).FindStringSubmatch(errOut)
+	if m == nil {
+		t.Fatalf("no socket named: %s", errOut)
+	}
+	sock := m[1]
+	// The real daemon goes; a silent one takes its socket.
+	e.mu.Lock()
+	for _, pid := range e.daemons {
+		syscall.Kill(pid, syscall.SIGKILL)
+		for ostest.Alive(pid) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	e.mu.Unlock()
+	os.Remove(sock)
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got := make(chan struct{})
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		b := make([]byte, 1)
+		c.Read(b) // the request has come; nothing is ever answered
+		close(got)
+		io.Copy(io.Discard, c)
+		<-t.Context().Done()
+	}()
+	cmd := exec.Command(e.client, "claude", "--config", "hooks.hcl")
+	cmd.Dir = e.dir
+	cmd.Env = append(os.Environ(), e.vars...)
+	cmd.Stdin = strings.NewReader(ls)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-got:
+	case err := <-exited:
+		t.Fatalf("the client exited before calling: %v\n%s", err, errb.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The grace is seconds; the bound only keeps a failure from hanging
+	// the test.
+	select {
+	case err = <-exited:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the client still waits for a daemon that never answers\n%s", errb.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || !ee.Exited() || ee.ExitCode() != 2 {
+		t.Fatalf("want exit 2 (Claude Code's block), got %v\nstdout %s\nstderr %s", err, out.String(), errb.String())
+	}
+	if !strings.Contains(errb.String(), "did not answer in time") {
+		t.Errorf("the block does not say why: %s", errb.String())
+	}
 }
