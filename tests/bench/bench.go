@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,6 +86,22 @@ func SpawnParallel(ctx context.Context, cmdline string, n int, stdin []byte) err
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// ShellForm is a command run as a host runs a hook's shell form (Claude
+// Code: sh -c "LINE"), as SpawnParallel runs the bash and python3 peers:
+// every process peer pays for the same shell.
+func ShellForm(name string, args ...string) *exec.Cmd {
+	line := shellQuote(name)
+	for _, a := range args {
+		line += " " + shellQuote(a)
+	}
+	return exec.Command("sh", "-c", line)
+}
+
+// shellQuote is s as one word of a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Build builds the hookctl command into dir and returns its path.

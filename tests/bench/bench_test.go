@@ -6,7 +6,6 @@ import (
 
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -189,7 +188,7 @@ func BenchmarkProcesses(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			cmd := exec.Command(bin, "claude", "--config", cfg)
+			cmd := ShellForm(bin, "claude", "--config", cfg)
 			cmd.Stdin = bytes.NewReader(data)
 			cmd.Env = append(env, "HOOKCTL_STATE_DIR="+b.TempDir())
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -214,7 +213,7 @@ func BenchmarkProcesses(b *testing.B) {
 		}
 		defer stop()
 		call := func() {
-			cmd := exec.Command(client, "claude", "--config", cfg)
+			cmd := ShellForm(client, "claude", "--config", cfg)
 			cmd.Stdin = bytes.NewReader(data)
 			cmd.Env = env
 			if out, err := cmd.CombinedOutput(); err != nil {

@@ -552,7 +552,7 @@ func claudeOne(bin, config string, payload []byte, tmp string) (func() error, er
 		return nil, err
 	}
 	return func() error {
-		cmd := exec.Command(bin, "claude", "--config", config)
+		cmd := bench.ShellForm(bin, "claude", "--config", config)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(env, "HOOKCTL_STATE_DIR="+state)
 		out, err := cmd.CombinedOutput()
@@ -580,7 +580,7 @@ func clientOne(bin, config string, payload []byte, tmp string) (one func() error
 		return nil, nil, err
 	}
 	return func() error {
-		cmd := exec.Command(client, "claude", "--config", config)
+		cmd := bench.ShellForm(client, "claude", "--config", config)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {
