@@ -272,10 +272,11 @@ func runProcesses(dir string, rounds, runs int, w io.Writer) error {
 				return fmt.Errorf("%s: %w", r.row.name, r.err)
 			}
 		}
-		bash, claude, client := res[0].row, res[1].row, res[2].row
+		bash, claude, client, gofloor, sh := res[0].row, res[1].row, res[2].row, res[3].row, res[4].row
 		x := float64(client.p50) / float64(bash.p50)
 		ratios = append(ratios, x)
-		fmt.Fprintf(w, "round %d: bash %s, hookctl claude %s, hookctl-client %s: client ÷ bash %.2f×\n", i+1, human(bash.p50), human(claude.p50), human(client.p50), x)
+		fmt.Fprintf(w, "round %d: bash %s, hookctl claude %s, hookctl-client %s: client ÷ bash %.2f×; floors: a Go program %s (÷ bash %.2f×), the shell alone %s\n",
+			i+1, human(bash.p50), human(claude.p50), human(client.p50), x, human(gofloor.p50), float64(gofloor.p50)/float64(bash.p50), human(sh.p50))
 	}
 	slices.Sort(ratios)
 	fmt.Fprintf(w, "hookctl-client ÷ one bash hook process, median of %d rounds: %.2f× (%.2f–%.2f×; ≤ 1.0× in every round: %s)\n",
@@ -603,6 +604,8 @@ func pairedProcesses(bin, config, bashCmd string, payload []byte, tmp string, ru
 		{row: row{name: "bash, the checks in 1 process", allocs: -1}},
 		{row: row{name: "hookctl claude, a process per event", allocs: -1}},
 		{row: row{name: "hookctl-client claude (daemon), a process per event", allocs: -1}},
+		{row: row{name: "floor: a Go program that writes {} and exits", allocs: -1}},
+		{row: row{name: "floor: the shell alone (sh -c true)", allocs: -1}},
 	}
 	ones := make([]func() error, len(out))
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -616,6 +619,10 @@ func pairedProcesses(bin, config, bashCmd string, payload []byte, tmp string, ru
 	if stop != nil {
 		defer stop()
 	}
+	// What any Go program costs a host, and what the shell itself does:
+	// the floors under hookctl-client and the bash peer.
+	ones[3], out[3].err = goFloorOne(tmp, payload)
+	ones[4] = func() error { return bench.ShellForm("true").Run() }
 	lat := make([][]time.Duration, len(out))
 	for i := -1; i < runs; i++ { // run -1 warms up (and starts the daemon)
 		for j, one := range ones {
@@ -640,6 +647,34 @@ func pairedProcesses(bin, config, bashCmd string, payload []byte, tmp string, ru
 		out[j].row.note = fmt.Sprintf("%d runs, in turn with the other process peers", runs)
 	}
 	return out
+}
+
+// goFloorOne builds the smallest Go program a hook could be (it writes
+// {} and exits) and returns one run of it, through the shell as the other
+// process peers.
+func goFloorOne(tmp string, payload []byte) (func() error, error) {
+	dir := filepath.Join(tmp, "gofloor")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	src := "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"{}\\n\") }\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module gofloor\n\ngo 1.24\n"), 0o644); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "gofloor")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build: %v: %s", err, out)
+	}
+	return func() error {
+		cmd := bench.ShellForm(bin)
+		cmd.Stdin = bytes.NewReader(payload)
+		return cmd.Run()
+	}, nil
 }
 
 // servePeer posts events to a running `hookctl serve`.
