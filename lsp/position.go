@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"path/filepath"
+	"path"
+	goruntime "runtime"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -15,8 +16,17 @@ import (
 	"github.com/hookctl/hookctl/internal/termsafe"
 )
 
+// hostWindows says whether file: URIs name Windows paths here.
+const hostWindows = goruntime.GOOS == "windows"
+
 // uriPath returns the absolute, clean path of a file: URI.
-func uriPath(uri string) (string, error) {
+func uriPath(uri string) (string, error) { return uriPathFor(uri, hostWindows) }
+
+// uriPathFor is uriPath with Windows' rules (win) or Unix's: on Windows
+// file:///C:/dir/f.hcl (and file:///c%3A/dir/f.hcl, as VS Code writes it)
+// is C:\dir\f.hcl and file://server/share/f.hcl the UNC path
+// \\server\share\f.hcl; on Unix a URI naming another host is refused.
+func uriPathFor(uri string, win bool) (string, error) {
 	u, err := url.Parse(uri)
 	if err != nil {
 		return "", err
@@ -24,16 +34,55 @@ func uriPath(uri string) (string, error) {
 	if u.Scheme != "file" {
 		return "", fmt.Errorf("lsp: not a file URI: %s", uri)
 	}
-	p := filepath.FromSlash(u.Path)
-	if !filepath.IsAbs(p) {
+	remote := u.Host != "" && !strings.EqualFold(u.Host, "localhost")
+	p := u.Path
+	if !win {
+		if remote {
+			return "", fmt.Errorf("lsp: a file URI of another host: %s", uri)
+		}
+		if !strings.HasPrefix(p, "/") {
+			return "", fmt.Errorf("lsp: not an absolute path: %s", uri)
+		}
+		return path.Clean(p), nil
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if remote {
+		// \\server\share\rest: the share is part of the volume.
+		share, rest, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+		if share == "" {
+			return "", fmt.Errorf("lsp: a UNC path without a share: %s", uri)
+		}
+		return `\\` + u.Host + `\` + share + winClean("/"+rest), nil
+	}
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // /C:/dir -> C:/dir
+	}
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' || !isLetter(p[0]) {
 		return "", fmt.Errorf("lsp: not an absolute path: %s", uri)
 	}
-	return filepath.Clean(p), nil
+	return p[:2] + winClean(p[2:]), nil
 }
 
+// winClean cleans the rooted slash path p and writes it with backslashes.
+func winClean(p string) string {
+	return strings.ReplaceAll(path.Clean(p), "/", `\`)
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
 // pathURI returns the file: URI of an absolute path.
-func pathURI(p string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+func pathURI(p string) string { return pathURIFor(p, hostWindows) }
+
+// pathURIFor is pathURI with Windows' rules (win) or Unix's.
+func pathURIFor(p string, win bool) string {
+	if !win {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	s := strings.ReplaceAll(p, `\`, "/")
+	if host, rest, ok := strings.Cut(strings.TrimPrefix(s, "//"), "/"); ok && strings.HasPrefix(s, "//") {
+		return (&url.URL{Scheme: "file", Host: host, Path: "/" + rest}).String()
+	}
+	return (&url.URL{Scheme: "file", Path: "/" + s}).String()
 }
 
 // lineStart returns the byte offset where 0-based line n starts (the end
