@@ -61,7 +61,7 @@ func collect(ctx context.Context, dir string, lim Limits) ([]content, error) {
 		return nil, err
 	}
 	// The configuration's tests (hookctl test) travel with it.
-	tests, err := filepath.Glob(filepath.Join(root, "*_test.hcl"))
+	tests, err := hcl.TestFiles(root)
 	if err != nil {
 		return nil, err
 	}

@@ -178,19 +178,13 @@ func IsTestFile(name string) bool {
 
 // ConfigFiles lists, sorted, the files of a configuration directory that
 // Parse loads: every *.hcl file but the test files (*_test.hcl).
+//
+// A directory that cannot be listed (absent, not a directory, not
+// readable) lists nothing, as filepath.Glob did; the name of dir is never
+// read as a pattern (a directory named proj[1] lists itself, not proj1).
+// A daemon lists the user's configuration directory on every call.
 func ConfigFiles(dir string) ([]string, error) {
-	matches, err := filepath.Glob(filepath.Join(dir, "*.hcl"))
-	if err != nil {
-		return nil, err
-	}
-	out := matches[:0]
-	for _, m := range matches {
-		if !IsTestFile(m) {
-			out = append(out, m)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	return dirFiles(dir, func(name string) bool { return strings.HasSuffix(name, ".hcl") && !IsTestFile(name) }), nil
 }
 
 // TestFiles lists, sorted, the test files of the configuration at path:
@@ -205,12 +199,25 @@ func TestFiles(path string) ([]string, error) {
 	if !fi.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	matches, err := filepath.Glob(filepath.Join(dir, "*"+TestFileSuffix))
+	return dirFiles(dir, IsTestFile), nil
+}
+
+// dirFiles lists, sorted, the entries of dir whose names keep accepts;
+// nothing when dir cannot be listed. The name of dir is never read as a
+// glob pattern, and the directory is opened without trying the poller
+// (os.ReadDir; filepath.Glob's open cost five more system calls).
+func dirFiles(dir string, keep func(name string) bool) []string {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	sort.Strings(matches)
-	return matches, nil
+	var out []string
+	for _, e := range entries {
+		if keep(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out // os.ReadDir sorts by name
 }
 
 // Parse decodes a configuration from a file or from a directory of *.hcl

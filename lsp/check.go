@@ -35,7 +35,7 @@ type Checker func(ctx context.Context, req CheckRequest) []hcl.Diagnostic
 func defaultChecker(o options) Checker {
 	return func(ctx context.Context, req CheckRequest) []hcl.Diagnostic {
 		if req.Tests {
-			files, _ := filepath.Glob(filepath.Join(req.Dir, "*"+hcl.TestFileSuffix))
+			files, _ := hcl.TestFiles(req.Dir)
 			for p := range req.Overlay {
 				if filepath.Dir(p) == req.Dir && hcl.IsTestFile(p) && !slices.Contains(files, p) {
 					files = append(files, p)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -446,9 +447,13 @@ func (t *Table) ConfigFiles(project, home string) []string {
 		if dir == "" {
 			return
 		}
+		// The patterns are matched below dir, whose own name is never
+		// read as a pattern (a project named proj[1]).
+		fsys := os.DirFS(dir)
 		for _, p := range patterns {
-			matches, _ := filepath.Glob(filepath.Join(dir, p))
+			matches, _ := fs.Glob(fsys, filepath.ToSlash(p))
 			for _, m := range matches {
+				m = filepath.Join(dir, filepath.FromSlash(m))
 				if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
 					out = append(out, m)
 				}

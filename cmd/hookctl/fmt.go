@@ -222,9 +222,14 @@ func fmtFiles(arg string) (files, links []string, err error) {
 	if !fi.IsDir() {
 		return []string{arg}, nil, nil
 	}
-	matches, err := filepath.Glob(filepath.Join(arg, "*.hcl"))
+	// The directory's own name is never read as a pattern.
+	names, err := fs.Glob(os.DirFS(arg), "*.hcl")
 	if err != nil {
 		return nil, nil, err
+	}
+	matches := make([]string, len(names))
+	for i, n := range names {
+		matches[i] = filepath.Join(arg, n)
 	}
 	slices.Sort(matches)
 	for _, m := range matches {
