@@ -6,15 +6,21 @@ import (
 	"testing"
 )
 
-// TestSupported: where the daemon's callers cannot be checked (Windows)
-// it is refused with a reason that says what the client does instead.
+// TestSupported: the daemon runs where its transport checks its callers
+// (unix sockets; Windows' named pipes); elsewhere it is refused with a
+// reason that says what the client does instead.
 func TestSupported(t *testing.T) {
-	if err := supported("linux", true); err != nil {
-		t.Fatalf("linux: %v", err)
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if err := supported(goos, true); err != nil {
+			t.Fatalf("%s: %v", goos, err)
+		}
 	}
-	err := supported("windows", false)
+	if err := Supported(); err != nil {
+		t.Fatalf("here: %v", err)
+	}
+	err := supported("plan9", false)
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "windows") || !strings.Contains(err.Error(), "runs hookctl itself") {
-		t.Fatalf("windows: %v", err)
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "plan9") || !strings.Contains(err.Error(), "runs hookctl itself") {
+		t.Fatalf("plan9: %v", err)
 	}
 }
