@@ -54,7 +54,11 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	if ln == nil {
 		return nil // another daemon serves this socket
 	}
-	defer os.Remove(socket)
+	if !daemon.IsPipe(socket) {
+		// A pipe is no file: removing it would open it (a connection
+		// to whichever daemon holds the name now).
+		defer os.Remove(socket)
+	}
 	cache := runtime.NewCache()
 	defer cache.Close()
 	rt := newHookRuntime(hosts.New(), cache, nil)

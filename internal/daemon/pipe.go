@@ -28,6 +28,12 @@ func PipeDir(sid string) (string, error) {
 	return pipeRoot + "hookctl-" + hex.EncodeToString(h[:8]), nil
 }
 
+// IsPipe reports whether socket names a Windows named pipe (Socket's
+// answer on Windows), which is no file to remove.
+func IsPipe(socket string) bool {
+	return len(socket) >= len(pipeRoot) && strings.EqualFold(socket[:len(pipeRoot)], pipeRoot)
+}
+
 // pipeName is the pipe of the daemon whose key is key among the pipes
 // whose prefix is dir (PipeDir).
 func pipeName(dir, key string) string { return dir + "-" + key }

@@ -28,6 +28,9 @@ func TestPipeDir(t *testing.T) {
 	if b, _ := PipeDir(bobSID); b == a {
 		t.Fatal("two users share a pipe prefix")
 	}
+	if !IsPipe(a) || !IsPipe(`\\.\PIPE\x`) || IsPipe("/run/user/1000/hookctl/x.sock") || IsPipe(`C:\pipe\x`) {
+		t.Fatal("IsPipe")
+	}
 	name := pipeName(a, strings.Repeat("0", 24))
 	if name != a+"-"+strings.Repeat("0", 24) || len(name) > 256 {
 		t.Fatalf("pipe name %q", name)
