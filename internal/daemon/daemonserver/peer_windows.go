@@ -25,11 +25,11 @@ var errNotPipe = errors.New("not a named pipe")
 // client's token). It must be asked after the connection's first bytes
 // were read: Windows lets a pipe server impersonate its client only then.
 func peerIsMe(c net.Conn) (bool, error) {
-	sid, il, err := daemon.TokenIdentity(windows.GetCurrentProcessToken())
+	ti, err := daemon.TokenIdentity(windows.GetCurrentProcessToken())
 	if err != nil {
 		return false, err
 	}
-	return callerIs(c, tokenID{user: sid, integrity: il}, pipeClientToken)
+	return callerIs(c, tokenIDOf(ti), pipeClientToken)
 }
 
 // pipeClientToken reads the token of the client of a pipe connection by
@@ -51,8 +51,12 @@ func pipeClientToken(c net.Conn) (tokenID, error) {
 		return tokenID{}, err
 	}
 	defer tok.Close()
-	sid, il, err := daemon.TokenIdentity(tok)
-	return tokenID{user: sid, integrity: il}, err
+	ti, err := daemon.TokenIdentity(tok)
+	return tokenIDOf(ti), err
+}
+
+func tokenIDOf(ti daemon.TokenInfo) tokenID {
+	return tokenID{user: ti.SID, integrity: ti.Integrity, sandboxed: ti.Sandboxed}
 }
 
 // impersonationToken impersonates the client of the pipe h on this

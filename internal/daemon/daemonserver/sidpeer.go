@@ -6,10 +6,12 @@ import (
 )
 
 // tokenID is who a Windows process runs as: its user's SID (as a
-// string) and its token's integrity level.
+// string), its token's integrity level, and whether the token is
+// sandboxed (restricted, or an AppContainer's).
 type tokenID struct {
 	user      string
 	integrity uint32
+	sandboxed bool
 }
 
 // callerToken reads who runs the process at the other end of a named
@@ -22,10 +24,10 @@ type callerToken func(net.Conn) (tokenID, error)
 var errNoSID = errors.New("the daemon's own SID is unknown")
 
 // callerIs reports whether the caller at the other end of c, as read
-// by read, is me: the same user SID at the same integrity level (a
-// caller of another integrity level would have its hooks run with more,
-// or fewer, rights than its own). A caller whose token cannot be read is
-// not.
+// by read, is me: the same user SID at the same integrity level, both
+// sandboxed or neither (a caller of another level, or a sandboxed one,
+// would have its hooks run with more rights than its own). A caller
+// whose token cannot be read is not.
 func callerIs(c net.Conn, me tokenID, read callerToken) (bool, error) {
 	if me.user == "" {
 		return false, errNoSID
@@ -34,5 +36,5 @@ func callerIs(c net.Conn, me tokenID, read callerToken) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return got.user == me.user && got.integrity == me.integrity, nil
+	return got == me, nil
 }

@@ -31,8 +31,8 @@ func fakeToken(id tokenID, err error, calls *atomic.Int64) callerToken {
 // TestCallerIs: the Windows daemon's decision on a caller's token, with
 // the token faked: its own user at its own integrity level is served;
 // another user, the same user at another integrity level (elevated or
-// not), a token that cannot be read, and a daemon that does not know its
-// own SID are not.
+// not) or sandboxed (a restricted or AppContainer token), a token that
+// cannot be read, and a daemon that does not know its own SID are not.
 func TestCallerIs(t *testing.T) {
 	me := tokenID{user: aliceSID, integrity: medium}
 	a, _ := net.Pipe()
@@ -50,6 +50,7 @@ func TestCallerIs(t *testing.T) {
 		{"low integrity caller", me, fakeToken(tokenID{user: aliceSID, integrity: 0x1000}, nil, nil), false},
 		{"lookup error", me, fakeToken(me, errors.New("ERROR_CANNOT_IMPERSONATE"), nil), false},
 		{"empty caller", me, fakeToken(tokenID{}, nil, nil), false},
+		{"sandboxed caller", me, fakeToken(tokenID{user: aliceSID, integrity: medium, sandboxed: true}, nil, nil), false},
 		{"own SID unknown", tokenID{}, fakeToken(tokenID{}, nil, nil), false},
 	} {
 		if ok, _ := callerIs(a, tc.me, tc.read); ok != tc.want {
@@ -77,6 +78,7 @@ func TestServeChecksCallerToken(t *testing.T) {
 		{"same SID", me, nil, true},
 		{"other SID", tokenID{user: bobSID, integrity: medium}, nil, false},
 		{"other integrity level", tokenID{user: aliceSID, integrity: high}, nil, false},
+		{"sandboxed", tokenID{user: aliceSID, integrity: medium, sandboxed: true}, nil, false},
 		{"lookup error", me, errors.New("OpenThreadToken: access denied"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
