@@ -3,7 +3,9 @@
 // it runs, and the request and response on the wire. It imports neither
 // net nor encoding/json (their package initialisation alone costs the
 // client a millisecond or more per process): the wire format is a few
-// length-prefixed fields, and the client dials with raw system calls.
+// length-prefixed fields, and the client dials with raw system calls. On
+// Windows the client dials a named pipe with go-winio (call_windows.go),
+// which links package net: a cost there, not on Unix.
 package daemon
 
 import (
