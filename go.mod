@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	aead.dev/minisign v0.3.0
+	github.com/Microsoft/go-winio v0.6.2
 	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/cloudwego/eino v0.7.36

@@ -2,12 +2,7 @@
 
 package main
 
-import (
-	"os"
-	"syscall"
-)
-
-func detached() *syscall.SysProcAttr { return nil }
+import "os"
 
 // stopSignals are the signals a host sends a hook it gives up on.
 var stopSignals = []os.Signal{os.Interrupt}

@@ -8,9 +8,10 @@
 // 2, or Copilot CLI's deny reply: blocks_gen.go, made from protocol/hosts),
 // never an allow.
 //
-// On Windows there is no daemon (daemon.Supported: nothing would check
-// who calls its socket): every call runs the full binary, and hookctl
-// doctor says so.
+// On Windows the daemon listens on a named pipe that only the user can
+// open, reads each caller's token and serves only its own user at its own
+// integrity level; the client checks that the pipe is its user's before
+// it sends anything (internal/daemon, daemonserver).
 //
 // The full binary is $HOOKCTL_BIN, else hookctl beside this program, else
 // hookctl on $PATH. HOOKCTL_CLIENT_DEBUG=1 says on stderr which way each

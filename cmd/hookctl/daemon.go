@@ -22,9 +22,9 @@ func newDaemonCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "daemon --socket PATH --identity ID",
 		Short: "Serve hookctl-client's hook calls from one process (started by the client)",
-		Long: `daemon answers the hook calls of hookctl-client over a unix socket, so that a
-host's hook command costs a small process instead of loading the engine every
-time. The client starts it on first use, with its own working directory and
+		Long: `daemon answers the hook calls of hookctl-client over a unix socket (a named
+pipe on Windows), so that a host's hook command costs a small process instead
+of loading the engine every time. The client starts it on first use, with its own working directory and
 environment; it runs each call exactly as "hookctl claude" or "hookctl hook"
 would (trust checked on every call), keeps the engine while the configuration's
 files are unchanged, refuses other users' clients and clients of another
@@ -38,7 +38,7 @@ hookctl binary, and exits after --idle without calls.`,
 			return runDaemon(cmd.Context(), socket, identity, idle)
 		},
 	}
-	cmd.Flags().StringVar(&socket, "socket", "", "the unix socket to listen on")
+	cmd.Flags().StringVar(&socket, "socket", "", "the unix socket (Windows: the named pipe) to listen on")
 	cmd.Flags().StringVar(&identity, "identity", "", "the binary identity clients must present")
 	cmd.Flags().DurationVar(&idle, "idle", 10*time.Minute, "exit after this long without a call")
 	return cmd
@@ -54,7 +54,11 @@ func runDaemon(ctx context.Context, socket, identity string, idle time.Duration)
 	if ln == nil {
 		return nil // another daemon serves this socket
 	}
-	defer os.Remove(socket)
+	if !daemon.IsPipe(socket) {
+		// A pipe is no file: removing it would open it (a connection
+		// to whichever daemon holds the name now).
+		defer os.Remove(socket)
+	}
 	cache := runtime.NewCache()
 	defer cache.Close()
 	rt := newHookRuntime(hosts.New(), cache, nil)

@@ -822,7 +822,8 @@ func hostEventsOf(p protocol.Protocol, event string) []string {
 
 // clientNote is what doctor says of a hookctl-client command: that it
 // forwards calls to the daemon, or, where the daemon is not supported
-// (unsupported, from daemon.Supported: Windows), that every call runs
+// (unsupported, from daemon.Supported: none of the release platforms),
+// that every call runs
 // hookctl itself, in capitals, since the daemon is what the client is for.
 func clientNote(unsupported error) string {
 	if unsupported != nil {

@@ -193,7 +193,7 @@ func installProgram(mode string) (prog, beside string, err error) {
 		return "hookctl", "", nil
 	case "auto", "":
 		if daemon.Supported() != nil {
-			// No daemon here (Windows): the client would only add a
+			// No daemon here: the client would only add a
 			// process to every call.
 			return "hookctl", "", nil
 		}

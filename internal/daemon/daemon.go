@@ -3,7 +3,9 @@
 // it runs, and the request and response on the wire. It imports neither
 // net nor encoding/json (their package initialisation alone costs the
 // client a millisecond or more per process): the wire format is a few
-// length-prefixed fields, and the client dials with raw system calls.
+// length-prefixed fields, and the client dials with raw system calls. On
+// Windows the client dials a named pipe with go-winio (call_windows.go),
+// which links package net: a cost there, not on Unix.
 package daemon
 
 import (
@@ -133,8 +135,12 @@ const MaxEnv = 1 << 16
 // $TMPDIR/hookctl-UID ($TMPDIR is per user there); /tmp/hookctl-UID
 // where those would make a socket's path too long for the system. It is
 // created 0700; one that another user owns or others can enter is
-// refused.
+// refused. On Windows it is the prefix of the user's daemons' named
+// pipes (PipeDir of the user's SID), not a directory.
 func Dir() (string, error) {
+	if dir, ok, err := osDir(); ok {
+		return dir, err
+	}
 	dir, err := socketDir(goruntime.GOOS, os.TempDir(), os.Getenv, os.Getuid())
 	if err != nil {
 		return "", err
@@ -196,7 +202,8 @@ func socketDir(goos, tmp string, getenv func(string) string, uid int) (string, e
 }
 
 // Socket is the socket of the daemon for a binary identity, working
-// directory, process attributes (ProcessAttrs) and environment.
+// directory, process attributes (ProcessAttrs) and environment, in the
+// directory dir (Dir); on Windows the named pipe (dir, a dash, the key).
 func Socket(dir, identity, cwd, attrs string, env []string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d\x00%s\x00", Protocol, identity, cwd, os.Getuid(), attrs)
@@ -204,7 +211,7 @@ func Socket(dir, identity, cwd, attrs string, env []string) string {
 		h.Write([]byte(kv))
 		h.Write([]byte{0})
 	}
-	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:24]+".sock")
+	return socketPath(dir, hex.EncodeToString(h.Sum(nil))[:24])
 }
 
 // magic starts every message.
@@ -489,14 +496,7 @@ func (d *strDecoder) str() string {
 const MaxDaemons = 16
 
 // Live counts the daemons that answer on the sockets in dir (sockets a
-// daemon left behind when it was killed are not counted).
-func Live(dir string) int {
-	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
-	n := 0
-	for _, s := range socks {
-		if reachable(s) {
-			n++
-		}
-	}
-	return n
-}
+// daemon left behind when it was killed are not counted); on Windows the
+// named pipes under dir (PipeDir), which exist only while a daemon holds
+// them.
+func Live(dir string) int { return live(dir) }

@@ -187,12 +187,15 @@ func TestSocketPerEnvironment(t *testing.T) {
 			t.Errorf("another %s, the same socket", name)
 		}
 	}
-	if Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bin"})) != base || filepath.Dir(base) != "/d" {
+	if Socket("/d", "id", "/w", "umask=22", EnvKey([]string{"PATH=/bin"})) != base || !strings.HasPrefix(base, "/d") {
 		t.Fatal("not stable")
 	}
 }
 
 func TestDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a unix socket directory; on Windows Dir is a pipe prefix (TestPipeDirIsMine)")
+	}
 	rt := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	t.Setenv("TMPDIR", rt) // macOS's

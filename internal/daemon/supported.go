@@ -17,13 +17,13 @@ func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("the hookctl daemon is not supported on %s (nothing checks who calls its socket there): hookctl-client runs hookctl itself for every call", e.GOOS)
 }
 
-// Supported reports whether the daemon can run here: nil where its socket
-// is a unix socket whose caller is checked, an *UnsupportedError elsewhere
-// (Windows).
-func Supported() error { return supported(runtime.GOOS, unixSockets) }
+// Supported reports whether the daemon can run here: nil where its
+// transport checks who calls (a unix socket's peer credentials on Unix, a
+// named pipe's caller token on Windows), an *UnsupportedError elsewhere.
+func Supported() error { return supported(runtime.GOOS, callerChecked) }
 
-func supported(goos string, unix bool) error {
-	if !unix {
+func supported(goos string, checked bool) error {
+	if !checked {
 		return &UnsupportedError{GOOS: goos}
 	}
 	return nil

@@ -1,11 +1,14 @@
 package daemonserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -36,6 +39,16 @@ type options struct {
 	idle        time.Duration
 	readTimeout time.Duration
 	hangup      error
+	peer        peerCheck
+}
+
+// peerCheck decides whether the process at the other end of a connection
+// may be served. afterHead: it can only be asked once the connection's
+// first bytes were read (a Windows named pipe's client can be
+// impersonated only then); the rest of the request is read after it.
+type peerCheck struct {
+	isMe      func(net.Conn) (bool, error)
+	afterHead bool
 }
 
 // WithIdentity is the binary identity (daemon.Identity) clients must
@@ -67,12 +80,15 @@ var ErrNoIdentity = errors.New("daemonserver: no identity to serve")
 // Listen listens on socket unless another daemon already does (then it
 // returns nil, nil). Starters racing for one socket take a lock
 // (socket+".lock") around the check, the removal of a stale socket and
-// the listen, and only there. The socket is made 0600. Where the
-// daemon is not supported (daemon.Supported: Windows) it refuses, with
-// a *daemon.UnsupportedError.
+// the listen, and only there. The socket is made 0600. On Windows socket
+// is a named pipe (listenPipe). Where the daemon is not supported
+// (daemon.Supported) it refuses, with a *daemon.UnsupportedError.
 func Listen(ctx context.Context, socket string) (net.Listener, error) {
 	if err := daemon.Supported(); err != nil {
 		return nil, err
+	}
+	if ln, ok, err := listenPipe(ctx, socket); ok {
+		return ln, err
 	}
 	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -107,7 +123,8 @@ func Listen(ctx context.Context, socket string) (net.Listener, error) {
 // ends its call, not the daemon: the call blocks (exit status 2) with the
 // reason on stderr. Serve returns when the calls in progress have ended.
 func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) error {
-	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second, hangup: ErrClientGone}
+	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second, hangup: ErrClientGone,
+		peer: peerCheck{isMe: peerIsMe, afterHead: runtime.GOOS == "windows"}}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -161,7 +178,7 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 			defer active.Add(-1)
 			// Only a call keeps the daemon: a connection that sends no
 			// request (a client counting live daemons) does not.
-			if serveConn(ctx, conn, me, h, o.readTimeout, o.hangup) {
+			if serveConn(ctx, conn, me, h, o.peer, o.readTimeout, o.hangup) {
 				last.Store(time.Now().UnixNano())
 			}
 		}()
@@ -208,13 +225,28 @@ func (s self) refusal(req *daemon.Request) string {
 
 // serveConn answers one client connection; it reports whether the client
 // sent a request.
-func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, readTimeout time.Duration, hangup error) bool {
+func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, peer peerCheck, readTimeout time.Duration, hangup error) bool {
 	defer conn.Close()
-	if mine, err := peerIsMe(conn); err != nil || !mine {
-		return false // another user's process: not a word
+	if !peer.afterHead {
+		if mine, err := peer.isMe(conn); err != nil || !mine {
+			return false // another user's process: not a word
+		}
 	}
 	conn.SetReadDeadline(time.Now().Add(readTimeout))
-	req, err := daemon.ReadRequest(conn)
+	var rd io.Reader = conn
+	if peer.afterHead {
+		// The frame's header (8 bytes) only: nothing of the request is
+		// decoded before the caller is known.
+		var head [8]byte
+		if _, err := io.ReadFull(conn, head[:]); err != nil {
+			return false
+		}
+		if mine, err := peer.isMe(conn); err != nil || !mine {
+			return false // another user's (or integrity level's) process: not a word
+		}
+		rd = io.MultiReader(bytes.NewReader(head[:]), conn)
+	}
+	req, err := daemon.ReadRequest(rd)
 	if err != nil {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,9 +64,13 @@ var blocks = HandlerFunc(func(context.Context, *daemon.Request) daemon.Response 
 	return daemon.Response{Code: 2}
 })
 
-// shortSocket is a socket path short enough for sun_path.
+// shortSocket is a socket path short enough for sun_path; on Windows a
+// named pipe of this user's daemons (testPipe).
 func shortSocket(t *testing.T) string {
 	t.Helper()
+	if runtime.GOOS == "windows" {
+		return testPipe(t)
+	}
 	dir, err := os.MkdirTemp("", "hkd")
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +190,9 @@ func TestPanicBlocks(t *testing.T) {
 // connections that send no request (a client counting live daemons) do
 // not keep it: probed without pause, it still exits.
 func TestIdleExit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("probes a unix socket; TestPipeIdleExit is Windows'")
+	}
 	sock, done := serve(t, blocks, WithIdle(300*time.Millisecond))
 	// A call first: it is answered.
 	if resp, err := daemon.Call(sock, ownRequest(t)); err != nil || resp.Code != 2 {
@@ -220,6 +228,9 @@ func TestIdleExit(t *testing.T) {
 // alone (nil, nil); a socket left by a dead daemon is replaced; the
 // socket is private to its user.
 func TestListenOnce(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a unix socket's file; TestPipeListenOnce is Windows'")
+	}
 	sock := shortSocket(t)
 	ln, err := Listen(t.Context(), sock)
 	if err != nil || ln == nil {
