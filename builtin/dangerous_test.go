@@ -382,3 +382,27 @@ func newHookEnv(t *testing.T, env map[string]string) engine.Hook {
 	}
 	return hooks[0]
 }
+
+// TestGlobArgumentsInADirectoryWithPatternCharacters: a glob argument that
+// would delete the project or the home is caught however the directories
+// are named: the working directory and the home are read as names, never
+// as patterns (/srv/p[1] is not /srv/p1).
+func TestGlobArgumentsInADirectoryWithPatternCharacters(t *testing.T) {
+	for _, dir := range []string{"/srv/p1", "/srv/p[1]", "/srv/p*", "/srv/p?x", `/srv/p\q`} {
+		env := map[string]string{"CLAUDE_PROJECT_DIR": dir + "/proj", "HOME": dir + "/home"}
+		h := newHookEnv(t, env)
+		for _, c := range []struct{ cwd, cmd string }{
+			{dir, "rm -rf pro*"},
+			{dir, "rm -rf ./pr?j"},
+			{dir + "/proj/sub", "rm -rf ../../pro*"},
+			{dir + "/proj", "rm -rf ~/../pro*"},
+			{dir, "rm -rf hom?"},
+		} {
+			p := bash(c.cmd)
+			p["cwd"] = c.cwd
+			if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "deny" {
+				t.Errorf("%s in %s (project %s): %s %q, want deny", c.cmd, c.cwd, env["CLAUDE_PROJECT_DIR"], d, reason)
+			}
+		}
+	}
+}

@@ -180,15 +180,18 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
 		return ""
 	}
+	// The home and the working directory are names, not patterns: their
+	// own *, ?, [ and \ are quoted (a project under /srv/p[1] is not one
+	// under /srv/p1).
 	pat := arg
 	if g.home != "" {
-		pat = paths.Expand(pat, g.home)
+		pat = paths.Expand(pat, globQuote(g.home))
 	}
 	if !path.IsAbs(pat) {
 		if cwd == "" {
 			return ""
 		}
-		pat = cwd + "/" + pat
+		pat = globQuote(cwd) + "/" + pat
 	}
 	pat = path.Clean(pat)
 	for _, start := range []string{project, g.home} {
@@ -199,6 +202,18 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 		}
 	}
 	return ""
+}
+
+// globQuote is name as a path.Match pattern that matches only name.
+func globQuote(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // isWildcard reports whether a path component matches every name: "*",
