@@ -185,13 +185,13 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	// under /srv/p1).
 	pat := arg
 	if g.home != "" {
-		pat = paths.Expand(pat, globQuote(g.home))
+		pat = paths.ExpandPattern(pat, g.home)
 	}
 	if !path.IsAbs(pat) {
 		if cwd == "" {
 			return ""
 		}
-		pat = globQuote(cwd) + "/" + pat
+		pat = paths.QuoteMeta(cwd) + "/" + pat
 	}
 	pat = path.Clean(pat)
 	for _, start := range []string{project, g.home} {
@@ -202,18 +202,6 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 		}
 	}
 	return ""
-}
-
-// globQuote is name as a path.Match pattern that matches only name.
-func globQuote(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // isWildcard reports whether a path component matches every name: "*",

@@ -96,7 +96,7 @@ func PermissionRule(toolName string, toolInput map[string]any, rule string) bool
 	case strings.HasPrefix(p, "//"):
 		p = p[1:]
 	case strings.HasPrefix(p, "~/"):
-		p = paths.Expand(p, "")
+		p = paths.ExpandPattern(p, "")
 	default:
 		p = strings.TrimPrefix(p, "./")
 	}

@@ -45,3 +45,20 @@ func TestPermissionRule(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionRuleHomeWithPatternCharacters: a ~/ rule matches under a
+// home whose name holds glob characters (it is a name, not a pattern),
+// and only there.
+func TestPermissionRuleHomeWithPatternCharacters(t *testing.T) {
+	for _, home := range []string{"/home/me", "/home/[me]", "/home/m*e", "/home/{a,b}", `/home/m\e`} {
+		t.Setenv("HOME", home)
+		file := map[string]any{"file_path": home + "/.ssh/id_rsa"}
+		if !stdlib.PermissionRule("Read", file, "Read(~/.ssh/**)") {
+			t.Errorf("HOME=%s: Read(~/.ssh/**) does not match %s", home, file["file_path"])
+		}
+	}
+	t.Setenv("HOME", "/home/m*e")
+	if stdlib.PermissionRule("Read", map[string]any{"file_path": "/home/mallory-e/.ssh/id_rsa"}, "Read(~/.ssh/**)") {
+		t.Error("HOME=/home/m*e: the rule matched another home")
+	}
+}

@@ -62,6 +62,40 @@ func home(getenv func(string) string, win bool) string {
 	return h
 }
 
+// QuoteMeta returns s as a glob pattern that matches only s, for Match
+// and for path.Match: its *, ?, [, ], {, } and \ are escaped (Match reads
+// a backslash in a path as a slash: write a name with slashes for it, as
+// ExpandPattern does). A directory
+// joined into a pattern (a home, a working directory) is a name, not a
+// pattern: /srv/p[1] must not stand for /srv/p1.
+func QuoteMeta(s string) string {
+	if !strings.ContainsAny(s, `*?[]{}\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ExpandPattern is Expand for a Match pattern: the home directory put in
+// place of ~ is written with slashes (Match reads a backslash in a path as
+// one) and quoted (QuoteMeta), so that it matches only itself. home ""
+// means Home(opts...).
+func ExpandPattern(pattern, home string, opts ...Option) string {
+	if home == "" {
+		home = Home(opts...)
+	}
+	if home == "" {
+		return pattern
+	}
+	return Expand(pattern, QuoteMeta(strings.ReplaceAll(home, `\`, "/")))
+}
+
 // Expand replaces a leading ~ or ~/ and $HOME / ${HOME} with the home
 // directory. home "" means Home(opts...).
 func Expand(p, home string, opts ...Option) string {

@@ -2,7 +2,9 @@ package paths_test
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/lib/paths"
@@ -114,5 +116,41 @@ func TestGivenEnvironment(t *testing.T) {
 	delete(env, "HOME")
 	if got := paths.Home(getenv); got != "" {
 		t.Errorf("Home of an environment without HOME = %q, not the process's", got)
+	}
+}
+
+// TestQuoteMeta: a quoted name matches itself and nothing else, as a
+// Match pattern and as a path.Match one.
+func TestQuoteMeta(t *testing.T) {
+	for _, c := range []struct{ name, other string }{
+		{"/srv/p[1]", "/srv/p1"},
+		{"/srv/p*", "/srv/pq"},
+		{"/srv/p?x", "/srv/pax"},
+		{"/srv/{a,b}", "/srv/a"},
+		{`/srv/p\q`, "/srv/pq"},
+		{"/srv/plain", "/srv/plain2"},
+	} {
+		q := paths.QuoteMeta(c.name)
+		if ok, err := path.Match(q, c.name); !ok || err != nil {
+			t.Errorf("path.Match(%q, %q) = %v, %v", q, c.name, ok, err)
+		}
+		if ok, _ := path.Match(q, c.other); ok {
+			t.Errorf("path.Match(%q, %q) = true", q, c.other)
+		}
+		if strings.Contains(c.name, `\`) {
+			continue // Match reads it as a slash
+		}
+		if !paths.Match(q, c.name) {
+			t.Errorf("Match(%q, %q) = false", q, c.name)
+		}
+		if paths.Match(q, c.other) {
+			t.Errorf("Match(%q, %q) = true", q, c.other)
+		}
+	}
+	if got := paths.ExpandPattern("~/.ssh/**", "/home/[me]"); got != `/home/\[me\]/.ssh/**` {
+		t.Errorf("ExpandPattern: %s", got)
+	}
+	if got := paths.ExpandPattern("~/.ssh/**", `C:\Users\[me]`); got != `C:/Users/\[me\]/.ssh/**` || !paths.Match(got, `C:\Users\[me]\.ssh\id_rsa`) {
+		t.Errorf("ExpandPattern, a Windows home: %s", got)
 	}
 }
