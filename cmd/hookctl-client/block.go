@@ -48,6 +48,15 @@ func block(host, msg string) int {
 	return r.code
 }
 
+// blockCode is the exit status of host's block.
+func blockCode(host string) int {
+	r, ok := blockReplies[host]
+	if !ok {
+		r = blockReplies[defaultHost]
+	}
+	return r.code
+}
+
 // jsonEscape is s as the inside of a JSON string (this program does not
 // link encoding/json).
 func jsonEscape(s string) string {

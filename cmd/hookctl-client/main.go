@@ -89,14 +89,14 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin, false)
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin)
+		return runFull(ctx, host, full, args, os.Stdin, true)
 	}
 	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
@@ -129,7 +129,7 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	}
 	say("running %s itself (%s)", full, why)
 	<-armed
-	return runFull(ctx, host, full, args, stdin.reader())
+	return runFull(ctx, host, full, args, stdin.reader(), true)
 }
 
 // answer is who answers the host: the call, or the stop's bound on it.
@@ -292,23 +292,46 @@ func startDaemon(full, sock, id string) (int, error) {
 
 // runFull runs the full hookctl binary with the call's arguments and
 // input, and returns its exit status; one that cannot run blocks.
-func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader) int {
+//
+// For a hook call (hook) its reply is held until it exits: once the call
+// is stopped, only hookctl's own answer (exit 0, or the host's block
+// status) is passed on. Anything else (on Windows, a child ended by
+// TerminateProcess when the stop's grace runs out exits 1, which hosts
+// read as an error that blocks nothing) is replaced by this client's
+// block, never written beside part of a reply.
+func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader, hook bool) int {
 	cmd := exec.CommandContext(ctx, full, args...)
 	// A stop is passed on: hookctl kills its hooks and answers the
 	// host's block, which reaches the host through this process.
 	cmd.Cancel = func() error { return cmd.Process.Signal(stopSignals[0]) }
 	cmd.WaitDelay = stopGrace
+	var reply bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr
+	if hook {
+		cmd.Stdout = &reply
+	}
 	err := cmd.Run()
+	code, exited := -1, false
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return 0
+		code, exited = 0, true
 	case errors.As(err, &ee) && ee.ExitCode() >= 0:
-		return ee.ExitCode()
+		code, exited = ee.ExitCode(), true
 	case ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 0:
 		// Stopped: hookctl answered (its block) and exited.
-		return cmd.ProcessState.ExitCode()
+		code, exited = cmd.ProcessState.ExitCode(), true
+	}
+	if hook && ctx.Err() != nil && !(exited && (code == 0 || code == blockCode(host))) {
+		why := "it was ended"
+		if exited {
+			why = fmt.Sprintf("it exited with status %d", code)
+		}
+		return block(host, fmt.Sprintf("hookctl-client: stopped, and %s did not answer (%s); no hook could decide, so the action is blocked", full, why))
+	}
+	os.Stdout.Write(reply.Bytes())
+	if exited {
+		return code
 	}
 	return block(host, fmt.Sprintf("hookctl-client: running %s: %v; no hook could run, so the action is blocked", full, err))
 }

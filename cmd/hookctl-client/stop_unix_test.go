@@ -175,3 +175,60 @@ func TestStopWithASilentDaemon(t *testing.T) {
 		t.Errorf("the block does not say why: %s", errb.String())
 	}
 }
+
+// TestStopWhenHookctlItselfEndsWithoutAnswer: a call the client runs
+// through hookctl itself, stopped, where hookctl ends without its block
+// (on Windows, a child ended by TerminateProcess exits 1; here a stand-in
+// that prints half a reply and exits 1 on the stop): the host gets the
+// client's own block (exit 2), never that status nor the half reply.
+func TestStopWhenHookctlItselfEndsWithoutAnswer(t *testing.T) {
+	e := newEnv(t)
+	fake := filepath.Join(e.dir, "fake-hookctl")
+	started := filepath.Join(e.dir, "started")
+	script := "#!/bin/sh\ntrap 'printf \"{\\\\\"hookSpecificOutput\\\\\": \"; exit 1' TERM\ntouch " + started + "\nwhile :; do sleep 0.05; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(e.client, "claude", "--config", "hooks.hcl")
+	cmd.Dir = e.dir
+	// TRACEPARENT: the client runs the full binary itself.
+	cmd.Env = append(os.Environ(), append(e.vars, "HOOKCTL_BIN="+fake, "TRACEPARENT=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")...)
+	cmd.Stdin = strings.NewReader(ls)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("the client exited before hookctl ran: %v\n%s", err, errb.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the client did not end\n%s", errb.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || !ee.Exited() || ee.ExitCode() != 2 {
+		t.Fatalf("want exit 2 (Claude Code's block), got %v\nstdout %q\nstderr %s", err, out.String(), errb.String())
+	}
+	if strings.Contains(out.String(), "hookSpecificOutput") {
+		t.Errorf("the half reply reached the host: %q", out.String())
+	}
+	if !strings.Contains(errb.String(), "exited with status 1") {
+		t.Errorf("the block does not say why: %s", errb.String())
+	}
+}
