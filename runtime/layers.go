@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 
@@ -191,11 +192,23 @@ type ManagedError struct {
 	Why   string
 }
 
-func (e *ManagedError) Error() string {
+func (e *ManagedError) Error() string { return e.message(goruntime.GOOS) }
+
+// message is the error with the advice of the platform goos: file modes
+// on Unix, ACLs (icacls) on Windows.
+func (e *ManagedError) message(goos string) string {
 	if e.Layer == LayerUser {
-		return fmt.Sprintf("the user configuration %s is refused: %s; only you may write your configuration directory (chmod go-w)", e.Path, e.Why)
+		advice := "only you may write your configuration directory (chmod go-w)"
+		if goos == "windows" {
+			advice = `only you, SYSTEM and Administrators may write your configuration directory (icacls "%AppData%\hookctl" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F" "*S-1-5-18:(OI)(CI)F" "*S-1-5-32-544:(OI)(CI)F")`
+		}
+		return fmt.Sprintf("the user configuration %s is refused: %s; %s", e.Path, e.Why, advice)
 	}
-	return fmt.Sprintf("the managed configuration %s is refused: %s; managed files and their directories must not be writable by the user running hookctl (owned by root or another administrator, mode without group or other write)", e.Path, e.Why)
+	advice := "managed files and their directories must not be writable by the user running hookctl (owned by root or another administrator, mode without group or other write)"
+	if goos == "windows" {
+		advice = `managed files and their directories must belong to Administrators or SYSTEM and give the user running hookctl, and Users, no write right (icacls "%ProgramData%\hookctl" /inheritance:r /grant:r "*S-1-5-18:(OI)(CI)F" "*S-1-5-32-544:(OI)(CI)F" "*S-1-5-32-545:(OI)(CI)RX", as an administrator)`
+	}
+	return fmt.Sprintf("the managed configuration %s is refused: %s; %s", e.Path, e.Why, advice)
 }
 
 // openLayer turns a layer into what is loaded and how it is trusted:

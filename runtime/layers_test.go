@@ -110,3 +110,21 @@ func TestManagedOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalAdvicePerPlatform: a refused layer's message gives the fix
+// of the platform it runs on: file modes on Unix, ACLs on Windows.
+func TestRefusalAdvicePerPlatform(t *testing.T) {
+	for _, layer := range []string{LayerUser, LayerManaged} {
+		e := &ManagedError{Layer: layer, Path: "P", Why: "W"}
+		unix, win := e.message("linux"), e.message("windows")
+		if !strings.Contains(unix, "P is refused: W") || !strings.Contains(win, "P is refused: W") {
+			t.Errorf("%s: %q / %q", layer, unix, win)
+		}
+		if !strings.Contains(unix, "mode") && !strings.Contains(unix, "chmod") {
+			t.Errorf("%s on Unix: no file-mode advice: %q", layer, unix)
+		}
+		if strings.Contains(win, "chmod") || strings.Contains(win, "mode without") || !strings.Contains(win, "icacls") {
+			t.Errorf("%s on Windows: %q", layer, win)
+		}
+	}
+}
