@@ -457,7 +457,7 @@ func build(parsed *hcl.Config, o *Options) (*Config, error) {
 		if hb.Kind != "command" {
 			// env, cwd and protocol say how a program runs: on any other
 			// hook they would be silently ignored.
-			for _, a := range []string{"env", "cwd", "protocol"} {
+			for _, a := range []string{"env", "cwd", "protocol", "shell"} {
 				if r, ok := hb.Ranges[a]; ok {
 					parsed.Errorf(r, "Attribute only for command hooks", "%s applies to command hooks only; this hook's handler is %s.", a, hb.Kind)
 				}

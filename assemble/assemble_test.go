@@ -375,6 +375,11 @@ hook "opta" {
 }`, `x.hcl:4:14: error[HK1612]: Invalid protocol`},
 		{`hook "x" {
   event    = "PreToolUse"
+  command  = "exit 0"
+  shell    = "powershell"
+}`, ``},
+		{`hook "x" {
+  event    = "PreToolUse"
   js       = "return null"
   protocol = "opta"
 }`, `x.hcl:4:14: error[HK1609]: Attribute only for command hooks`},
@@ -383,8 +388,31 @@ hook "opta" {
   decision = "deny"
   cwd      = "/tmp"
 }`, `x.hcl:4:14: error[HK1609]: Attribute only for command hooks`},
+		{`hook "x" {
+  event    = "PreToolUse"
+  command  = "exit 0"
+  shell    = "zsh"
+}`, `x.hcl:4:14: error[HK1621]: Invalid shell`},
+		{`hook "x" {
+  event    = "PreToolUse"
+  command  = ["/bin/true"]
+  shell    = "bash"
+}`, `x.hcl:4:14: error[HK1621]: Invalid shell`},
+		{`hook "x" {
+  event    = "PreToolUse"
+  js       = "return null"
+  shell    = "bash"
+}`, `x.hcl:4:14: error[HK1609]: Attribute only for command hooks`},
 	} {
-		_, err := assemble.LoadSource("x.hcl", []byte(tc.src), t.TempDir())
+		cfg, err := assemble.LoadSource("x.hcl", []byte(tc.src), t.TempDir())
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s\nerror: %v", tc.src, err)
+			} else {
+				cfg.Close()
+			}
+			continue
+		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s\nerror: %v\nwant %s", tc.src, err, tc.want)
 		}

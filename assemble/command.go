@@ -62,6 +62,18 @@ func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 			}
 		}
 	}
+	if b.Has("shell") {
+		sh, ok := b.Str("shell")
+		switch {
+		case !ok || !command.KnownShell(sh):
+			b.Errorf("shell", "Invalid shell", "shell is %s: the shell that runs the command line (unset: the host's, as it runs its own hooks' lines).", command.ShellNames())
+			return nil
+		case spec.Shell == "":
+			b.Errorf("shell", "Invalid shell", "shell applies to a command line (a string); a list is an argv run without a shell.")
+			return nil
+		}
+		spec.ShellKind = sh
+	}
 	if d, ok := b.Str("cwd"); ok && d != "" {
 		spec.Dir = b.Path(d)
 	}

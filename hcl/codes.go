@@ -144,6 +144,7 @@ var codes = []CodeInfo{
 	{Code: "HK1617", Group: groupHooks, Title: "The engine refuses a hook", Summaries: []string{"Invalid hook"}},
 	{Code: "HK1618", Group: groupHooks, Title: "A hook settings.required lists is missing or disabled", Summaries: []string{"Required hook missing", "Required hook disabled"}},
 	{Code: "HK1619", Group: groupHooks, Title: "A hook that can block an event fails open when it fails: its on_error resolves to ignore (warning)", Summaries: []string{"Guard fails open"}},
+	{Code: "HK1621", Group: groupHooks, Title: "A command hook's shell is not known, or is set on an argv", Summaries: []string{"Invalid shell"}},
 	{Code: "HK1620", Group: groupHooks, Title: "A hook's id is declared in two configuration layers: a lower layer cannot replace, disable or reorder a managed hook", Summaries: []string{"Managed hook id reused", "Hook id in two layers"}},
 
 	{Code: "HK1701", Group: groupSettings, Title: "A setting is not valid", Summaries: []string{"Invalid setting"}},

@@ -63,7 +63,7 @@ var hookSchema = &hcl2.BodySchema{
 		{Name: "background"}, {Name: "observe"}, {Name: "allow"}, {Name: "enabled"},
 		{Name: "description"},
 		{Name: "js"}, {Name: "ts"}, {Name: "script"}, {Name: "command"},
-		{Name: "env"}, {Name: "cwd"}, {Name: "protocol"},
+		{Name: "env"}, {Name: "cwd"}, {Name: "protocol"}, {Name: "shell"},
 	}, attrs(declarativeFields)...),
 	Blocks: []hcl2.BlockHeaderSchema{
 		{Type: "retry"},

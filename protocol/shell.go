@@ -31,3 +31,19 @@ type CommandShell interface {
 
 // CommandShell is the Table's Shell.
 func (t Table) CommandShell() Shell { return t.Shell }
+
+// The shells a command hook may name (HCL: shell; Claude Code's settings:
+// "shell"), whatever its host runs by default.
+const (
+	HookShellSh         = "sh"
+	HookShellBash       = "bash"
+	HookShellPowerShell = "powershell"
+)
+
+// KnownHookShell reports whether a command hook may name the shell name.
+func KnownHookShell(name string) bool {
+	return name == HookShellSh || name == HookShellBash || name == HookShellPowerShell
+}
+
+// HookShellNames lists the shells a command hook may name, for messages.
+func HookShellNames() string { return `"sh", "bash" or "powershell"` }

@@ -26,6 +26,10 @@ type Spec struct {
 	// the hosts whose protocol.CommandShell says so). Set exactly one.
 	Argv  []string
 	Shell string
+	// ShellKind is the shell that runs Shell (HCL: shell): "sh", "bash"
+	// or "powershell" (KnownShell); "" runs it as the host of Protocol
+	// runs its own hooks' lines.
+	ShellKind string
 	// Env adds environment variables.
 	Env map[string]string
 	// Dir is the working directory (HCL: cwd). When empty the hook runs
@@ -89,13 +93,15 @@ func New(spec Spec) (engine.Handler, error) {
 		return nil, errors.New("a command is either an argv or a shell line, not both")
 	case len(spec.Argv) == 0 && strings.TrimSpace(spec.Shell) == "":
 		return nil, errors.New("empty command")
+	case spec.ShellKind != "" && (spec.Shell == "" || !KnownShell(spec.ShellKind)):
+		return nil, fmt.Errorf("shell %q: want %s, on a command line", spec.ShellKind, ShellNames())
 	}
 	c := &command{spec: spec, conv: spec.Protocol}
 	if c.conv == nil {
 		c.conv = claudeproto.New()
 	}
 	if spec.Shell != "" {
-		argv, err := shellArgv(spec.Shell, c.conv, hostShellEnv())
+		argv, err := shellArgv(spec.Shell, spec.ShellKind, c.conv, hostShellEnv())
 		if err != nil {
 			// Said at every run, where the hook's failure is reported:
 			// the configuration still loads on a machine without the

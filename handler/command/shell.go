@@ -47,21 +47,58 @@ const gitBashEnv = "CLAUDE_CODE_GIT_BASH_PATH"
 // the hosts run their hooks.
 const psPolicyEnv = "CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY"
 
-// shellArgv is the argv that runs a command hook's line the way the host
-// of conv runs its own hooks' lines: sh -c on every platform but Windows;
-// there Git Bash, else PowerShell (Claude Code, and a Convention that does
-// not say), or PowerShell (protocol.ShellPowerShell). It never takes the
-// bash on PATH on Windows: C:\Windows\System32\bash.exe is WSL's, which
-// runs the line in another system.
-func shellArgv(line string, conv protocol.Convention, e shellEnv) ([]string, error) {
+// The shells a command hook may name (HCL: shell): protocol's.
+const (
+	ShellSh         = protocol.HookShellSh
+	ShellBash       = protocol.HookShellBash
+	ShellPowerShell = protocol.HookShellPowerShell
+)
+
+// KnownShell reports whether a command hook may name the shell name.
+func KnownShell(name string) bool { return protocol.KnownHookShell(name) }
+
+// ShellNames lists the shells a command hook may name, for messages.
+func ShellNames() string { return protocol.HookShellNames() }
+
+// shellArgv is the argv that runs a command hook's line. With kind ""
+// the way the host of conv runs its own hooks' lines: sh -c on every
+// platform but Windows; there Git Bash, else PowerShell (Claude Code, and
+// a Convention that does not say), or PowerShell
+// (protocol.ShellPowerShell). A kind the hook names (HCL: shell) is that
+// shell everywhere: "sh" is sh -c (Git Bash on Windows), "bash" bash -c
+// (Git Bash on Windows), "powershell" PowerShell (pwsh, else Windows
+// PowerShell; pwsh on other systems), as Claude Code runs a hook with
+// shell set. A shell that is not there is an error, never another shell.
+// It never takes the bash on PATH on Windows:
+// C:\Windows\System32\bash.exe is WSL's, which runs the line in another
+// system.
+func shellArgv(line, kind string, conv protocol.Convention, e shellEnv) ([]string, error) {
+	switch kind {
+	case ShellSh:
+		if e.goos != "windows" {
+			return []string{"sh", "-c", line}, nil
+		}
+		return gitBashArgv(line, e, "sh")
+	case ShellBash:
+		if e.goos != "windows" {
+			bash, err := e.lookPath("bash")
+			if err != nil || bash == "" {
+				return nil, &NoShellError{Reason: `shell = "bash": no bash was found on PATH to run the hook's command line`}
+			}
+			return []string{bash, "-c", line}, nil
+		}
+		return gitBashArgv(line, e, "bash")
+	case ShellPowerShell:
+		return powerShellArgv(claudePlaceholders.ReplaceAllString(line, "$${env:$1}"), e)
+	}
 	if e.goos != "windows" {
 		return []string{"sh", "-c", line}, nil
 	}
-	kind := protocol.ShellGitBash
+	shell := protocol.ShellGitBash
 	if cs, ok := conv.(protocol.CommandShell); ok {
-		kind = cs.CommandShell()
+		shell = cs.CommandShell()
 	}
-	if kind == protocol.ShellGitBash {
+	if shell == protocol.ShellGitBash {
 		bash, err := gitBash(e)
 		if err != nil {
 			return nil, err
@@ -73,12 +110,31 @@ func shellArgv(line string, conv protocol.Convention, e shellEnv) ([]string, err
 		// environment variables.
 		line = claudePlaceholders.ReplaceAllString(line, "$${env:$1}")
 	}
+	return powerShellArgv(line, e)
+}
+
+// gitBashArgv runs line with Git Bash on Windows, for a hook that names
+// the shell (as): with no Git Bash the hook cannot run, and says so.
+func gitBashArgv(line string, e shellEnv, as string) ([]string, error) {
+	bash, err := gitBash(e)
+	if err != nil {
+		return nil, err
+	}
+	if bash == "" {
+		return nil, &NoShellError{Reason: fmt.Sprintf("shell = %q: no Git Bash was found to run the hook's command line on Windows (set %s, or install Git for Windows)", as, gitBashEnv)}
+	}
+	return []string{bash, "-c", line}, nil
+}
+
+// powerShellArgv runs line with PowerShell: its exit status kept
+// (powerShellScript), the line passed encoded, so no quoting can go wrong.
+func powerShellArgv(line string, e shellEnv) ([]string, error) {
 	ps, err := powerShell(e)
 	if err != nil {
 		return nil, err
 	}
 	argv := []string{ps, "-NoLogo", "-NoProfile", "-NonInteractive"}
-	if e.getenv(psPolicyEnv) == "" {
+	if e.getenv(psPolicyEnv) == "" && e.goos == "windows" {
 		argv = append(argv, "-ExecutionPolicy", "Bypass")
 	}
 	return append(argv, "-EncodedCommand", encodePowerShell(powerShellScript(line))), nil
@@ -123,8 +179,15 @@ func gitBash(e shellEnv) (string, error) {
 }
 
 // powerShell finds PowerShell: pwsh.exe (7+) on PATH, else Windows
-// PowerShell (powershell.exe on PATH, else under %SystemRoot%).
+// PowerShell (powershell.exe on PATH, else under %SystemRoot%); on other
+// systems pwsh on PATH.
 func powerShell(e shellEnv) (string, error) {
+	if e.goos != "windows" {
+		if p, err := e.lookPath("pwsh"); err == nil && p != "" {
+			return p, nil
+		}
+		return "", &NoShellError{Reason: `shell = "powershell": no pwsh was found on PATH to run the hook's command line`}
+	}
 	for _, name := range []string{"pwsh.exe", "powershell.exe"} {
 		if p, err := e.lookPath(name); err == nil && p != "" {
 			return p, nil

@@ -71,7 +71,7 @@ func TestShellArgvPOSIX(t *testing.T) {
 		for _, conv := range []protocol.Convention{nil, claude.New(), codex.New()} {
 			e := fakeWindows(nil, nil)
 			e.goos = goos
-			argv, err := shellArgv("echo hi", conv, e)
+			argv, err := shellArgv("echo hi", "", conv, e)
 			if err != nil || !slices.Equal(argv, []string{"sh", "-c", "echo hi"}) {
 				t.Fatalf("%s: %q %v", goos, argv, err)
 			}
@@ -99,7 +99,7 @@ func TestShellArgvWindowsClaude(t *testing.T) {
 	}
 	for _, conv := range []protocol.Convention{nil, claude.New()} {
 		for _, c := range cases {
-			argv, err := shellArgv(line, conv, fakeWindows(c.env, c.path, c.files...))
+			argv, err := shellArgv(line, "", conv, fakeWindows(c.env, c.path, c.files...))
 			if err != nil || !slices.Equal(argv, []string{c.want, "-c", line}) {
 				t.Errorf("%s: %q %v, want %s -c", c.name, argv, err, c.want)
 			}
@@ -109,7 +109,7 @@ func TestShellArgvWindowsClaude(t *testing.T) {
 	// Only WSL's bash on PATH: PowerShell, with Claude Code's
 	// placeholders as environment variables.
 	e := fakeWindows(nil, map[string]string{"bash.exe": wslBash, "bash": wslBash, "pwsh.exe": pwsh})
-	argv, err := shellArgv(`node "${CLAUDE_PROJECT_DIR}\hook.js"`, nil, e)
+	argv, err := shellArgv(`node "${CLAUDE_PROJECT_DIR}\hook.js"`, "", nil, e)
 	if err != nil || argv[0] != pwsh {
 		t.Fatalf("no Git Bash: %q %v, want %s", argv, err, pwsh)
 	}
@@ -119,7 +119,7 @@ func TestShellArgvWindowsClaude(t *testing.T) {
 
 	// CLAUDE_CODE_GIT_BASH_PATH naming nothing: refused, not another
 	// shell.
-	_, err = shellArgv(line, nil, fakeWindows(map[string]string{gitBashEnv: `D:\nope\bash.exe`}, map[string]string{"pwsh.exe": pwsh}, gitBashP))
+	_, err = shellArgv(line, "", nil, fakeWindows(map[string]string{gitBashEnv: `D:\nope\bash.exe`}, map[string]string{"pwsh.exe": pwsh}, gitBashP))
 	var ns *NoShellError
 	if !errors.As(err, &ns) || !strings.Contains(err.Error(), `D:\nope\bash.exe`) {
 		t.Fatalf("missing CLAUDE_CODE_GIT_BASH_PATH: %v", err)
@@ -134,7 +134,7 @@ func TestShellArgvWindowsClaude(t *testing.T) {
 func TestShellArgvWindowsPowerShell(t *testing.T) {
 	withBash := map[string]string{"git.exe": gitCmd, "pwsh.exe": pwsh, "powershell.exe": winPS}
 	for _, conv := range []protocol.Convention{codex.New(), copilot.New(), cursor.New(), gemini.New()} {
-		argv, err := shellArgv(`node C:\hooks\check.js`, conv, fakeWindows(nil, withBash, gitBashP))
+		argv, err := shellArgv(`node C:\hooks\check.js`, "", conv, fakeWindows(nil, withBash, gitBashP))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestShellArgvWindowsPowerShell(t *testing.T) {
 			t.Fatalf("%s: script %q", conv.Name(), s)
 		}
 		// The host's own placeholders are not Claude Code's.
-		argv, _ = shellArgv(`echo ${CLAUDE_PROJECT_DIR}`, conv, fakeWindows(nil, withBash))
+		argv, _ = shellArgv(`echo ${CLAUDE_PROJECT_DIR}`, "", conv, fakeWindows(nil, withBash))
 		if s := decodePS(t, argv); strings.Contains(s, "env:") {
 			t.Fatalf("%s rewrote a placeholder: %q", conv.Name(), s)
 		}
@@ -155,12 +155,12 @@ func TestShellArgvWindowsPowerShell(t *testing.T) {
 	// Windows PowerShell under %SystemRoot% when nothing is on PATH;
 	// the execution policy kept when asked.
 	e := fakeWindows(map[string]string{"SystemRoot": `C:\Windows`, psPolicyEnv: "1"}, nil, winPS)
-	argv, err := shellArgv("exit 2", codex.New(), e)
+	argv, err := shellArgv("exit 2", "", codex.New(), e)
 	if err != nil || argv[0] != winPS || slices.Contains(argv, "Bypass") {
 		t.Fatalf("SystemRoot: %q %v", argv, err)
 	}
 	// No PowerShell at all.
-	_, err = shellArgv("exit 2", codex.New(), fakeWindows(nil, nil))
+	_, err = shellArgv("exit 2", "", codex.New(), fakeWindows(nil, nil))
 	var ns *NoShellError
 	if !errors.As(err, &ns) {
 		t.Fatalf("no PowerShell: %v", err)
@@ -175,5 +175,68 @@ func TestNoShellIsALaunchError(t *testing.T) {
 	var le *protocol.LaunchError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "no PowerShell") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// fakeUnix is a Unix machine whose PATH holds the programs given.
+func fakeUnix(path map[string]string) shellEnv {
+	e := fakeWindows(nil, path)
+	e.goos = "linux"
+	return e
+}
+
+// TestShellArgvNamedShell: shell = "sh", "bash" or "powershell" runs the
+// line with that shell on every system, and a shell that is not there is
+// an error that says which was looked for, never another shell.
+func TestShellArgvNamedShell(t *testing.T) {
+	pwshUnix := "/usr/bin/pwsh"
+	unix := fakeUnix(map[string]string{"bash": "/bin/bash", "pwsh": pwshUnix})
+	bare := fakeUnix(nil)
+	win := fakeWindows(nil, map[string]string{"git.exe": gitCmd, "pwsh.exe": pwsh}, gitBashP)
+	winNoBash := fakeWindows(nil, map[string]string{"pwsh.exe": pwsh})
+	for _, c := range []struct {
+		name, kind string
+		e          shellEnv
+		want0      string // argv[0], or "" for an error
+		errHas     string
+	}{
+		{"sh on unix", ShellSh, unix, "sh", ""},
+		{"bash on unix", ShellBash, unix, "/bin/bash", ""},
+		{"bash missing on unix", ShellBash, bare, "", `shell = "bash"`},
+		{"powershell on unix", ShellPowerShell, unix, pwshUnix, ""},
+		{"powershell missing on unix", ShellPowerShell, bare, "", "pwsh"},
+		{"sh on windows", ShellSh, win, gitBashP, ""},
+		{"bash on windows", ShellBash, win, gitBashP, ""},
+		{"bash without git bash on windows", ShellBash, winNoBash, "", "Git Bash"},
+		{"sh without git bash on windows", ShellSh, winNoBash, "", "Git Bash"},
+		{"powershell on windows", ShellPowerShell, win, pwsh, ""},
+	} {
+		argv, err := shellArgv(`exit 2`, c.kind, nil, c.e)
+		if c.want0 == "" {
+			var ns *NoShellError
+			if err == nil || !errors.As(err, &ns) || !strings.Contains(err.Error(), c.errHas) {
+				t.Errorf("%s: %q, %v; want a NoShellError naming %s", c.name, argv, err, c.errHas)
+			}
+			continue
+		}
+		if err != nil || len(argv) == 0 || argv[0] != c.want0 {
+			t.Errorf("%s: %q, %v; want %s", c.name, argv, err, c.want0)
+			continue
+		}
+		if c.kind == ShellPowerShell {
+			if s := decodePS(t, argv); !strings.Contains(s, "exit 2") || !strings.Contains(s, "exit $LASTEXITCODE") {
+				t.Errorf("%s: the script does not keep the status: %q", c.name, s)
+			}
+			if slices.Contains(argv, "Bypass") != (c.e.goos == "windows") {
+				t.Errorf("%s: -ExecutionPolicy Bypass only on Windows: %q", c.name, argv)
+			}
+		} else if argv[len(argv)-2] != "-c" || argv[len(argv)-1] != "exit 2" {
+			t.Errorf("%s: %q", c.name, argv)
+		}
+	}
+	// PowerShell reads Claude Code's placeholders as variables.
+	argv, _ := shellArgv(`node "${CLAUDE_PROJECT_DIR}/h.js"`, ShellPowerShell, nil, unix)
+	if s := decodePS(t, argv); !strings.Contains(s, "${env:CLAUDE_PROJECT_DIR}") {
+		t.Errorf("placeholder: %q", s)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hookctl/hookctl/protocol"
 	"regexp"
 	"sort"
 	"strconv"
@@ -29,6 +30,7 @@ type hookHandler struct {
 	Type           string            `json:"type"`
 	Command        string            `json:"command"`
 	Args           []string          `json:"args"`
+	Shell          string            `json:"shell"`
 	Timeout        *float64          `json:"timeout"`
 	If             string            `json:"if"`
 	Async          bool              `json:"async"`
@@ -179,6 +181,14 @@ func ImportWith(data []byte, opts ImportOptions) (string, []string, error) {
 						attr(&body, "command", "["+strings.Join(quoted, ", ")+"]")
 					} else {
 						attr(&body, "command", quote(h.Command))
+					}
+					switch {
+					case h.Shell == "" || len(h.Args) > 0:
+						// An argv runs without a shell: Claude Code ignores it.
+					case protocol.KnownHookShell(h.Shell):
+						attr(&body, "shell", quote(h.Shell))
+					default:
+						warnings = append(warnings, fmt.Sprintf("%s: shell %q is not one hookctl knows (%s); the line runs with the host's shell", id, h.Shell, protocol.HookShellNames()))
 					}
 					if h.Protocol != "" && h.Protocol != Name {
 						attr(&body, "protocol", quote(h.Protocol))

@@ -125,3 +125,29 @@ func TestImportedRelativeProgramsRunFromTheProject(t *testing.T) {
 		t.Fatalf("%v %+v\n%s", err, o, out)
 	}
 }
+
+// TestImportKeepsTheShell: a settings hook's "shell" (Claude Code's bash
+// or powershell) is kept on its command line; on an argv, which runs
+// without a shell, it is not; one hookctl does not know is warned of.
+func TestImportKeepsTheShell(t *testing.T) {
+	out, warnings, err := claude.Import([]byte(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "Write-Error no; exit 2", "shell": "powershell"},
+  {"type": "command", "command": "[[ -n x ]] && exit 2", "shell": "bash"},
+  {"type": "command", "command": "/usr/bin/true", "args": ["x"], "shell": "bash"},
+  {"type": "command", "command": "exit 0", "shell": "fish"}
+]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, `shell      = "powershell"`) != 1 || strings.Count(out, `shell      = "bash"`) != 1 || strings.Contains(out, "fish") {
+		t.Errorf("shells:\n%s", out)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `shell "fish"`) {
+		t.Errorf("warnings: %q", warnings)
+	}
+	cfg, err := assemble.LoadSource("hooks.hcl", []byte(out), t.TempDir())
+	if err != nil {
+		t.Fatalf("the import does not load: %v\n%s", err, out)
+	}
+	cfg.Close()
+}
