@@ -53,7 +53,22 @@ func TestOwnedByMe(t *testing.T) {
 // files a dead one left; Call reaches a listener and fails on a stale
 // socket.
 func TestLiveAndCall(t *testing.T) {
-	dir := t.TempDir()
+	// A directory whose name would be a pattern ($TMPDIR may hold [):
+	// Live counts its own sockets, not those of a directory it matches.
+	base := t.TempDir()
+	dir := filepath.Join(base, "rt[1]")
+	for _, d := range []string{dir, filepath.Join(base, "rt1")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"c.sock", "d.sock"} {
+		other, err := net.Listen("unix", filepath.Join(base, "rt1", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+	}
 	ln, err := net.Listen("unix", filepath.Join(dir, "a.sock"))
 	if err != nil {
 		t.Fatal(err)

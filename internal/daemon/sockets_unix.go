@@ -2,7 +2,11 @@
 
 package daemon
 
-import "path/filepath"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // callerChecked says whether the daemon's transport, with its caller
 // checked, is available: yes, unix sockets (Supported).
@@ -17,10 +21,11 @@ func osDir() (string, bool, error) { return "", false, nil }
 // live counts the daemons that answer on the sockets in dir (sockets a
 // daemon left behind when it was killed are not counted).
 func live(dir string) int {
-	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	// Listed, not globbed: dir is a name ($TMPDIR may hold [ or *).
+	entries, _ := os.ReadDir(dir)
 	n := 0
-	for _, s := range socks {
-		if reachable(s) {
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sock") && reachable(filepath.Join(dir, e.Name())) {
 			n++
 		}
 	}
