@@ -127,7 +127,7 @@ func (h secretHit) reason() string {
 
 // protected returns the pattern protecting the path p (resolved or not).
 func (sc *secretChecker) protected(p string) (string, bool) {
-	if p == "" || paths.MatchAny(sc.allow, p) {
+	if p == "" || paths.MatchEvery(sc.allow, p) {
 		return "", false
 	}
 	for _, pat := range sc.protect {
@@ -157,6 +157,15 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	if pat, ok := sc.protected(sc.resolve(p, cwd)); ok {
 		return secretHit{file: p, pattern: pat, how: how}, true
 	}
+	// resolve reads a backslash as a separator; on Unix it is also a
+	// name character (a file named .env.local\x), and paths.Match tries
+	// that raw form too: a backslash path is protected when either
+	// reading of it is.
+	if strings.Contains(p, `\`) {
+		if pat, ok := sc.protected(p); ok {
+			return secretHit{file: p, pattern: pat, how: how}, true
+		}
+	}
 	return secretHit{}, false
 }
 
@@ -168,7 +177,7 @@ func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
 // to be a catch-all such as "*" or "**/*"; or it spells a credentials
 // directory (.ssh/, .aws/, ...) and matches a sample file in it.
 func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
-	if paths.MatchAny(sc.allow, g) {
+	if paths.MatchEvery(sc.allow, g) {
 		return secretHit{}, false
 	}
 	if pat, ok := sc.protected(sc.resolve(g, cwd)); ok {

@@ -52,6 +52,15 @@ var secretCases = []secretCase{
 	{tool: "Glob", input: map[string]any{"pattern": "*", "path": "~/.ssh"}, file: "~/.ssh"},
 	{tool: "Glob", input: map[string]any{"pattern": "**/.aws/*"}, file: ".aws/*"},
 
+	// ---- Windows-form paths (a Windows host's tool_input) ----------------
+	rd(`C:\repo\.env`).blocks(`C:\repo\.env`),
+	rd(`src\app\.env.local`).blocks(`src\app\.env.local`),
+	rd(`C:\Users\dev\.ssh\id_rsa`).blocks(`C:\Users\dev\.ssh\id_rsa`),
+	rd(`C:\Users\dev\.aws\credentials`).blocks(`C:\Users\dev\.aws\credentials`),
+	// On Unix a backslash is a name character: the raw form is a file
+	// named .env.local\x, and the guard still sees it.
+	rd(`/repo/.env.local\x`).blocks(`/repo/.env.local\x`),
+
 	// ---- Bash -----------------------------------------------------------
 	sh(`cat .env`).blocks(".env"),
 	sh(`ls && cat .env.local`).blocks(".env.local"),

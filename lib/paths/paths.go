@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -171,7 +172,51 @@ func Real(p string) string {
 //
 // On Windows the match ignores case, and p is normalized first (a
 // :stream and trailing dots and spaces of its names dropped).
-func Match(pattern, p string) bool { return match(pattern, p, hostWindows) }
+//
+// A backslash in p is read as a separator (a Windows host sends
+// C:\repo\.env and src\app\main.go): "**/.env" matches C:\repo\.env on
+// every platform. On Unix, where a backslash is also a legal character of
+// a file name, p matches when either its raw form or its slash form does,
+// so a guard's deny is never narrowed by the reading: "/x/.env\foo" (one
+// file named .env\foo) matches ".env*" as its raw form, and "**/.env" as
+// its slash form. An allow list must hold for every form (MatchEvery).
+func Match(pattern, p string) bool {
+	if !hostWindows && strings.Contains(p, `\`) && matchRaw(pattern, p) {
+		return true
+	}
+	return match(pattern, p, hostWindows)
+}
+
+// MatchEvery reports whether every reading of p (on Unix its raw form
+// and its slash form; on Windows its one form) matches one of the
+// patterns: the test for an allow list that exempts a path from a guard,
+// so that an exemption never covers a form the guard denies.
+func MatchEvery(patterns []string, p string) bool {
+	if !hostWindows && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(pat, p) }) {
+		return false
+	}
+	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, hostWindows) })
+}
+
+// matchRaw is match on Unix with p's backslashes kept as characters of
+// its names (doublestar reads a backslash in a pattern as an escape, never
+// in the path).
+func matchRaw(pattern, p string) bool {
+	if !strings.Contains(pattern, "/") {
+		ok, _ := doublestar.Match(pattern, path.Base(p))
+		return ok
+	}
+	if strings.HasPrefix(pattern, "**/") || isAbs(pattern, false) == isAbs(p, false) {
+		if ok, _ := doublestar.Match(pattern, p); ok {
+			return true
+		}
+	}
+	if !isAbs(pattern, false) && !strings.HasPrefix(pattern, "**/") {
+		ok, _ := doublestar.Match("**/"+pattern, p)
+		return ok
+	}
+	return false
+}
 
 func match(pattern, p string, win bool) bool {
 	p = strings.ReplaceAll(p, `\`, "/")

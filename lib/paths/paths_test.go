@@ -60,9 +60,45 @@ func TestMatch(t *testing.T) {
 		{"/etc/**", "/home/etc/x", false},
 		{"*.{key,pem}", "a.key", true},
 		{"[", "x", false},
+		// Windows-form paths match the patterns their slash form does.
+		{"**/.env", `C:\repo\.env`, true},
+		{"**/.env", `C:\repo\src\.env`, true},
+		{".env", `C:\repo\.env`, true},
+		{"src/**/*.go", `src\app\main.go`, true},
+		{"*.pem", `C:\k\a.pem`, true},
+		{"**/.ssh/**", `C:\Users\u\.ssh\id_rsa`, true},
+		{".ssh/*", `C:\Users\u\.ssh\id_rsa`, true},
+		// On Unix a backslash is also a name character: the raw form
+		// (one file named .env.local\x) matches too, so a guard is not
+		// narrowed by reading it as a separator.
+		{".env.*", `/x/.env.local\foo`, true},
+		{"foo", `/x/.env.local\foo`, true},
 	} {
 		if got := paths.Match(tc.pattern, tc.p); got != tc.want {
 			t.Errorf("Match(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
+		}
+	}
+}
+
+// TestMatchEveryForm: an allow list exempts a path only when it covers
+// every reading of it, so a backslash path cannot be allowed in one form
+// and denied in the other.
+func TestMatchEveryForm(t *testing.T) {
+	for _, tc := range []struct {
+		allow []string
+		p     string
+		want  bool
+	}{
+		{[]string{"*.example"}, "/repo/.env.example", true},
+		{[]string{"*.example"}, `C:\repo\.env.example`, true},
+		// raw base "a.example\.env", slash base ".env": only the raw
+		// form is allowed.
+		{[]string{"*.example*"}, `/repo/a.example\.env`, false},
+		{[]string{"*.example*", ".env"}, `/repo/a.example\.env`, true},
+		{[]string{"*.pem"}, "/repo/x.key", false},
+	} {
+		if got := paths.MatchEvery(tc.allow, tc.p); got != tc.want {
+			t.Errorf("MatchEvery(%q, %q) = %v, want %v", tc.allow, tc.p, got, tc.want)
 		}
 	}
 }
