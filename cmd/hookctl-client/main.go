@@ -303,7 +303,7 @@ func runFull(ctx context.Context, host, full string, args []string, stdin io.Rea
 	cmd := exec.CommandContext(ctx, full, args...)
 	// A stop is passed on: hookctl kills its hooks and answers the
 	// host's block, which reaches the host through this process.
-	cmd.Cancel = func() error { return cmd.Process.Signal(stopSignals[0]) }
+	cmd.Cancel = func() error { return passStop(cmd.Process) }
 	cmd.WaitDelay = stopGrace
 	var reply bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr

@@ -25,10 +25,12 @@ func main() {
 		ctx, _ = withStopSignals(ctx)
 	}
 	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if se, ok := stoppedBySignal(ctx); ok && code == 0 {
-		// Never a silent allow: the host gave up on the hook.
-		fmt.Fprintf(os.Stderr, "hookctl: %v\n", se)
-		code = exitBlocked
+	if se, ok := stoppedBySignal(ctx); ok && code != exitBlocked {
+		if c := stoppedCode(subcommand(os.Args[1:]), code); c != code {
+			// Never a silent allow: the host gave up on the hook.
+			fmt.Fprintf(os.Stderr, "hookctl: %v\n", se)
+			code = c
+		}
 	}
 	os.Exit(code)
 }

@@ -51,3 +51,21 @@ func withStopSignals(ctx context.Context) (_ context.Context, stop func()) {
 func stoppedBySignal(ctx context.Context) (*runtime.StopError, bool) {
 	return runtime.Stopped(ctx)
 }
+
+// stoppedCode is the exit status of the subcommand sub stopped by a
+// signal after it would have exited with code: the host's block
+// (exitBlocked) for a one-shot hook call (claude, hook, fire) whatever
+// code was, since 0 is an allow and 1 a non-blocking error to the hosts
+// (on Windows Ctrl+C and Ctrl+Break reach every process of the console,
+// hookctl.exe run by hookctl-client included); for serve and the daemon,
+// 0 becomes exitBlocked as before and other codes stay.
+func stoppedCode(sub string, code int) int {
+	switch sub {
+	case "claude", "hook", "fire":
+		return exitBlocked
+	}
+	if code == 0 {
+		return exitBlocked
+	}
+	return code
+}
