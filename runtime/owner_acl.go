@@ -104,9 +104,10 @@ func (a *aclInfo) grants(all, grant []string) (string, uint32, bool) {
 // someone a layer must not trust ("" when no one could): the Windows
 // form of owner_unix.go's rule. own is true for the user layer.
 //
-// A managed path is refused when a non-elevated user running hookctl
-// could change it: owned by that user or by a group of their token
-// (other than SYSTEM, Administrators, TrustedInstaller), a NULL DACL, or
+// A managed path is refused when it is owned by anyone but SYSTEM,
+// Administrators or TrustedInstaller (every user may create folders in
+// %ProgramData%), or when a non-elevated user running hookctl could
+// change it: owned by that user or by a group of their token, a NULL DACL, or
 // a DACL that grants a write right to the user, to one of their groups
 // or to Everyone, Authenticated Users, INTERACTIVE or Users. A user path
 // is refused when it is owned by neither the user nor SYSTEM or
@@ -134,6 +135,13 @@ func aclWritable(a aclInfo, own bool) string {
 			}
 		}
 		return ""
+	}
+	if !trustedSID(a.Owner) {
+		// Every user may create folders in %ProgramData%: one made by
+		// another ordinary user first (hers, read-only for the others)
+		// would run her hooks as everyone's policy. Only the machine's
+		// own principals may own it, as only root can create /etc's.
+		return fmt.Sprintf("it belongs to %s, not to SYSTEM, Administrators or TrustedInstaller (every user may create folders in %%ProgramData%%)", a.Owner)
 	}
 	mine := []string{a.User}
 	for _, g := range a.Groups {

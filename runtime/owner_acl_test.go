@@ -37,7 +37,7 @@ func TestACLWritable(t *testing.T) {
 		{"managed, admin-owned, users read", tok(aclInfo{Owner: sidAdministrators, DACL: adminOnly}), false, ""},
 		{"managed, SYSTEM-owned, users read", tok(aclInfo{Owner: sidSystem, DACL: adminOnly}), false, ""},
 		{"managed, TrustedInstaller-owned", tok(aclInfo{Owner: sidTrustedInstall, DACL: adminOnly}), false, ""},
-		{"managed, owned by another user", tok(aclInfo{Owner: other, DACL: adminOnly}), false, ""},
+		{"managed, owned by another user (she created it first in ProgramData)", tok(aclInfo{Owner: other, DACL: adminOnly}), false, "belongs to " + other},
 		{"managed, owned by the user", tok(aclInfo{Owner: me, DACL: adminOnly}), false, "belongs to " + me},
 		{"managed, owned by Users", tok(aclInfo{Owner: sidUsers, DACL: adminOnly}), false, "belongs to " + sidUsers},
 		{"managed, Everyone:F", tok(aclInfo{Owner: sidAdministrators, DACL: append(adminOnly, allow(sidEveryone, full))}), false, "lets " + sidEveryone},
