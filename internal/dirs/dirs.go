@@ -21,7 +21,8 @@ var ErrNoHome = errors.New("no home directory: set $HOME (%AppData% and %LocalAp
 // Managed is the directory of the organisation's managed policy:
 // $HOOKCTL_MANAGED_DIR if set, else /etc/hookctl on Linux and other
 // Unix systems, /Library/Application Support/hookctl on macOS and
-// %ProgramData%\hookctl on Windows.
+// ProgramData\hookctl on Windows (the system's ProgramData folder, as the
+// system knows it: not read from the environment's %ProgramData%).
 func Managed(getenv func(string) string) string { return managed(goruntime.GOOS, getenv) }
 
 // Config is the user's hookctl configuration directory:
@@ -46,7 +47,12 @@ func managed(goos string, getenv func(string) string) string {
 	case "darwin", "ios":
 		return "/Library/Application Support/hookctl"
 	case "windows":
-		pd := getenv("ProgramData")
+		// The system's own ProgramData (FOLDERID_ProgramData), never the
+		// %ProgramData% of the environment: a process that sets that
+		// variable (a repository's agent settings can) would point the
+		// managed layer at a directory that is not there, and a missing
+		// managed directory is no managed layer.
+		pd := systemProgramData()
 		if pd == "" {
 			pd = `C:\ProgramData`
 		}

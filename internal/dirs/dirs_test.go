@@ -25,7 +25,10 @@ func TestPerPlatform(t *testing.T) {
 		{"linux", env("HOME", "/home/u", "HOOKCTL_MANAGED_DIR", "/m", "HOOKCTL_STATE_DIR", "/s"), "/m", "/home/u/.config/hookctl", "/s"},
 		{"darwin", env("HOME", "/Users/u"), "/Library/Application Support/hookctl", "/Users/u/Library/Application Support/hookctl", "/Users/u/Library/Application Support/hookctl/state"},
 		{"darwin", env("HOME", "/Users/u", "XDG_CONFIG_HOME", "/Users/u/.config"), "/Library/Application Support/hookctl", "/Users/u/.config/hookctl", "/Users/u/Library/Application Support/hookctl/state"},
-		{"windows", env("AppData", `C:\Users\u\AppData\Roaming`, "LocalAppData", `C:\Users\u\AppData\Local`, "ProgramData", `D:\PD`), `D:\PD\hookctl`, `C:\Users\u\AppData\Roaming\hookctl`, `C:\Users\u\AppData\Local\hookctl\state`},
+		// The environment's %ProgramData% is not the managed directory's
+		// (the system's own folder is): a process could set it to hide
+		// the managed layer.
+		{"windows", env("AppData", `C:\Users\u\AppData\Roaming`, "LocalAppData", `C:\Users\u\AppData\Local`, "ProgramData", `D:\PD`), `C:\ProgramData\hookctl`, `C:\Users\u\AppData\Roaming\hookctl`, `C:\Users\u\AppData\Local\hookctl\state`},
 		{"windows", env("AppData", `C:\A`, "LocalAppData", `C:\L`), `C:\ProgramData\hookctl`, `C:\A\hookctl`, `C:\L\hookctl\state`},
 		{"windows", env("AppData", `C:\A`, "LocalAppData", `C:\L`, "XDG_CONFIG_HOME", "/not/absolute/here"), `C:\ProgramData\hookctl`, `C:\A\hookctl`, `C:\L\hookctl\state`},
 	}
