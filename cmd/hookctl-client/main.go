@@ -64,6 +64,9 @@ func watchStops(cancel context.CancelFunc) <-chan struct{} {
 	return armed
 }
 
+// startWait bounds the wait for a daemon this process started.
+const startWait = 3 * time.Second
+
 // stopGrace bounds the wait for the block of a call given up on a stop
 // signal; past it the client answers its own.
 const stopGrace = 3 * time.Second
@@ -237,6 +240,11 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 	if err != nil && ctx.Err() != nil {
 		return nil, err.Error() // stopped: no daemon is started now
 	}
+	if errors.Is(err, daemon.ErrNotMyPipe) {
+		// Another user holds the name (Windows): no daemon of ours can
+		// take it, so none is started and waited for.
+		return nil, err.Error()
+	}
 	if err != nil {
 		if n := daemon.Live(dir); n >= daemon.MaxDaemons {
 			// An environment that changes with every call would start a
@@ -249,9 +257,14 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 			return nil, "starting the daemon: " + err.Error()
 		}
 		say("started daemon pid %d", pid)
+		// The new daemon is waited for startWait in all (a failed call
+		// can itself take a while: a busy pipe is waited for), then this
+		// process runs hookctl itself: a host's timeout must not be
+		// spent here.
+		started := time.Now()
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
 			resp, err = daemon.CallContext(ctx, sock, req)
-			if err == nil || wait > 2*time.Second || ctx.Err() != nil {
+			if err == nil || errors.Is(err, daemon.ErrNotMyPipe) || ctx.Err() != nil || time.Since(started)+wait > startWait {
 				break
 			}
 			time.Sleep(wait)
