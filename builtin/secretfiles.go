@@ -24,6 +24,9 @@ var defaultSecretPatterns = []string{
 	".kube/config", ".docker/config.json",
 	".npmrc", ".pypirc", ".netrc", ".pgpass", ".git-credentials",
 	"credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
+	// The same secrets where Windows keeps them (and GitHub CLI's token).
+	"_netrc", "*.ppk", "AppData/Roaming/postgresql/pgpass.conf", "AppData/Roaming/gcloud/**",
+	"AppData/Roaming/GitHub CLI/hosts.yml", ".config/gh/hosts.yml",
 }
 
 // defaultSecretAllow are files that look protected but hold no secrets.
@@ -41,6 +44,7 @@ var secretSamples = []string{
 	"secrets.json", "secrets.yaml", "secrets.yml",
 	".ssh/id_rsa", ".ssh/config", ".aws/credentials", ".aws/config", ".config/gcloud/credentials.db",
 	".azure/accessTokens.json", ".kube/config", ".docker/config.json",
+	"_netrc", "server.ppk",
 }
 
 func secretSpec() Spec {

@@ -57,6 +57,13 @@ var secretCases = []secretCase{
 	rd(`src\app\.env.local`).blocks(`src\app\.env.local`),
 	rd(`C:\Users\dev\.ssh\id_rsa`).blocks(`C:\Users\dev\.ssh\id_rsa`),
 	rd(`C:\Users\dev\.aws\credentials`).blocks(`C:\Users\dev\.aws\credentials`),
+	// Where Windows keeps the same secrets under other names.
+	rd(`C:\Users\dev\_netrc`).blocks(`_netrc`),
+	rd(`C:\Users\dev\keys\server.ppk`).blocks(`server.ppk`),
+	rd(`C:\Users\dev\AppData\Roaming\postgresql\pgpass.conf`).blocks(`pgpass.conf`),
+	rd(`C:\Users\dev\AppData\Roaming\gcloud\credentials.db`).blocks(`credentials.db`),
+	rd(`C:\Users\dev\AppData\Roaming\GitHub CLI\hosts.yml`).blocks(`hosts.yml`),
+	rd("/home/dev/.config/gh/hosts.yml").blocks("hosts.yml"),
 	// On Unix a backslash is a name character: the raw form is a file
 	// named .env.local\x, and the guard still sees it.
 	rd(`/repo/.env.local\x`).blocks(`/repo/.env.local\x`),
