@@ -26,13 +26,21 @@ func isAbs(p string, win bool) bool {
 }
 
 // winVolume splits a slash path into its Windows volume ("C:", or
-// "//server/share" for a UNC path, with \\?\ and \\.\ device prefixes
-// taken off) and the rest.
+// "//server/share" for a UNC path, with \\?\, \\.\ and \??\ device
+// prefixes taken off) and the rest. A device path that names no drive and
+// no share (\\?\Volume{GUID}\x, \\.\HarddiskVolume3\x,
+// \\?\GLOBALROOT\Device\...) is absolute on a volume of its own,
+// //?/NAME: never under a drive's directory.
 func winVolume(p string) (vol, rest string) {
-	if strings.HasPrefix(p, "//?/") || strings.HasPrefix(p, "//./") {
+	if strings.HasPrefix(p, "//?/") || strings.HasPrefix(p, "//./") || strings.HasPrefix(p, "/??/") {
 		p = p[4:]
-		if len(p) >= 4 && strings.EqualFold(p[:4], "UNC/") {
+		switch {
+		case len(p) >= 4 && strings.EqualFold(p[:4], "UNC/"):
 			p = "//" + p[4:]
+		case len(p) >= 2 && p[1] == ':':
+		default:
+			name, rest, _ := strings.Cut(p, "/")
+			return "//?/" + name, "/" + rest
 		}
 	}
 	if len(p) >= 2 && p[1] == ':' && ('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z') {

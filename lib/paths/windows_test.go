@@ -22,6 +22,12 @@ func TestWindowsForms(t *testing.T) {
 		{`C:\Users\x\.ssh\id_rsa::$DATA`, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
 		{`C:\Users\x\.ssh\id_rsa. . `, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
 		{`C:\Users\x\.ssh.\id_rsa`, `C:\p`, `C:/Users/x/.ssh/id_rsa`},
+		// Device paths that name no drive are absolute, on a volume of
+		// their own; \??\ is the NT form of \\?\.
+		{`\\?\Volume{0b1c}\Users\x\.ssh\id_rsa`, `C:\p`, `//?/Volume{0b1c}/Users/x/.ssh/id_rsa`},
+		{`\\.\HarddiskVolume3\Users\x`, `C:\p`, `//?/HarddiskVolume3/Users/x`},
+		{`\\?\GLOBALROOT\Device\HarddiskVolume3\x`, `C:\p`, `//?/GLOBALROOT/Device/HarddiskVolume3/x`},
+		{`\??\C:\Users\x\.ssh\id_rsa`, `D:\p`, `C:/Users/x/.ssh/id_rsa`},
 	} {
 		if got := resolve(tc.in, tc.cwd, true); got != tc.want {
 			t.Errorf("resolve(%q, %q) = %q, want %q", tc.in, tc.cwd, got, tc.want)
@@ -37,6 +43,10 @@ func TestWindowsForms(t *testing.T) {
 		{`D:\x`, `C:\`, false},
 		{`\\server\share\a`, `\\SERVER\Share`, true},
 		{`\\server\share2\a`, `\\server\share`, false},
+		{`\\?\Volume{0b1c}\p\a`, `C:\p`, false},
+		{`\\.\HarddiskVolume3\p\a`, `C:\p`, false},
+		{`\\?\GLOBALROOT\Device\HarddiskVolume3\p`, `C:\p`, false},
+		{`\??\C:\p\a`, `C:\p`, true},
 		{`C:\Users\x\p2\a`, `C:\Users\x\p`, false},
 		{`C:\Users\x\p\..\q`, `C:\Users\x\p`, false},
 	} {
