@@ -27,6 +27,7 @@ func TestNewErrors(t *testing.T) {
 		{"dangerous-commands", map[string]any{"git_destructive": "yes"}, "git_destructive", "must be a bool"},
 		{"secret-files", map[string]any{"patterns": []any{"[bad"}}, "patterns", "not a valid glob"},
 		{"secret-files", map[string]any{"allow": []string{""}}, "allow", "not a valid glob"},
+		{"secret-files", map[string]any{"patterns": []any{`C:\Users\*\.ssh\**`}}, "patterns", "write the path with /"},
 		{"secret-files", map[string]any{"mode": "allow"}, "mode", `"deny" or "ask"`},
 		{"read-only-approver", map[string]any{"events": []any{"PostToolUse"}}, "events", "not supported"},
 		{"read-only-approver", map[string]any{"events": []any{}}, "events", "at least one"},

@@ -73,8 +73,11 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 	}
 	for _, opt := range []string{"patterns", "allow"} {
 		for i, p := range b.opts.list(opt) {
-			if p == "" || !paths.ValidPattern(p) {
-				return nil, b.optErr(opt, "element %d (%q) is not a valid glob", i, p)
+			if p == "" {
+				return nil, b.optErr(opt, "element %d is empty: not a valid glob", i)
+			}
+			if err := paths.PatternError(p); err != nil {
+				return nil, b.optErr(opt, "element %d (%q): %v", i, p, err)
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package paths
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -251,8 +253,30 @@ func MatchAny(patterns []string, p string) bool {
 	return false
 }
 
-// ValidPattern reports whether a glob pattern is well formed.
-func ValidPattern(pattern string) bool { return doublestar.ValidatePattern(pattern) }
+// ValidPattern reports whether a glob pattern is well formed
+// (PatternError).
+func ValidPattern(pattern string) bool { return PatternError(pattern) == nil }
+
+// PatternError says why a glob pattern is not one Match can use, or nil.
+// Besides a malformed pattern, a backslash before a letter or a digit
+// (C:\Users\*\.ssh\**) is refused: a \ in a pattern is an escape, so
+// such a pattern, written with Windows separators, would load and never
+// match the paths it names.
+func PatternError(pattern string) error {
+	if !doublestar.ValidatePattern(pattern) {
+		return errors.New("not a valid glob")
+	}
+	for i := 0; i+1 < len(pattern); i++ {
+		if pattern[i] != '\\' {
+			continue
+		}
+		if c := pattern[i+1]; 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			return fmt.Errorf("a \\ in a glob is an escape, not a separator: write the path with / (%q)", strings.ReplaceAll(pattern, `\`, "/"))
+		}
+		i++ // an escaped character
+	}
+	return nil
+}
 
 // Base, Dir and Ext are path.Base, path.Dir and path.Ext on slash paths.
 func Base(p string) string { return path.Base(strings.ReplaceAll(p, `\`, "/")) }

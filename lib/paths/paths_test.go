@@ -190,3 +190,21 @@ func TestQuoteMeta(t *testing.T) {
 		t.Errorf("ExpandPattern, a Windows home: %s", got)
 	}
 }
+
+// TestPatternError: a pattern written with Windows separators is refused
+// with the / form to write instead; escapes of glob characters are not.
+func TestPatternError(t *testing.T) {
+	for _, p := range []string{`C:\Users\*\.ssh\**`, `secrets\prod.env`, `a\1`, `[`} {
+		if paths.PatternError(p) == nil || paths.ValidPattern(p) {
+			t.Errorf("%q accepted", p)
+		}
+	}
+	if err := paths.PatternError(`C:\Users\*`); err == nil || !strings.Contains(err.Error(), `C:/Users/*`) {
+		t.Errorf("no / form in %v", err)
+	}
+	for _, p := range []string{`**/.env`, `file\*.txt`, `a\[b\]`, `x\\y`, `C:/Users/*/.ssh/**`, `*.pem`} {
+		if err := paths.PatternError(p); err != nil {
+			t.Errorf("%q refused: %v", p, err)
+		}
+	}
+}
