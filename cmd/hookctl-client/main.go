@@ -240,9 +240,11 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 	if err != nil && ctx.Err() != nil {
 		return nil, err.Error() // stopped: no daemon is started now
 	}
-	if errors.Is(err, daemon.ErrNotMyPipe) {
-		// Another user holds the name (Windows): no daemon of ours can
-		// take it, so none is started and waited for.
+	if errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon) {
+		// Another user, or a process of this user that does not run as
+		// this one (lower integrity, a sandbox), holds the name (Windows):
+		// no daemon of ours can take it, so none is started and waited
+		// for.
 		return nil, err.Error()
 	}
 	if err != nil {
@@ -264,7 +266,7 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 		started := time.Now()
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
 			resp, err = daemon.CallContext(ctx, sock, req)
-			if err == nil || errors.Is(err, daemon.ErrNotMyPipe) || ctx.Err() != nil || time.Since(started)+wait > startWait {
+			if err == nil || errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon) || ctx.Err() != nil || time.Since(started)+wait > startWait {
 				break
 			}
 			time.Sleep(wait)

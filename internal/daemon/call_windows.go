@@ -93,6 +93,9 @@ func CallContext(ctx context.Context, pipe string, req *Request) (*Response, err
 	if err := checkPipeOwner(func() (string, error) { return pipeOwner(conn) }, me); err != nil {
 		return nil, err
 	}
+	if err := checkPipeServer(func() (serverIdentity, error) { return pipeServer(conn) }, myIdentity()); err != nil {
+		return nil, err
+	}
 	if err := WriteRequest(conn, req); err != nil {
 		return nil, err
 	}
@@ -113,6 +116,46 @@ func CallContext(ctx context.Context, pipe string, req *Request) (*Response, err
 		}()
 	}
 	return ReadResponse(conn)
+}
+
+// myIdentity is who this process runs as; an empty SID when its token
+// cannot be read (checkPipeServer then refuses every server).
+func myIdentity() serverIdentity {
+	ti, err := TokenIdentity(windows.GetCurrentProcessToken())
+	if err != nil {
+		return serverIdentity{}
+	}
+	return serverIdentity{SID: ti.SID, Integrity: ti.Integrity, Sandboxed: ti.Sandboxed}
+}
+
+// pipeServer reads who runs the process serving the pipe conn is
+// connected to (GetNamedPipeServerProcessId, then that process's token).
+// While the connection is open the server holds the pipe, so the process
+// id names it.
+func pipeServer(conn any) (serverIdentity, error) {
+	f, ok := conn.(interface{ Fd() uintptr })
+	if !ok {
+		return serverIdentity{}, errors.New("not a pipe handle")
+	}
+	var pid uint32
+	if err := windows.GetNamedPipeServerProcessId(windows.Handle(f.Fd()), &pid); err != nil {
+		return serverIdentity{}, err
+	}
+	p, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return serverIdentity{}, err
+	}
+	defer windows.CloseHandle(p)
+	var tok windows.Token
+	if err := windows.OpenProcessToken(p, windows.TOKEN_QUERY, &tok); err != nil {
+		return serverIdentity{}, err
+	}
+	defer tok.Close()
+	ti, err := TokenIdentity(tok)
+	if err != nil {
+		return serverIdentity{}, err
+	}
+	return serverIdentity{SID: ti.SID, Integrity: ti.Integrity, Sandboxed: ti.Sandboxed}, nil
 }
 
 // pipeOwner is the owner SID of the pipe conn is connected to.

@@ -92,6 +92,37 @@ func checkPipeOwner(owner func() (string, error), me string) error {
 	return nil
 }
 
+// ErrNotMyDaemon is the error of a call whose pipe is served by a process
+// of this user that does not run as the client does: at another
+// integrity level or in a sandbox (a low-integrity or AppContainer
+// process of the same user that took the daemon's name while none held
+// it). The request is never written to it; the client runs hookctl
+// itself.
+var ErrNotMyDaemon = errors.New("daemon: the daemon's pipe is served by a process that does not run as this one")
+
+// serverIdentity is who a pipe's server process runs as (on Windows, its
+// token's user SID, integrity level and sandbox state).
+type serverIdentity struct {
+	SID       string
+	Integrity uint32
+	Sandboxed bool
+}
+
+// checkPipeServer is the client's check of the process serving the pipe
+// it connected to, before it writes its request: it must run as the
+// client does (server, as read, equal to me), as the daemon serves only
+// clients that run as it does. One that cannot be read is refused.
+func checkPipeServer(server func() (serverIdentity, error), me serverIdentity) error {
+	got, err := server()
+	if err != nil {
+		return fmt.Errorf("%w: reading the server process's token: %v", ErrNotMyDaemon, err)
+	}
+	if me.SID == "" || got != me {
+		return fmt.Errorf("%w (%s at integrity %#x, sandboxed %v)", ErrNotMyDaemon, got.SID, got.Integrity, got.Sandboxed)
+	}
+	return nil
+}
+
 // countPipes counts the names, as listed in \\.\pipe\ (without that
 // prefix), that are pipes of the daemons under dir (PipeDir).
 func countPipes(names []string, dir string) int {

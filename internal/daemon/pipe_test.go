@@ -107,3 +107,32 @@ func TestCountPipes(t *testing.T) {
 		t.Fatalf("bob: counted %d, want 1", n)
 	}
 }
+
+// TestCheckPipeServer: the client writes its request only to a pipe
+// served by a process that runs as it does: the same user at the same
+// integrity level, sandboxed exactly when it is; one that cannot be read
+// is refused too.
+func TestCheckPipeServer(t *testing.T) {
+	me := serverIdentity{SID: "S-1-5-21-1-2-3-1001", Integrity: 0x2000}
+	read := func(id serverIdentity, err error) func() (serverIdentity, error) {
+		return func() (serverIdentity, error) { return id, err }
+	}
+	if err := checkPipeServer(read(me, nil), me); err != nil {
+		t.Fatalf("its own daemon refused: %v", err)
+	}
+	low, sandboxed, other := me, me, me
+	low.Integrity = 0x1000
+	sandboxed.Sandboxed = true
+	other.SID = "S-1-5-21-1-2-3-1002"
+	for name, c := range map[string]func() (serverIdentity, error){
+		"low integrity": read(low, nil), "sandboxed": read(sandboxed, nil), "another user": read(other, nil),
+		"unreadable": read(serverIdentity{}, errors.New("access denied")),
+	} {
+		if err := checkPipeServer(c, me); !errors.Is(err, ErrNotMyDaemon) {
+			t.Errorf("%s: %v, want ErrNotMyDaemon", name, err)
+		}
+	}
+	if err := checkPipeServer(read(me, nil), serverIdentity{}); !errors.Is(err, ErrNotMyDaemon) {
+		t.Errorf("a client that cannot read its own token: %v", err)
+	}
+}
