@@ -41,16 +41,17 @@ func envOf(opts []Option) Env {
 	return e
 }
 
-// Home returns the home directory from $HOME (on Windows, where $HOME is
-// seldom set, %USERPROFILE% when it is not); without an environment given
-// (WithGetenv), and with $HOME unset in the process's, the OS's idea of
-// it.
+// Home returns the home directory: $HOME; on Windows %USERPROFILE%, and
+// $HOME only when it is not set (Node, Python, Go and OpenSSH read the
+// profile there, so ~\.ssh is where they look whatever a shell set $HOME
+// to). Without an environment given (WithGetenv), and with neither set
+// in the process's, the OS's idea of it.
 func Home(opts ...Option) string {
 	e := envOf(opts)
 	if e.Getenv != nil {
 		return home(e.Getenv, hostWindows)
 	}
-	if h := os.Getenv("HOME"); h != "" {
+	if h := home(os.Getenv, hostWindows); h != "" {
 		return h
 	}
 	h, _ := os.UserHomeDir()
@@ -58,11 +59,12 @@ func Home(opts ...Option) string {
 }
 
 func home(getenv func(string) string, win bool) string {
-	h := getenv("HOME")
-	if h == "" && win {
-		h = getenv("USERPROFILE")
+	if win {
+		if h := getenv("USERPROFILE"); h != "" {
+			return h
+		}
 	}
-	return h
+	return getenv("HOME")
 }
 
 // QuoteMeta returns s as a glob pattern that matches only s, for Match

@@ -82,6 +82,12 @@ func TestWindowsForms(t *testing.T) {
 	if got := home(func(k string) string { return env[k] }, false); got != "" {
 		t.Errorf("home off Windows = %q, want $HOME alone", got)
 	}
+	// A shell's $HOME (Git Bash, Cygwin) is not where Windows programs
+	// keep ~\.ssh: the profile wins there.
+	env["HOME"] = `D:\msys\home\x`
+	if got := home(func(k string) string { return env[k] }, true); got != `C:\Users\x` {
+		t.Errorf("home with both set = %q, want %%USERPROFILE%%", got)
+	}
 }
 
 // TestPOSIXFormsUnchanged: off Windows a backslash path is a relative
