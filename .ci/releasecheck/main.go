@@ -78,12 +78,33 @@ func check(path string) ([]string, error) {
 				say("build %s: no %s", id, t)
 			}
 		}
+		if b.Skip != "" && b.Skip != "false" {
+			say("build %s: skip is %q: the release would not build it", id, b.Skip)
+		}
+		if len(b.Targets) > 0 {
+			say("build %s: targets %v replace goos × goarch", id, b.Targets)
+		}
+		for _, ig := range b.Ignore {
+			for _, t := range targets {
+				goos, goarch, _ := strings.Cut(t, "/")
+				if (ig.Goos == "" || ig.Goos == goos) && (ig.Goarch == "" || ig.Goarch == goarch) {
+					say("build %s: ignore %s/%s leaves out %s", id, ig.Goos, ig.Goarch, t)
+				}
+			}
+		}
 		if !slices.Contains(b.Env, "CGO_ENABLED=0") {
 			say("build %s: CGO_ENABLED=0 is not set (cross-compiled binaries need it)", id)
 		}
 	}
 	if b, ok := builds["hookctl"]; ok && !strings.Contains(strings.Join(b.Ldflags, " "), "-X main.releaseVersion=") {
 		say("build hookctl: no ldflags -X main.releaseVersion=...: hookctl version would not show the release")
+	}
+	for i, a := range p.Archives {
+		for _, id := range []string{"hookctl", "hookctl-client"} {
+			if len(a.IDs) > 0 && !slices.Contains(a.IDs, id) {
+				say("archive %d: ids %v leave out build %s", i, a.IDs, id)
+			}
+		}
 	}
 	if p.Checksum.Disable {
 		say("checksums are disabled")

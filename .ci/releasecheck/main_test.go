@@ -33,6 +33,9 @@ func TestCheck(t *testing.T) {
 		"platform": {"goarch: [amd64, arm64]", "goarch: [amd64]", "no linux/arm64"},
 		"version":  {"-X main.releaseVersion=v{{ .Version }}", "", "releaseVersion"},
 		"sbom":     {"sboms:", "sboms_off:", ""},
+		"skip":     {"    goarch: [amd64, arm64]\n", "    goarch: [amd64, arm64]\n    skip: true\n", "skip is"},
+		"ignore":   {"    goarch: [amd64, arm64]\n", "    goarch: [amd64, arm64]\n    ignore:\n      - goos: windows\n        goarch: arm64\n", "leaves out windows/arm64"},
+		"archive":  {"ids: [hookctl, hookctl-client]", "ids: [hookctl]", "leave out build hookctl-client"},
 	} {
 		s := strings.Replace(good, c.old, c.new, 1)
 		if name == "sbom" {
