@@ -70,9 +70,9 @@ func home(getenv func(string) string, win bool) string {
 // QuoteMeta returns s as a glob pattern that matches only s, for Match
 // and for path.Match: its *, ?, [, ], {, } and \ are escaped (Match reads
 // a backslash in a path as a slash: write a name with slashes for it, as
-// ExpandPattern does). A directory
-// joined into a pattern (a home, a working directory) is a name, not a
-// pattern: /srv/p[1] must not stand for /srv/p1.
+// ExpandPattern does). A directory joined into a pattern (a home, a
+// working directory) is a name, not a pattern: /srv/p[1] must not stand
+// for /srv/p1.
 func QuoteMeta(s string) string {
 	if !strings.ContainsAny(s, `*?[]{}\`) {
 		return s
@@ -205,22 +205,7 @@ func MatchEvery(patterns []string, p string) bool {
 // matchRaw is match on Unix with p's backslashes kept as characters of
 // its names (doublestar reads a backslash in a pattern as an escape, never
 // in the path).
-func matchRaw(pattern, p string) bool {
-	if !strings.Contains(pattern, "/") {
-		ok, _ := doublestar.Match(pattern, path.Base(p))
-		return ok
-	}
-	if strings.HasPrefix(pattern, "**/") || isAbs(pattern, false) == isAbs(p, false) {
-		if ok, _ := doublestar.Match(pattern, p); ok {
-			return true
-		}
-	}
-	if !isAbs(pattern, false) && !strings.HasPrefix(pattern, "**/") {
-		ok, _ := doublestar.Match("**/"+pattern, p)
-		return ok
-	}
-	return false
-}
+func matchRaw(pattern, p string) bool { return matchForm(pattern, p, false) }
 
 func match(pattern, p string, win bool) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
@@ -228,6 +213,13 @@ func match(pattern, p string, win bool) bool {
 		p = strings.ToLower(normalize(p, true))
 		pattern = strings.ToLower(pattern)
 	}
+	return matchForm(pattern, p, win)
+}
+
+// matchForm matches p as it is given: a pattern without a slash against
+// its base name, an absolute one against the whole path, a relative one
+// with a slash at any depth.
+func matchForm(pattern, p string, win bool) bool {
 	if !strings.Contains(pattern, "/") {
 		ok, _ := doublestar.Match(pattern, path.Base(p))
 		return ok
