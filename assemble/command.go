@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"github.com/hookctl/hookctl/protocol"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -65,8 +66,8 @@ func commandHandler(hb *hcl.HookBlock, x *Build) engine.Handler {
 	if b.Has("shell") {
 		sh, ok := b.Str("shell")
 		switch {
-		case !ok || !command.KnownShell(sh):
-			b.Errorf("shell", "Invalid shell", "shell is %s: the shell that runs the command line (unset: the host's, as it runs its own hooks' lines).", command.ShellNames())
+		case !ok || !protocol.KnownHookShell(sh):
+			b.Errorf("shell", "Invalid shell", "shell is %s: the shell that runs the command line (unset: the host's, as it runs its own hooks' lines).", protocol.HookShellNames())
 			return nil
 		case spec.Shell == "":
 			b.Errorf("shell", "Invalid shell", "shell applies to a command line (a string); a list is an argv run without a shell.")

@@ -27,7 +27,7 @@ type Spec struct {
 	Argv  []string
 	Shell string
 	// ShellKind is the shell that runs Shell (HCL: shell): "sh", "bash"
-	// or "powershell" (KnownShell); "" runs it as the host of Protocol
+	// or "powershell" (protocol.KnownHookShell); "" runs it as the host of Protocol
 	// runs its own hooks' lines.
 	ShellKind string
 	// Env adds environment variables.
@@ -93,8 +93,8 @@ func New(spec Spec) (engine.Handler, error) {
 		return nil, errors.New("a command is either an argv or a shell line, not both")
 	case len(spec.Argv) == 0 && strings.TrimSpace(spec.Shell) == "":
 		return nil, errors.New("empty command")
-	case spec.ShellKind != "" && (spec.Shell == "" || !KnownShell(spec.ShellKind)):
-		return nil, fmt.Errorf("shell %q: want %s, on a command line", spec.ShellKind, ShellNames())
+	case spec.ShellKind != "" && (spec.Shell == "" || !protocol.KnownHookShell(spec.ShellKind)):
+		return nil, fmt.Errorf("shell %q: want %s, on a command line", spec.ShellKind, protocol.HookShellNames())
 	}
 	c := &command{spec: spec, conv: spec.Protocol}
 	if c.conv == nil {

@@ -47,19 +47,6 @@ const gitBashEnv = "CLAUDE_CODE_GIT_BASH_PATH"
 // the hosts run their hooks.
 const psPolicyEnv = "CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY"
 
-// The shells a command hook may name (HCL: shell): protocol's.
-const (
-	ShellSh         = protocol.HookShellSh
-	ShellBash       = protocol.HookShellBash
-	ShellPowerShell = protocol.HookShellPowerShell
-)
-
-// KnownShell reports whether a command hook may name the shell name.
-func KnownShell(name string) bool { return protocol.KnownHookShell(name) }
-
-// ShellNames lists the shells a command hook may name, for messages.
-func ShellNames() string { return protocol.HookShellNames() }
-
 // shellArgv is the argv that runs a command hook's line. With kind ""
 // the way the host of conv runs its own hooks' lines: sh -c on every
 // platform but Windows; there Git Bash, else PowerShell (Claude Code, and
@@ -74,12 +61,12 @@ func ShellNames() string { return protocol.HookShellNames() }
 // system.
 func shellArgv(line, kind string, conv protocol.Convention, e shellEnv) ([]string, error) {
 	switch kind {
-	case ShellSh:
+	case protocol.HookShellSh:
 		if e.goos != "windows" {
 			return []string{"sh", "-c", line}, nil
 		}
 		return gitBashArgv(line, e, "sh")
-	case ShellBash:
+	case protocol.HookShellBash:
 		if e.goos != "windows" {
 			bash, err := e.lookPath("bash")
 			if err != nil || bash == "" {
@@ -88,7 +75,7 @@ func shellArgv(line, kind string, conv protocol.Convention, e shellEnv) ([]strin
 			return []string{bash, "-c", line}, nil
 		}
 		return gitBashArgv(line, e, "bash")
-	case ShellPowerShell:
+	case protocol.HookShellPowerShell:
 		return powerShellArgv(claudePlaceholders.ReplaceAllString(line, "$${env:$1}"), e)
 	}
 	if e.goos != "windows" {

@@ -200,16 +200,16 @@ func TestShellArgvNamedShell(t *testing.T) {
 		want0      string // argv[0], or "" for an error
 		errHas     string
 	}{
-		{"sh on unix", ShellSh, unix, "sh", ""},
-		{"bash on unix", ShellBash, unix, "/bin/bash", ""},
-		{"bash missing on unix", ShellBash, bare, "", `shell = "bash"`},
-		{"powershell on unix", ShellPowerShell, unix, pwshUnix, ""},
-		{"powershell missing on unix", ShellPowerShell, bare, "", "pwsh"},
-		{"sh on windows", ShellSh, win, gitBashP, ""},
-		{"bash on windows", ShellBash, win, gitBashP, ""},
-		{"bash without git bash on windows", ShellBash, winNoBash, "", "Git Bash"},
-		{"sh without git bash on windows", ShellSh, winNoBash, "", "Git Bash"},
-		{"powershell on windows", ShellPowerShell, win, pwsh, ""},
+		{"sh on unix", protocol.HookShellSh, unix, "sh", ""},
+		{"bash on unix", protocol.HookShellBash, unix, "/bin/bash", ""},
+		{"bash missing on unix", protocol.HookShellBash, bare, "", `shell = "bash"`},
+		{"powershell on unix", protocol.HookShellPowerShell, unix, pwshUnix, ""},
+		{"powershell missing on unix", protocol.HookShellPowerShell, bare, "", "pwsh"},
+		{"sh on windows", protocol.HookShellSh, win, gitBashP, ""},
+		{"bash on windows", protocol.HookShellBash, win, gitBashP, ""},
+		{"bash without git bash on windows", protocol.HookShellBash, winNoBash, "", "Git Bash"},
+		{"sh without git bash on windows", protocol.HookShellSh, winNoBash, "", "Git Bash"},
+		{"powershell on windows", protocol.HookShellPowerShell, win, pwsh, ""},
 	} {
 		argv, err := shellArgv(`exit 2`, c.kind, nil, c.e)
 		if c.want0 == "" {
@@ -223,7 +223,7 @@ func TestShellArgvNamedShell(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %s", c.name, argv, err, c.want0)
 			continue
 		}
-		if c.kind == ShellPowerShell {
+		if c.kind == protocol.HookShellPowerShell {
 			if s := decodePS(t, argv); !strings.Contains(s, "exit 2") || !strings.Contains(s, "exit $LASTEXITCODE") {
 				t.Errorf("%s: the script does not keep the status: %q", c.name, s)
 			}
@@ -235,7 +235,7 @@ func TestShellArgvNamedShell(t *testing.T) {
 		}
 	}
 	// PowerShell reads Claude Code's placeholders as variables.
-	argv, _ := shellArgv(`node "${CLAUDE_PROJECT_DIR}/h.js"`, ShellPowerShell, nil, unix)
+	argv, _ := shellArgv(`node "${CLAUDE_PROJECT_DIR}/h.js"`, protocol.HookShellPowerShell, nil, unix)
 	if s := decodePS(t, argv); !strings.Contains(s, "${env:CLAUDE_PROJECT_DIR}") {
 		t.Errorf("placeholder: %q", s)
 	}
