@@ -30,7 +30,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -108,17 +108,17 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	// Once the call is given up, the daemon's block is waited for
 	// stopGrace at most; past it this process answers its own. Whoever
 	// answers first answers alone (the other waits for the exit).
-	var ans answer
+	var answered atomic.Bool
 	late := context.AfterFunc(ctx, func() {
 		time.AfterFunc(stopGrace, func() {
-			if ans.claim() {
+			if answered.CompareAndSwap(false, true) {
 				os.Exit(block(host, "hookctl-client: stopped, and the daemon did not answer in time; no hook could decide, so the action is blocked"))
 			}
 		})
 	})
 	resp, why := viaDaemon(ctx, armed, full, hook, stdin, say)
 	late()
-	if !ans.claim() {
+	if !answered.CompareAndSwap(false, true) {
 		select {} // the block is being written; the process exits
 	}
 	if resp != nil {
@@ -133,23 +133,6 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	say("running %s itself (%s)", full, why)
 	<-armed
 	return runFull(ctx, host, full, args, stdin.reader(), true)
-}
-
-// answer is who answers the host: the call, or the stop's bound on it.
-type answer struct {
-	mu      sync.Mutex
-	claimed bool
-}
-
-// claim reports whether the caller is the first to answer.
-func (a *answer) claim() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.claimed {
-		return false
-	}
-	a.claimed = true
-	return true
 }
 
 // input is the hook input, as read: in parts, never joined or copied
@@ -240,7 +223,7 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 	if err != nil && ctx.Err() != nil {
 		return nil, err.Error() // stopped: no daemon is started now
 	}
-	if errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon) {
+	if notOurs(err) {
 		// Another user, or a process of this user that does not run as
 		// this one (lower integrity, a sandbox), holds the name (Windows):
 		// no daemon of ours can take it, so none is started and waited
@@ -266,7 +249,7 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 		started := time.Now()
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
 			resp, err = daemon.CallContext(ctx, sock, req)
-			if err == nil || errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon) || ctx.Err() != nil || time.Since(started)+wait > startWait {
+			if err == nil || notOurs(err) || ctx.Err() != nil || time.Since(started)+wait > startWait {
 				break
 			}
 			time.Sleep(wait)
@@ -280,6 +263,13 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 	}
 	say("answered by the daemon at %s", sock)
 	return resp, ""
+}
+
+// notOurs reports whether a call failed because the daemon's name is held
+// by what no daemon of ours can displace: another user's pipe, or one
+// served by a process that does not run as this one (Windows).
+func notOurs(err error) bool {
+	return errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon)
 }
 
 // startDaemon starts hookctl daemon in its own session, with this

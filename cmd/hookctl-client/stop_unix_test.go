@@ -41,17 +41,8 @@ func TestStopReachesTheDaemon(t *testing.T) {
 		for _, f := range must(filepath.Glob(filepath.Join(e.dir, "hook-*.pid"))) {
 			os.Remove(f)
 		}
-		cmd := exec.Command(e.client, "claude", "--config", "slow.hcl")
-		cmd.Dir = e.dir
-		cmd.Env = append(os.Environ(), e.vars...)
-		cmd.Stdin = strings.NewReader(ls)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
+		c := startClient(t, e, "slow.hcl")
+		cmd, exited, out, errb := c.cmd, c.exited, &c.out, &c.errb
 		// The hook says it runs: its pid, in a file named by its parent.
 		var hook int
 		for hook == 0 {
@@ -140,39 +131,15 @@ func TestStopWithASilentDaemon(t *testing.T) {
 		io.Copy(io.Discard, c)
 		<-t.Context().Done()
 	}()
-	cmd := exec.Command(e.client, "claude", "--config", "hooks.hcl")
-	cmd.Dir = e.dir
-	cmd.Env = append(os.Environ(), e.vars...)
-	cmd.Stdin = strings.NewReader(ls)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	c := startClient(t, e, "hooks.hcl")
 	select {
 	case <-got:
-	case err := <-exited:
-		t.Fatalf("the client exited before calling: %v\n%s", err, errb.String())
+	case err := <-c.exited:
+		t.Fatalf("the client exited before calling: %v\n%s", err, c.errb.String())
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	// The grace is seconds; the bound only keeps a failure from hanging
-	// the test.
-	select {
-	case err = <-exited:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("the client still waits for a daemon that never answers\n%s", errb.String())
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || !ee.Exited() || ee.ExitCode() != 2 {
-		t.Fatalf("want exit 2 (Claude Code's block), got %v\nstdout %s\nstderr %s", err, out.String(), errb.String())
-	}
-	if !strings.Contains(errb.String(), "did not answer in time") {
-		t.Errorf("the block does not say why: %s", errb.String())
+	c.stopBlocked(t)
+	if !strings.Contains(c.errb.String(), "did not answer in time") {
+		t.Errorf("the block does not say why: %s", c.errb.String())
 	}
 }
 
@@ -189,46 +156,67 @@ func TestStopWhenHookctlItselfEndsWithoutAnswer(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(e.client, "claude", "--config", "hooks.hcl")
-	cmd.Dir = e.dir
 	// TRACEPARENT: the client runs the full binary itself.
-	cmd.Env = append(os.Environ(), append(e.vars, "HOOKCTL_BIN="+fake, "TRACEPARENT=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")...)
-	cmd.Stdin = strings.NewReader(ls)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	c := startClient(t, e, "hooks.hcl", "HOOKCTL_BIN="+fake, "TRACEPARENT=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
 	for {
 		if _, err := os.Stat(started); err == nil {
 			break
 		}
 		select {
-		case err := <-exited:
-			t.Fatalf("the client exited before hookctl ran: %v\n%s", err, errb.String())
+		case err := <-c.exited:
+			t.Fatalf("the client exited before hookctl ran: %v\n%s", err, c.errb.String())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	c.stopBlocked(t)
+	if strings.Contains(c.out.String(), "hookSpecificOutput") {
+		t.Errorf("the half reply reached the host: %q", c.out.String())
+	}
+	if !strings.Contains(c.errb.String(), "exited with status 1") {
+		t.Errorf("the block does not say why: %s", c.errb.String())
+	}
+}
+
+// client is a hookctl-client claude call running in the test directory.
+type client struct {
+	cmd       *exec.Cmd
+	out, errb bytes.Buffer
+	exited    chan error
+}
+
+// startClient starts hookctl-client claude --config config with the
+// test's environment and vars added, the ls payload on stdin.
+func startClient(t *testing.T, e *env, config string, vars ...string) *client {
+	t.Helper()
+	c := &client{cmd: exec.Command(e.client, "claude", "--config", config), exited: make(chan error, 1)}
+	c.cmd.Dir = e.dir
+	c.cmd.Env = append(append(os.Environ(), e.vars...), vars...)
+	c.cmd.Stdin = strings.NewReader(ls)
+	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.errb
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { c.exited <- c.cmd.Wait() }()
+	return c
+}
+
+// stopBlocked sends the client SIGTERM and wants Claude Code's block
+// (exit 2), neither a death by the signal nor another status. The grace
+// is seconds; the bound only keeps a failure from hanging the test.
+func (c *client) stopBlocked(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	var err error
 	select {
-	case err = <-exited:
+	case err = <-c.exited:
 	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("the client did not end\n%s", errb.String())
+		c.cmd.Process.Kill()
+		t.Fatalf("the client did not end\n%s", c.errb.String())
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || !ee.Exited() || ee.ExitCode() != 2 {
-		t.Fatalf("want exit 2 (Claude Code's block), got %v\nstdout %q\nstderr %s", err, out.String(), errb.String())
-	}
-	if strings.Contains(out.String(), "hookSpecificOutput") {
-		t.Errorf("the half reply reached the host: %q", out.String())
-	}
-	if !strings.Contains(errb.String(), "exited with status 1") {
-		t.Errorf("the block does not say why: %s", errb.String())
+		t.Fatalf("want exit 2 (Claude Code's block), got %v\nstdout %q\nstderr %s", err, c.out.String(), c.errb.String())
 	}
 }
