@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/Microsoft/go-winio"
@@ -79,23 +80,11 @@ func Call(pipe string, req *Request) (*Response, error) {
 // reads as the end of its input: the call given up); the response the
 // daemon still sends (its block) is read and returned.
 func CallContext(ctx context.Context, pipe string, req *Request) (*Response, error) {
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, err := winio.DialPipeAccessImpLevel(dctx, pipe, windows.GENERIC_READ|windows.GENERIC_WRITE, winio.PipeImpLevelIdentification)
-	cancel()
+	conn, err := dialMine(ctx, pipe, windows.GENERIC_READ|windows.GENERIC_WRITE)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	me, err := MySID()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPipeOwner(func() (string, error) { return pipeOwner(conn) }, me); err != nil {
-		return nil, err
-	}
-	if err := checkPipeServer(func() (serverIdentity, error) { return pipeServer(conn) }, myIdentity()); err != nil {
-		return nil, err
-	}
 	if err := WriteRequest(conn, req); err != nil {
 		return nil, err
 	}
@@ -179,18 +168,39 @@ func pipeOwner(conn any) (string, error) {
 }
 
 // PipeServed reports (nil) whether a daemon of this user serves the pipe:
-// it accepts a connection, and the pipe is owned by this user.
+// it accepts a connection, the pipe is owned by this user and the process
+// serving it runs as this one does (dialMine).
 func PipeServed(ctx context.Context, pipe string) error {
+	conn, err := dialMine(ctx, pipe, windows.GENERIC_READ)
+	if err != nil {
+		return err
+	}
+	return conn.Close()
+}
+
+// dialMine connects to pipe at the identification level (the server can
+// read the caller's token, not act with it) and returns the connection
+// only when the pipe is owned by this user (ErrNotMyPipe) and the process
+// serving it runs as this one does (ErrNotMyDaemon): nothing is written to
+// a pipe that another user, or a process of this user at another
+// integrity level or in a sandbox, took first.
+func dialMine(ctx context.Context, pipe string, access uint32) (net.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	defer cancel()
-	conn, err := winio.DialPipeAccessImpLevel(dctx, pipe, windows.GENERIC_READ, winio.PipeImpLevelIdentification)
+	conn, err := winio.DialPipeAccessImpLevel(dctx, pipe, access, winio.PipeImpLevelIdentification)
+	cancel()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer conn.Close()
 	me, err := MySID()
-	if err != nil {
-		return err
+	if err == nil {
+		err = checkPipeOwner(func() (string, error) { return pipeOwner(conn) }, me)
 	}
-	return checkPipeOwner(func() (string, error) { return pipeOwner(conn) }, me)
+	if err == nil {
+		err = checkPipeServer(func() (serverIdentity, error) { return pipeServer(conn) }, myIdentity())
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
 }
