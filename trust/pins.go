@@ -56,23 +56,30 @@ func Canonical(p string) (string, error) {
 // configRoot is the configuration directory of a canonical config path: the
 // directory itself, or the directory of the file.
 func configRoot(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return path
-	}
-	return filepath.Dir(path)
+	root, _, _ := layout(path)
+	return root
 }
 
 // hclFiles lists the configuration's *.hcl files as Load reads them (test
 // files, *_test.hcl, are not loaded, so not pinned).
 func hclFiles(path string) ([]string, error) {
+	_, files, err := layout(path)
+	return files, err
+}
+
+// layout is configRoot and hclFiles of path from one stat of it: a
+// daemon call checks a configuration on every call, and each system call
+// counts there.
+func layout(path string) (root string, files []string, err error) {
 	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	switch {
+	case err != nil:
+		return filepath.Dir(path), nil, err
+	case !fi.IsDir():
+		return filepath.Dir(path), []string{path}, nil
 	}
-	if !fi.IsDir() {
-		return []string{path}, nil
-	}
-	return hcl.ConfigFiles(path)
+	files, err = hcl.ConfigFiles(path)
+	return path, files, err
 }
 
 // pinKey is how a file is named in a trust record: relative to the

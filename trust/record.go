@@ -238,24 +238,31 @@ func Summarize(items []string, n int) string {
 // (an added one is a change) and, for a walk record, every file under
 // its directory.
 func Current(key string, rec *Record) (map[string]string, error) {
-	root := configRoot(key)
-	files := make([]string, 0, len(rec.Files)+4)
+	_, cur, err := current(key, rec)
+	return cur, err
+}
+
+// current is Current that also returns the configuration's directory
+// (configRoot), from the same look at the path.
+func current(key string, rec *Record) (root string, _ map[string]string, _ error) {
+	root, hcls, err := layout(key)
+	if err != nil {
+		return root, nil, err
+	}
+	files := make([]string, 0, len(rec.Files)+len(hcls))
 	for k := range rec.Files {
 		files = append(files, pinPath(root, k))
-	}
-	hcls, err := hclFiles(key)
-	if err != nil {
-		return nil, err
 	}
 	files = append(files, hcls...)
 	if rec.Walk {
 		all, err := walkFiles(root)
 		if err != nil {
-			return nil, err
+			return root, nil, err
 		}
 		files = append(files, all...)
 	}
-	return HashSet(root, files)
+	cur, err := HashSet(root, files)
+	return root, cur, err
 }
 
 // Diff lists what changed from old to cur: "a.js modified", ...
@@ -331,12 +338,12 @@ func checkRecord(path string, opts []Option, read func(string) (*Store, error)) 
 	if rec == nil {
 		return nil, &UntrustedError{Path: key}
 	}
-	cur, err := Current(key, rec)
+	root, cur, err := current(key, rec)
 	if err != nil {
 		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	if Digest(cur) == rec.SHA256 {
-		return &Verifier{key: key, root: configRoot(key), files: rec.Files}, nil
+		return &Verifier{key: key, root: root, files: rec.Files}, nil
 	}
 	changed := Diff(rec.Files, cur)
 	if len(changed) == 0 {
