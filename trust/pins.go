@@ -123,12 +123,17 @@ func hashFile(p string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	return hashReader(f)
+}
+
+// hashReader is the hex SHA-256 of what r reads to its end.
+func hashReader(r io.Reader) (string, error) {
 	h := sha256.New()
 	// A configuration file is a few kilobytes, hashed on every daemon
 	// call: io.Copy from an *os.File would take a 32 KiB buffer each time
 	// (File.WriteTo), two thirds of what a call allocated.
 	buf := make([]byte, hashBuf)
-	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, buf); err != nil {
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{r}, buf); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -186,13 +191,18 @@ func walkFiles(root string) ([]string, error) {
 
 // hashSet hashes files (absolute paths) into a pinned set keyed by pinKey.
 func HashSet(root string, files []string) (map[string]string, error) {
+	return hashSet(root, files, hashFile)
+}
+
+// hashSet is HashSet with the files hashed by hash.
+func hashSet(root string, files []string, hash func(string) (string, error)) (map[string]string, error) {
 	out := make(map[string]string, len(files))
 	for _, p := range files {
 		k := pinKey(root, p)
 		if _, done := out[k]; done {
 			continue
 		}
-		h, err := hashFile(p)
+		h, err := hash(p)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/hcl"
 	"github.com/hookctl/hookctl/internal/dirs"
+	"github.com/hookctl/hookctl/internal/safefile"
 	"github.com/hookctl/hookctl/internal/shquote"
 )
 
@@ -238,14 +239,26 @@ func Summarize(items []string, n int) string {
 // (an added one is a change) and, for a walk record, every file under
 // its directory.
 func Current(key string, rec *Record) (map[string]string, error) {
-	_, cur, err := current(key, rec)
+	_, cur, err := current(key, rec, nil)
 	return cur, err
 }
 
 // current is Current that also returns the configuration's directory
-// (configRoot), from the same look at the path.
-func current(key string, rec *Record) (root string, _ map[string]string, _ error) {
-	root, hcls, err := layout(key)
+// (configRoot), from the same look at the path. pre, when not nil, is the
+// configuration at key already opened (resolve): it is read through its
+// descriptor instead of by name.
+func current(key string, rec *Record, pre *opened) (root string, _ map[string]string, _ error) {
+	var hcls []string
+	var err error
+	switch {
+	case pre == nil:
+		root, hcls, err = layout(key)
+	case pre.fi.IsDir():
+		root = key
+		hcls, err = hcl.ConfigFiles(key)
+	default:
+		root, hcls = filepath.Dir(key), []string{key}
+	}
 	if err != nil {
 		return root, nil, err
 	}
@@ -261,8 +274,53 @@ func current(key string, rec *Record) (root string, _ map[string]string, _ error
 		}
 		files = append(files, all...)
 	}
-	cur, err := HashSet(root, files)
+	hash := hashFile
+	if pre != nil && !pre.fi.IsDir() {
+		hash = func(p string) (string, error) {
+			if p == key {
+				return pre.hash()
+			}
+			return hashFile(p)
+		}
+	}
+	cur, err := hashSet(root, files, hash)
 	return root, cur, err
+}
+
+// opened is a configuration file or directory opened by resolve.
+type opened struct {
+	f  *os.File
+	fi fs.FileInfo
+	h  string // its content's hash, once read
+}
+
+// hash is hashFile of the opened file, read once.
+func (o *opened) hash() (string, error) {
+	if o.h == "" {
+		h, err := hashReader(o.f)
+		if err != nil {
+			return "", err
+		}
+		o.h = h
+	}
+	return o.h, nil
+}
+
+// resolve is Canonical(path), and the configuration opened when that
+// took one system call: a path with no symbolic link on the way
+// (safefile.OpenNoLinks) is its own canonical form, and its file is then
+// read through that descriptor. Any other path is resolved link by link
+// (filepath.EvalSymlinks), as Canonical does, and pre is nil. The key is
+// the same either way (TestResolveIsCanonical); only the number of
+// system calls differs, which a daemon call pays on every call.
+func resolve(path string) (key string, pre *opened, err error) {
+	if abs, err := filepath.Abs(path); err == nil {
+		if f, fi, err := safefile.OpenNoLinks(abs); err == nil {
+			return abs, &opened{f: f, fi: fi}, nil
+		}
+	}
+	key, err = Canonical(path)
+	return key, nil, err
 }
 
 // Diff lists what changed from old to cur: "a.js modified", ...
@@ -322,9 +380,12 @@ func checkIn(path string, opts []Option, read func(string) (*Store, error)) erro
 // checkRecord is checkIn that returns the verifier of the record the
 // configuration was checked against.
 func checkRecord(path string, opts []Option, read func(string) (*Store, error)) (*Verifier, error) {
-	key, err := Canonical(path)
+	key, pre, err := resolve(path)
 	if err != nil {
 		return nil, &UntrustedError{Path: path, Err: err}
+	}
+	if pre != nil {
+		defer pre.f.Close()
 	}
 	tf, err := File(opts...)
 	if err != nil {
@@ -338,7 +399,7 @@ func checkRecord(path string, opts []Option, read func(string) (*Store, error)) 
 	if rec == nil {
 		return nil, &UntrustedError{Path: key}
 	}
-	root, cur, err := current(key, rec)
+	root, cur, err := current(key, rec, pre)
 	if err != nil {
 		return nil, &UntrustedError{Path: key, Err: err}
 	}
