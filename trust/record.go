@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -289,7 +290,7 @@ func current(key string, rec *Record, pre *opened) (root string, _ map[string]st
 
 // opened is a configuration file or directory opened by resolve.
 type opened struct {
-	f  *os.File
+	f  io.ReadCloser
 	fi fs.FileInfo
 	h  string // its content's hash, once read
 }

@@ -3,6 +3,7 @@
 package trust
 
 import (
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func TestResolveIsCanonical(t *testing.T) {
 			}
 			opened++
 			fi, err := os.Stat(want)
-			if err != nil || !os.SameFile(fi, pre.fi) {
+			if err != nil || !sameFile(fi, pre.fi) {
 				t.Fatalf("seed %d: resolve(%q) opened another file than %q (%v)", seed, p, want, err)
 			}
 			pre.f.Close()
@@ -189,3 +190,11 @@ func must(t *testing.T, err error) {
 }
 
 func mkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
+
+// sameFile is os.SameFile for any fs.FileInfo whose Sys is a
+// *syscall.Stat_t.
+func sameFile(a, b fs.FileInfo) bool {
+	sa, ok1 := a.Sys().(*syscall.Stat_t)
+	sb, ok2 := b.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}

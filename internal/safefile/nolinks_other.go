@@ -4,9 +4,12 @@ package safefile
 
 import (
 	"errors"
-	"os"
+	"io"
+	"io/fs"
 )
 
 // openNoLinks has no single call to rely on here: the caller resolves
 // the path link by link.
-func openNoLinks(string) (*os.File, error) { return nil, errors.ErrUnsupported }
+func openNoLinks(string) (io.ReadCloser, fs.FileInfo, error) {
+	return nil, nil, errors.ErrUnsupported
+}

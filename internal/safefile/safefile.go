@@ -292,21 +292,17 @@ var ErrLinks = errors.New("not known to be free of symbolic links")
 // its own canonical form, what filepath.EvalSymlinks returns for it, found
 // in one system call instead of one per component, and the file opened
 // is the one that name named then. A regular file or a directory is
-// opened; fi describes it. Anything else, or a path with a link on the
-// way, gives ErrLinks, and the caller resolves the path link by link as
-// before. On Linux (5.6 or later) it is openat2 with RESOLVE_NO_SYMLINKS;
-// elsewhere it always gives ErrLinks.
-func OpenNoLinks(name string) (f *os.File, fi fs.FileInfo, err error) {
+// opened (read a file to io.EOF; a directory is not read); fi describes
+// it, its Sys a *syscall.Stat_t. Anything else, or a path with a link on
+// the way, gives ErrLinks, and the caller resolves the path link by link
+// as before. On Linux (5.6 or later) it is openat2 with
+// RESOLVE_NO_SYMLINKS; elsewhere it always gives ErrLinks.
+func OpenNoLinks(name string) (f io.ReadCloser, fi fs.FileInfo, err error) {
 	if !filepath.IsAbs(name) || filepath.Clean(name) != name {
 		return nil, nil, ErrLinks
 	}
-	f, err = openNoLinks(name)
+	f, fi, err = openNoLinks(name)
 	if err != nil {
-		return nil, nil, ErrLinks
-	}
-	fi, err = f.Stat()
-	if err != nil || !(fi.Mode().IsRegular() || fi.IsDir()) || notPseudo(f, name) != nil {
-		f.Close()
 		return nil, nil, ErrLinks
 	}
 	return f, fi, nil
