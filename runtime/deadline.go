@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"time"
 
@@ -76,7 +75,7 @@ func (r *Runtime) answerWithin(ctx context.Context, req *Request, p Protocol, ev
 		inner.Timer = &gatedTimer{g: g, t: req.Timer}
 	}
 	done := make(chan Reply, 1)
-	r.calls.run(func() {
+	r.calls.Go(func() {
 		defer func() {
 			if v := recover(); v != nil {
 				done <- p.Block(ev, fmt.Sprintf("hookctl: the call failed (%v); no hook could decide, so the action is blocked", v))
@@ -161,81 +160,4 @@ func (t *gatedTimer) Phase() func(string, time.Duration) {
 		return nil
 	}
 	return func(name string, d time.Duration) { t.g.do(func() { phase(name, d) }) }
-}
-
-// maxIdleWorkers is how many workers wait for calls; idleWorker how long.
-const (
-	maxIdleWorkers = 8
-	idleWorker     = 100 * time.Millisecond
-)
-
-// workers runs calls on long-lived goroutines: a call's stack grows to
-// the depth of the script runtime, and a goroutine that is reused keeps
-// its grown stack (until the collector shrinks it) where a fresh one
-// would grow it again, copy by copy, on every call. A call that no
-// worker is idle for gets a goroutine of its own, which stays as a
-// worker after it; at most maxIdleWorkers wait, each for idleWorker at
-// most, so an idle process keeps none. The zero value is ready to use.
-type workers struct {
-	mu   sync.Mutex
-	idle []chan func() // the waiting workers, the latest last
-	// parked, when set (by tests), is called when a worker waits for a
-	// call.
-	parked func()
-}
-
-// run runs f on an idle worker, or on a new one; it does not wait for f.
-func (w *workers) run(f func()) {
-	w.mu.Lock()
-	if n := len(w.idle); n > 0 {
-		c := w.idle[n-1]
-		w.idle[n-1] = nil
-		w.idle = w.idle[:n-1]
-		w.mu.Unlock()
-		c <- f // buffered: the worker, taken off the list, receives it
-		return
-	}
-	w.mu.Unlock()
-	go w.loop(f)
-}
-
-// loop runs f, then the calls handed to it while it is one of the idle
-// workers.
-func (w *workers) loop(f func()) {
-	c := make(chan func(), 1)
-	var t *time.Timer
-	for {
-		f()
-		w.mu.Lock()
-		if len(w.idle) >= maxIdleWorkers {
-			w.mu.Unlock()
-			return
-		}
-		w.idle = append(w.idle, c)
-		w.mu.Unlock()
-		if t == nil {
-			t = time.NewTimer(idleWorker)
-		} else {
-			t.Reset(idleWorker)
-		}
-		if w.parked != nil {
-			w.parked()
-		}
-		select {
-		case f = <-c:
-			t.Stop()
-			continue
-		case <-t.C:
-		}
-		w.mu.Lock()
-		i := slices.Index(w.idle, c)
-		if i >= 0 {
-			w.idle = slices.Delete(w.idle, i, i+1)
-		}
-		w.mu.Unlock()
-		if i >= 0 {
-			return
-		}
-		f = <-c // run took this worker as its timer fired
-	}
 }

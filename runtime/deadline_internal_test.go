@@ -28,7 +28,7 @@ func (w *goroutineWriter) Write(b []byte) (int, error) {
 func TestCallsUnderADeadlineReuseAGoroutine(t *testing.T) {
 	parked := make(chan struct{}, 1)
 	r := New()
-	r.calls.parked = func() { parked <- struct{}{} }
+	r.calls.Parked = func() { parked <- struct{}{} }
 	w := &goroutineWriter{}
 	claude, _ := Lookup("claude")
 	req := Request{
@@ -45,26 +45,4 @@ func TestCallsUnderADeadlineReuseAGoroutine(t *testing.T) {
 	if len(w.ids) != 3 || w.ids[0] != w.ids[1] || w.ids[1] != w.ids[2] {
 		t.Fatalf("the calls ran on goroutines %v, want one", w.ids)
 	}
-}
-
-// TestABusyWorkerTakesNoCall: a call that never returns (a hook that
-// ignores its context, past the deadline) keeps its worker; the next
-// call runs on another, and a worker that was idle is handed one call
-// only.
-func TestABusyWorkerTakesNoCall(t *testing.T) {
-	var w workers
-	parked := make(chan struct{}, 4)
-	w.parked = func() { parked <- struct{}{} }
-	w.run(func() {})
-	<-parked // one idle worker
-	stuck, release := make(chan struct{}), make(chan struct{})
-	w.run(func() { close(stuck); <-release })
-	<-stuck // the idle worker is busy for good
-	ran := make(chan int, 2)
-	w.run(func() { ran <- 1 })
-	w.run(func() { ran <- 2 })
-	if a, b := <-ran, <-ran; a+b != 3 {
-		t.Fatalf("ran %d and %d", a, b)
-	}
-	close(release)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/gopool"
 	"github.com/hookctl/hookctl/internal/jsonlimit"
 	"github.com/hookctl/hookctl/lib/proc"
 	"github.com/hookctl/hookctl/protocol"
@@ -39,7 +40,7 @@ type Runtime struct {
 	// belong to (os.Geteuid).
 	uid int
 	// calls run the calls under a host's deadline (answerWithin).
-	calls workers
+	calls gopool.Pool
 	// replyOnly (WithReplyOnly): fires write into outs, pooled outcomes.
 	replyOnly bool
 	outs      sync.Pool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/daemon"
 	"github.com/hookctl/hookctl/internal/filelock"
+	"github.com/hookctl/hookctl/internal/gopool"
 )
 
 // Handler answers one call the daemon accepted.
@@ -40,6 +41,9 @@ type options struct {
 	readTimeout time.Duration
 	hangup      error
 	peer        peerCheck
+	// parked, when set (by tests), is called when a connection's
+	// goroutine waits for the next one.
+	parked func()
 }
 
 // peerCheck decides whether the process at the other end of a connection
@@ -163,6 +167,7 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	conns := gopool.Pool{Parked: o.parked}
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -173,7 +178,10 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 		}
 		active.Add(1)
 		wg.Add(1)
-		go func() {
+		// On a goroutine that served calls before: reading the request,
+		// decoding the payload and parsing the call's flags grow a fresh
+		// goroutine's stack copy by copy on every call.
+		conns.Go(func() {
 			defer wg.Done()
 			defer active.Add(-1)
 			// Only a call keeps the daemon: a connection that sends no
@@ -181,7 +189,7 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 			if serveConn(ctx, conn, me, h, o.peer, o.readTimeout, o.hangup) {
 				last.Store(time.Now().UnixNano())
 			}
-		}()
+		})
 	}
 }
 

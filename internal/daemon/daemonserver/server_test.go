@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -260,5 +261,40 @@ func TestServeNeedsIdentity(t *testing.T) {
 	}
 	if err := Serve(t.Context(), ln, blocks); err != ErrNoIdentity {
 		t.Fatalf("Serve = %v", err)
+	}
+}
+
+// TestConnectionsReuseAGoroutine: one client's calls, one after the
+// other, are served on one goroutine (whose stack has grown already),
+// not on a fresh one each.
+func TestConnectionsReuseAGoroutine(t *testing.T) {
+	parked := make(chan struct{}, 1)
+	var mu sync.Mutex
+	var ids []string
+	h := HandlerFunc(func(context.Context, *daemon.Request) daemon.Response {
+		buf := make([]byte, 64)
+		buf = buf[:runtime.Stack(buf, false)]
+		id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+		mu.Lock()
+		ids = append(ids, id)
+		mu.Unlock()
+		return daemon.Response{Code: 2}
+	})
+	sock, _ := serve(t, h, func(o *options) { o.parked = func() { parked <- struct{}{} } })
+	for i := range 3 {
+		resp, err := daemon.Call(sock, ownRequest(t))
+		if err != nil || resp.Code != 2 {
+			t.Fatalf("call %d: %v %+v", i, err, resp)
+		}
+		select { // the connection's goroutine waits for the next one
+		case <-parked:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("call %d: its goroutine did not wait for the next connection", i)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ids) != 3 || ids[0] != ids[1] || ids[1] != ids[2] {
+		t.Fatalf("the calls ran on goroutines %v, want one", ids)
 	}
 }
