@@ -92,14 +92,14 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin, false)
+		return runFull(ctx, host, full, args, os.Stdin, false, &leash{tie: newTie(), say: say})
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin, true)
+		return runFull(ctx, host, full, args, os.Stdin, true, &leash{tie: newTie(), say: say})
 	}
 	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
@@ -132,7 +132,7 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	}
 	say("running %s itself (%s)", full, why)
 	<-armed
-	return runFull(ctx, host, full, args, stdin.reader(), true)
+	return runFull(ctx, host, full, args, stdin.reader(), true, &leash{tie: newTie(), say: say})
 }
 
 // input is the hook input, as read: in parts, never joined or copied
@@ -304,18 +304,27 @@ func startDaemon(full, sock, id string) (int, error) {
 // TerminateProcess when the stop's grace runs out exits 1, which hosts
 // read as an error that blocks nothing) is replaced by this client's
 // block, never written beside part of a reply.
-func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader, hook bool) int {
+//
+// l starts it, tied to this process where the system allows (Windows: a
+// job object, so that a host's TerminateProcess of the client ends
+// hookctl and its hooks), and stops it when the call is given up.
+func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader, hook bool, l *leash) int {
 	cmd := exec.CommandContext(ctx, full, args...)
-	// A stop is passed on: hookctl kills its hooks and answers the
-	// host's block, which reaches the host through this process.
-	cmd.Cancel = func() error { return passStop(cmd.Process) }
+	// A stop is passed on (hookctl kills its hooks and answers the
+	// host's block, which reaches the host through this process), or
+	// ends hookctl's job (Windows; this process then answers the block).
+	cmd.Cancel = func() error { return l.stop(cmd) }
 	cmd.WaitDelay = stopGrace
 	var reply bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr
 	if hook {
 		cmd.Stdout = &reply
 	}
-	err := cmd.Run()
+	err := l.start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		l.done()
+	}
 	code, exited := -1, false
 	var ee *exec.ExitError
 	switch {
