@@ -161,7 +161,7 @@ func TestRunFullGivenUpBeforeItRuns(t *testing.T) {
 		}
 	}}
 	l.tie = tie
-	if code := runFull(ctx, "claude", "sh", []string{"-c", "sleep 5"}, strings.NewReader(""), true, l); code != blockCode("claude") {
+	if code := runFull(ctx, "claude", "sh", []string{"-c", "exec sleep 5"}, strings.NewReader(""), true, l); code != blockCode("claude") {
 		t.Errorf("exit %d; want the host's block", code)
 	}
 	if want := []string{"prepare", "add", "release"}; !slices.Equal(tie.got(), want) {

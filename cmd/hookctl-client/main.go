@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -237,11 +238,17 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 			return nil, fmt.Sprintf("%d daemons already run for this user", n)
 		}
 		say("no daemon at %s (%v): starting one", sock, err)
-		pid, err := startDaemon(full, sock, id)
+		pid, brokeAway, err := startDaemon(full, sock, id)
 		if err != nil {
 			return nil, "starting the daemon: " + err.Error()
 		}
-		say("started daemon pid %d", pid)
+		if !brokeAway {
+			// Windows: the job this client runs in forbids breakaway; the
+			// daemon lives as long as that job.
+			say("started daemon pid %d inside this process's job (it does not allow breakaway)", pid)
+		} else {
+			say("started daemon pid %d", pid)
+		}
 		// The new daemon is waited for startWait in all (a failed call
 		// can itself take a while: a busy pipe is waited for), then this
 		// process runs hookctl itself: a host's timeout must not be
@@ -272,27 +279,35 @@ func notOurs(err error) bool {
 	return errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon)
 }
 
-// startDaemon starts hookctl daemon in its own session, with this
-// process's working directory and environment, detached from its output.
-// It returns the daemon's process id.
-func startDaemon(full, sock, id string) (int, error) {
+// startDaemon starts hookctl daemon in its own session (Windows: its own
+// process group, out of the client's job where the job allows it), with
+// this process's working directory and environment, detached from its
+// output. It returns the daemon's process id and whether it left the
+// client's job (always, off Windows).
+func startDaemon(full, sock, id string) (int, bool, error) {
 	args := []string{"daemon", "--socket", sock, "--identity", id}
 	if d := os.Getenv("HOOKCTL_DAEMON_IDLE"); d != "" {
 		args = append(args, "--idle", d)
 	}
-	cmd := exec.Command(full, args...)
-	cmd.SysProcAttr = detached()
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer devnull.Close()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
-	if err := cmd.Start(); err != nil {
-		return 0, err
+	p, brokeAway, err := startDetached(func(attr *syscall.SysProcAttr) (*os.Process, error) {
+		cmd := exec.Command(full, args...)
+		cmd.SysProcAttr = attr
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		return cmd.Process, nil
+	})
+	if err != nil {
+		return 0, false, err
 	}
-	pid := cmd.Process.Pid
-	return pid, cmd.Process.Release()
+	pid := p.Pid // Release sets it to -1
+	return pid, brokeAway, p.Release()
 }
 
 // runFull runs the full hookctl binary with the call's arguments and
