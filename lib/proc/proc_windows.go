@@ -49,9 +49,9 @@ func drain(*os.File, io.Writer, int) {}
 // CancelIoEx would not. The cancel goes through RawConn.Control, which
 // holds the file open: a file already closed (stdin, once written) is
 // skipped, never a handle number that may have been reused.
-func pipeStopper(files ...*os.File) stopper {
+func pipeStopper(in, out, errR *os.File) stopper {
 	var c cancelIO
-	for _, f := range files {
+	for _, f := range []*os.File{in, out, errR} {
 		if rc, err := f.SyscallConn(); err == nil {
 			c = append(c, rc)
 		}
