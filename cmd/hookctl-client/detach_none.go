@@ -2,6 +2,13 @@
 
 package main
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-func detached() *syscall.SysProcAttr { return nil }
+// startDetached starts the daemon as any process.
+func startDetached(start func(*syscall.SysProcAttr) (*os.Process, error)) (p *os.Process, brokeAway bool, err error) {
+	p, err = start(nil)
+	return p, true, err
+}

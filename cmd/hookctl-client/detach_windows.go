@@ -3,17 +3,33 @@
 package main
 
 import (
+	"errors"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/windows"
 )
 
-// detached starts the daemon without a console (no window, and not
-// attached to the host's) in its own process group, so that the Ctrl+C
-// or Ctrl+Break the host's console sends its hook does not reach it.
-func detached() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{
-		CreationFlags: windows.DETACHED_PROCESS | windows.CREATE_NEW_PROCESS_GROUP,
-		HideWindow:    true,
-	}
+// The flags detach_flags.go spells out are Windows' own: each index is
+// a uint32 constant that overflows (below zero) or is out of range
+// (above) unless the two are equal, which fails the build.
+var (
+	_ = [1]struct{}{}[detachedProcess-windows.DETACHED_PROCESS]
+	_ = [1]struct{}{}[createNewProcessGroup-windows.CREATE_NEW_PROCESS_GROUP]
+	_ = [1]struct{}{}[createBreakawayFromJob-windows.CREATE_BREAKAWAY_FROM_JOB]
+)
+
+// startDetached starts the daemon without a console, in its own process
+// group, and out of the client's job where that job allows it
+// (startBreakaway): CreateProcess fails with ERROR_ACCESS_DENIED when the
+// job does not allow breakaway, and the daemon is then started inside
+// it. brokeAway reports whether it left the job (or there was none).
+func startDetached(start func(*syscall.SysProcAttr) (*os.Process, error)) (p *os.Process, brokeAway bool, err error) {
+	return startBreakaway(func(flags uint32) (*os.Process, error) {
+		return start(&syscall.SysProcAttr{CreationFlags: flags, HideWindow: true})
+	}, func(err error) bool {
+		// os.StartProcess wraps CreateProcess's error in a
+		// *os.PathError ("fork/exec").
+		return errors.Is(err, windows.ERROR_ACCESS_DENIED)
+	})
 }

@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -92,14 +93,14 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin, false)
+		return runFull(ctx, host, full, args, os.Stdin, false, &leash{tie: newTie(), say: say})
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
 		<-armed
-		return runFull(ctx, host, full, args, os.Stdin, true)
+		return runFull(ctx, host, full, args, os.Stdin, true, &leash{tie: newTie(), say: say})
 	}
 	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
@@ -132,7 +133,7 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	}
 	say("running %s itself (%s)", full, why)
 	<-armed
-	return runFull(ctx, host, full, args, stdin.reader(), true)
+	return runFull(ctx, host, full, args, stdin.reader(), true, &leash{tie: newTie(), say: say})
 }
 
 // input is the hook input, as read: in parts, never joined or copied
@@ -237,11 +238,17 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 			return nil, fmt.Sprintf("%d daemons already run for this user", n)
 		}
 		say("no daemon at %s (%v): starting one", sock, err)
-		pid, err := startDaemon(full, sock, id)
+		pid, brokeAway, err := startDaemon(full, sock, id)
 		if err != nil {
 			return nil, "starting the daemon: " + err.Error()
 		}
-		say("started daemon pid %d", pid)
+		if !brokeAway {
+			// Windows: the job this client runs in forbids breakaway; the
+			// daemon lives as long as that job.
+			say("started daemon pid %d inside this process's job (it does not allow breakaway)", pid)
+		} else {
+			say("started daemon pid %d", pid)
+		}
 		// The new daemon is waited for startWait in all (a failed call
 		// can itself take a while: a busy pipe is waited for), then this
 		// process runs hookctl itself: a host's timeout must not be
@@ -272,27 +279,35 @@ func notOurs(err error) bool {
 	return errors.Is(err, daemon.ErrNotMyPipe) || errors.Is(err, daemon.ErrNotMyDaemon)
 }
 
-// startDaemon starts hookctl daemon in its own session, with this
-// process's working directory and environment, detached from its output.
-// It returns the daemon's process id.
-func startDaemon(full, sock, id string) (int, error) {
+// startDaemon starts hookctl daemon in its own session (Windows: its own
+// process group, out of the client's job where the job allows it), with
+// this process's working directory and environment, detached from its
+// output. It returns the daemon's process id and whether it left the
+// client's job (always, off Windows).
+func startDaemon(full, sock, id string) (int, bool, error) {
 	args := []string{"daemon", "--socket", sock, "--identity", id}
 	if d := os.Getenv("HOOKCTL_DAEMON_IDLE"); d != "" {
 		args = append(args, "--idle", d)
 	}
-	cmd := exec.Command(full, args...)
-	cmd.SysProcAttr = detached()
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer devnull.Close()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
-	if err := cmd.Start(); err != nil {
-		return 0, err
+	p, brokeAway, err := startDetached(func(attr *syscall.SysProcAttr) (*os.Process, error) {
+		cmd := exec.Command(full, args...)
+		cmd.SysProcAttr = attr
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		return cmd.Process, nil
+	})
+	if err != nil {
+		return 0, false, err
 	}
-	pid := cmd.Process.Pid
-	return pid, cmd.Process.Release()
+	pid := p.Pid // Release sets it to -1
+	return pid, brokeAway, p.Release()
 }
 
 // runFull runs the full hookctl binary with the call's arguments and
@@ -304,18 +319,27 @@ func startDaemon(full, sock, id string) (int, error) {
 // TerminateProcess when the stop's grace runs out exits 1, which hosts
 // read as an error that blocks nothing) is replaced by this client's
 // block, never written beside part of a reply.
-func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader, hook bool) int {
+//
+// l starts it, tied to this process where the system allows (Windows: a
+// job object, so that a host's TerminateProcess of the client ends
+// hookctl and its hooks), and stops it when the call is given up.
+func runFull(ctx context.Context, host, full string, args []string, stdin io.Reader, hook bool, l *leash) int {
 	cmd := exec.CommandContext(ctx, full, args...)
-	// A stop is passed on: hookctl kills its hooks and answers the
-	// host's block, which reaches the host through this process.
-	cmd.Cancel = func() error { return passStop(cmd.Process) }
+	// A stop is passed on (hookctl kills its hooks and answers the
+	// host's block, which reaches the host through this process), or
+	// ends hookctl's job (Windows; this process then answers the block).
+	cmd.Cancel = func() error { return l.stop(cmd) }
 	cmd.WaitDelay = stopGrace
 	var reply bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, os.Stdout, os.Stderr
 	if hook {
 		cmd.Stdout = &reply
 	}
-	err := cmd.Run()
+	err := l.start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		l.done()
+	}
 	code, exited := -1, false
 	var ee *exec.ExitError
 	switch {

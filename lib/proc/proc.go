@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -151,21 +150,11 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	_ = errW.Close()
 
 	stdout, stderr := &capped{max: max}, &capped{max: max}
-	var wg sync.WaitGroup
+	copying := &copies{st: pipeStopper(inW, outR, errR)}
 	outDone, errDone := make(chan struct{}), make(chan struct{})
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
-		_, _ = inW.Write(s.Stdin) // an error: the program did not read it all
-		_ = inW.Close()
-	}()
-	read := func(r *os.File, w *capped, done chan struct{}) {
-		defer wg.Done()
-		defer close(done)
-		_, _ = io.Copy(w, r)
-	}
-	go read(outR, stdout, outDone)
-	go read(errR, stderr, errDone)
+	copying.write(inW, s.Stdin)
+	copying.read(outR, stdout, outDone)
+	copying.read(errR, stderr, errDone)
 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -217,13 +206,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	// back to this process: it is killed too.
 	endRun(cmd.Process.Pid)
 	// Stop the copying goroutines (a pipe still held by a process out of
-	// the group never reaches EOF), then take what is already in the pipes
-	// without waiting: nothing printed before the exit is lost.
-	now := time.Now()
-	_ = inW.SetWriteDeadline(now)
-	_ = outR.SetReadDeadline(now)
-	_ = errR.SetReadDeadline(now)
-	wg.Wait()
+	// the group or job never reaches EOF), then take what is already in
+	// the pipes without waiting: nothing printed before the exit is lost.
+	copying.stop()
 	res := Result{ExitCode: -1, Duration: time.Since(start)}
 	if runErr != nil {
 		res.TimedOut = true

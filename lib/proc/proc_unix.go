@@ -40,3 +40,7 @@ func drain(r *os.File, w io.Writer, limit int) {
 		return true
 	})
 }
+
+// pipeStopper stops the copies on the run's pipe ends with deadlines:
+// os.Pipe's files are pollable here.
+func pipeStopper(in, out, errR *os.File) stopper { return deadlines{in, out, errR} }

@@ -21,7 +21,8 @@ import (
 
 // jobEnv makes TestJobHelperProcess a hook ("spawn", "breakaway": start
 // a sleeping copy of the test binary, write its pid to $PROC_TEST_PIDFILE
-// and exit, or wait when $PROC_TEST_WAIT is set) or the sleeper ("sleep").
+// and exit, or wait when $PROC_TEST_WAIT is set; "leak": leakHelper) or
+// the sleeper ("sleep").
 const jobEnv = "PROC_TEST_JOB"
 
 func TestJobHelperProcess(t *testing.T) {
@@ -32,6 +33,8 @@ func TestJobHelperProcess(t *testing.T) {
 	case "sleep":
 		time.Sleep(time.Hour)
 		os.Exit(0)
+	case "leak":
+		leakHelper()
 	}
 	self, _ := os.Executable()
 	cmd := exec.Command(self, "-test.run=^TestJobHelperProcess$")
@@ -97,5 +100,96 @@ func TestJobEndsTheTree(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// leakHelper writes its pid and the handle values of its stdin, stdout
+// and stderr to $PROC_TEST_PIDFILE, waits for $PROC_TEST_PIDFILE.go, then
+// prints "answer" and exits 3.
+func leakHelper() {
+	var line []string
+	line = append(line, strconv.Itoa(os.Getpid()))
+	for _, std := range []uint32{windows.STD_INPUT_HANDLE, windows.STD_OUTPUT_HANDLE, windows.STD_ERROR_HANDLE} {
+		h, err := windows.GetStdHandle(std)
+		if err != nil {
+			os.Exit(1)
+		}
+		line = append(line, strconv.FormatUint(uint64(h), 10))
+	}
+	pidFile := os.Getenv("PROC_TEST_PIDFILE")
+	if os.WriteFile(pidFile+".tmp", []byte(strings.Join(line, " ")), 0o644) != nil || os.Rename(pidFile+".tmp", pidFile) != nil {
+		os.Exit(1)
+	}
+	for {
+		if _, err := os.Stat(pidFile + ".go"); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	os.Stdout.WriteString("answer\n")
+	os.Exit(3)
+}
+
+// TestPipeHeldOutsideTheJob: a process outside the run's job (here this
+// test, which duplicates the hook's stdin, stdout and stderr handles
+// into itself, as a hook can into explorer.exe) holds the pipes when the
+// hook exits: they never reach EOF, os.Pipe's files take no deadline on
+// Windows, and the stdin write never finishes; Run still returns the
+// hook's exit status and output (the pending reads and write cancelled).
+func TestPipeHeldOutsideTheJob(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	type result struct {
+		res proc.Result
+		err error
+	}
+	ran := make(chan result, 1)
+	go func() {
+		// More input than the pipe holds: the write waits for a reader.
+		res, err := proc.Run(context.Background(), proc.Spec{
+			Argv:  []string{self, "-test.run=^TestJobHelperProcess$"},
+			Env:   proc.Environ(map[string]string{jobEnv: "leak", "PROC_TEST_PIDFILE": pidFile}),
+			Stdin: make([]byte, 1<<20),
+		})
+		ran <- result{res, err}
+	}()
+	var fields []string
+	for len(fields) != 4 {
+		select {
+		case r := <-ran:
+			t.Fatalf("the hook ended before its pipes were taken: %+v %v", r.res, r.err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if b, err := os.ReadFile(pidFile); err == nil {
+			fields = strings.Fields(string(b))
+		}
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	hp, err := windows.OpenProcess(windows.PROCESS_DUP_HANDLE, false, uint32(pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer windows.CloseHandle(hp)
+	for _, f := range fields[1:] {
+		v, _ := strconv.ParseUint(f, 10, 64)
+		var h windows.Handle
+		if err := windows.DuplicateHandle(hp, windows.Handle(v), windows.CurrentProcess(), &h, 0, false, windows.DUPLICATE_SAME_ACCESS); err != nil {
+			t.Fatal(err)
+		}
+		defer windows.CloseHandle(h)
+	}
+	if err := os.WriteFile(pidFile+".go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-ran:
+		if r.err != nil || r.res.ExitCode != 3 || strings.TrimSpace(string(r.res.Stdout)) != "answer" {
+			t.Fatalf("got %+v %v; want exit 3 and the answer", r.res, r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run waits for pipes held by a process outside the job")
 	}
 }
