@@ -251,6 +251,19 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
 		return ""
 	}
+	if hit := g.globHitOf(arg, cwd, project); hit != "" {
+		return hit
+	}
+	if d, ok := g.sys.DriveForm(arg); ok {
+		return g.globHitOf(d, cwd, project) // Git Bash's /c/Us*: C:/Us*
+	}
+	return ""
+}
+
+// globHitOf is globHit of one reading of the argument; under Windows'
+// rules names match regardless of case.
+func (g *dangerGuard) globHitOf(arg, cwd, project string) string {
+	win := g.sys.IsWindows()
 	// The home and the working directory are names, not patterns: their
 	// own *, ?, [ and \ are quoted (a project under /srv/p[1] is not one
 	// under /srv/p1).
@@ -258,16 +271,23 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	if g.home != "" {
 		pat = paths.ExpandPattern(pat, g.home)
 	}
-	if !path.IsAbs(pat) {
+	if !path.IsAbs(pat) && !(win && g.sys.IsAbs(pat)) {
 		if cwd == "" {
 			return ""
 		}
 		pat = paths.QuoteMeta(cwd) + "/" + pat
 	}
 	pat = path.Clean(pat)
+	if win {
+		pat = strings.ToLower(pat)
+	}
 	for _, start := range []string{project, g.home} {
 		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
-			if ok, _ := path.Match(pat, d); ok {
+			name := d
+			if win {
+				name = strings.ToLower(d)
+			}
+			if ok, _ := path.Match(pat, name); ok {
 				return d
 			}
 		}
