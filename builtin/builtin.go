@@ -84,6 +84,10 @@ type Config struct {
 	// so a command line is parsed once however many guards look at it
 	// (nil: a cache of its own per builtin).
 	Shell *shell.Cache
+
+	// system is the path rules commands' arguments are read with (zero:
+	// the host's); tests set it to check Windows' rules on Linux.
+	system paths.System
 }
 
 // ErrUnknownBuiltin is wrapped by the error New returns for a name that is

@@ -59,7 +59,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &dangerGuard{home: b.home, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
+	g := &dangerGuard{home: b.home, sys: b.cfg.system, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
 		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil)}
 	getenv := b.getenv
 	for i, expr := range b.opts.list("allow") {
@@ -107,6 +107,8 @@ type dangerGuard struct {
 	gitDestructive bool
 	outside        bool
 	home           string
+	// sys is the path rules the commands' arguments are read with.
+	sys paths.System
 	// tmpDirs are the temporary directories: what is under them may be
 	// deleted (nil: those of the process's environment).
 	tmpDirs []string
@@ -173,10 +175,10 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 		return f, true
 	}
 	if cwd != "" {
-		cwd = paths.Normalize(cwd)
+		cwd = g.sys.Normalize(cwd)
 	}
 	if project != "" {
-		project = paths.Normalize(project)
+		project = g.sys.Normalize(project)
 	}
 	var (
 		asked finding
@@ -243,17 +245,17 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 	if !g.outside || project == "" || s.Name != "rm" || !s.Flag("r", "R", "recursive") {
 		return finding{}, false
 	}
-	project = paths.Normalize(project)
+	project = g.sys.Normalize(project)
 	text := strings.Join(s.Argv, " ")
 	for _, a := range s.Args() {
-		t := classifyArg(a, cwd, g.home)
-		if t.path == "" || paths.Inside(t.path, project) || g.temporary(t.path) {
+		out := g.outsideOf(g.classifyArg(a, cwd), project)
+		if out == "" {
 			continue
 		}
 		if g.allowed(text) {
 			return finding{}, false
 		}
-		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + t.path + ", outside the project " + project}, true
+		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + out + ", outside the project " + project}, true
 	}
 	return finding{}, false
 }
@@ -281,11 +283,30 @@ func (g *dangerGuard) temporary(p string) bool {
 		dirs = tmpDirs(os.Getenv, true)
 	}
 	for _, d := range dirs {
-		if d != "/" && paths.Inside(p, d) {
+		if d != "/" && g.sys.Inside(p, d) {
 			return true
 		}
 	}
 	return false
+}
+
+// same reports whether two cleaned paths are one (regardless of case
+// under Windows' rules).
+func (g *dangerGuard) same(a, b string) bool {
+	return a == b || g.sys.IsWindows() && strings.EqualFold(a, b)
+}
+
+// outsideOf returns the reading of a target (its path, or its other
+// reading under paths.ArgForms) that is outside the project and the
+// temporary directories, or "": the exemption holds only when it holds
+// for every reading.
+func (g *dangerGuard) outsideOf(t target, project string) string {
+	for _, p := range []string{t.path, t.alt} {
+		if p != "" && !g.sys.Inside(p, project) && !g.temporary(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // allowed reports whether an allow expression matches the command.
@@ -336,7 +357,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 	case name == "rm":
 		if s.Flag("r", "R", "recursive") {
 			for _, a := range s.Args() {
-				if t := classifyArg(a, cwd, g.home); allTargets.has(t.kind) {
+				if t := g.classifyArg(a, cwd); allTargets.has(t.kind) {
 					return found(ruleRmRecursive, "recursively deletes "+t.describe())
 				}
 			}
@@ -344,7 +365,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				if dotArg(a) {
 					continue // rm refuses to remove . and ..
 				}
-				if what := projectTarget(classifyArg(a, cwd, g.home), project); what != "" {
+				if what := g.projectTarget(g.classifyArg(a, cwd), project); what != "" {
 					return found(ruleRmProject, "recursively deletes "+what)
 				}
 			}
@@ -358,8 +379,8 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 		// $RM -rf ~: a command name the guard cannot know, aimed
 		// recursively at what rm -r must never delete.
 		for _, a := range s.Args() {
-			t := classifyArg(a, cwd, g.home)
-			if allTargets.has(t.kind) || projectTarget(t, project) != "" {
+			t := g.classifyArg(a, cwd)
+			if allTargets.has(t.kind) || g.projectTarget(t, project) != "" {
 				return finding{rule: ruleUnseen, cmd: text, ask: true,
 					why: "runs a command the guard cannot name recursively on " + a}, true
 			}
@@ -376,7 +397,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				args = args[1:] // the owner
 			}
 			for _, a := range args {
-				if t := classifyArg(a, cwd, g.home); rootAndSystem.has(t.kind) {
+				if t := g.classifyArg(a, cwd); rootAndSystem.has(t.kind) {
 					return found(ruleChown, "recursively changes the owner of "+t.describe())
 				}
 			}
@@ -435,7 +456,7 @@ func (g *dangerGuard) chmod(s shell.Segment, cwd string) (finding, bool) {
 		want = allTargets
 	}
 	for _, a := range args[1:] {
-		if t := classifyArg(a, cwd, g.home); want.has(t.kind) {
+		if t := g.classifyArg(a, cwd); want.has(t.kind) {
 			how := "makes " + t.describe() + " writable by everyone"
 			if recursive {
 				how = "recursively " + how
@@ -507,11 +528,11 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 	}
 	text := strings.Join(s.Argv, " ")
 	for _, a := range starts {
-		t := classifyArg(a, cwd, g.home)
+		t := g.classifyArg(a, cwd)
 		if allTargets.has(t.kind) {
 			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + t.describe()}, true
 		}
-		if what := projectTarget(t, project); what != "" && (t.path != project || !findFilters(s.Argv)) {
+		if what := g.projectTarget(t, project); what != "" && (!g.same(t.path, project) || !findFilters(s.Argv)) {
 			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + what}, true
 		}
 	}
@@ -561,17 +582,27 @@ func dotArg(a string) bool {
 // projectTarget says what a target is when it is the project directory
 // or one of its parents ("" otherwise, and for the kinds classifyPath
 // already names).
-func projectTarget(t target, project string) string {
+func (g *dangerGuard) projectTarget(t target, project string) string {
+	what := g.projectTargetOf(t, project)
+	if what == "" && t.alt != "" {
+		// The argument's other reading (see paths.ArgForms).
+		what = g.projectTargetOf(target{path: t.alt, all: t.all}, project)
+	}
+	return what
+}
+
+// projectTargetOf is projectTarget of one reading of an argument.
+func (g *dangerGuard) projectTargetOf(t target, project string) string {
 	if project == "" || t.path == "" || t.kind != kindNone {
 		return ""
 	}
 	what := ""
 	switch {
-	case t.path == project && t.all:
+	case g.same(t.path, project) && t.all:
 		return "" // emptying the project ("rm -rf *") is the agent's business
-	case t.path == project:
+	case g.same(t.path, project):
 		what = "the project directory " + project
-	case paths.Inside(project, t.path):
+	case g.sys.Inside(project, t.path):
 		what = t.path + ", a parent of the project directory " + project
 	default:
 		return ""

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/hookctl/hookctl/lib/paths"
 	"github.com/hookctl/hookctl/lib/shell"
 )
 
@@ -213,8 +212,8 @@ func (g *dangerGuard) rmtreeAlias(code string, at place, project string) (findin
 	}
 	lits := strLitRe().FindAllStringSubmatch(code, maxCalls)
 	for _, m := range lits {
-		t := classifyArg(m[1]+m[2], at.cwd, g.home)
-		if what := projectTarget(t, project); allTargets.has(t.kind) || what != "" {
+		t := g.classifyArg(m[1]+m[2], at.cwd)
+		if what := g.projectTarget(t, project); allTargets.has(t.kind) || what != "" {
 			if what == "" {
 				what = t.describe()
 			}
@@ -283,7 +282,7 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 		}
 		return finding{}, false
 	}
-	t := classifyArg(p, cwd, g.home)
+	t := g.classifyArg(p, cwd)
 	verb := "deletes "
 	if recursive {
 		verb = "recursively deletes "
@@ -291,10 +290,10 @@ func (g *dangerGuard) call(kind callKind, name, args string, at place, project s
 	switch {
 	case allTargets.has(t.kind):
 		return finding{rule: ruleInterpreter, cmd: call, why: verb + t.describe()}, true
-	case projectTarget(t, project) != "":
-		return finding{rule: ruleInterpreter, cmd: call, why: verb + projectTarget(t, project)}, true
-	case recursive && g.outside && project != "" && t.path != "" && !paths.Inside(t.path, project) && !g.temporary(t.path):
-		return finding{rule: ruleRmOutside, cmd: call, why: verb + t.path + ", outside the project " + project}, true
+	case g.projectTarget(t, project) != "":
+		return finding{rule: ruleInterpreter, cmd: call, why: verb + g.projectTarget(t, project)}, true
+	case recursive && g.outside && project != "" && g.outsideOf(t, project) != "":
+		return finding{rule: ruleRmOutside, cmd: call, why: verb + g.outsideOf(t, project) + ", outside the project " + project}, true
 	case recursive && t.path == "":
 		return finding{rule: ruleUnseen, cmd: call, ask: true,
 			why: "deletes a directory tree the guard cannot work out"}, true

@@ -153,10 +153,13 @@ func (g *dangerGuard) chdir(argv []string, p place) place {
 	default:
 		target = g.dirArg(args[0], p)
 	}
-	if target == "" || (p.cwd == "" && !path.IsAbs(target)) {
+	if d, ok := g.sys.DriveForm(target); ok {
+		target = d // cd in Git Bash (paths.ArgForms): /c/x is C:/x
+	}
+	if target == "" || (p.cwd == "" && !g.sys.IsAbs(target)) {
 		return unknown
 	}
-	target = paths.Resolve(target, p.cwd, g.home)
+	target = g.sys.Resolve(target, p.cwd, g.home)
 	switch {
 	case name != "pushd":
 		return place{cwd: target, old: p.cwd, stack: p.stack}
@@ -179,7 +182,7 @@ func joinStack(dir, stack string) string {
 func (g *dangerGuard) dirArg(a string, p place) string {
 	a = g.expandPlace(a, p)
 	if strings.HasPrefix(a, "~") && a != "~" && !strings.HasPrefix(a, "~/") {
-		t := classifyArg(a, p.cwd, g.home)
+		t := g.classifyArg(a, p.cwd)
 		return t.path
 	}
 	if g.home != "" {
@@ -231,7 +234,7 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 			if strings.ContainsAny(d, "*?[~") || d == "-" {
 				return m
 			}
-			return paths.Resolve(d, p.cwd, g.home)
+			return g.sys.Resolve(d, p.cwd, g.home)
 		})
 	}
 	a = placeRe().ReplaceAllStringFunc(a, func(m string) string {

@@ -41,7 +41,7 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 	ro := &readOnly{
 		tools:    slices.Concat(defaultReadOnlyTools, b.opts.list("tools")),
 		commands: b.opts.list("commands"),
-		secrets:  newDefaultSecretChecker(b.home, b.shell),
+		secrets:  newDefaultSecretChecker(b.home, b.shell, b.cfg.system),
 		shell:    b.shell,
 	}
 	h := b.hook(engine.Hook{

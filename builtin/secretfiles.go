@@ -86,6 +86,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		allow:   slices.Concat(defaultSecretAllow, b.opts.list("allow")),
 		home:    b.home,
 		shell:   b.shell,
+		sys:     b.cfg.system,
 	}
 	decide := engine.Deny
 	if mode == "ask" {
@@ -111,11 +112,12 @@ type secretChecker struct {
 	allow   []string // globs of files never protected
 	home    string
 	shell   *shell.Cache
+	sys     paths.System // the path rules (zero: the host's)
 }
 
 // newDefaultSecretChecker returns a checker with the default lists.
-func newDefaultSecretChecker(home string, sh *shell.Cache) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh}
+func newDefaultSecretChecker(home string, sh *shell.Cache, sys paths.System) *secretChecker {
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys}
 }
 
 // secretHit is one protected file touched.
@@ -134,11 +136,11 @@ func (h secretHit) reason() string {
 
 // protected returns the pattern protecting the path p (resolved or not).
 func (sc *secretChecker) protected(p string) (string, bool) {
-	if p == "" || paths.MatchEvery(sc.allow, p) {
+	if p == "" || sc.sys.MatchEvery(sc.allow, p) {
 		return "", false
 	}
 	for _, pat := range sc.protect {
-		if paths.Match(pat, p) {
+		if sc.sys.Match(pat, p) {
 			return pat, true
 		}
 	}
@@ -148,9 +150,9 @@ func (sc *secretChecker) protected(p string) (string, bool) {
 // resolve makes a path absolute against cwd where possible.
 func (sc *secretChecker) resolve(p, cwd string) string {
 	if cwd == "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "$HOME") && !strings.HasPrefix(p, "${HOME}") {
-		return paths.Normalize(p)
+		return sc.sys.Normalize(p)
 	}
-	return paths.Resolve(p, cwd, sc.home)
+	return sc.sys.Resolve(p, cwd, sc.home)
 }
 
 // checkPath checks a path given to a tool or command.
@@ -161,8 +163,12 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	if hasGlob(p) {
 		return sc.checkGlob(p, cwd, how)
 	}
-	if pat, ok := sc.protected(sc.resolve(p, cwd)); ok {
-		return secretHit{file: p, pattern: pat, how: how}, true
+	// Each reading of p (Git Bash's /c/x as C:/x on Windows, see
+	// paths.ArgForms): protected when any of them is.
+	for _, f := range sc.sys.ArgForms(p) {
+		if pat, ok := sc.protected(sc.resolve(f, cwd)); ok {
+			return secretHit{file: p, pattern: pat, how: how}, true
+		}
 	}
 	// resolve reads a backslash as a separator; on Unix it is also a
 	// name character (a file named .env.local\x), and paths.Match tries
@@ -184,11 +190,13 @@ func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
 // to be a catch-all such as "*" or "**/*"; or it spells a credentials
 // directory (.ssh/, .aws/, ...) and matches a sample file in it.
 func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
-	if paths.MatchEvery(sc.allow, g) {
+	if sc.sys.MatchEvery(sc.allow, g) {
 		return secretHit{}, false
 	}
-	if pat, ok := sc.protected(sc.resolve(g, cwd)); ok {
-		return secretHit{file: g, pattern: pat, how: how}, true
+	for _, f := range sc.sys.ArgForms(g) {
+		if pat, ok := sc.protected(sc.resolve(f, cwd)); ok {
+			return secretHit{file: g, pattern: pat, how: how}, true
+		}
 	}
 	base := paths.Base(g)
 	alnum := 0

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"path"
 	"strings"
 
@@ -62,6 +63,10 @@ type target struct {
 	kind targetKind
 	path string // the resolved path
 	all  bool   // the argument was a glob for everything in path ("/*")
+	// alt is the argument's other reading, resolved, when it has two
+	// (paths.ArgForms: Git Bash's /c/x on Windows); kind and path are
+	// those of the reading classified worst.
+	alt string
 }
 
 // describe says what the target is, for reasons.
@@ -69,12 +74,12 @@ func (t target) describe() string {
 	var what string
 	switch t.kind {
 	case kindRoot:
-		what = "the root directory /"
+		what = "the root directory " + cmp.Or(t.path, "/")
 	case kindHome:
 		what = "the home directory " + t.path
 	case kindHomeDir:
 		what = "the home directory " + t.path
-		if t.path == "/home" || t.path == "/Users" {
+		if t.path == "/home" || t.path == "/Users" || winRest(t.path) == "/users" {
 			what = "every home directory (" + t.path + ")"
 		}
 	case kindSystemTop, kindSystemSub:
@@ -89,8 +94,12 @@ func (t target) describe() string {
 	return what
 }
 
-// classifyPath classifies a resolved, cleaned absolute path.
-func classifyPath(p, home string) targetKind {
+// classifyPath classifies a resolved, cleaned absolute path, under
+// Windows' rules when win is set.
+func classifyPath(p, home string, win bool) targetKind {
+	if win {
+		return classifyWinPath(p, home)
+	}
 	switch {
 	case p == "/":
 		return kindRoot
@@ -109,12 +118,56 @@ func classifyPath(p, home string) targetKind {
 	return kindNone
 }
 
+// winSystem are the Windows directories, on any drive, whose loss breaks
+// the machine, by their drive-less lower-case path.
+var winSystem = map[string]targetKind{
+	"/windows": kindSystemTop, "/program files": kindSystemTop, "/program files (x86)": kindSystemTop,
+	"/programdata": kindSystemTop, "/windows/system32": kindSystemSub, "/windows/syswow64": kindSystemSub,
+	"/windows/winsxs": kindSystemSub, "/program files/common files": kindSystemSub,
+}
+
+// winRest returns a Windows drive path's rest in lower case (C:/Users ->
+// /users), or "" for another path.
+func winRest(p string) string {
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' {
+		return ""
+	}
+	return strings.ToLower(p[2:])
+}
+
+// classifyWinPath is classifyPath under Windows' rules: names compare
+// regardless of case, a drive's root is a root, C:/Users holds the home
+// directories.
+func classifyWinPath(p, home string) targetKind {
+	rest := winRest(p)
+	switch {
+	case p == "/" || rest == "/":
+		return kindRoot
+	case strings.HasPrefix(p, "//") && strings.Count(strings.TrimSuffix(p[2:], "/"), "/") <= 1:
+		return kindRoot // a share's root, //server/share
+	case home != "" && strings.EqualFold(p, home) && winRest(home) != "/":
+		return kindHome
+	case rest == "/users":
+		return kindHomeDir
+	case winSystem[rest] != kindNone:
+		return winSystem[rest]
+	case rest != "" && path.Dir(rest) == "/users":
+		return kindHomeDir
+	}
+	return kindNone
+}
+
+// classifyArg is classifyArg of the guard's rules and home.
+func (g *dangerGuard) classifyArg(arg, cwd string) target {
+	return classifyArg(g.sys, arg, cwd, g.home)
+}
+
 // classifyArg classifies a command argument naming a path, as the shell
 // would see it: ~, ~user, $HOME and ${HOME} are expanded, a relative path
 // is resolved against cwd (unknown when cwd is ""), and a trailing
 // all-matching glob component ("/*", "/.*") stands for the directory it
 // empties. Arguments with other expansions are unknown (kindNone).
-func classifyArg(arg, cwd, home string) target {
+func classifyArg(sys paths.System, arg, cwd, home string) target {
 	t := arg
 	if t == "" {
 		return target{}
@@ -164,13 +217,31 @@ func classifyArg(arg, cwd, home string) target {
 			return target{}
 		}
 	}
-	if !path.IsAbs(t) && cwd == "" {
-		return target{}
-	}
-	p := paths.Resolve(t, cwd, home)
 	// A path that is none of the special kinds keeps its resolved path,
-	// for the project check.
-	return target{kind: classifyPath(p, home), path: p, all: all}
+	// for the project check. An argument read two ways is classified
+	// by its worse reading and keeps the other (alt).
+	var out target
+	forms, n := [2]string{t}, 1
+	if d, ok := sys.DriveForm(t); ok {
+		forms, n = [2]string{d, t}, 2 // as paths.ArgForms, without allocating
+	}
+	for _, f := range forms[:n] {
+		if !path.IsAbs(f) && !sys.IsAbs(f) && cwd == "" {
+			continue
+		}
+		p := sys.Resolve(f, cwd, home)
+		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
+		switch {
+		case out.path == "":
+			out = ft
+		case out.kind == kindNone && ft.kind != kindNone:
+			ft.alt = out.path
+			out = ft
+		case out.alt == "":
+			out.alt = p
+		}
+	}
+	return out
 }
 
 // globHit returns the home directory, the project directory, or one of
@@ -180,6 +251,19 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
 		return ""
 	}
+	if hit := g.globHitOf(arg, cwd, project); hit != "" {
+		return hit
+	}
+	if d, ok := g.sys.DriveForm(arg); ok {
+		return g.globHitOf(d, cwd, project) // Git Bash's /c/Us*: C:/Us*
+	}
+	return ""
+}
+
+// globHitOf is globHit of one reading of the argument; under Windows'
+// rules names match regardless of case.
+func (g *dangerGuard) globHitOf(arg, cwd, project string) string {
+	win := g.sys.IsWindows()
 	// The home and the working directory are names, not patterns: their
 	// own *, ?, [ and \ are quoted (a project under /srv/p[1] is not one
 	// under /srv/p1).
@@ -187,16 +271,23 @@ func (g *dangerGuard) globHit(arg, cwd, project string) string {
 	if g.home != "" {
 		pat = paths.ExpandPattern(pat, g.home)
 	}
-	if !path.IsAbs(pat) {
+	if !path.IsAbs(pat) && !(win && g.sys.IsAbs(pat)) {
 		if cwd == "" {
 			return ""
 		}
 		pat = paths.QuoteMeta(cwd) + "/" + pat
 	}
 	pat = path.Clean(pat)
+	if win {
+		pat = strings.ToLower(pat)
+	}
 	for _, start := range []string{project, g.home} {
 		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
-			if ok, _ := path.Match(pat, d); ok {
+			name := d
+			if win {
+				name = strings.ToLower(d)
+			}
+			if ok, _ := path.Match(pat, name); ok {
 				return d
 			}
 		}

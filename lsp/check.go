@@ -126,7 +126,8 @@ func (s *Server) runChecks(key checkKey, st *checkState) {
 		st.cancel = cancel
 		overlay := map[string][]byte{}
 		open := map[string]*document{}
-		for p, d := range s.docs {
+		for _, d := range s.docs {
+			p := d.path
 			overlay[p] = d.text
 			if filepath.Dir(p) == key.dir && testFile(p) == key.tests {
 				open[p] = &document{uri: d.uri, path: p, version: d.version, text: d.text}

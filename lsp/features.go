@@ -189,8 +189,8 @@ func (s *Server) customEvents(dir string) []string {
 	files, _ := hcl.ConfigFiles(dir)
 	s.mu.Lock()
 	texts := map[string][]byte{}
-	for p, d := range s.docs {
-		if filepath.Dir(p) == dir && !testFile(p) && isHCL(p) {
+	for _, d := range s.docs {
+		if p := d.path; filepath.Dir(p) == dir && !testFile(p) && isHCL(p) {
 			texts[p] = d.text
 		}
 	}

@@ -19,8 +19,24 @@ import (
 // hostWindows says whether file: URIs name Windows paths here.
 const hostWindows = goruntime.GOOS == "windows"
 
-// uriPath returns the absolute, clean path of a file: URI.
-func uriPath(uri string) (string, error) { return uriPathFor(uri, hostWindows) }
+// uriPath returns the absolute, clean path of a file: URI, by the
+// server's platform rules.
+func (s *Server) uriPath(uri string) (string, error) { return uriPathFor(uri, s.win) }
+
+// docKey is the key of the open document at path (a path uriPathFor
+// returned) with Windows' rules (win) or Unix's. Windows compares names
+// regardless of case, and editors spell one file differently
+// (file:///C:/p/h.hcl, VS Code's file:///c%3A/p/h.hcl): its key is the
+// whole path in upper case, Windows' own folding (NTFS compares names
+// upper-cased), so both are one document. On Unix a name's case is part
+// of it and the key is the path. A document keeps its path as written,
+// to read and to show.
+func docKey(path string, win bool) string {
+	if win {
+		return strings.ToUpper(path)
+	}
+	return path
+}
 
 // uriPathFor is uriPath with Windows' rules (win) or Unix's: on Windows
 // file:///C:/dir/f.hcl (and file:///c%3A/dir/f.hcl, as VS Code writes it)

@@ -35,9 +35,12 @@ var ErrExitWithoutShutdown = errors.New("lsp: exit without shutdown")
 // Build it with New and run it on one connection with Serve.
 type Server struct {
 	opts options
+	// win says whether file: URIs name Windows paths (hostWindows; a
+	// test sets it to check Windows' rules on another system).
+	win bool
 
 	mu          sync.Mutex
-	docs        map[string]*document // by path
+	docs        map[string]*document // by docKey of the path
 	checks      map[checkKey]*checkState
 	inflight    map[jsonrpc2.ID]context.CancelFunc
 	initialized bool
@@ -80,6 +83,7 @@ func New(opts ...Option) *Server {
 	return &Server{
 		opts:     o,
 		docs:     map[string]*document{},
+		win:      hostWindows,
 		checks:   map[checkKey]*checkState{},
 		inflight: map[jsonrpc2.ID]context.CancelFunc{},
 		exit:     make(chan error, 1),
@@ -367,14 +371,15 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 // snapshot returns the text of the document at uri: the open buffer, or
 // the file on disk.
 func (s *Server) snapshot(uri string) (path string, text []byte, ok bool) {
-	path, err := uriPath(uri)
+	path, err := s.uriPath(uri)
 	if err != nil {
 		return "", nil, false
 	}
 	s.mu.Lock()
-	d := s.docs[path]
+	d := s.docs[docKey(path, s.win)]
 	s.mu.Unlock()
 	if d != nil {
+		path = d.path // as the buffer was opened
 		return path, d.text, true
 	}
 	b, err := safefile.ReadRegular(path)
@@ -382,28 +387,29 @@ func (s *Server) snapshot(uri string) (path string, text []byte, ok bool) {
 }
 
 func (s *Server) open(item TextDocumentItem) {
-	path, err := uriPath(item.URI)
+	path, err := s.uriPath(item.URI)
 	if err != nil {
 		s.unchecked(item.URI, err)
 		return
 	}
 	s.mu.Lock()
-	s.docs[path] = &document{uri: item.URI, path: path, version: item.Version, text: []byte(item.Text)}
+	s.docs[docKey(path, s.win)] = &document{uri: item.URI, path: path, version: item.Version, text: []byte(item.Text)}
 	s.mu.Unlock()
 	s.schedule(path)
 }
 
 func (s *Server) change(p DidChangeTextDocumentParams) {
-	path, err := uriPath(p.TextDocument.URI)
+	path, err := s.uriPath(p.TextDocument.URI)
 	if err != nil {
 		return
 	}
 	s.mu.Lock()
-	d := s.docs[path]
+	d := s.docs[docKey(path, s.win)]
 	if d == nil {
 		d = &document{uri: p.TextDocument.URI, path: path}
-		s.docs[path] = d
+		s.docs[docKey(path, s.win)] = d
 	}
+	path = d.path
 	text := d.text
 	for _, c := range p.ContentChanges {
 		if c.Range == nil {
@@ -422,12 +428,12 @@ func (s *Server) change(p DidChangeTextDocumentParams) {
 }
 
 func (s *Server) save(p DidSaveTextDocumentParams) {
-	path, err := uriPath(p.TextDocument.URI)
+	path, err := s.uriPath(p.TextDocument.URI)
 	if err != nil {
 		return
 	}
 	s.mu.Lock()
-	if d := s.docs[path]; d != nil && p.Text != nil {
+	if d := s.docs[docKey(path, s.win)]; d != nil && p.Text != nil {
 		d.text = []byte(*p.Text)
 	}
 	s.mu.Unlock()
@@ -435,12 +441,12 @@ func (s *Server) save(p DidSaveTextDocumentParams) {
 }
 
 func (s *Server) close(uri string) {
-	path, err := uriPath(uri)
+	path, err := s.uriPath(uri)
 	if err != nil {
 		return
 	}
 	s.mu.Lock()
-	delete(s.docs, path)
+	delete(s.docs, docKey(path, s.win))
 	s.mu.Unlock()
 	// The file on disk is what counts now.
 	s.schedule(path)

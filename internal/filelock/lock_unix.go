@@ -1,4 +1,4 @@
-//go:build unix && !solaris && !aix
+//go:build unix && !aix
 
 package filelock
 
@@ -7,8 +7,9 @@ import (
 	"errors"
 	"os"
 	"sync"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Shared reports whether readers can hold the lock together (flock(2)
@@ -26,13 +27,13 @@ const Shared = true
 // otherwise it polls with a non-blocking flock, backing off up to 10ms,
 // and gives up with ctx.Err() when ctx is done.
 func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	how := syscall.LOCK_SH
+	how := unix.LOCK_SH
 	if exclusive {
-		how = syscall.LOCK_EX
+		how = unix.LOCK_EX
 	}
 	fd := int(f.Fd())
 	if err := flock(ctx, fd, how); err != nil {
@@ -42,7 +43,7 @@ func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
 	return func() {
 		// Closing the descriptor releases the lock; the explicit
 		// unlock just makes that independent of any dup of fd.
-		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		_ = unix.Flock(fd, unix.LOCK_UN)
 		f.Close()
 	}, nil
 }
@@ -50,19 +51,19 @@ func Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
 func flock(ctx context.Context, fd, how int) error {
 	if ctx.Done() == nil {
 		for {
-			err := syscall.Flock(fd, how)
-			if err != syscall.EINTR {
+			err := unix.Flock(fd, how)
+			if err != unix.EINTR {
 				return err
 			}
 		}
 	}
 	delay := 50 * time.Microsecond
 	for {
-		err := syscall.Flock(fd, how|syscall.LOCK_NB)
+		err := unix.Flock(fd, how|unix.LOCK_NB)
 		if err == nil {
 			return nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && err != syscall.EINTR {
+		if !errors.Is(err, unix.EWOULDBLOCK) && err != unix.EINTR {
 			return err
 		}
 		t := time.NewTimer(delay)
@@ -97,24 +98,24 @@ func NewLocker(n int) *Locker {
 
 // Lock takes the lock at path; see Lock and Locker.
 func (l *Locker) Lock(ctx context.Context, path string, exclusive bool) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	how := syscall.LOCK_SH
+	how := unix.LOCK_SH
 	if exclusive {
-		how = syscall.LOCK_EX
+		how = unix.LOCK_EX
 	}
 	fd := int(f.Fd())
 	release := func() {
-		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		_ = unix.Flock(fd, unix.LOCK_UN)
 		f.Close()
 	}
-	err = syscall.Flock(fd, how|syscall.LOCK_NB)
+	err = unix.Flock(fd, how|unix.LOCK_NB)
 	if err == nil {
 		return release, nil
 	}
-	if !errors.Is(err, syscall.EWOULDBLOCK) && err != syscall.EINTR {
+	if !errors.Is(err, unix.EWOULDBLOCK) && err != unix.EINTR {
 		f.Close()
 		return nil, err
 	}

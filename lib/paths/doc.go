@@ -6,4 +6,8 @@
 // They back the hookctl/path JavaScript module, the path functions of
 // `when` conditions and the built-in hooks. Every function is pure and safe
 // for concurrent use; none touches the filesystem except Real.
+//
+// The functions read paths as the system hookctl runs on does; a System
+// (Unix, Windows) reads them as that system does, to judge another
+// system's paths (a test of the Windows rules on Linux).
 package paths

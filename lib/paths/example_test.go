@@ -16,3 +16,17 @@ func Example() {
 	// true
 	// true false
 }
+
+// A command argument in Git Bash's form names a drive on Windows; in
+// PowerShell it is a directory on the working directory's drive. A
+// guard judges both readings.
+func ExampleSystem_ArgForms() {
+	for _, f := range paths.Windows.ArgForms("/c/Users/me") {
+		fmt.Println(paths.Windows.Resolve(f, `D:\proj`, ""))
+	}
+	fmt.Println(paths.Unix.ArgForms("/c/Users/me"))
+	// Output:
+	// C:/Users/me
+	// D:/c/Users/me
+	// [/c/Users/me]
+}

@@ -135,18 +135,7 @@ func Normalize(p string) string { return normalize(p, hostWindows) }
 // On Windows, C:\x and \\server\share\x are absolute, \x is on cwd's
 // drive, and ~\x is under the home directory too.
 func Resolve(p, cwd, home string, opts ...Option) string {
-	if hostWindows {
-		p = strings.ReplaceAll(p, `\`, "/")
-	}
-	p = Expand(p, home, opts...)
-	if !isAbs(p, hostWindows) && cwd == "" {
-		getwd := os.Getwd
-		if e := envOf(opts); e.Getwd != nil {
-			getwd = e.Getwd
-		}
-		cwd, _ = getwd()
-	}
-	return resolve(p, cwd, hostWindows)
+	return Host.Resolve(p, cwd, home, opts...)
 }
 
 // Inside reports whether p is root or lies under it, lexically (after
@@ -184,22 +173,30 @@ func Real(p string) string {
 // so a guard's deny is never narrowed by the reading: "/x/.env\foo" (one
 // file named .env\foo) matches ".env*" as its raw form, and "**/.env" as
 // its slash form. An allow list must hold for every form (MatchEvery).
-func Match(pattern, p string) bool {
-	if !hostWindows && strings.Contains(p, `\`) && matchRaw(pattern, p) {
+func Match(pattern, p string) bool { return Host.Match(pattern, p) }
+
+// Match is Match under s's rules.
+func (s System) Match(pattern, p string) bool {
+	win := s.IsWindows()
+	if !win && strings.Contains(p, `\`) && matchRaw(pattern, p) {
 		return true
 	}
-	return match(pattern, p, hostWindows)
+	return match(pattern, p, win)
 }
 
 // MatchEvery reports whether every reading of p (on Unix its raw form
 // and its slash form; on Windows its one form) matches one of the
 // patterns: the test for an allow list that exempts a path from a guard,
 // so that an exemption never covers a form the guard denies.
-func MatchEvery(patterns []string, p string) bool {
-	if !hostWindows && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(pat, p) }) {
+func MatchEvery(patterns []string, p string) bool { return Host.MatchEvery(patterns, p) }
+
+// MatchEvery is MatchEvery under s's rules.
+func (s System) MatchEvery(patterns []string, p string) bool {
+	win := s.IsWindows()
+	if !win && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(pat, p) }) {
 		return false
 	}
-	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, hostWindows) })
+	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, win) })
 }
 
 // matchRaw is match on Unix with p's backslashes kept as characters of

@@ -1,0 +1,110 @@
+package paths
+
+import (
+	"os"
+	"strings"
+)
+
+// System is the set of rules paths are read with: Windows' or Unix's.
+// The zero value, Host, is the rules of the system hookctl runs on; a
+// caller judging another system's paths (a test of the Windows rules on
+// Linux) names it. The package's functions are Host's.
+type System uint8
+
+const (
+	// Host reads paths as the system hookctl runs on does.
+	Host System = iota
+	// Unix reads paths as Linux and macOS do.
+	Unix
+	// Windows reads paths as Windows does (see IsAbs, Resolve, Inside).
+	Windows
+)
+
+// IsWindows reports whether s reads paths as Windows does.
+func (s System) IsWindows() bool {
+	if s == Host {
+		return hostWindows
+	}
+	return s == Windows
+}
+
+// IsAbs is IsAbs under s's rules.
+func (s System) IsAbs(p string) bool { return isAbs(p, s.IsWindows()) }
+
+// Normalize is Normalize under s's rules.
+func (s System) Normalize(p string) string { return normalize(p, s.IsWindows()) }
+
+// Inside is Inside under s's rules.
+func (s System) Inside(p, root string) bool { return inside(p, root, s.IsWindows()) }
+
+// Resolve is Resolve under s's rules.
+func (s System) Resolve(p, cwd, home string, opts ...Option) string {
+	win := s.IsWindows()
+	if win {
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	p = Expand(p, home, opts...)
+	if !isAbs(p, win) && cwd == "" {
+		getwd := os.Getwd
+		if e := envOf(opts); e.Getwd != nil {
+			getwd = e.Getwd
+		}
+		cwd, _ = getwd()
+	}
+	return resolve(p, cwd, win)
+}
+
+// DriveForm returns, on Windows, the drive path a Git Bash argument
+// names (/c/x or /cygdrive/c/x: C:/x), the first of ArgForms' two
+// forms; ok is false for any other argument and on Unix. It is ArgForms
+// without an allocation, for hot paths.
+func (s System) DriveForm(arg string) (drive string, ok bool) {
+	if !s.IsWindows() {
+		return "", false
+	}
+	return msysDrive(arg)
+}
+
+// ArgForms is ArgForms under s's rules.
+func (s System) ArgForms(arg string) []string { return argForms(arg, s.IsWindows()) }
+
+// ArgForms returns the paths a command-line argument may name, to be
+// resolved (Resolve) and judged each: a guard denies when any of them is
+// denied, and exempts only when all of them are exempt.
+//
+// On Unix that is the argument itself. On Windows a command line may
+// run in Git Bash (Claude Code's Bash tool does), where /c/Users/me and
+// /cygdrive/c/Users/me are C:\Users\me (MSYS's drive mounts), or in
+// PowerShell or cmd, where they are \c\Users\me on the working
+// directory's drive: an argument whose first name is one letter (or
+// /cygdrive/ and one letter) has both forms, the drive's first. Other
+// rooted paths (/tmp/x, /usr/bin) have one form, on the working
+// directory's drive: Git Bash mounts them under its own installation
+// (and /tmp at %TEMP%), which a guard does not know, so a /tmp path is
+// not a temporary one there.
+func ArgForms(arg string) []string { return argForms(arg, hostWindows) }
+
+func argForms(arg string, win bool) []string {
+	if !win {
+		return []string{arg}
+	}
+	if d, ok := msysDrive(arg); ok {
+		return []string{d, arg}
+	}
+	return []string{arg}
+}
+
+// msysDrive reads p as a Git Bash (MSYS) path naming a drive: /x or
+// /x/rest (and /cygdrive/x...) is X:/ or X:/rest.
+func msysDrive(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, "/cygdrive/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "/")
+	}
+	if !ok || rest == "" || !isLetterByte(rest[0]) || len(rest) > 1 && rest[1] != '/' {
+		return "", false
+	}
+	return strings.ToUpper(rest[:1]) + ":/" + strings.TrimLeft(rest[1:], "/"), true
+}
+
+func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
