@@ -15,10 +15,9 @@ import (
 type syncPipe struct {
 	mu      sync.Mutex
 	pending chan struct{} // closed to cancel the operation pending now
-	// data feeds reads; nil: a read waits for a cancel. always: every
-	// read returns a byte at once (a writer outside the run that never
-	// stops), so that no read is ever pending.
-	data   chan []byte
+	// always: every read returns a byte at once (a writer outside the
+	// run that never stops), so that no read is ever pending; otherwise
+	// a read waits for a cancel.
 	always bool
 	// entered, when set, is signalled as an operation begins, which then
 	// waits for proceed before it becomes pending.
