@@ -44,7 +44,7 @@ func CallContext(ctx context.Context, socket string, req *Request) (*Response, e
 		})
 		defer stop()
 	}
-	return ReadResponse(f)
+	return readReply(f)
 }
 
 // reachable reports whether a daemon accepts connections on socket.

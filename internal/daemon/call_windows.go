@@ -104,7 +104,7 @@ func CallContext(ctx context.Context, pipe string, req *Request) (*Response, err
 			}
 		}()
 	}
-	return ReadResponse(conn)
+	return readReply(conn)
 }
 
 // myIdentity is who this process runs as; an empty SID when its token

@@ -9,6 +9,7 @@
 package daemon
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -337,6 +338,17 @@ func WriteResponse(w io.Writer, r *Response) error {
 }
 
 // ReadResponse receives a response.
+// responseBuffer is the size of the buffer a client reads its response
+// through (readReply).
+const responseBuffer = 4 << 10
+
+// readReply is ReadResponse for a client, through a buffer: a response
+// the daemon writes at once is read in one read, its header and body
+// together, not one each.
+func readReply(r io.Reader) (*Response, error) {
+	return ReadResponse(bufio.NewReaderSize(r, responseBuffer))
+}
+
 func ReadResponse(rd io.Reader) (*Response, error) {
 	b, err := readFrame(rd)
 	if err != nil {

@@ -370,3 +370,32 @@ func TestReadRequestAllocations(t *testing.T) {
 		t.Errorf("ReadRequest: %.0f allocations, want 6 at most", allocs)
 	}
 }
+
+// readCounter counts the reads made of r.
+type readCounter struct {
+	r     io.Reader
+	reads int
+}
+
+func (c *readCounter) Read(b []byte) (int, error) {
+	c.reads++
+	return c.r.Read(b)
+}
+
+// TestReplyInOneRead: a client reads a response the daemon wrote at once
+// in one read, its header and body together.
+func TestReplyInOneRead(t *testing.T) {
+	var buf bytes.Buffer
+	want := Response{Code: 2, Stdout: []byte(`{"decision":"block"}`), Stderr: []byte("hookctl: denied\n")}
+	if err := WriteResponse(&buf, &want); err != nil {
+		t.Fatal(err)
+	}
+	rc := &readCounter{r: &buf}
+	got, err := readReply(rc)
+	if err != nil || got.Code != 2 || string(got.Stdout) != string(want.Stdout) || string(got.Stderr) != string(want.Stderr) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if rc.reads != 1 {
+		t.Fatalf("the response took %d reads, want 1", rc.reads)
+	}
+}

@@ -14,6 +14,13 @@ import (
 // on macOS).
 func peerIsMe(c net.Conn) (bool, error) { return peerIs(c, os.Getuid(), localPeerCred) }
 
+// mePeer is peerIsMe with this process's user read once, not on every
+// connection.
+func mePeer() func(net.Conn) (bool, error) {
+	uid := os.Getuid()
+	return func(c net.Conn) (bool, error) { return peerIs(c, uid, localPeerCred) }
+}
+
 // localPeerCred is the peer's effective user id by LOCAL_PEERCRED: the
 // credentials the peer had when it connected.
 func localPeerCred(fd int) (int, error) {

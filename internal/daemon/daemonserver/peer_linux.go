@@ -13,6 +13,13 @@ import (
 // connection runs as this user (SO_PEERCRED).
 func peerIsMe(c net.Conn) (bool, error) { return peerIs(c, os.Getuid(), soPeerCred) }
 
+// mePeer is peerIsMe with this process's user read once, not on every
+// connection.
+func mePeer() func(net.Conn) (bool, error) {
+	uid := os.Getuid()
+	return func(c net.Conn) (bool, error) { return peerIs(c, uid, soPeerCred) }
+}
+
 // soPeerCred is the peer's user id by SO_PEERCRED: the credentials the
 // peer had when it connected.
 func soPeerCred(fd int) (int, error) {

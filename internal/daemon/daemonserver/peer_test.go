@@ -110,6 +110,9 @@ func TestPeerIsMeOnARealSocket(t *testing.T) {
 	if ok, err := peerIsMe(server); !ok || err != nil {
 		t.Fatalf("own process: %v %v", ok, err)
 	}
+	if ok, err := mePeer()(server); !ok || err != nil {
+		t.Fatalf("own process, the user read once: %v %v", ok, err)
+	}
 	if ok, _ := peerIs(server, os.Getuid()+1, peerCredOf(t)); ok {
 		t.Fatal("another uid matched this process")
 	}

@@ -32,6 +32,18 @@ func peerIsMe(c net.Conn) (bool, error) {
 	return callerIs(c, tokenIDOf(ti), pipeClientToken)
 }
 
+// mePeer is peerIsMe with this process's token read once, not on every
+// connection (a process's user, integrity level and sandbox do not
+// change); if it cannot be read now, each connection reads it again.
+func mePeer() func(net.Conn) (bool, error) {
+	ti, err := daemon.TokenIdentity(windows.GetCurrentProcessToken())
+	if err != nil {
+		return peerIsMe
+	}
+	me := tokenIDOf(ti)
+	return func(c net.Conn) (bool, error) { return callerIs(c, me, pipeClientToken) }
+}
+
 // pipeClientToken reads the token of the client of a pipe connection by
 // impersonating it. The client connects at the identification level
 // (daemon.CallContext): its token can be read, not used. This is the

@@ -1,6 +1,7 @@
 package daemonserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -128,7 +129,7 @@ func Listen(ctx context.Context, socket string) (net.Listener, error) {
 // reason on stderr. Serve returns when the calls in progress have ended.
 func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) error {
 	o := options{idle: 10 * time.Minute, readTimeout: 30 * time.Second, hangup: ErrClientGone,
-		peer: peerCheck{isMe: peerIsMe, afterHead: runtime.GOOS == "windows"}}
+		peer: peerCheck{isMe: mePeer(), afterHead: runtime.GOOS == "windows"}}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -168,6 +169,9 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	conns := gopool.Pool{Parked: o.parked}
+	// A request is read through a buffer: its header and its body come in
+	// one read from the socket, not one each.
+	readers := sync.Pool{New: func() any { return bufio.NewReaderSize(nil, requestBuffer) }}
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -186,7 +190,7 @@ func Serve(ctx context.Context, ln net.Listener, h Handler, opts ...Option) erro
 			defer active.Add(-1)
 			// Only a call keeps the daemon: a connection that sends no
 			// request (a client counting live daemons) does not.
-			if serveConn(ctx, conn, me, h, o.peer, o.readTimeout, o.hangup) {
+			if serveConn(ctx, conn, me, h, o.peer, o.readTimeout, o.hangup, &readers) {
 				last.Store(time.Now().UnixNano())
 			}
 		})
@@ -231,9 +235,13 @@ func (s self) refusal(req *daemon.Request) string {
 	return ""
 }
 
+// requestBuffer is the size of the buffer a request is read through: a
+// request of a host's payload and the client's environment fits.
+const requestBuffer = 16 << 10
+
 // serveConn answers one client connection; it reports whether the client
 // sent a request.
-func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, peer peerCheck, readTimeout time.Duration, hangup error) bool {
+func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, peer peerCheck, readTimeout time.Duration, hangup error, readers *sync.Pool) bool {
 	defer conn.Close()
 	if !peer.afterHead {
 		if mine, err := peer.isMe(conn); err != nil || !mine {
@@ -254,7 +262,11 @@ func serveConn(ctx context.Context, conn net.Conn, me self, h Handler, peer peer
 		}
 		rd = io.MultiReader(bytes.NewReader(head[:]), conn)
 	}
-	req, err := daemon.ReadRequest(rd)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(rd)
+	req, err := daemon.ReadRequest(br)
+	br.Reset(nil)
+	readers.Put(br)
 	if err != nil {
 		return false
 	}

@@ -298,3 +298,48 @@ func TestConnectionsReuseAGoroutine(t *testing.T) {
 		t.Fatalf("the calls ran on goroutines %v, want one", ids)
 	}
 }
+
+// countingConn counts the reads made on a connection.
+type countingConn struct {
+	net.Conn
+	reads *atomic.Int64
+}
+
+func (c countingConn) Read(b []byte) (int, error) {
+	c.reads.Add(1)
+	return c.Conn.Read(b)
+}
+
+// TestRequestInOneRead: a request the client writes at once (a host's
+// payload and the client's environment) is read from the connection in
+// one read, its header and body together, not one read each.
+func TestRequestInOneRead(t *testing.T) {
+	var reads atomic.Int64
+	readsAtCall := make(chan int64, 1)
+	ln := &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, ln, HandlerFunc(func(context.Context, *daemon.Request) daemon.Response {
+			readsAtCall <- reads.Load()
+			return daemon.Response{Code: 2}
+		}), WithIdentity("id"), withPeer(peerCheck{isMe: func(net.Conn) (bool, error) { return true, nil }}))
+	}()
+	client, server := net.Pipe()
+	ln.conns <- countingConn{server, &reads}
+	req := ownRequest(t)
+	req.Stdin = []byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	go daemon.WriteRequest(client, req)
+	resp, err := daemon.ReadResponse(client)
+	client.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || resp.Code != 2 {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	if n := <-readsAtCall; n != 1 {
+		t.Fatalf("the request took %d reads of the connection, want 1", n)
+	}
+}
