@@ -193,6 +193,8 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 		return target{}
 	}
 	all := false
+	// On Windows: slashes, and no device prefix whose "?" reads as a glob.
+	t = sys.Plain(t)
 	if i := strings.IndexAny(t, "*?["); i >= 0 {
 		// Find the component holding the first glob character.
 		start := strings.LastIndexByte(t[:i], '/') + 1
@@ -210,8 +212,9 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 			if t == "" {
 				t = "."
 			}
-		case dir == "/":
-			// "/u*": top-level directories.
+		case sys.TopLevel(dir):
+			// "/u*": top-level directories (on Windows also C:/W*,
+			// /c/W*, //server/share/D*).
 			return target{kind: kindSystemTop, path: t}
 		default:
 			return target{}

@@ -36,6 +36,19 @@ func (l *loader) parseFile(p string) (*hcl2.File, hcl2.Diagnostics) {
 			Detail:   fmt.Sprintf("%v.", err),
 		}}
 	}
+	// The bytes parsed are the bytes checked: a configuration file
+	// swapped between a trust check of it and this read (or named so
+	// that the check and the read resolve it apart) is refused here,
+	// not loaded.
+	if l.fileCheck != nil {
+		if err := l.fileCheck(p, src); err != nil {
+			return nil, hcl2.Diagnostics{{
+				Severity: hcl2.DiagError,
+				Summary:  "Configuration file refused",
+				Detail:   fmt.Sprintf("%v.", err),
+			}}
+		}
+	}
 	return l.parser.ParseHCL(src, p)
 }
 

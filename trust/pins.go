@@ -38,19 +38,36 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".jj": tr
 // Canonical is the absolute path of p with symbolic links resolved
 // (when it exists): the key of p's trust record.
 func Canonical(p string) (string, error) {
-	abs, err := filepath.Abs(p)
+	abs, err := absolute(p)
 	if err != nil {
 		return "", err
 	}
+	// Not cleaned first: "link/.." is link's target's parent, as the
+	// system opens it, not the directory link is in.
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		return real, nil
 	}
 	// A path that is gone (trust --revoke of a deleted configuration):
 	// resolve its directory.
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		return filepath.Join(dir, filepath.Base(abs)), nil
+	clean := filepath.Clean(abs)
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(clean)); err == nil {
+		return filepath.Join(dir, filepath.Base(clean)), nil
 	}
-	return abs, nil
+	return clean, nil
+}
+
+// absolute is p made absolute against the working directory without
+// cleaning it: its ".." components are left for the links before them
+// to be followed first.
+func absolute(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return wd + string(filepath.Separator) + p, nil
 }
 
 // configRoot is the configuration directory of a canonical config path: the

@@ -315,7 +315,10 @@ func (o *opened) hash() (string, error) {
 // the same either way (TestResolveIsCanonical); only the number of
 // system calls differs, which a daemon call pays on every call.
 func resolve(path string) (key string, pre *opened, err error) {
-	if abs, err := filepath.Abs(path); err == nil {
+	// Only a path that is already absolute and clean as written: one
+	// with "..", ".", or doubled separators is resolved link by link,
+	// since cleaning it first would drop a link before a "..".
+	if abs, err := absolute(path); err == nil {
 		if f, fi, err := safefile.OpenNoLinks(abs); err == nil {
 			return abs, &opened{f: f, fi: fi}, nil
 		}
@@ -603,7 +606,7 @@ func verifierOf(st *Store, key string) (*Verifier, error) {
 // Check accepts file (a real path) with content only if the record pins
 // it with that content.
 func (v *Verifier) Check(file string, content []byte) error {
-	want, ok := v.files[pinKey(v.root, filepath.Clean(file))]
+	want, ok := v.lookup(file)
 	if !ok || want == Absent {
 		return &UntrustedFileError{Config: v.key, File: file}
 	}
@@ -611,4 +614,26 @@ func (v *Verifier) Check(file string, content []byte) error {
 		return &UntrustedFileError{Config: v.key, File: file, Changed: true}
 	}
 	return nil
+}
+
+// lookup is the record's hash of file, named as the loader named it: as
+// given, absolute, then with its links resolved (a relative
+// configuration path, or one through a linked directory). Whichever name
+// finds a pinned file, the content must then hash as that file was
+// trusted: what is loaded is trusted bytes.
+func (v *Verifier) lookup(file string) (string, bool) {
+	if h, ok := v.files[pinKey(v.root, filepath.Clean(file))]; ok {
+		return h, true
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		if h, ok := v.files[pinKey(v.root, abs)]; ok {
+			return h, true
+		}
+	}
+	if key, err := Canonical(file); err == nil {
+		if h, ok := v.files[pinKey(v.root, key)]; ok {
+			return h, true
+		}
+	}
+	return "", false
 }

@@ -17,8 +17,8 @@ import (
 // path against Canonical's resolution link by link: over trees of
 // directories, files and links (relative, absolute, chained, to
 // directories, dangling, looping, through ".."), every path resolves to
-// the same key and error either way, and a file resolve opened is the
-// file at that key.
+// the same key and error either way, the key names the file the system
+// opens for the path, and a file resolve opened is the file at that key.
 func TestResolveIsCanonical(t *testing.T) {
 	opened := 0
 	for seed := range uint64(40) {
@@ -68,6 +68,13 @@ func TestResolveIsCanonical(t *testing.T) {
 			got, pre, gerr := resolve(p)
 			if got != want || (werr == nil) != (gerr == nil) {
 				t.Fatalf("seed %d: resolve(%q) = %q, %v; Canonical = %q, %v", seed, p, got, gerr, want, werr)
+			}
+			// The key names the file the system opens for the path:
+			// a link before a ".." is followed first.
+			if sys, err := os.Stat(p); err == nil {
+				if kfi, err := os.Stat(want); err != nil || !os.SameFile(sys, kfi) {
+					t.Fatalf("seed %d: %q opens another file than its key %q (%v)", seed, p, want, err)
+				}
 			}
 			if pre == nil {
 				continue

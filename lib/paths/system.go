@@ -108,3 +108,50 @@ func msysDrive(p string) (string, bool) {
 }
 
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// Plain returns arg as a guard reads it for globs: on Windows with its
+// separators as slashes and a Win32 device prefix taken off where it
+// names a drive or a share (\\?\C:\x and //?/C:/x are C:/x,
+// \\?\UNC\server\share\x is //server/share/x; \\.\ and \??\ alike), so
+// that the prefix's "?" is not read as a glob character. Elsewhere, and
+// for any other argument, arg as it is.
+func (s System) Plain(arg string) string {
+	if !s.IsWindows() {
+		return arg
+	}
+	p := strings.ReplaceAll(arg, `\`, "/")
+	for _, prefix := range []string{"//?/", "//./", "/??/"} {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			continue
+		}
+		switch {
+		case len(rest) >= 4 && strings.EqualFold(rest[:4], "UNC/"):
+			return "//" + rest[4:]
+		case len(rest) >= 2 && rest[1] == ':' && isLetterByte(rest[0]):
+			return rest
+		}
+	}
+	return p
+}
+
+// TopLevel reports whether dir (slash-separated, Plain) is a top-level
+// directory: "/", and on Windows a drive's root (C:/), its Git Bash forms
+// (/c/, /cygdrive/c/) and a share's root (//server/share/).
+func (s System) TopLevel(dir string) bool {
+	d := strings.TrimRight(dir, "/")
+	if d == "" {
+		return strings.HasPrefix(dir, "/")
+	}
+	if !s.IsWindows() {
+		return false
+	}
+	if len(d) == 2 && d[1] == ':' && isLetterByte(d[0]) {
+		return true
+	}
+	if m, ok := msysDrive(d); ok && strings.TrimRight(m, "/") == m[:2] {
+		return true
+	}
+	vol, rest := winVolume(d)
+	return strings.HasPrefix(vol, "//") && !strings.HasPrefix(vol, "//?/") && strings.Trim(rest, "/") == ""
+}

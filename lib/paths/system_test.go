@@ -47,3 +47,50 @@ func TestArgForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainAndTopLevel: on Windows a Win32 device prefix naming a drive
+// or a share comes off (its "?" is no glob), and a drive's root, its
+// Git Bash forms and a share's root are top-level directories, as "/"
+// is; on Unix an argument stays as it is and only "/" is top level.
+func TestPlainAndTopLevel(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`\\?\C:\Windows`, "C:/Windows"},
+		{`//?/c:/x`, "c:/x"},
+		{`\\.\D:\`, "D:/"},
+		{`\??\C:\x`, "C:/x"},
+		{`\\?\UNC\server\share\x`, "//server/share/x"},
+		{`\\?\Volume{1}\x`, "//?/Volume{1}/x"},
+		{`C:\Win*`, "C:/Win*"},
+		{`/c/x`, "/c/x"},
+	} {
+		if got := Windows.Plain(tc.in); got != tc.want {
+			t.Errorf("Windows.Plain(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := Unix.Plain(tc.in); got != tc.in {
+			t.Errorf("Unix.Plain(%q) = %q, want it unchanged", tc.in, got)
+		}
+	}
+	for _, tc := range []struct {
+		dir       string
+		win, unix bool
+	}{
+		{"/", true, true},
+		{"C:/", true, false},
+		{"c:", true, false},
+		{"/c/", true, false},
+		{"/cygdrive/d/", true, false},
+		{"//server/share/", true, false},
+		{"//server/", false, false},
+		{"/c/Users/", false, false},
+		{"C:/Users/", false, false},
+		{"/usr/", false, false},
+		{"//?/Volume{1}/", false, false},
+	} {
+		if got := Windows.TopLevel(tc.dir); got != tc.win {
+			t.Errorf("Windows.TopLevel(%q) = %v, want %v", tc.dir, got, tc.win)
+		}
+		if got := Unix.TopLevel(tc.dir); got != tc.unix {
+			t.Errorf("Unix.TopLevel(%q) = %v, want %v", tc.dir, got, tc.unix)
+		}
+	}
+}

@@ -71,12 +71,30 @@ func tokenIDOf(ti daemon.TokenInfo) tokenID {
 	return tokenID{user: ti.SID, integrity: ti.Integrity, sandboxed: ti.Sandboxed}
 }
 
-// impersonationToken impersonates the client of the pipe h on this
-// thread, opens the thread's token and reverts. The thread is locked to
-// the goroutine meanwhile; should reverting fail, it stays locked, and the
-// runtime ends the thread with the goroutine rather than run other code
-// as the client.
+// impersonationToken impersonates the client of the pipe h, opens the
+// thread's token and reverts, on a goroutine of its own that ends right
+// after: the thread is locked to that goroutine meanwhile, and should
+// reverting fail it stays locked, so the runtime ends the thread with
+// the goroutine rather than run other code as the client. (The caller's
+// goroutine is a reused one, gopool.Pool: locked to a thread that is
+// still the client, it would serve the next connections as the client.)
 func impersonationToken(h windows.Handle) (windows.Token, error) {
+	type result struct {
+		tok windows.Token
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		tok, err := impersonateOnThisThread(h)
+		done <- result{tok, err}
+	}()
+	r := <-done
+	return r.tok, r.err
+}
+
+// impersonateOnThisThread is impersonationToken on the calling
+// goroutine, which must end when it returns.
+func impersonateOnThisThread(h windows.Handle) (windows.Token, error) {
 	if err := procImpersonateNamedPipeClient.Find(); err != nil {
 		return 0, err
 	}
