@@ -7,6 +7,7 @@ import (
 	"path"
 	goruntime "runtime"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -33,9 +34,21 @@ func (s *Server) uriPath(uri string) (string, error) { return uriPathFor(uri, s.
 // to read and to show.
 func docKey(path string, win bool) string {
 	if win {
-		return strings.ToUpper(path)
+		return strings.Map(ntfsUpper, path)
 	}
 	return path
+}
+
+// ntfsUpper is a letter upper-cased as NTFS compares names, as near as
+// Unicode's simple mapping gives it: except that a letter from outside
+// ASCII never becomes an ASCII one (Go maps ſ to S and ı to I, NTFS's
+// table does not: hookſ.hcl and hooks.hcl are two files there).
+func ntfsUpper(r rune) rune {
+	u := unicode.ToUpper(r)
+	if r >= utf8.RuneSelf && u < utf8.RuneSelf {
+		return r
+	}
+	return u
 }
 
 // uriPathFor is uriPath with Windows' rules (win) or Unix's: on Windows

@@ -80,6 +80,11 @@ func TestDocKey(t *testing.T) {
 		{"file://Server/Share/h.hcl", "file://server/share/H.hcl", true, true},
 		{"file:///C:/p/h.hcl", "file:///D:/p/h.hcl", true, false},
 		{"file:///C:/p/h.hcl", "file:///C:/p/h1.hcl", true, false},
+		// Letters from outside ASCII never fold into it (NTFS does not):
+		// ſ is not S, ı not I; é and É are one letter.
+		{"file:///C:/p/hooks.hcl", "file:///C:/p/hook%C5%BF.hcl", true, false},
+		{"file:///C:/p/I.hcl", "file:///C:/p/%C4%B1.hcl", true, false},
+		{"file:///C:/p/%C3%A9.hcl", "file:///C:/p/%C3%89.hcl", true, true},
 		{"file:///p/h.hcl", "file:///p/H.hcl", false, false},
 		{"file:///P/h.hcl", "file:///p/h.hcl", false, false},
 		{"file:///p/h.hcl", "file:///p/./h.hcl", false, true},
