@@ -406,3 +406,42 @@ func TestReplyOnlyFiresIntoPooledOutcomes(t *testing.T) {
 		t.Fatalf("allocations a call: %v reply only, %v with the outcome; want fewer", pooled, full)
 	}
 }
+
+// TestCacheKeysTheNameAsOpened: a configuration named through a link and
+// ".." (link/../.claude/hooks.hcl, which the system opens in link's
+// target's parent) is not the configuration the name reads as when
+// cleaned (.claude/hooks.hcl beside link): a Cache serves each its own
+// engine. It served the cleaned name's, and sub's deny never ran.
+func TestCacheKeysTheNameAsOpened(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOOKCTL_TRUST_FILE", filepath.Join(dir, "trust.json"))
+	for p, src := range map[string]string{
+		".claude/hooks.hcl":     "hook \"ctx\" {\n  event = \"PreToolUse\"\n  additional_context = \"plain\"\n}\n",
+		"sub/.claude/hooks.hcl": denyRm,
+	} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755)
+	if err := os.Symlink("sub/deeper", filepath.Join(dir, "link")); err != nil {
+		t.Skip(err)
+	}
+	cache := runtime.NewCache()
+	defer cache.Close()
+	rt := runtime.New(runtime.WithSource(cache))
+	answer := func(cfg string) runtime.Reply {
+		return rt.Answer(context.Background(), runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm),
+			Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}})
+	}
+	if r := answer(filepath.Join(dir, ".claude", "hooks.hcl")); blocked(r) {
+		t.Fatalf("the plain configuration blocked: %s", r.Stdout)
+	}
+	if r := answer(dir + "/link/../.claude/hooks.hcl"); !blocked(r) {
+		t.Fatalf("link/../.claude/hooks.hcl was answered with another configuration's engine: %s", r.Stdout)
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -151,13 +152,20 @@ func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 }
 
 // layersKey is the cache's key of a configuration: the absolute paths of
-// its layers, joined by NUL (the absolute path alone for one layer).
+// its layers, joined by NUL (the absolute path alone for one layer). A
+// path is made absolute without cleaning it: link/../x is x in link's
+// target's parent, as the system opens it, not the x beside link that
+// the cleaned name reads as, and the two are two configurations.
 func layersKey(layers []Layer) (string, error) {
 	paths := make([]string, len(layers))
 	for i, l := range layers {
-		abs, err := filepath.Abs(l.Path)
-		if err != nil {
-			return "", err
+		abs := l.Path
+		if !filepath.IsAbs(abs) {
+			wd, err := os.Getwd()
+			if err != nil {
+				return "", err
+			}
+			abs = wd + string(filepath.Separator) + abs
 		}
 		paths[i] = abs
 	}
