@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
@@ -160,7 +161,13 @@ func layersKey(layers []Layer) (string, error) {
 	paths := make([]string, len(layers))
 	for i, l := range layers {
 		abs := l.Path
-		if !filepath.IsAbs(abs) {
+		if goruntime.GOOS == "windows" {
+			// Windows removes ".." by name before it follows links.
+			var err error
+			if abs, err = filepath.Abs(abs); err != nil {
+				return "", err
+			}
+		} else if !filepath.IsAbs(abs) {
 			wd, err := os.Getwd()
 			if err != nil {
 				return "", err

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -58,8 +59,14 @@ func Canonical(p string) (string, error) {
 
 // absolute is p made absolute against the working directory without
 // cleaning it: its ".." components are left for the links before them
-// to be followed first.
+// to be followed first. On Windows it is filepath.Abs: Windows itself
+// removes ".." from a path by its name before it follows any link
+// (GetFullPathName), and a path like \x or C:x is relative to a drive,
+// not to the working directory.
 func absolute(p string) (string, error) {
+	if goruntime.GOOS == "windows" {
+		return filepath.Abs(p)
+	}
 	if filepath.IsAbs(p) {
 		return p, nil
 	}
