@@ -73,6 +73,15 @@ func TestSecretFilesFollowsCd(t *testing.T) {
 		{`cd ~/.aws && grep key < credentials`, true, ".aws/credentials"},
 		{`cd ~/.config/gh && cp hosts.yml /tmp/x`, true, ".config/gh/hosts.yml"},
 		{`cd ~/.aws && cat cred*`, true, "cred*"},
+		// The working directory's spellings in a file's name.
+		{`cat "$PWD/.env"`, true, "/proj/.env"},
+		{`cd ~/.aws && cat "$PWD/credentials"`, true, ".aws/credentials"},
+		{`cd /vault && cat $(pwd)/key`, true, "/vault/**"},
+		{`cd /vault && cat ~+/key`, true, "/vault/**"},
+		{`cd /vault && cd /tmp && cat "$OLDPWD/key"`, true, "/vault/**"},
+		{`cd /vault && grep x < "$PWD/key"`, true, "/vault/**"},
+		{`cd /tmp && cat "$PWD/key"`, false, ""},
+		{`cd "$X" && cat "$PWD/key"`, false, ""},
 		// Where the directory cannot be told, a relative name that ends
 		// a protected pattern with a directory is answered as the mode.
 		{`cd "$X" && cat credentials`, true, ".aws/credentials"},
@@ -105,6 +114,7 @@ func TestSecretFilesFollowsCdWindows(t *testing.T) {
 		{`cd 'C:\vault' && cat key`, true, "C:/vault/**"},
 		{`cd /cygdrive/c/vault && cat key`, true, "C:/vault/**"},
 		{`cd /C/Vault && cat KEY`, true, "C:/vault/**"},
+		{`cd /c/vault && cat "$PWD/key"`, true, "C:/vault/**"},
 		{`pushd /c/vault && cat key`, true, "C:/vault/**"},
 		{`cd ~/.aws && cat credentials`, true, ".aws/credentials"},
 		{`cd /c/Users/me/.aws && cat credentials`, true, ".aws/credentials"},

@@ -398,7 +398,7 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 			continue
 		}
 		if len(s.Dirs) == 0 {
-			if h, ok := sc.checkSegment(s, files, verb, cwd, false); ok {
+			if h, ok := sc.checkSegment(s, files, verb, place{cwd: cwd}, false); ok {
 				return h, true
 			}
 			continue
@@ -412,12 +412,12 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 		}
 		places, overflow := sc.dirs.placesOf(&memo, s, start)
 		for _, p := range places {
-			if h, ok := sc.checkSegment(s, files, verb, p.cwd, p.cwd == ""); ok {
+			if h, ok := sc.checkSegment(s, files, verb, p, p.cwd == ""); ok {
 				return h, true
 			}
 		}
 		if overflow {
-			if h, ok := sc.checkSegment(s, files, verb, "", true); ok {
+			if h, ok := sc.checkSegment(s, files, verb, place{}, true); ok {
 				return h, true
 			}
 		}
@@ -478,32 +478,57 @@ func redirectVerb(op string) string {
 // namesFiles reports whether a command has files for checkSegment to
 // check: files (from segmentFiles) or a redirection to a plain word.
 func namesFiles(s shell.Segment, files []string) bool {
-	if slices.ContainsFunc(files, isPlainWord) {
+	if slices.ContainsFunc(files, mayNameFile) {
 		return true
 	}
 	return slices.ContainsFunc(s.Redirects, func(r shell.Redirect) bool {
-		return redirectVerb(r.Op) != "" && isPlainWord(r.Target)
+		return redirectVerb(r.Op) != "" && mayNameFile(r.Target)
 	})
+}
+
+// mayNameFile reports whether a word names a file as written or once
+// the working directory's spellings ($PWD, $(pwd), ~+) are replaced.
+func mayNameFile(w string) bool {
+	return isPlainWord(w) || w != "" && strings.ContainsAny(w, "$`~")
+}
+
+// fileWord returns the file a word names at a place: the word, or it with
+// the spellings of the place's directories replaced (expandPlace); false
+// when it still holds an expansion.
+func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
+	if isPlainWord(w) {
+		return w, true
+	}
+	if w == "" || !strings.ContainsAny(w, "$`~") {
+		return "", false
+	}
+	e := sc.dirs.expandPlace(w, p)
+	return e, e != w && isPlainWord(e)
 }
 
 // checkSegment checks one command of a line, whose files and verb
 // segmentFiles gave, run in cwd; lost reports that a directory change
 // made cwd unknown (see lostPath).
-func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb, cwd string, lost bool) (secretHit, bool) {
+func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb string, p place, lost bool) (secretHit, bool) {
 	for _, r := range s.Redirects {
 		v := redirectVerb(r.Op)
-		if v == "" || !isPlainWord(r.Target) {
+		if v == "" {
 			continue
 		}
-		if h, ok := sc.checkPathIn(r.Target, cwd, v+" ("+r.String()+")", lost); ok {
+		f, ok := sc.fileWord(r.Target, p)
+		if !ok {
+			continue
+		}
+		if h, ok := sc.checkPathIn(f, p.cwd, v+" ("+r.String()+")", lost); ok {
 			return told(s, h), true
 		}
 	}
-	for _, f := range files {
-		if !isPlainWord(f) {
+	for _, w := range files {
+		f, ok := sc.fileWord(w, p)
+		if !ok {
 			continue
 		}
-		if h, ok := sc.checkPathIn(f, cwd, verb, lost); ok {
+		if h, ok := sc.checkPathIn(f, p.cwd, verb, lost); ok {
 			return told(s, h), true
 		}
 	}
