@@ -122,6 +122,8 @@ func TestSecretFilesFollowsCdWindows(t *testing.T) {
 		{`bash -c 'cd /c/vault && cat key'`, true, "C:/vault/**"},
 		{`(cd /c/vault && cat key)`, true, "C:/vault/**"},
 		{`cd "$X" && cat CREDENTIALS`, true, ".aws/credentials"},
+		{`cd "$X" && cat 'credentials.'`, true, ".aws/credentials"},
+		{`cd "$X" && cat '..\.docker\config.json'`, true, ".docker/config.json"},
 		{`cd /d/vault && cat key`, false, ""},
 		{`cd /c/proj/src && cat main.go`, false, ""},
 		{`(cd /c/vault) && cat key`, false, ""},

@@ -570,7 +570,7 @@ func (sc *secretChecker) lostPath(p, how string) (secretHit, bool) {
 		if sc.sys.IsAbs(f) {
 			continue // Git Bash's /c/x: judged by checkPath
 		}
-		f = path.Clean(strings.ReplaceAll(f, `\`, "/"))
+		f = path.Clean(strings.ReplaceAll(sc.sys.Normalize(f), `\`, "/"))
 		for f == ".." || strings.HasPrefix(f, "../") {
 			f = strings.TrimPrefix(strings.TrimPrefix(f, ".."), "/")
 		}
