@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lib/paths"
 	"github.com/hookctl/hookctl/lib/shell"
@@ -87,6 +89,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		home:    b.home,
 		shell:   b.shell,
 		sys:     b.cfg.system,
+		dirs:    placeTracker(b.home, b.cfg.system),
 	}
 	decide := engine.Deny
 	if mode == "ask" {
@@ -113,11 +116,20 @@ type secretChecker struct {
 	home    string
 	shell   *shell.Cache
 	sys     paths.System // the path rules (zero: the host's)
+	// dirs follows the cd, pushd and popd of a command line, as
+	// dangerous-commands does (places.go): only its home and sys are set.
+	dirs *dangerGuard
+}
+
+// placeTracker returns the dangerGuard whose place methods (places.go)
+// follow a command line's directory changes for home and sys.
+func placeTracker(home string, sys paths.System) *dangerGuard {
+	return &dangerGuard{home: home, sys: sys}
 }
 
 // newDefaultSecretChecker returns a checker with the default lists.
 func newDefaultSecretChecker(home string, sh *shell.Cache, sys paths.System) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys}
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys)}
 }
 
 // secretHit is one protected file touched.
@@ -379,50 +391,59 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 	if err != nil {
 		return sc.fallbackCommand(line, cwd)
 	}
+	var memo placeMemo
 	for _, s := range segs {
-		if h, ok := sc.checkSegment(s, cwd); ok {
-			return h, true
+		files, verb := segmentFiles(s)
+		if !namesFiles(s, files) {
+			continue
+		}
+		if len(s.Dirs) == 0 {
+			if h, ok := sc.checkSegment(s, files, verb, place{cwd: cwd}, false); ok {
+				return h, true
+			}
+			continue
+		}
+		// The command runs where the cd, pushd and popd before it lead
+		// (each of them, for a cd that may fail); past what the tracker
+		// follows, in a directory it cannot tell.
+		start := place{cwd: cwd}
+		if cwd != "" {
+			start.cwd = sc.sys.Normalize(cwd)
+		}
+		places, overflow := sc.dirs.placesOf(&memo, s, start)
+		for _, p := range places {
+			if h, ok := sc.checkSegment(s, files, verb, p, p.cwd == ""); ok {
+				return h, true
+			}
+		}
+		if overflow {
+			if h, ok := sc.checkSegment(s, files, verb, place{}, true); ok {
+				return h, true
+			}
 		}
 	}
 	return secretHit{}, false
 }
 
-// checkSegment checks one command of a line.
-func (sc *secretChecker) checkSegment(s shell.Segment, cwd string) (secretHit, bool) {
-	text := truncate(strings.Join(s.Argv, " "), 200)
-	for _, r := range s.Redirects {
-		var how string
-		switch r.Op {
-		case "<", "<>":
-			how = "`" + text + "` reads it through an input redirection (" + r.String() + ")"
-		case ">", ">>", ">|", "&>", "&>>":
-			how = "`" + text + "` writes it through an output redirection (" + r.String() + ")"
-		default:
-			continue
-		}
-		if isPlainWord(r.Target) {
-			if h, ok := sc.checkPath(r.Target, cwd, how); ok {
-				return h, true
-			}
-		}
-	}
+// segmentFiles returns the files a command names as operands (or
+// uploads, or stages) and what it does with them ("reads it").
+func segmentFiles(s shell.Segment) (files []string, verb string) {
 	if len(s.Argv) == 0 {
-		return secretHit{}, false
+		return nil, ""
 	}
-	var files []string
-	how := "`" + text + "` reads it"
+	verb = "reads it"
 	switch name := s.Name; {
 	case hasReader(name):
 		files = operands(s, readers[name])
 		switch name {
 		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip":
-			how = "`" + text + "` copies or archives it"
+			verb = "copies or archives it"
 		case "source", ".":
-			how = "`" + text + "` loads it into the shell"
+			verb = "loads it into the shell"
 		case "nano", "vi", "vim", "nvim", "emacs", "sed":
-			how = "`" + text + "` reads or edits it"
+			verb = "reads or edits it"
 		case "tee":
-			how = "`" + text + "` writes it"
+			verb = "writes it"
 		}
 	case name == "dd":
 		for _, a := range s.Argv[1:] {
@@ -432,22 +453,177 @@ func (sc *secretChecker) checkSegment(s shell.Segment, cwd string) (secretHit, b
 		}
 	case name == "curl" || name == "wget" || name == "http" || name == "https" || name == "xh":
 		files = uploads(s)
-		how = "`" + text + "` sends it over the network"
+		verb = "sends it over the network"
 	case name == "git":
 		if g := parseGit(s.Argv); g.sub == "add" {
 			files = g.seg().Args()
-			how = "`" + text + "` stages it for a commit"
+			verb = "stages it for a commit"
 		}
 	}
-	for _, f := range files {
-		if !isPlainWord(f) {
+	return files, verb
+}
+
+// redirectVerb tells what a redirection does with its target ("" when it
+// is not a file read or written).
+func redirectVerb(op string) string {
+	switch op {
+	case "<", "<>":
+		return "reads it through an input redirection"
+	case ">", ">>", ">|", "&>", "&>>":
+		return "writes it through an output redirection"
+	}
+	return ""
+}
+
+// namesFiles reports whether a command has files for checkSegment to
+// check: files (from segmentFiles) or a redirection to a plain word.
+func namesFiles(s shell.Segment, files []string) bool {
+	if slices.ContainsFunc(files, mayNameFile) {
+		return true
+	}
+	return slices.ContainsFunc(s.Redirects, func(r shell.Redirect) bool {
+		return redirectVerb(r.Op) != "" && mayNameFile(r.Target)
+	})
+}
+
+// mayNameFile reports whether a word names a file as written or once
+// the working directory's spellings ($PWD, $(pwd), ~+) are replaced.
+func mayNameFile(w string) bool {
+	return isPlainWord(w) || w != "" && strings.ContainsAny(w, "$`~")
+}
+
+// fileWord returns the file a word names at a place: the word, or it with
+// the spellings of the place's directories replaced (expandPlace); false
+// when it still holds an expansion.
+func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
+	if isPlainWord(w) {
+		return w, true
+	}
+	if w == "" || !strings.ContainsAny(w, "$`~") {
+		return "", false
+	}
+	e := sc.dirs.expandPlace(w, p)
+	return e, e != w && isPlainWord(e)
+}
+
+// checkSegment checks one command of a line, whose files and verb
+// segmentFiles gave, run in cwd; lost reports that a directory change
+// made cwd unknown (see lostPath).
+func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb string, p place, lost bool) (secretHit, bool) {
+	for _, r := range s.Redirects {
+		v := redirectVerb(r.Op)
+		if v == "" {
 			continue
 		}
-		if h, ok := sc.checkPath(f, cwd, how); ok {
-			return h, true
+		f, ok := sc.fileWord(r.Target, p)
+		if !ok {
+			continue
+		}
+		if h, ok := sc.checkPathIn(f, p.cwd, v+" ("+r.String()+")", lost); ok {
+			return told(s, h), true
+		}
+	}
+	for _, w := range files {
+		f, ok := sc.fileWord(w, p)
+		if !ok {
+			continue
+		}
+		if h, ok := sc.checkPathIn(f, p.cwd, verb, lost); ok {
+			return told(s, h), true
 		}
 	}
 	return secretHit{}, false
+}
+
+// told puts the command's text before how a hit touches its file.
+func told(s shell.Segment, h secretHit) secretHit {
+	h.how = "`" + truncate(strings.Join(s.Argv, " "), 200) + "` " + h.how
+	return h
+}
+
+// checkPathIn is checkPath for a command's argument; lost reports that
+// the command runs in a directory a cd made unknown, where a relative
+// path is also checked by lostPath.
+func (sc *secretChecker) checkPathIn(p, cwd, how string, lost bool) (secretHit, bool) {
+	if h, ok := sc.checkPath(p, cwd, how); ok || !lost {
+		return h, ok
+	}
+	return sc.lostPath(p, how)
+}
+
+// lostPath tells whether a relative path, read in a directory the guard
+// cannot tell ("cd "$X" && cat credentials"), may name a protected file:
+// whether it is the end of a protected pattern with a directory, from a
+// component on (credentials of .aws/credentials, config.json of
+// .docker/config.json, key.txt of /vault/key.txt, gh/hosts.yml of
+// .config/gh/hosts.yml). Leading ./ and ../ are dropped (the directory is
+// unknown anyway). A pattern's end that names any file (its last
+// component with fewer than two letters or digits: /vault/**, .ssh/*)
+// does not count, or every file read after such a cd would; nor does an
+// absolute path, ~ or $HOME, or a glob, which checkPath judged already.
+// A file the allow list exempts stays exempt.
+func (sc *secretChecker) lostPath(p, how string) (secretHit, bool) {
+	if hasGlob(p) || sc.sys.IsAbs(p) || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+		return secretHit{}, false
+	}
+	for _, f := range sc.sys.ArgForms(p) {
+		if sc.sys.IsAbs(f) {
+			continue // Git Bash's /c/x: judged by checkPath
+		}
+		f = path.Clean(strings.ReplaceAll(sc.sys.Normalize(f), `\`, "/"))
+		for f == ".." || strings.HasPrefix(f, "../") {
+			f = strings.TrimPrefix(strings.TrimPrefix(f, ".."), "/")
+		}
+		if f == "" || f == "." || sc.sys.MatchEvery(sc.allow, f) {
+			continue
+		}
+		if sc.sys.IsWindows() {
+			f = strings.ToLower(f)
+		}
+		for _, pat := range sc.protect {
+			if tail, ok := lostTail(pat, f, sc.sys.IsWindows()); ok {
+				return secretHit{file: p, how: how + " in a working directory the guard cannot tell (a cd it cannot follow), where it may be " +
+					tail + " of the protected pattern " + strconv.Quote(pat)}, true
+			}
+		}
+	}
+	return secretHit{}, false
+}
+
+// lostTail returns the end of pattern pat, from a component on, that the
+// relative slash path f matches whole (lostPath).
+func lostTail(pat, f string, win bool) (string, bool) {
+	if win {
+		pat = strings.ToLower(pat)
+	}
+	i := strings.IndexByte(pat, '/')
+	if i < 0 || !specific(pat[strings.LastIndexByte(pat, '/')+1:]) {
+		return "", false
+	}
+	for i >= 0 {
+		tail := pat[i+1:]
+		if ok, _ := doublestar.Match(tail, f); ok {
+			return tail, true
+		}
+		j := strings.IndexByte(tail, '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return "", false
+}
+
+// specific reports whether a pattern's component names particular files:
+// two letters or digits at least (not *, **, .*).
+func specific(c string) bool {
+	n := 0
+	for _, r := range c {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 func hasReader(name string) bool { _, ok := readers[name]; return ok }
