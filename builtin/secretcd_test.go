@@ -57,6 +57,11 @@ func TestSecretFilesFollowsCd(t *testing.T) {
 	}, paths.Unix)
 	runCdCases(t, cfg, "/proj", []cdCase{
 		{`cat ~/.aws/credentials`, true, ".aws/credentials"}, // control
+		// A quoted name with blanks is a file's name.
+		{`cat "my dir/.env"`, true, ".env"},
+		{`cat 'my dir'/.env`, true, ".env"},
+		{`cd "/home/me/my dir" && cat ../.aws/credentials`, true, ".aws/credentials"},
+		{`cat "/vault/a key"`, true, "/vault/**"},
 		{`cd ~/.aws && cat credentials`, true, ".aws/credentials"},
 		{`cd /home/me/.aws && cat credentials`, true, ".aws/credentials"},
 		{`cd $HOME/.aws && head -n1 config`, true, ".aws/config"},

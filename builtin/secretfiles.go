@@ -629,9 +629,10 @@ func specific(c string) bool {
 func hasReader(name string) bool { _, ok := readers[name]; return ok }
 
 // isPlainWord reports whether a word can name a file as written: no
-// blanks and no expansion other than ~ and $HOME.
+// expansion other than ~ and $HOME. A word the shell quoted may hold
+// blanks ("my dir/.env" is a file in "my dir"): it names that file.
 func isPlainWord(w string) bool {
-	if w == "" || strings.ContainsAny(w, " \t\n`") || strings.HasPrefix(w, "<(") {
+	if w == "" || strings.ContainsAny(w, "`") || strings.HasPrefix(w, "<(") {
 		return false
 	}
 	if i := strings.IndexByte(w, '$'); i >= 0 {
