@@ -3,9 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/script"
+	"github.com/hookctl/hookctl/trust"
 )
 
 // Source is where a Runtime's engines come from: OneShot (a load per call,
@@ -154,25 +152,15 @@ func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 
 // layersKey is the cache's key of a configuration: the absolute paths of
 // its layers, joined by NUL (the absolute path alone for one layer). A
-// path is made absolute without cleaning it: link/../x is x in link's
+// path is made absolute as trust.Absolute does, not cleaned: link/../x is x in link's
 // target's parent, as the system opens it, not the x beside link that
 // the cleaned name reads as, and the two are two configurations.
 func layersKey(layers []Layer) (string, error) {
 	paths := make([]string, len(layers))
 	for i, l := range layers {
-		abs := l.Path
-		if goruntime.GOOS == "windows" {
-			// Windows removes ".." by name before it follows links.
-			var err error
-			if abs, err = filepath.Abs(abs); err != nil {
-				return "", err
-			}
-		} else if !filepath.IsAbs(abs) {
-			wd, err := os.Getwd()
-			if err != nil {
-				return "", err
-			}
-			abs = wd + string(filepath.Separator) + abs
+		abs, err := trust.Absolute(l.Path)
+		if err != nil {
+			return "", err
 		}
 		paths[i] = abs
 	}

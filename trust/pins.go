@@ -39,7 +39,7 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".jj": tr
 // Canonical is the absolute path of p with symbolic links resolved
 // (when it exists): the key of p's trust record.
 func Canonical(p string) (string, error) {
-	abs, err := absolute(p)
+	abs, err := Absolute(p)
 	if err != nil {
 		return "", err
 	}
@@ -57,13 +57,13 @@ func Canonical(p string) (string, error) {
 	return clean, nil
 }
 
-// absolute is p made absolute against the working directory without
-// cleaning it: its ".." components are left for the links before them
+// Absolute is p made absolute against the working directory without
+// cleaning it, as the system opens it: its ".." components are left for the links before them
 // to be followed first. On Windows it is filepath.Abs: Windows itself
 // removes ".." from a path by its name before it follows any link
 // (GetFullPathName), and a path like \x or C:x is relative to a drive,
 // not to the working directory.
-func absolute(p string) (string, error) {
+func Absolute(p string) (string, error) {
 	if goruntime.GOOS == "windows" {
 		return filepath.Abs(p)
 	}

@@ -318,7 +318,7 @@ func resolve(path string) (key string, pre *opened, err error) {
 	// Only a path that is already absolute and clean as written: one
 	// with "..", ".", or doubled separators is resolved link by link,
 	// since cleaning it first would drop a link before a "..".
-	if abs, err := absolute(path); err == nil {
+	if abs, err := Absolute(path); err == nil {
 		if f, fi, err := safefile.OpenNoLinks(abs); err == nil {
 			return abs, &opened{f: f, fi: fi}, nil
 		}
