@@ -38,12 +38,7 @@ func openNoLinks(name string) (io.ReadCloser, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
 	}
-	var sfs syscall.Statfs_t
-	if err := ignoringEINTR(func() error { return syscall.Fstatfs(fd, &sfs) }); err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if fsName := pseudoFSNames[int64(sfs.Type)]; fsName != "" {
+	if fsName := pseudoFSOf(fd); fsName != "" {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: name, Kind: "a file of the " + fsName + " pseudo file system"}
 	}

@@ -27,15 +27,23 @@ var pseudoFSNames = map[int64]string{
 
 // pseudoFS names the pseudo file system f is on, "" for an ordinary one.
 func pseudoFS(f *os.File) string {
-	var st syscall.Statfs_t
 	// Through SyscallConn, not Fd: Fd puts a file opened without
 	// blocking back into blocking mode, two fcntl calls for nothing.
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return ""
 	}
-	var serr error
-	if err := rc.Control(func(fd uintptr) { serr = syscall.Fstatfs(int(fd), &st) }); err != nil || serr != nil {
+	name := ""
+	if err := rc.Control(func(fd uintptr) { name = pseudoFSOf(int(fd)) }); err != nil {
+		return ""
+	}
+	return name
+}
+
+// pseudoFSOf is pseudoFS of the descriptor fd.
+func pseudoFSOf(fd int) string {
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(fd, &st); err != nil {
 		return ""
 	}
 	return pseudoFSNames[int64(st.Type)]
