@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"sync"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,24 +56,9 @@ func flock(ctx context.Context, fd, how int) error {
 			}
 		}
 	}
-	delay := 50 * time.Microsecond
-	for {
-		err := unix.Flock(fd, how|unix.LOCK_NB)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && err != unix.EINTR {
-			return err
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		delay = min(2*delay, 10*time.Millisecond)
-	}
+	return poll(ctx, func() error { return unix.Flock(fd, how|unix.LOCK_NB) }, func(err error) bool {
+		return errors.Is(err, unix.EWOULDBLOCK) || err == unix.EINTR
+	})
 }
 
 // Locker takes locks like Lock, but a waiter sleeps in the kernel until

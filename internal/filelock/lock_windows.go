@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -69,25 +68,12 @@ func lockFileEx(ctx context.Context, h windows.Handle) error {
 	if ctx.Done() == nil {
 		return windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, lockBytes, lockBytes, new(windows.Overlapped))
 	}
-	delay := 50 * time.Microsecond
-	for {
-		err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY,
+	return poll(ctx, func() error {
+		return windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY,
 			0, lockBytes, lockBytes, new(windows.Overlapped))
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, windows.ERROR_LOCK_VIOLATION) && !errors.Is(err, windows.ERROR_IO_PENDING) {
-			return err
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		delay = min(2*delay, 10*time.Millisecond)
-	}
+	}, func(err error) bool {
+		return errors.Is(err, windows.ERROR_LOCK_VIOLATION) || errors.Is(err, windows.ERROR_IO_PENDING)
+	})
 }
 
 // Locker takes locks like Lock: a waiter polls.
