@@ -1,6 +1,7 @@
 package daemonserver
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -341,5 +342,59 @@ func TestRequestInOneRead(t *testing.T) {
 	}
 	if n := <-readsAtCall; n != 1 {
 		t.Fatalf("the request took %d reads of the connection, want 1", n)
+	}
+}
+
+// TestRequestBuffersShareNothing: the buffers requests are read through
+// are shared between connections; a connection that sends a request
+// followed by bytes of another, or a frame cut short, leaves nothing in
+// them that the next connection's request is read with: each is answered
+// from its own input, as over the connection alone.
+func TestRequestBuffersShareNothing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("raw frames over a unix socket; the pipe path reads through the same buffers")
+	}
+	h := HandlerFunc(func(_ context.Context, req *daemon.Request) daemon.Response {
+		return daemon.Response{Code: 2, Stdout: req.Stdin}
+	})
+	sock, _ := serve(t, h, func(o *options) { o.peer = peerCheck{isMe: func(net.Conn) (bool, error) { return true, nil }} })
+	send := func(frame []byte) []byte {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, err := c.Write(frame); err != nil {
+			t.Fatal(err)
+		}
+		c.(*net.UnixConn).CloseWrite()
+		resp, err := daemon.ReadResponse(c)
+		if err != nil {
+			return nil
+		}
+		return resp.Stdout
+	}
+	frame := func(input string) []byte {
+		var b bytes.Buffer
+		req := ownRequest(t)
+		req.Stdin = []byte(input)
+		daemon.WriteRequest(&b, req)
+		return b.Bytes()
+	}
+	hostile := frame(`{"first":1}`)
+	hostile = append(hostile, frame(`{"smuggled":1}`)...)
+	cut := frame(`{"cut":1}`)
+	for i, tc := range []struct {
+		frame []byte
+		want  string
+	}{
+		{hostile, `{"first":1}`},
+		{frame(`{"second":2}`), `{"second":2}`},
+		{cut[:len(cut)-5], ""},
+		{frame(`{"third":3}`), `{"third":3}`},
+	} {
+		if got := string(send(tc.frame)); got != tc.want {
+			t.Fatalf("connection %d answered from %q, want %q", i, got, tc.want)
+		}
 	}
 }
