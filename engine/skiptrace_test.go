@@ -139,7 +139,7 @@ func TestSkippedHooksCostNoBytes(t *testing.T) {
 	}
 	a10, b10 := perFire(10)
 	a1000, b1000 := perFire(1000)
-	if a1000 > a10 {
+	if a1000 > a10+raceAllocSlack {
 		t.Errorf("allocations per fire: %v with 1000 skipped hooks, %v with 10", a1000, a10)
 	}
 	// The slack is for the runtime's own allocations during the runs; a
