@@ -190,7 +190,7 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 	for i, s := range segs {
 		places, overflow := start[:], false
 		if len(s.Dirs) > 0 {
-			places, overflow = g.placesOf(&memo, s, start[0])
+			places, overflow = g.placesOf(&memo, s, start[0], vars)
 		}
 		variants := g.varVariants(s, vars)
 		for vi := -1; vi < len(variants); vi++ {

@@ -28,24 +28,35 @@ type place struct {
 // places returns the working directories a segment may run in, from the
 // directory start the line begins in, following the cd, pushd and popd
 // before it. A change to a directory the guard cannot work out ("cd
-// $DIR") makes that place unknown (cwd ""). It reports overflow when more
-// places were possible than it follows, or the shell stopped counting
-// the changes.
-func (g *dangerGuard) places(s shell.Segment, start place) (out []place, overflow bool) {
-	return g.placesAfter([]place{start}, s.Dirs)
+// $DIR" with no value for DIR on the line) makes that place unknown (cwd
+// ""); a variable the line assigns (vars, lineVars) is each of its values
+// and, since the guard does not follow which one holds, also unknown. It
+// reports overflow when more places were possible than it follows, or
+// the shell stopped counting the changes.
+func (g *dangerGuard) places(s shell.Segment, start place, vars map[string][]string) (out []place, overflow bool) {
+	return g.placesAfter([]place{start}, s.Dirs, vars)
 }
 
-// placesAfter applies directory changes to a set of places.
-func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir) ([]place, bool) {
+// placesAfter applies directory changes to a set of places, with the
+// values vars gives the variables their arguments name.
+func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[string][]string) ([]place, bool) {
 	for _, c := range dirs {
 		if len(c.Argv) == 0 {
 			return out, true
 		}
+		// Each value first (what a finding names), then the change as
+		// written (unknown: which value holds is not followed).
+		values := g.varVariants(shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv}, vars)
 		next := out[:0:0]
 		if c.Maybe {
 			next = append(next, out...)
 		}
 		for _, p := range out {
+			for _, v := range values {
+				q := g.chdir(v.Argv, p)
+				q.depth, q.project = p.depth, p.project
+				next = append(next, q)
+			}
 			q := g.chdir(c.Argv, p)
 			q.depth, q.project = p.depth, p.project
 			next = append(next, q)
@@ -69,7 +80,7 @@ type placeMemo struct {
 
 // placesOf is places, computed from the memo when s's changes extend
 // those of the segment before.
-func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place) ([]place, bool) {
+func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place, vars map[string][]string) ([]place, bool) {
 	n := len(m.dirs)
 	var (
 		out      []place
@@ -78,10 +89,10 @@ func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place) ([]pl
 	if m.valid && n <= len(s.Dirs) && slices.EqualFunc(m.dirs, s.Dirs[:n], sameChdir) {
 		out, overflow = m.places, m.overflow
 		if !overflow && n < len(s.Dirs) {
-			out, overflow = g.placesAfter(slices.Clone(out), s.Dirs[n:])
+			out, overflow = g.placesAfter(slices.Clone(out), s.Dirs[n:], vars)
 		}
 	} else {
-		out, overflow = g.places(s, start)
+		out, overflow = g.places(s, start, vars)
 	}
 	*m = placeMemo{dirs: s.Dirs, places: out, overflow: overflow, valid: true}
 	return out, overflow

@@ -106,6 +106,41 @@ func TestSecretFilesFollowsCd(t *testing.T) {
 	})
 }
 
+// TestSecretFilesFollowsVariables: a file named by a variable the line
+// assigns, and a cd to one, are read with each of the variable's values,
+// as dangerous-commands reads them: "F=/vault/key; cat $F" is "cat
+// /vault/key", "D=/vault; cd $D && cat key" is "cat /vault/key".
+// secret-files read $F as a name it could not tell and never followed
+// the cd.
+func TestSecretFilesFollowsVariables(t *testing.T) {
+	cfg := builtin.WithSystem(builtin.Config{
+		Home:    "/home/me",
+		Options: map[string]any{"patterns": []string{"/vault/**"}},
+	}, paths.Unix)
+	runCdCases(t, cfg, "/proj", []cdCase{
+		{`F=/vault/key && cat $F`, true, "/vault/**"},
+		{`F=/vault && cat "$F/key"`, true, "/vault/**"},
+		{`F=/vault/key && cat "${F}"`, true, "/vault/**"},
+		{`export F=~/.aws/credentials && cat "$F"`, true, ".aws/credentials"},
+		{`F=/vault/key && cat < $F`, true, "/vault/**"},
+		{`F=/vault/key && base64 <"$F"`, true, "/vault/**"},
+		{`for f in /proj/a /vault/key; do cat "$f"; done`, true, "/vault/**"},
+		{`files=(/proj/a /vault/key) && cat "${files[@]}"`, true, "/vault/**"},
+		{`read -r F <<< /vault/key && cat "$F"`, true, "/vault/**"},
+		{`x=cat && $x /vault/key`, true, "/vault/**"},
+		{`D=/vault && cd $D && cat key`, true, "/vault/**"},
+		{`D=/vault && cd "$D" && cat key`, true, "/vault/**"},
+		{`D=/vault && F=key && cd "${D}" && cat "$F"`, true, "/vault/**"},
+		{`D=/vault && pushd "$D" && cat key`, true, "/vault/**"},
+		{`A=~/.aws && cd $A && cat credentials`, true, ".aws/credentials"},
+		{`A=$HOME/.aws && cd "$A" && cat credentials`, true, ".aws/credentials"},
+		{`for d in /tmp /vault; do cd "$d" && cat key; done`, true, "/vault/**"},
+		{`F=/proj/notes.txt && cat $F`, false, ""},
+		{`D=/tmp && cd "$D" && cat notes`, false, ""},
+		{`D=/vault && ls "$D"`, false, ""},
+	})
+}
+
 // TestSecretFilesFollowsCdWindows: the same with Windows' rules, Git
 // Bash's /c/x and /cygdrive/c/x and a quoted C:\x as cd's directory.
 func TestSecretFilesFollowsCdWindows(t *testing.T) {

@@ -392,37 +392,108 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 		return sc.fallbackCommand(line, cwd)
 	}
 	var memo placeMemo
+	start := place{cwd: cwd}
+	if cwd != "" {
+		start.cwd = sc.sys.Normalize(cwd)
+	}
+	// A file named by a variable the line assigns (F=~/.aws/credentials;
+	// cat $F) is each of its values, as dangerous-commands reads it; a
+	// cd to one (D=/vault; cd $D) leads to each (placesOf). The values
+	// are collected for the first command that uses a variable.
+	var (
+		vars     map[string][]string
+		variants []shell.Segment
+		gotVars  bool
+	)
 	for _, s := range segs {
-		files, verb := segmentFiles(s)
-		if !namesFiles(s, files) {
-			continue
-		}
-		if len(s.Dirs) == 0 {
-			if h, ok := sc.checkSegment(s, files, verb, place{cwd: cwd}, false); ok {
-				return h, true
+		variants = variants[:0]
+		if usesVars(s) {
+			if !gotVars {
+				vars, gotVars = sc.dirs.lineVars(segs, start), true
 			}
-			continue
+			variants = append(append(variants, sc.dirs.varVariants(s, vars)...), sc.redirectVariants(s, vars)...)
 		}
-		// The command runs where the cd, pushd and popd before it lead
-		// (each of them, for a cd that may fail); past what the tracker
-		// follows, in a directory it cannot tell.
-		start := place{cwd: cwd}
-		if cwd != "" {
-			start.cwd = sc.sys.Normalize(cwd)
-		}
-		places, overflow := sc.dirs.placesOf(&memo, s, start)
-		for _, p := range places {
-			if h, ok := sc.checkSegment(s, files, verb, p, p.cwd == ""); ok {
-				return h, true
+		for vi := -1; vi < len(variants); vi++ {
+			v := &s
+			if vi >= 0 {
+				v = &variants[vi]
 			}
-		}
-		if overflow {
-			if h, ok := sc.checkSegment(s, files, verb, place{}, true); ok {
+			if h, ok := sc.checkRuns(&memo, v, cwd, start, vars); ok {
 				return h, true
 			}
 		}
 	}
 	return secretHit{}, false
+}
+
+// checkRuns checks a command where it runs: the working directory, or
+// each place the cd, pushd and popd before it lead to.
+func (sc *secretChecker) checkRuns(memo *placeMemo, s *shell.Segment, cwd string, start place, vars map[string][]string) (secretHit, bool) {
+	files, verb := segmentFiles(*s)
+	if !namesFiles(*s, files) {
+		return secretHit{}, false
+	}
+	if len(s.Dirs) == 0 {
+		return sc.checkSegment(*s, files, verb, place{cwd: cwd}, false)
+	}
+	// The command runs where the cd, pushd and popd before it lead
+	// (each of them, for a cd that may fail); past what the tracker
+	// follows, in a directory it cannot tell.
+	places, overflow := sc.dirs.placesOf(memo, *s, start, vars)
+	for _, p := range places {
+		if h, ok := sc.checkSegment(*s, files, verb, p, p.cwd == ""); ok {
+			return h, true
+		}
+	}
+	if overflow {
+		return sc.checkSegment(*s, files, verb, place{}, true)
+	}
+	return secretHit{}, false
+}
+
+// usesVars reports whether a command may use a variable: in its words,
+// its redirections' targets or the cd, pushd and popd before it.
+func usesVars(s shell.Segment) bool {
+	has := func(w string) bool { return strings.Contains(w, "$") }
+	if slices.ContainsFunc(s.Argv, has) {
+		return true
+	}
+	for _, r := range s.Redirects {
+		if has(r.Target) {
+			return true
+		}
+	}
+	for _, c := range s.Dirs {
+		if slices.ContainsFunc(c.Argv, has) {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectVariants returns the versions of s with the variables the line
+// assigns replaced by each of their values in its redirections' targets
+// (F=.env; cat < $F), which varVariants leaves as they are.
+func (sc *secretChecker) redirectVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
+	if len(vars) == 0 {
+		return nil
+	}
+	var out []shell.Segment
+	for i, r := range s.Redirects {
+		if !strings.Contains(r.Target, "$") {
+			continue
+		}
+		for _, w := range sc.dirs.varVariants(shell.Segment{Name: "_", Argv: []string{"_", r.Target}}, vars) {
+			v := s
+			v.Redirects = slices.Clone(s.Redirects)
+			v.Redirects[i].Target = w.Argv[1]
+			out = append(out, v)
+			if len(out) >= maxVariants {
+				return out
+			}
+		}
+	}
+	return out
 }
 
 // segmentFiles returns the files a command names as operands (or

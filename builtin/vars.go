@@ -93,7 +93,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		default:
 			continue
 		}
-		places, _ = g.places(s, start)
+		places, _ = g.places(s, start, nil)
 		for _, a := range s.Assigns {
 			add(a)
 		}
