@@ -392,10 +392,7 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 		return sc.fallbackCommand(line, cwd)
 	}
 	var memo placeMemo
-	start := place{cwd: cwd}
-	if cwd != "" {
-		start.cwd = sc.sys.Normalize(cwd)
-	}
+	start := lineStart{cwd: cwd}
 	// A file named by a variable the line assigns (F=~/.aws/credentials;
 	// cat $F) is each of its values, as dangerous-commands reads it; a
 	// cd to one (D=/vault; cd $D) leads to each (placesOf). The values
@@ -405,20 +402,21 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 		variants []shell.Segment
 		gotVars  bool
 	)
-	for _, s := range segs {
+	for i := range segs {
+		s := &segs[i]
 		variants = variants[:0]
 		if usesVars(s) {
 			if !gotVars {
-				vars, gotVars = sc.dirs.lineVars(segs, start), true
+				vars, gotVars = sc.dirs.lineVars(segs, start.at(sc.sys)), true
 			}
-			variants = append(append(variants, sc.dirs.varVariants(s, vars)...), sc.redirectVariants(s, vars)...)
+			variants = append(append(variants, sc.dirs.varVariants(*s, vars)...), sc.redirectVariants(*s, vars)...)
 		}
 		for vi := -1; vi < len(variants); vi++ {
-			v := &s
+			v := s
 			if vi >= 0 {
 				v = &variants[vi]
 			}
-			if h, ok := sc.checkRuns(&memo, v, cwd, start, vars); ok {
+			if h, ok := sc.checkRuns(&memo, segs, i, v, &start, vars); ok {
 				return h, true
 			}
 		}
@@ -426,46 +424,89 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 	return secretHit{}, false
 }
 
-// checkRuns checks a command where it runs: the working directory, or
-// each place the cd, pushd and popd before it lead to.
-func (sc *secretChecker) checkRuns(memo *placeMemo, s *shell.Segment, cwd string, start place, vars map[string][]string) (secretHit, bool) {
+// checkRuns checks a command, segs[i] or a version of it, where it runs:
+// the working directory, or each place the cd, pushd and popd before it
+// lead to. Its files are its operands and redirections' targets, what
+// xargs feeds a reader it runs (a here-string, a here-document, echo or
+// printf piped in: stdinWords), and the trees a recursive reader reads
+// (treeOperands).
+func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int, s *shell.Segment, start *lineStart, vars map[string][]string) (secretHit, bool) {
 	files, verb := segmentFiles(*s)
-	if !namesFiles(*s, files) {
+	tree, hidden := treeOperands(*s, files)
+	fed := slices.Contains(s.Wrappers, "xargs") && (hasReader(s.Name) || s.Name == "find")
+	if !fed && len(tree) == 0 && !namesFiles(*s, files) {
 		return secretHit{}, false
 	}
+	check := func(p place, lost bool) (secretHit, bool) {
+		files, tree := files, tree
+		if fed {
+			if items, _ := sc.dirs.stdinWords(segs, i, *s, p); len(items) > 0 {
+				files = append(slices.Clone(files), items...)
+				if s.Name == "find" {
+					files = nil
+				}
+				tree, hidden = treeOperands(*s, append(slices.Clone(files), items...))
+			}
+		}
+		if h, ok := sc.checkSegment(*s, files, verb, p, lost); ok {
+			return h, true
+		}
+		return sc.checkTree(*s, tree, hidden, verb, p)
+	}
 	if len(s.Dirs) == 0 {
-		return sc.checkSegment(*s, files, verb, place{cwd: cwd}, false)
+		return check(place{cwd: start.cwd}, false)
 	}
 	// The command runs where the cd, pushd and popd before it lead
 	// (each of them, for a cd that may fail); past what the tracker
 	// follows, in a directory it cannot tell.
-	places, overflow := sc.dirs.placesOf(memo, *s, start, vars)
+	places, overflow := sc.dirs.placesOf(memo, *s, start.at(sc.sys), vars)
 	for _, p := range places {
-		if h, ok := sc.checkSegment(*s, files, verb, p, p.cwd == ""); ok {
+		if h, ok := check(p, p.cwd == ""); ok {
 			return h, true
 		}
 	}
 	if overflow {
-		return sc.checkSegment(*s, files, verb, place{}, true)
+		return check(place{}, true)
 	}
 	return secretHit{}, false
 }
 
+// lineStart is the directory a command line starts in: cwd as given,
+// and normalized (at) once a command needs it.
+type lineStart struct {
+	cwd  string
+	p    place
+	done bool
+}
+
+func (l *lineStart) at(sys paths.System) place {
+	if !l.done {
+		l.p, l.done = place{cwd: l.cwd}, true
+		if l.cwd != "" {
+			l.p.cwd = sys.Normalize(l.cwd)
+		}
+	}
+	return l.p
+}
+
 // usesVars reports whether a command may use a variable: in its words,
 // its redirections' targets or the cd, pushd and popd before it.
-func usesVars(s shell.Segment) bool {
-	has := func(w string) bool { return strings.Contains(w, "$") }
-	if slices.ContainsFunc(s.Argv, has) {
-		return true
-	}
-	for _, r := range s.Redirects {
-		if has(r.Target) {
+func usesVars(s *shell.Segment) bool {
+	for _, a := range s.Argv {
+		if strings.IndexByte(a, '$') >= 0 {
 			return true
 		}
 	}
-	for _, c := range s.Dirs {
-		if slices.ContainsFunc(c.Argv, has) {
+	for i := range s.Redirects {
+		if strings.IndexByte(s.Redirects[i].Target, '$') >= 0 {
 			return true
+		}
+	}
+	for i := range s.Dirs {
+		for _, a := range s.Dirs[i].Argv {
+			if strings.IndexByte(a, '$') >= 0 {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,0 +1,131 @@
+package builtin
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hookctl/hookctl/lib/shell"
+)
+
+// treeOperands returns the operands a command reads as whole trees (a
+// directory's files, at any depth), with files its operands as
+// segmentFiles found them, and whether it descends into hidden
+// directories: grep -r (no operand: the working directory), rg, ag and
+// ack (hidden directories only with --hidden or -u), cp -r, scp -r, rsync
+// -r or -a, tar, zip -r, 7z, and find with -exec, -execdir, -ok or -okdir
+// (its starting points; none: the working directory).
+func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) {
+	hidden = true
+	switch s.Name {
+	case "grep", "egrep", "fgrep", "zgrep":
+		if !s.Flag("r", "R", "recursive", "dereference-recursive") && !slices.Contains(s.Argv, "--directories=recurse") {
+			return nil, false
+		}
+	case "rg", "ag":
+		hidden = s.Flag("hidden", "u", "unrestricted", "all-types", "a") || slices.ContainsFunc(s.Argv, func(a string) bool { return strings.HasPrefix(a, "-uu") })
+	case "ack":
+	case "cp", "scp":
+		if !s.Flag("r", "R", "a", "recursive", "archive") {
+			return nil, false
+		}
+		return files, true
+	case "rsync":
+		if !s.Flag("r", "a", "recursive", "archive") {
+			return nil, false
+		}
+		return files, true
+	case "tar", "7z", "7za", "7zr":
+		return files, true
+	case "zip":
+		if !s.Flag("r", "R", "recurse-paths", "recurse-patterns") {
+			return nil, false
+		}
+		return files, true
+	case "find":
+		if !slices.ContainsFunc(s.Argv, func(a string) bool {
+			return a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir"
+		}) {
+			return nil, false
+		}
+		for _, a := range s.Argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			tree = append(tree, a)
+		}
+		if len(tree) == 0 {
+			tree = []string{"."}
+		}
+		return tree, true
+	default:
+		return nil, false
+	}
+	// The searchers: their file operands, else the working directory.
+	if len(files) == 0 {
+		return []string{"."}, hidden
+	}
+	return files, hidden
+}
+
+// holdsProtected tells whether the directory d (absolute, or relative to
+// an unknown directory) may hold a protected file at some depth, for a
+// command that reads it whole (treeOperands): d is a directory a
+// protected pattern names files in (/vault of /vault/**, a .aws directory
+// of .aws/credentials, .config/gh of .config/gh/hosts.yml), or one above
+// an absolute pattern's (/ of /vault/**), or, for a command that
+// descends into hidden directories, the home directory, which holds the
+// hidden directories of the default patterns (.aws/credentials,
+// .ssh/**). A directory the allow list exempts is not. It returns the
+// pattern.
+func (sc *secretChecker) holdsProtected(d string, hidden bool) (string, bool) {
+	if d == "" || sc.sys.MatchEvery(sc.allow, d) {
+		return "", false
+	}
+	slash := strings.TrimSuffix(strings.ReplaceAll(d, `\`, "/"), "/")
+	home := strings.TrimSuffix(strings.ReplaceAll(sc.home, `\`, "/"), "/")
+	atHome := home != "" && (slash == home || sc.sys.IsWindows() && strings.EqualFold(slash, home))
+	root := slash == "" || len(slash) == 2 && slash[1] == ':'
+	for _, pat := range sc.protect {
+		abs := sc.sys.IsAbs(pat) || strings.HasPrefix(pat, "/")
+		if abs && root && sc.sys.IsAbs(d) {
+			return pat, true
+		}
+		if !abs && hidden && atHome && strings.HasPrefix(pat, ".") && strings.Contains(pat, "/") {
+			return pat, true
+		}
+		for i := strings.IndexByte(pat, '/'); i >= 0; {
+			q := pat[:i]
+			if last := q[strings.LastIndexByte(q, '/')+1:]; q != "" && (abs || specific(last)) && sc.sys.Match(q, d) {
+				return pat, true
+			}
+			j := strings.IndexByte(pat[i+1:], '/')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+	}
+	return "", false
+}
+
+// checkTree checks the operands a command reads as trees at place p.
+func (sc *secretChecker) checkTree(s shell.Segment, tree []string, hidden bool, verb string, p place) (secretHit, bool) {
+	for _, w := range tree {
+		f, ok := sc.fileWord(w, p)
+		if !ok {
+			continue
+		}
+		for _, form := range sc.sys.ArgForms(f) {
+			d := sc.resolve(form, p.cwd)
+			if p.cwd == "" && !sc.sys.IsAbs(d) && !strings.HasPrefix(form, "~") {
+				d = path.Clean(d) // relative to a directory the guard cannot tell
+			}
+			if pat, ok := sc.holdsProtected(d, hidden); ok {
+				return told(s, secretHit{file: w, how: verb + " with every file under it, where the protected pattern " + strconv.Quote(pat) + " names files"}), true
+			}
+		}
+	}
+	return secretHit{}, false
+}
