@@ -440,12 +440,19 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 	check := func(p place, lost bool) (secretHit, bool) {
 		files, tree := files, tree
 		if fed {
-			if items, _ := sc.dirs.stdinWords(segs, i, *s, p); len(items) > 0 {
+			items, _ := sc.dirs.stdinWords(segs, i, *s, p)
+			switch {
+			case len(items) > 0:
 				files = append(slices.Clone(files), items...)
 				if s.Name == "find" {
 					files = nil
 				}
 				tree, hidden = treeOperands(*s, append(slices.Clone(files), items...))
+			case s.Name != "find":
+				// find DIR | xargs cat: every file under DIR.
+				if from := findFeeding(segs, i, s); len(from) > 0 {
+					tree, hidden = append(slices.Clone(tree), from...), true
+				}
 			}
 		}
 		if h, ok := sc.checkSegment(*s, files, verb, p, lost); ok {

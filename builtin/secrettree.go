@@ -129,3 +129,29 @@ func (sc *secretChecker) checkTree(s shell.Segment, tree []string, hidden bool, 
 	}
 	return secretHit{}, false
 }
+
+// findFeeding returns the starting points of a find whose output is piped
+// into s (find DIR -type f | xargs cat), nothing when s is not fed by one.
+func findFeeding(segs []shell.Segment, i int, s *shell.Segment) []string {
+	if s.Op != "|" && s.Op != "|&" {
+		return nil
+	}
+	j := i - 1
+	for j >= 0 && segs[j].Subshell && !s.Subshell {
+		j--
+	}
+	if j < 0 || segs[j].Name != "find" {
+		return nil
+	}
+	var from []string
+	for _, a := range segs[j].Argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		from = append(from, a)
+	}
+	if len(from) == 0 {
+		from = []string{"."}
+	}
+	return from
+}
