@@ -342,6 +342,16 @@ var readers = map[string]readerOpts{
 	"yq": {pattern: true}, "sort": {short: "ktSTo"}, "uniq": {}, "cut": {short: "bcdf"}, "openssl": {},
 	// tee writes its operands, as an output redirection does.
 	"tee": {},
+	// More that print, copy, send or transform a file's bytes.
+	"paste": {short: "d", long: []string{"delimiters"}}, "comm": {}, "join": {short: "aeojt12"}, "iconv": {short: "fto", long: []string{"from-code", "to-code", "output"}},
+	"fold": {short: "w", long: []string{"width"}}, "rev": {}, "column": {short: "cstoNOERWH"}, "split": {short: "abCdlnt"}, "csplit": {short: "bfn"},
+	"fmt": {short: "pwg"}, "pr": {short: "hlwoNsSe"}, "expand": {short: "t"}, "unexpand": {short: "t"}, "diff3": {}, "sdiff": {short: "ow"}, "vimdiff": {},
+	"zcat": {}, "zless": {}, "zmore": {}, "bzcat": {}, "xzcat": {}, "zstdcat": {}, "bzip2": {}, "xz": {}, "zstd": {short: "o"}, "lz4": {},
+	"gunzip": {}, "unzip": {short: "dxX"}, "uuencode": {}, "base32": {short: "w", long: []string{"wrap"}}, "basenc": {short: "w", long: []string{"wrap"}},
+	"gpg": {short: "orRuf", long: []string{"output", "recipient", "local-user", "homedir"}}, "age": {short: "oriR", long: []string{"output", "recipient", "identity", "recipients-file"}},
+	"install": {short: "gmoSt", long: []string{"group", "mode", "owner", "suffix", "target-directory"}},
+	"ln":      {short: "St", long: []string{"suffix", "target-directory"}}, "code": {}, "open": {short: "abe"}, "xdg-open": {},
+	"mail": {short: "sbcrqA"}, "mailx": {short: "sbcrqA"}, "mutt": {short: "sbcFiH"},
 }
 
 // commandWords are the words of a command that name files: operands and,
@@ -432,6 +442,9 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 // (treeOperands).
 func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int, s *shell.Segment, start *lineStart, vars map[string][]string) (secretHit, bool) {
 	files, verb := segmentFiles(*s)
+	if code := codeWords(s); len(code) > 0 {
+		files, verb = code, "reads it (it is named in the code "+s.Name+" runs)"
+	}
 	tree, hidden := treeOperands(*s, files)
 	fed := slices.Contains(s.Wrappers, "xargs") && (hasReader(s.Name) || s.Name == "find")
 	if !fed && len(tree) == 0 && !namesFiles(*s, files) {
@@ -555,8 +568,12 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 	case hasReader(name):
 		files = operands(s, readers[name])
 		switch name {
-		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip":
+		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "install", "split", "csplit", "bzip2", "xz", "zstd", "lz4", "gpg", "age", "uuencode":
 			verb = "copies or archives it"
+		case "ln":
+			verb = "links to it"
+		case "mail", "mailx", "mutt":
+			verb = "sends it"
 		case "source", ".":
 			verb = "loads it into the shell"
 		case "nano", "vi", "vim", "nvim", "emacs", "sed":

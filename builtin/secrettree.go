@@ -38,6 +38,10 @@ func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) 
 		return files, true
 	case "tar", "7z", "7za", "7zr":
 		return files, true
+	case "ln":
+		// A link to a directory opens every file under it (ln -s ~/.aws a;
+		// cat a/credentials).
+		return files, true
 	case "zip":
 		if !s.Flag("r", "R", "recurse-paths", "recurse-patterns") {
 			return nil, false
