@@ -149,8 +149,26 @@ func (g *dangerGuard) nested(line string, p place, project string) (finding, boo
 	return g.checkAt(line, p, project)
 }
 
-// checkAt is checkIn for a line run at a place.
+// checkAt is checkIn for a line run at a place. Under Windows' rules a
+// line with a backslash is read twice: as Git Bash reads it (a backslash
+// escapes), and as PowerShell and cmd read it (a backslash is a path's
+// separator, so Remove-Item C:\Users\me is not C:Usersme); a deny of
+// either reading wins, as for paths.ArgForms.
 func (g *dangerGuard) checkAt(line string, at place, project string) (finding, bool) {
+	f, ok := g.checkReading(line, at, project)
+	if ok && !f.ask || at.literal || !g.sys.IsWindows() || !strings.Contains(line, `\`) {
+		return f, ok
+	}
+	lit := at
+	lit.literal = true
+	if f2, ok2 := g.checkReading(strings.ReplaceAll(line, `\`, `\\`), lit, project); ok2 && (!ok || !f2.ask) {
+		return f2, true
+	}
+	return f, ok
+}
+
+// checkReading is checkAt for one reading of the line.
+func (g *dangerGuard) checkReading(line string, at place, project string) (finding, bool) {
 	cwd := at.cwd
 	segs, err := g.shell.Parse(line)
 	if err != nil {
@@ -337,6 +355,9 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 	}
 	if !ok {
 		f, ok = g.interpreter(segs, i, s, at, project)
+	}
+	if !ok && g.sys.IsWindows() {
+		f, ok = g.windowsCommand(s, at, project)
 	}
 	if ok && g.allowed(strings.Join(s.Argv, " ")) {
 		return finding{}, false

@@ -23,6 +23,9 @@ type place struct {
 	// project is the project directory, the value of $CLAUDE_PROJECT_DIR
 	// ("" if unknown).
 	project string
+	// literal: the line is read with its backslashes as characters, as
+	// PowerShell and cmd read them (Windows' rules; see checkAt).
+	literal bool
 }
 
 // places returns the working directories a segment may run in, from the
@@ -58,7 +61,7 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[stri
 				next = append(next, q)
 			}
 			q := g.chdir(c.Argv, p)
-			q.depth, q.project = p.depth, p.project
+			q.depth, q.project, q.literal = p.depth, p.project, p.literal
 			next = append(next, q)
 		}
 		out = dedupPlaces(next)
