@@ -182,9 +182,16 @@ func IsTestFile(name string) bool {
 // A directory that cannot be listed (absent, not a directory, not
 // readable) lists nothing, as filepath.Glob did; the name of dir is never
 // read as a pattern (a directory named proj[1] lists itself, not proj1).
-// A daemon lists the user's configuration directory on every call.
+// A daemon looks for them through a listing cache (package
+// internal/dirlist), filtering its names with IsConfigFile.
 func ConfigFiles(dir string) ([]string, error) {
-	return dirFiles(dir, func(name string) bool { return strings.HasSuffix(name, ".hcl") && !IsTestFile(name) }), nil
+	return dirFiles(dir, IsConfigFile), nil
+}
+
+// IsConfigFile reports whether a directory entry named name is one of
+// the configuration files ConfigFiles lists: *.hcl, not a test file.
+func IsConfigFile(name string) bool {
+	return strings.HasSuffix(name, ".hcl") && !IsTestFile(name)
 }
 
 // TestFiles lists, sorted, the test files of the configuration at path:

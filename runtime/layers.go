@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/dirlist"
 	"github.com/hookctl/hookctl/internal/dirs"
 )
 
@@ -57,20 +58,24 @@ const maxManagedEntries = 4096
 // it). No layer at all is ErrNoConfig; a managed directory that exists
 // but cannot be read is an error, never a missing layer.
 func DiscoverLayers(config, cwd string, getenv func(string) string) ([]Layer, error) {
+	return discoverLayers(config, cwd, getenv, nil)
+}
+
+// discoverLayers is DiscoverLayers listing the managed and user
+// directories through ls (nil: listed every time).
+func discoverLayers(config, cwd string, getenv func(string) string, ls *dirlist.Cache) ([]Layer, error) {
 	var out []Layer
 	for _, root := range managedRoots(getenv) {
-		ls, err := managedLayers(root)
+		layers, err := managedLayers(root, ls)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ls...)
+		out = append(out, layers...)
 	}
 	if dir, err := dirs.Config(getenv); err == nil {
-		files, err := hcl.ConfigFiles(dir)
-		if err != nil {
-			return nil, fmt.Errorf("user configuration %s: %w", dir, err)
-		}
-		if len(files) > 0 {
+		// A user directory that cannot be listed has no layer, as
+		// hcl.ConfigFiles lists nothing for it.
+		if names, _ := ls.Names(dir); slices.ContainsFunc(names, hcl.IsConfigFile) {
 			out = append(out, Layer{Name: LayerUser, Path: dir, root: dir})
 		}
 	}
@@ -107,7 +112,10 @@ func managedRoots(getenv func(string) string) []string {
 
 // managedLayers lists the layers of one managed directory: its own *.hcl
 // files, then each *.d drop-in directory holding *.hcl files, by name.
-func managedLayers(root string) ([]Layer, error) {
+// The directories are listed through ls (nil: listed every time); each
+// drop-in is stat'ed on every call (a symbolic link's target is not in
+// its directory's stamp).
+func managedLayers(root string, ls *dirlist.Cache) ([]Layer, error) {
 	fi, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -118,19 +126,19 @@ func managedLayers(root string) ([]Layer, error) {
 	if !fi.IsDir() {
 		return nil, &ManagedError{Layer: LayerManaged, Path: root, Why: "not a directory"}
 	}
-	entries, err := os.ReadDir(root)
+	names, err := ls.Names(root)
 	if err != nil {
 		return nil, &ManagedError{Layer: LayerManaged, Path: root, Why: err.Error()}
 	}
 	var out []Layer
-	if files, _ := hcl.ConfigFiles(root); len(files) > 0 {
+	if slices.ContainsFunc(names, hcl.IsConfigFile) {
 		out = append(out, Layer{Name: LayerManaged, Path: root, root: root})
 	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".d") {
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".d") {
 			continue
 		}
-		p := filepath.Join(root, e.Name())
+		p := filepath.Join(root, name)
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, &ManagedError{Layer: LayerManaged, Path: p, Why: err.Error()}
@@ -138,11 +146,8 @@ func managedLayers(root string) ([]Layer, error) {
 		if !st.IsDir() {
 			return nil, &ManagedError{Layer: LayerManaged, Path: p, Why: "not a directory (drop-ins are directories named *.d holding *.hcl files)"}
 		}
-		files, err := hcl.ConfigFiles(p)
-		if err != nil {
-			return nil, &ManagedError{Layer: LayerManaged, Path: p, Why: err.Error()}
-		}
-		if len(files) > 0 {
+		// As hcl.ConfigFiles, a drop-in that cannot be listed has no files.
+		if files, _ := ls.Names(p); slices.ContainsFunc(files, hcl.IsConfigFile) {
 			out = append(out, Layer{Name: LayerManaged, Path: p, root: root})
 		}
 	}

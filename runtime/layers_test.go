@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/dirlist"
 )
 
 func writeFile(t *testing.T, p, s string) {
@@ -49,6 +52,23 @@ func TestDiscoverLayers(t *testing.T) {
 	want := []string{"managed managed", "managed managed/10-a.d", "managed managed/20-b.d", "user xdg/hookctl", "project hooks.hcl"}
 	if !slices.Equal(names(got), want) {
 		t.Errorf("got %q, want %q", names(got), want)
+	}
+	// Through a listing cache (the daemon's), on a settled tree: the
+	// same layers, call after call, and a drop-in added is one more.
+	ls := dirlist.New(dirlist.WithClock(func() time.Time { return time.Now().Add(time.Hour) }))
+	for range 2 {
+		cached, err := discoverLayers("", filepath.Join(dir, "proj"), getenv, ls)
+		if err != nil || !slices.Equal(names(cached), want) {
+			t.Errorf("through a listing cache: got %q (%v), want %q", names(cached), err, want)
+		}
+	}
+	writeFile(t, filepath.Join(managed, "15-new.d", "n.hcl"), "")
+	cached, err := discoverLayers("", filepath.Join(dir, "proj"), getenv, ls)
+	if want := slices.Insert(slices.Clone(want), 2, "managed managed/15-new.d"); err != nil || !slices.Equal(names(cached), want) {
+		t.Errorf("a drop-in added, through a listing cache: got %q (%v), want %q", names(cached), err, want)
+	}
+	if err := os.RemoveAll(filepath.Join(managed, "15-new.d")); err != nil {
+		t.Fatal(err)
 	}
 	got, _ = DiscoverLayers(filepath.Join(dir, "xdg", "hookctl"), "", getenv)
 	if want := want[:4]; !slices.Equal(names(got), want) {

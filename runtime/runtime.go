@@ -387,7 +387,7 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	req.mark("decode")
 	configWarn := req.Modes.OnConfigError == ModeWarn
-	layers, err := DiscoverLayers(req.Config, req.Cwd, getenv)
+	layers, err := discoverLayers(req.Config, req.Cwd, getenv, r.source.listing())
 	if err != nil {
 		fmt.Fprintf(stderr, "hookctl: %v\n", err)
 		var me *ManagedError

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/dirlist"
 	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/trust"
@@ -27,6 +28,9 @@ type Source interface {
 	// oneCall reports whether an engine serves one call only (it then
 	// loads only the call's event and traces the call).
 	oneCall() bool
+	// listing is what the configuration's directories are listed
+	// through on each call (nil: listed every time).
+	listing() *dirlist.Cache
 }
 
 // OneShot loads the configuration for each call and closes it after.
@@ -34,8 +38,9 @@ func OneShot() Source { return oneShot{} }
 
 type oneShot struct{}
 
-func (oneShot) perCall() bool { return true }
-func (oneShot) oneCall() bool { return true }
+func (oneShot) perCall() bool           { return true }
+func (oneShot) oneCall() bool           { return true }
+func (oneShot) listing() *dirlist.Cache { return nil }
 
 func (oneShot) acquire(l *loader) (*engine.Engine, func(), error) {
 	eng, cfg, err := l.load()
@@ -66,8 +71,9 @@ func Watched(eng *engine.Engine) Source { return watched{eng} }
 
 type watched struct{ eng *engine.Engine }
 
-func (watched) perCall() bool { return false }
-func (watched) oneCall() bool { return false }
+func (watched) perCall() bool           { return false }
+func (watched) oneCall() bool           { return false }
+func (watched) listing() *dirlist.Cache { return nil }
 
 func (w watched) acquire(*loader) (*engine.Engine, func(), error) {
 	return w.eng, func() {}, nil
@@ -99,13 +105,30 @@ type Cache struct {
 	// transforms keeps TypeScript and ES module transforms across the
 	// reloads of a changed configuration.
 	transforms *script.TransformCache
+	// dirs lists the managed and user directories each call looks
+	// for layers in, once per version of each.
+	dirs *dirlist.Cache
 }
 
-// NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{} }
+// CacheOption configures a Cache.
+type CacheOption func(*Cache)
 
-func (*Cache) perCall() bool { return true }
-func (*Cache) oneCall() bool { return false }
+// WithListing lists the configuration's directories through ls (default
+// dirlist.New()).
+func WithListing(ls *dirlist.Cache) CacheOption { return func(c *Cache) { c.dirs = ls } }
+
+// NewCache returns an empty cache.
+func NewCache(opts ...CacheOption) *Cache {
+	c := &Cache{dirs: dirlist.New()}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+func (*Cache) perCall() bool             { return true }
+func (*Cache) oneCall() bool             { return false }
+func (c *Cache) listing() *dirlist.Cache { return c.dirs }
 
 // transformCache returns the transform cache every load shares.
 func (c *Cache) transformCache() *script.TransformCache {

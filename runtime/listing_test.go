@@ -1,0 +1,92 @@
+//go:build unix
+
+package runtime_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/dirlist"
+	"github.com/hookctl/hookctl/internal/filestamp"
+	"github.com/hookctl/hookctl/runtime"
+)
+
+// TestCacheSeesAUserFileAddedWithinATick: the daemon's path (a Cache)
+// lists the user's configuration directory once per settled version of
+// it. On a file system whose clock is coarse (played here: the user
+// directory's times are the test's, its size a block's), a file that
+// denies rm -rf added to the user's directory right after a call, within
+// the same second, leaves the directory's stamp as it was: the next call
+// still loads it and denies. Once the directory has settled, its listing
+// is kept, and a file added later (a new stamp) is seen on the next call.
+func TestCacheSeesAUserFileAddedWithinATick(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "xdg", "hookctl")
+	if err := os.MkdirAll(user, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// The user's directory holds the trust file, no configuration.
+	if err := os.WriteFile(filepath.Join(user, "trusted.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	project := config(t, `
+hook "no-sudo" {
+  event    = "PreToolUse"
+  when     = "tool_input.command contains 'sudo'"
+  decision = "deny"
+  reason   = "no sudo"
+}
+`)
+	t0 := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
+	fsTime, now := t0, t0.Add(500*time.Millisecond)
+	stamps := 0
+	stamp := func(d string) filestamp.Stamp {
+		st := filestamp.Of(d)
+		if d != user || !st.Exists {
+			return st
+		}
+		stamps++
+		st.ModTime, st.Size = fsTime, 4096
+		st.ID.CtimeSec, st.ID.Ctime = fsTime.Unix(), int64(fsTime.Nanosecond())
+		return st
+	}
+	cache := runtime.NewCache(runtime.WithListing(dirlist.New(dirlist.WithStamp(stamp), dirlist.WithClock(func() time.Time { return now }))))
+	defer cache.Close()
+	rt := runtime.New(runtime.WithSource(cache))
+	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: project, Cwd: dir,
+		Env:   []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_MANAGED_DIR=" + filepath.Join(dir, "managed")},
+		Modes: runtime.Modes{AllowUntrusted: true}}
+	call := func(want bool, when string) {
+		t.Helper()
+		if r := rt.Answer(context.Background(), req); blocked(r) != want {
+			t.Fatalf("%s: blocked %v, want %v: %s%s", when, blocked(r), want, r.Stdout, r.Stderr)
+		}
+	}
+	deny := filepath.Join(user, "deny.hcl")
+
+	call(false, "no user configuration")
+	if err := os.WriteFile(deny, []byte(denyRm), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	call(true, "a user file added within the tick of the last call")
+
+	// The file goes, a second later; the directory then settles.
+	if err := os.Remove(deny); err != nil {
+		t.Fatal(err)
+	}
+	fsTime, now = t0.Add(time.Second), t0.Add(10*time.Second)
+	call(false, "the user file removed")
+	stamps = 0
+	call(false, "a settled directory")
+	if stamps != 1 {
+		t.Fatalf("a settled directory was stamped %d times in a call, want once (its listing kept)", stamps)
+	}
+	if err := os.WriteFile(deny, []byte(denyRm), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fsTime, now = now, now.Add(200*time.Millisecond)
+	call(true, "a user file added to a settled directory")
+}
