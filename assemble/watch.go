@@ -49,6 +49,13 @@ type Watcher struct {
 	// hold still for one more interval, so a file caught half-written (an
 	// editor truncating before writing) is not loaded.
 	pending filestamp.Set
+	// unsettled is when the files of the last load settle, if they had
+	// not when it began (zero: they had): a change within the tick of the
+	// file system's clock may leave a stamp as it was, so the watcher
+	// loads once more when the tick has passed.
+	unsettled time.Time
+	// settleTick is filestamp.SettleTick (tests shorten it).
+	settleTick time.Duration
 
 	stop chan struct{}
 	done chan struct{}
@@ -128,7 +135,7 @@ func WithLoadOptions(opts ...Option) WatchOption {
 // Watch loads path into eng and starts watching it. The first load must
 // succeed. Stop the watcher with Close.
 func Watch(eng *engine.Engine, path string, opts ...WatchOption) (*Watcher, error) {
-	w := &Watcher{eng: eng, path: path, interval: DefaultWatchInterval, settle: 250 * time.Millisecond, stop: make(chan struct{}), done: make(chan struct{})}
+	w := &Watcher{eng: eng, path: path, interval: DefaultWatchInterval, settle: 250 * time.Millisecond, settleTick: filestamp.SettleTick, stop: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(w)
 	}
@@ -155,6 +162,13 @@ func (w *Watcher) Config() *Config {
 func (w *Watcher) Reload() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	start := time.Now()
+	defer func() {
+		w.unsettled = time.Time{}
+		if !w.stamps.Settled(start, w.settleTick) {
+			w.unsettled = start.Add(w.settleTick)
+		}
+	}()
 	var cfg *Config
 	var err error
 	if w.gate != nil {
@@ -292,6 +306,12 @@ func (w *Watcher) scan(cfg *Config) filestamp.Set {
 func (w *Watcher) changed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if !w.unsettled.IsZero() && !time.Now().Before(w.unsettled) {
+		// The last load read files written within a tick of it: load
+		// again, now that a change in that tick has a stamp of its own.
+		w.unsettled, w.pending = time.Time{}, nil
+		return true
+	}
 	now := w.scan(w.current)
 	if now.Equal(w.stamps) {
 		w.pending = nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/runtime"
 )
 
@@ -176,7 +177,7 @@ func TestDiscoverUsesTheRequest(t *testing.T) {
 // change.
 func TestCacheKeepsTheEngine(t *testing.T) {
 	cfg := config(t, denyRm)
-	cache := runtime.NewCache()
+	cache := runtime.NewCache(settledClock())
 	defer cache.Close()
 	rt := runtime.New(runtime.WithSource(cache))
 	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}}
@@ -273,7 +274,7 @@ func (p hostless) Decode(raw map[string]any, event string) (*runtime.Event, erro
 // still closes).
 func TestPanicReleasesTheEngine(t *testing.T) {
 	cfg := config(t, denyRm)
-	cache := runtime.NewCache()
+	cache := runtime.NewCache(settledClock())
 	rt := runtime.New(runtime.WithSource(cache))
 	r := rt.Answer(context.Background(), runtime.Request{Protocol: hostless{claudeProtocol(t)}, Payload: []byte(rm), Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}})
 	if !blocked(r) || !strings.Contains(r.Stderr+string(r.Stdout), "the call failed") {
@@ -431,7 +432,7 @@ func TestCacheKeysTheNameAsOpened(t *testing.T) {
 	if err := os.Symlink("sub/deeper", filepath.Join(dir, "link")); err != nil {
 		t.Skip(err)
 	}
-	cache := runtime.NewCache()
+	cache := runtime.NewCache(settledClock())
 	defer cache.Close()
 	rt := runtime.New(runtime.WithSource(cache))
 	answer := func(cfg string) runtime.Reply {
@@ -444,4 +445,43 @@ func TestCacheKeysTheNameAsOpened(t *testing.T) {
 	if r := answer(dir + "/link/../.claude/hooks.hcl"); !blocked(r) {
 		t.Fatalf("link/../.claude/hooks.hcl was answered with another configuration's engine: %s", r.Stdout)
 	}
+}
+
+// settledClock is a cache clock a settle tick after now: every file the
+// test wrote counts as written before the load (as a configuration a
+// daemon loads mostly was).
+func settledClock() runtime.CacheOption {
+	return runtime.WithCacheClock(func() time.Time { return time.Now().Add(filestamp.SettleTick + time.Second) })
+}
+
+// TestCacheKeepsOnlySettledEngines: an engine loaded from a file written
+// within a tick of the file system's clock before the load is not kept,
+// since a change in that tick may leave the file's stamp as it was and
+// the cached engine would run without it; it serves its call. Once the
+// files have settled, the engine is kept.
+func TestCacheKeepsOnlySettledEngines(t *testing.T) {
+	cfg := config(t, denyRm)
+	abs, _ := filepath.Abs(cfg)
+	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: cfg, Modes: runtime.Modes{AllowUntrusted: true}}
+
+	fresh := runtime.NewCache() // the real clock: the file was written just now
+	defer fresh.Close()
+	if r := runtime.New(runtime.WithSource(fresh)).Answer(context.Background(), req); !blocked(r) {
+		t.Fatalf("%s", r.Stdout)
+	}
+	if _, _, release, ok := fresh.Lookup(abs); ok {
+		release()
+		t.Fatal("an engine loaded from a file written within the clock's tick was kept")
+	}
+
+	settled := runtime.NewCache(settledClock())
+	defer settled.Close()
+	if r := runtime.New(runtime.WithSource(settled)).Answer(context.Background(), req); !blocked(r) {
+		t.Fatalf("%s", r.Stdout)
+	}
+	_, _, release, ok := settled.Lookup(abs)
+	if !ok {
+		t.Fatal("an engine loaded from settled files was not kept")
+	}
+	release()
 }

@@ -108,6 +108,9 @@ type Cache struct {
 	// dirs lists the managed and user directories each call looks
 	// for layers in, once per version of each.
 	dirs *dirlist.Cache
+	// now is the clock that tells whether a loaded configuration's
+	// files have settled (time.Now; tests replace it).
+	now func() time.Time
 }
 
 // CacheOption configures a Cache.
@@ -117,9 +120,13 @@ type CacheOption func(*Cache)
 // dirlist.New()).
 func WithListing(ls *dirlist.Cache) CacheOption { return func(c *Cache) { c.dirs = ls } }
 
+// WithCacheClock sets the clock that tells whether a configuration's
+// files have settled (default time.Now).
+func WithCacheClock(now func() time.Time) CacheOption { return func(c *Cache) { c.now = now } }
+
 // NewCache returns an empty cache.
 func NewCache(opts ...CacheOption) *Cache {
-	c := &Cache{dirs: dirlist.New()}
+	c := &Cache{dirs: dirlist.New(), now: time.Now}
 	for _, o := range opts {
 		o(c)
 	}
@@ -152,7 +159,13 @@ type cachedEngine struct {
 // acquire returns the cached engine for the configuration's absolute path
 // while its files are unchanged, else loads it (a path that has no
 // absolute form is loaded for the call alone). The engine keeps the
-// call's state, and its NATS connection, for the calls it serves.
+// call's state, and its NATS connection, for the calls it serves. An
+// engine is kept only when every file it was loaded from was last
+// written a clock tick before the load began (filestamp.Settled): a file
+// changed while it was loaded, or changed again within the tick of the
+// file system's clock, may keep the stamp the cache would compare, and
+// an engine kept under it would run without the change until some other
+// file changed. Such an engine serves its call alone.
 func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 	abs, err := layersKey(l.layers)
 	if err != nil {
@@ -164,12 +177,13 @@ func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 		}
 		return ce.eng, func() { c.release(ce) }, nil
 	}
+	start := c.now()
 	eng, cfg, err := l.load(assemble.WithScriptOptions(script.WithTransformCache(c.transformCache())))
 	if err != nil {
 		return nil, nil, err
 	}
 	l.useState(eng, cfg)
-	ce := c.put(abs, eng, cfg, l.state)
+	ce := c.put(abs, eng, cfg, l.state, start)
 	return eng, func() { c.release(ce) }, nil
 }
 
@@ -219,12 +233,19 @@ func (c *Cache) get(path string) *cachedEngine {
 }
 
 // put stores a freshly loaded engine (held once, for its first caller).
-func (c *Cache) put(path string, eng *engine.Engine, cfg *assemble.Config, state State) *cachedEngine {
+// An engine whose files have not settled since start, when its load
+// began, is not kept: it is retired at once, and closed when its caller
+// releases it.
+func (c *Cache) put(path string, eng *engine.Engine, cfg *assemble.Config, state State, start time.Time) *cachedEngine {
 	files := append(strings.Split(path, "\x00"), cfg.Files...)
 	files = append(files, cfg.Refs()...)
 	ce := &cachedEngine{eng: eng, cfg: cfg, state: state, stamps: filestamp.Take(files), refs: 1}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !ce.stamps.Settled(start, filestamp.SettleTick) {
+		ce.stale = true
+		return ce
+	}
 	if c.m == nil {
 		c.m = map[string]*cachedEngine{}
 	}

@@ -10,7 +10,7 @@ import (
 // settleTick is how long after its last write a trust file's stamp is
 // trusted to change with the next write: longer than the tick of any
 // file system's clock (FAT keeps modification times to 2 seconds).
-const settleTick = 3 * time.Second
+const settleTick = filestamp.SettleTick
 
 // maxIndexed bounds the trust files an Index keeps (one per environment
 // a long-lived process answers).

@@ -45,7 +45,7 @@ func BenchmarkDaemonCall(b *testing.B) {
 			b.Fatal(errb.String())
 		}
 		addTrustRecords(b, tf, n-1)
-		cache := runtime.NewCache()
+		cache := settledCache()
 		b.Cleanup(func() { cache.Close() })
 		rt := newHookRuntime(runtime.Hosts(), cache, nil)
 		setups = append(setups, setup{fmt.Sprintf("trusted=%d", n), rt,
@@ -122,7 +122,7 @@ func bigCall(tb testing.TB) (*runtime.Runtime, *daemon.Request) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cache := runtime.NewCache()
+	cache := settledCache()
 	tb.Cleanup(func() { cache.Close() })
 	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	cwd, _ := os.Getwd()
@@ -152,7 +152,7 @@ func BenchmarkDaemonParallel(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cache := runtime.NewCache()
+	cache := settledCache()
 	defer cache.Close()
 	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	h := daemonserver.HandlerFunc(func(ctx context.Context, req *daemon.Request) daemon.Response { return runCall(ctx, req, rt) })

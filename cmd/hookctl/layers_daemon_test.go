@@ -20,7 +20,7 @@ func TestDaemonManagedLayer(t *testing.T) {
 	policy := filepath.Join(managed, "policy.hcl")
 	t.Setenv("HOOKCTL_STATE_DIR", t.TempDir())
 	env := []string{"HOOKCTL_MANAGED_DIR=" + managed, "XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_ALLOW_UNTRUSTED=1", "PATH=" + os.Getenv("PATH")}
-	cache := runtime.NewCache()
+	cache := settledCache()
 	defer cache.Close()
 	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	call := func(cmd string) daemon.Response {

@@ -279,7 +279,7 @@ hook "tests-first" {
   reason   = "the tests are failing"
 }
 `)
-	cache := runtime.NewCache()
+	cache := settledCache()
 	rt := newHookRuntime(runtime.Hosts(), cache, nil)
 	call := func() string {
 		resp := runCall(t.Context(), &daemon.Request{Hook: daemon.Hook{Command: "claude", Config: cfg, AllowUntrusted: true},

@@ -11,7 +11,7 @@ import (
 // settleTick is how long after its last change a directory's stamp is
 // trusted to change with the next one: longer than the tick of any file
 // system's clock (FAT keeps modification times to 2 seconds).
-const settleTick = 3 * time.Second
+const settleTick = filestamp.SettleTick
 
 // maxListed bounds the directories a Cache keeps (the managed directory,
 // its drop-ins and a user directory per environment a process answers).

@@ -24,3 +24,20 @@ func (s Stamp) Settled(at time.Time, tick time.Duration) bool {
 	}
 	return true
 }
+
+// SettleTick is the tick Settled is given by hookctl's caches: longer
+// than the clock of any file system a configuration lives on (FAT keeps
+// modification times to 2 seconds).
+const SettleTick = 3 * time.Second
+
+// Settled reports whether every file of the set that exists is settled
+// (Stamp.Settled); a missing file has nothing to settle: its appearance
+// changes its stamp.
+func (s Set) Settled(at time.Time, tick time.Duration) bool {
+	for _, st := range s {
+		if st.Exists && !st.Settled(at, tick) {
+			return false
+		}
+	}
+	return true
+}
