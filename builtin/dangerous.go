@@ -248,7 +248,7 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 	project = g.sys.Normalize(project)
 	text := strings.Join(s.Argv, " ")
 	for _, a := range s.Args() {
-		out := g.outsideOf(g.classifyArg(a, cwd), project)
+		out := g.outsideOf(g.classifyIn(s, a, cwd), project)
 		if out == "" {
 			continue
 		}
@@ -357,7 +357,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 	case name == "rm":
 		if s.Flag("r", "R", "recursive") {
 			for _, a := range s.Args() {
-				if t := g.classifyArg(a, cwd); allTargets.has(t.kind) {
+				if t := g.classifyIn(s, a, cwd); allTargets.has(t.kind) {
 					return found(ruleRmRecursive, "recursively deletes "+t.describe())
 				}
 			}
@@ -365,13 +365,19 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				if dotArg(a) {
 					continue // rm refuses to remove . and ..
 				}
-				if what := g.projectTarget(g.classifyArg(a, cwd), project); what != "" {
+				if what := g.projectTarget(g.classifyIn(s, a, cwd), project); what != "" {
 					return found(ruleRmProject, "recursively deletes "+what)
 				}
 			}
 			for _, a := range s.Args() {
-				if hit := g.globHit(a, cwd, project); hit != "" {
+				if hit := g.globHit(a, literalIn(s, a), cwd, project); hit != "" {
 					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
+				}
+			}
+			for _, a := range s.Args() {
+				if !s.Plain(a) && unknownThenUp(a) {
+					return finding{rule: ruleUnseen, cmd: text, ask: true,
+						why: "recursively deletes " + a + ", where .. after a part the guard cannot know may lead anywhere"}, true
 				}
 			}
 		}
@@ -379,7 +385,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 		// $RM -rf ~: a command name the guard cannot know, aimed
 		// recursively at what rm -r must never delete.
 		for _, a := range s.Args() {
-			t := g.classifyArg(a, cwd)
+			t := g.classifyIn(s, a, cwd)
 			if allTargets.has(t.kind) || g.projectTarget(t, project) != "" {
 				return finding{rule: ruleUnseen, cmd: text, ask: true,
 					why: "runs a command the guard cannot name recursively on " + a}, true
@@ -397,7 +403,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				args = args[1:] // the owner
 			}
 			for _, a := range args {
-				if t := g.classifyArg(a, cwd); rootAndSystem.has(t.kind) {
+				if t := g.classifyIn(s, a, cwd); rootAndSystem.has(t.kind) {
 					return found(ruleChown, "recursively changes the owner of "+t.describe())
 				}
 			}
@@ -456,7 +462,7 @@ func (g *dangerGuard) chmod(s shell.Segment, cwd string) (finding, bool) {
 		want = allTargets
 	}
 	for _, a := range args[1:] {
-		if t := g.classifyArg(a, cwd); want.has(t.kind) {
+		if t := g.classifyIn(s, a, cwd); want.has(t.kind) {
 			how := "makes " + t.describe() + " writable by everyone"
 			if recursive {
 				how = "recursively " + how
@@ -510,6 +516,9 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 			}
 			if j > i+1 {
 				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
+				if len(s.Literal) > i+1 {
+					sub.Literal = s.Literal[i+1 : min(j, len(s.Literal))]
+				}
 				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
 					deletes = true
 				}
@@ -528,7 +537,7 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 	}
 	text := strings.Join(s.Argv, " ")
 	for _, a := range starts {
-		t := g.classifyArg(a, cwd)
+		t := g.classifyIn(s, a, cwd)
 		if allTargets.has(t.kind) {
 			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + t.describe()}, true
 		}
@@ -537,7 +546,7 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 		}
 	}
 	for _, a := range starts {
-		if strings.ContainsAny(a, "$`") {
+		if !s.Plain(a) {
 			return finding{rule: ruleUnseen, cmd: text, ask: true,
 				why: "deletes files under " + a + ", which the guard cannot see"}, true
 		}
@@ -565,6 +574,26 @@ func findFilters(argv []string) bool {
 			"-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname",
 			"-ilname", "-used", "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-prune",
 			"-newermt", "-anewer", "-cnewer":
+			return true
+		}
+	}
+	return false
+}
+
+// unknownThenUp reports whether a word has a .. component after the
+// component where its first expansion starts ("$X/../etc", "/tmp/$x/.."):
+// whatever the guard knows of the rest, such a path may be anywhere.
+func unknownThenUp(a string) bool {
+	i := strings.IndexAny(a, "$`")
+	if i < 0 {
+		return false
+	}
+	rest := strings.ReplaceAll(a[i:], `\`, "/")
+	_, rest, ok := strings.Cut(rest, "/")
+	for ok {
+		var comp string
+		comp, rest, ok = strings.Cut(rest, "/")
+		if comp == ".." {
 			return true
 		}
 	}

@@ -46,18 +46,19 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[stri
 		}
 		// Each value first (what a finding names), then the change as
 		// written (unknown: which value holds is not followed).
-		values := g.varVariants(shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv}, vars)
+		cd := shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv, Literal: c.Literal}
+		values := g.varVariants(cd, vars)
 		next := out[:0:0]
 		if c.Maybe {
 			next = append(next, out...)
 		}
 		for _, p := range out {
 			for _, v := range values {
-				q := g.chdir(v.Argv, p)
+				q := g.chdir(v, p)
 				q.depth, q.project = p.depth, p.project
 				next = append(next, q)
 			}
-			q := g.chdir(c.Argv, p)
+			q := g.chdir(cd, p)
 			q.depth, q.project = p.depth, p.project
 			next = append(next, q)
 		}
@@ -100,7 +101,7 @@ func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place, vars 
 
 // sameChdir reports whether two directory changes do the same.
 func sameChdir(a, b shell.Chdir) bool {
-	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv)
+	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv) && slices.Equal(a.Literal, b.Literal)
 }
 
 // dedupPlaces drops repeated places, keeping the first of each.
@@ -115,7 +116,8 @@ func dedupPlaces(ps []place) []place {
 }
 
 // chdir applies one cd, pushd, popd or chdir to a place.
-func (g *dangerGuard) chdir(argv []string, p place) place {
+func (g *dangerGuard) chdir(s shell.Segment, p place) place {
+	argv := s.Argv
 	name := path.Base(argv[0])
 	var args []string
 	noChange := false
@@ -162,7 +164,7 @@ func (g *dangerGuard) chdir(argv []string, p place) place {
 	case args[0] == "-" && name != "pushd":
 		target = p.old
 	default:
-		target = g.dirArg(args[0], p)
+		target = g.dirArg(args[0], literalIn(s, args[0]), p)
 	}
 	if d, ok := g.sys.DriveForm(target); ok {
 		target = d // cd in Git Bash (paths.ArgForms): /c/x is C:/x
@@ -189,8 +191,18 @@ func joinStack(dir, stack string) string {
 }
 
 // dirArg expands a cd argument at a place: ~, $HOME, $PWD, $(pwd) and the
-// like. It returns "" for a directory it cannot work out.
-func (g *dangerGuard) dirArg(a string, p place) string {
+// like. It returns "" for a directory it cannot work out. lit tells that
+// the argument's $ and backquotes are characters of its name.
+func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
+	if lit {
+		if strings.HasPrefix(a, "$") {
+			a = "./" + a // not $HOME
+		}
+		if strings.ContainsAny(a, "*?[") {
+			return ""
+		}
+		return a
+	}
 	a = g.expandPlace(a, p)
 	if strings.HasPrefix(a, "~") && a != "~" && !strings.HasPrefix(a, "~/") {
 		t := g.classifyArg(a, p.cwd)
@@ -293,6 +305,9 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 func (g *dangerGuard) expandSegment(s shell.Segment, p place) shell.Segment {
 	var argv []string
 	for i, a := range s.Argv {
+		if i < len(s.Literal) && s.Literal[i] {
+			continue // '$PWD' names a directory called $PWD
+		}
 		if b := g.expandPlace(a, p); b != a {
 			if argv == nil {
 				argv = slices.Clone(s.Argv)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
 )
 
 // targetKind classifies a path a destructive command is aimed at.
@@ -135,10 +136,29 @@ func winRest(p string) string {
 	return strings.ToLower(p[2:])
 }
 
+// adminShare returns the drive path an administrative share names
+// (//host/c$/Users -> c:/Users), and whether p is one.
+func adminShare(p string) (string, bool) {
+	if !strings.HasPrefix(p, "//") {
+		return "", false
+	}
+	_, share, ok := strings.Cut(p[2:], "/")
+	if !ok || len(share) < 2 || share[1] != '$' || !isLetter(share[0]) || (len(share) > 2 && share[2] != '/') {
+		return "", false
+	}
+	return share[:1] + ":/" + strings.TrimPrefix(share[2:], "/"), true
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
 // classifyWinPath is classifyPath under Windows' rules: names compare
 // regardless of case, a drive's root is a root, C:/Users holds the home
 // directories.
 func classifyWinPath(p, home string) targetKind {
+	if d, ok := adminShare(p); ok {
+		p = d // //host/C$/Users/me is C:/Users/me of that host
+	}
 	rest := winRest(p)
 	switch {
 	case p == "/" || rest == "/":
@@ -157,17 +177,33 @@ func classifyWinPath(p, home string) targetKind {
 	return kindNone
 }
 
-// classifyArg is classifyArg of the guard's rules and home.
+// classifyArg is classifyArg of the guard's rules and home, for an
+// argument whose $ and backquotes start expansions.
 func (g *dangerGuard) classifyArg(arg, cwd string) target {
-	return classifyArg(g.sys, arg, cwd, g.home)
+	return classifyArg(g.sys, arg, false, cwd, g.home)
+}
+
+// classifyIn is classifyArg of arg, one of the words of s: a $ or a
+// backquote that s marks literal ('/srv/$x', //host/c$/x) is a character
+// of the name.
+func (g *dangerGuard) classifyIn(s shell.Segment, arg, cwd string) target {
+	return classifyArg(g.sys, arg, literalIn(s, arg), cwd, g.home)
+}
+
+// literalIn reports whether arg, a word of s, holds a $ or a backquote
+// that the shell does not expand (see shell.Segment.Plain).
+func literalIn(s shell.Segment, arg string) bool {
+	return s.Literal != nil && strings.ContainsAny(arg, "$`") && s.Plain(arg)
 }
 
 // classifyArg classifies a command argument naming a path, as the shell
 // would see it: ~, ~user, $HOME and ${HOME} are expanded, a relative path
 // is resolved against cwd (unknown when cwd is ""), and a trailing
 // all-matching glob component ("/*", "/.*") stands for the directory it
-// empties. Arguments with other expansions are unknown (kindNone).
-func classifyArg(sys paths.System, arg, cwd, home string) target {
+// empties. Arguments with other expansions are unknown (kindNone). When
+// lit is set, the argument's $ and backquotes are characters of its name
+// (it was quoted: '/tmp/$x/..'), not expansions.
+func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) target {
 	t := arg
 	if t == "" {
 		return target{}
@@ -184,12 +220,17 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 			t = "/home/" + name + "/" + rest
 		}
 	}
-	if home != "" {
+	switch {
+	case lit && strings.HasPrefix(t, "$"):
+		// '$HOME/x' names a directory called $HOME, which Resolve
+		// must not expand either.
+		t = "./" + t
+	case home != "":
 		t = paths.Expand(t, home)
-	} else if t == "~" || strings.HasPrefix(t, "~/") || strings.Contains(t, "$HOME") || strings.Contains(t, "${HOME}") {
+	case t == "~" || strings.HasPrefix(t, "~/") || strings.Contains(t, "$HOME") || strings.Contains(t, "${HOME}"):
 		return target{}
 	}
-	if strings.ContainsAny(t, "$`") {
+	if !lit && strings.ContainsAny(t, "$`") {
 		return target{}
 	}
 	all := false
@@ -249,9 +290,10 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 
 // globHit returns the home directory, the project directory, or one of
 // their parents, when a glob argument ("../sh*", "/home/d?v") matches it
-// (they are the directories a guessed name would aim at), or "".
-func (g *dangerGuard) globHit(arg, cwd, project string) string {
-	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
+// (they are the directories a guessed name would aim at), or "". lit
+// tells that the argument's $ and backquotes are characters of it.
+func (g *dangerGuard) globHit(arg string, lit bool, cwd, project string) string {
+	if !strings.ContainsAny(arg, "*?[") || (!lit && strings.ContainsAny(arg, "$`")) || dotArg(arg) {
 		return ""
 	}
 	if hit := g.globHitOf(arg, cwd, project); hit != "" {

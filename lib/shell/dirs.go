@@ -15,6 +15,10 @@ type Chdir struct {
 	// directory is unknown from there on.
 	Argv []string
 
+	// Literal is Segment.Literal of Argv: which words hold a $ or a
+	// backquote of their own (see [Chdir.Plain]).
+	Literal []bool
+
 	// Maybe reports whether the command may not have run, or may have
 	// failed, on some way to the segment: in "cd x; rm y" and "cd x || rm y"
 	// rm may run where cd failed, in "cd x && rm y" it may not; a cd inside
@@ -23,6 +27,10 @@ type Chdir struct {
 
 	id int // identifies the command, to merge alternative ways
 }
+
+// Plain is Segment.Plain of the command's words: whether the shell
+// expands nothing in word, one of Argv.
+func (c Chdir) Plain(word string) bool { return plainWord(word, c.Argv, c.Literal) }
 
 // MaxChdirs is the number of directory changes tracked before a segment;
 // past it, a Chdir with an empty Argv says the directory is unknown.
@@ -50,7 +58,7 @@ func (d dirState) export() []Chdir {
 	}
 	out := make([]Chdir, len(d))
 	for i, c := range d {
-		out[i] = Chdir{Argv: slices.Clone(c.Argv), Maybe: c.Maybe, id: c.id}
+		out[i] = Chdir{Argv: slices.Clone(c.Argv), Literal: slices.Clone(c.Literal), Maybe: c.Maybe, id: c.id}
 	}
 	return out
 }
@@ -146,13 +154,14 @@ func (w *walker) chdir(seg Segment, wrappers []string, in dirState) flow {
 	}
 	if chdirNames[baseName(seg.Argv[0])] {
 		w.steps++
-		return flow{ok: in.push(Chdir{Argv: slices.Clone(seg.Argv), id: w.steps}), fail: in}
+		c := Chdir{Argv: slices.Clone(seg.Argv), Literal: slices.Clone(seg.Literal), id: w.steps}
+		return flow{ok: in.push(c), fail: in}
 	}
 	if steps, ok := w.funcs[seg.Argv[0]]; ok && len(steps) > 0 && len(wrappers) == 0 {
 		calls := make([]Chdir, len(steps))
 		for i, c := range steps {
 			w.steps++
-			calls[i] = Chdir{Argv: c.Argv, Maybe: len(c.Argv) != 0, id: w.steps}
+			calls[i] = Chdir{Argv: c.Argv, Literal: c.Literal, Maybe: len(c.Argv) != 0, id: w.steps}
 		}
 		return same(in.push(calls...))
 	}
