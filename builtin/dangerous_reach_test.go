@@ -98,3 +98,73 @@ func TestDangerousQuotedDollar(t *testing.T) {
 		{`rm -rf 'C:\proj\build$'`, "-", ""},
 	})
 }
+
+// TestDangerousCdAssignments: a cd reads HOME (no operand), OLDPWD (cd -),
+// CDPATH and PWD, and an assignment before it (HOME=/ cd) or elsewhere on
+// the line (HOME=/; cd) sets what it reads. The place tracker took cd to
+// the guard's home and cd - to the directory it had followed.
+func TestDangerousCdAssignments(t *testing.T) {
+	judgeReach(t, paths.Unix, "/home/me", "/home/me/proj", []reachCase{
+		{`OLDPWD=/srv cd - && rm -rf data`, "deny rm-outside-project", ""},
+		{`OLDPWD=/tmp/a31 cd - && rm -rf home`, "-", ""},
+		{`OLDPWD=/ cd - && rm -rf usr`, "deny rm-recursive", ""},
+		{`OLDPWD=/home cd - && rm -rf me`, "deny rm-recursive", ""},
+		{`HOME=/ cd && rm -rf usr`, "deny rm-recursive", ""},
+		{`HOME=/home/me/proj cd && rm -rf ../../me`, "deny rm-recursive", ""},
+		{`HOME=/home cd; rm -rf me`, "deny rm-recursive", ""},
+		{`HOME=/ bash -c 'cd && rm -rf usr'`, "deny rm-recursive", ""},
+		{`HOME=/; cd && rm -rf usr`, "deny rm-recursive", ""},
+		{`export OLDPWD=/; cd - && rm -rf usr`, "deny rm-recursive", ""},
+		{`CDPATH=/ cd usr && rm -rf bin`, "deny rm-recursive", ""},
+		{`CDPATH=/tmp:/ cd usr && rm -rf local`, "deny rm-recursive", ""},
+		{`export CDPATH=/home; cd me && rm -rf .`, "deny rm-recursive", ""},
+		{`export CDPATH=/home; cd me && rm -rf ../me`, "deny rm-recursive", ""},
+		{`PWD=/ cd usr && rm -rf bin`, "deny rm-recursive", ""},
+		{`PWD=/usr cd .. && rm -rf etc`, "deny rm-recursive", ""},
+		{`PWD=/usr cd -P .. && rm -rf proj`, "deny rm-project", ""},
+		// The assignment of the cd's own is what it reads: no home.
+		{`HOME=/home/me/proj/sub cd && rm -rf build`, "-", ""},
+		{`HOME=/tmp/x cd && rm -rf *`, "-", ""},
+		{`cd && rm -rf proj`, "deny rm-project", ""},
+		{`cd src && rm -rf build`, "-", ""},
+	})
+	judgeReach(t, paths.Windows, `C:\Users\me`, `C:\proj`, []reachCase{
+		{`HOME=C:/ cd && rm -rf Windows`, "deny rm-recursive", ""},
+		{`USERPROFILE=C:/ cd && rm -rf Windows`, "deny rm-recursive", ""},
+		{`OLDPWD='C:\Users' cd - && rm -rf me`, "deny rm-recursive", ""},
+		{`HOME=C:/proj/sub cd && rm -rf build`, "-", ""},
+	})
+}
+
+// TestSecretFilesCdAssignments: secret-files follows the same place
+// tracker, so HOME=~/.aws cd && cat credentials reads ~/.aws/credentials.
+func TestSecretFilesCdAssignments(t *testing.T) {
+	for _, tc := range []struct {
+		sys  paths.System
+		home string
+		cmds []string
+	}{
+		{paths.Unix, "/home/me", []string{
+			`HOME=~/.aws cd && cat credentials`, `HOME=/vault cd && cat key`, `OLDPWD=/vault cd - && cat key`,
+			`CDPATH=/ cd vault && cat key`, `PWD=/vault cd . && cat key`,
+		}},
+		{paths.Windows, `C:\Users\me`, []string{
+			`HOME=C:/vault cd && cat key`, `USERPROFILE=C:/vault cd && cat key`,
+		}},
+	} {
+		pattern := "/vault/**"
+		if tc.sys.IsWindows() {
+			pattern = "C:/vault/**"
+		}
+		h := newHook(t, "secret-files", builtin.WithSystem(builtin.Config{
+			Home: tc.home, Options: map[string]any{"patterns": []any{pattern}},
+		}, tc.sys))
+		for _, cmd := range tc.cmds {
+			p := bash(cmd)
+			p["cwd"] = tc.home + "/proj"
+			if d, reason := decisionOf(call(t, h, "PreToolUse", p)); d != "deny" {
+				t.Errorf("%q: %q %q, want deny", cmd, d, reason)
+			}
+		}
+	}
+}

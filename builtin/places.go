@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -46,8 +47,10 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[stri
 		}
 		// Each value first (what a finding names), then the change as
 		// written (unknown: which value holds is not followed).
-		cd := shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv, Literal: c.Literal}
+		cd := shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv, Literal: c.Literal, Assigns: c.Assigns}
 		values := g.varVariants(cd, vars)
+		readings, replaced := g.cdReadings(cd, vars)
+		values = append(values, readings...)
 		next := out[:0:0]
 		if c.Maybe {
 			next = append(next, out...)
@@ -57,6 +60,9 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[stri
 				q := g.chdir(v, p)
 				q.depth, q.project = p.depth, p.project
 				next = append(next, q)
+			}
+			if replaced {
+				continue
 			}
 			q := g.chdir(cd, p)
 			q.depth, q.project = p.depth, p.project
@@ -101,7 +107,7 @@ func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place, vars 
 
 // sameChdir reports whether two directory changes do the same.
 func sameChdir(a, b shell.Chdir) bool {
-	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv) && slices.Equal(a.Literal, b.Literal)
+	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv) && slices.Equal(a.Literal, b.Literal) && slices.Equal(a.Assigns, b.Assigns)
 }
 
 // dedupPlaces drops repeated places, keeping the first of each.
@@ -180,6 +186,98 @@ func (g *dangerGuard) chdir(s shell.Segment, p place) place {
 		return place{cwd: p.cwd, old: p.old, stack: joinStack(target, p.stack)}
 	}
 	return place{cwd: target, old: p.cwd, stack: joinStack(p.cwd, p.stack)}
+}
+
+// cdOperand splits a cd, pushd or chdir command into its options and
+// its operand (the first word after them), and reports whether it has
+// one.
+func cdOperand(argv []string) (opts []string, operand string, ok bool) {
+	for i, a := range argv[1:] {
+		switch {
+		case a == "--":
+			if i+2 < len(argv) {
+				return argv[:i+2], argv[i+2], true
+			}
+			return argv, "", false
+		case len(a) > 1 && a[0] == '-':
+		default:
+			return argv[:i+1], a, true
+		}
+	}
+	return argv, "", false
+}
+
+// cdReadings returns the directory changes that the variables a cd reads
+// make of it: HOME for cd with no operand (and USERPROFILE under
+// Windows' rules), OLDPWD for cd -, CDPATH for a name that does not start
+// with / or ., and PWD, which a logical cd resolves a relative operand
+// against. Each is given as a cd to a directory ("cd -- VALUE"). A value
+// assigned before the command itself (HOME=/x cd) is what it reads, and
+// replaced reports that the command as written must not be followed; a
+// value the line assigns elsewhere is one more reading.
+func (g *dangerGuard) cdReadings(cd shell.Segment, vars map[string][]string) (out []shell.Segment, replaced bool) {
+	if cd.Name != "cd" && cd.Name != "chdir" && cd.Name != "pushd" {
+		return nil, false
+	}
+	opts, operand, ok := cdOperand(cd.Argv)
+	to := func(dir string) shell.Segment {
+		return shell.Segment{Name: cd.Name, Argv: []string{cd.Argv[0], "--", dir}}
+	}
+	// values returns the values of a variable: the one assigned before
+	// the command (own), else those the line assigns.
+	values := func(name string) (vs []string, own, found bool) {
+		for i := len(cd.Assigns) - 1; i >= 0; i-- {
+			n, v, _ := strings.Cut(cd.Assigns[i], "=")
+			switch n {
+			case name:
+				return []string{v}, true, true
+			case name + "+":
+				return []string{"$" + name + v}, true, true // unknown
+			}
+		}
+		return vars[name], false, len(vars[name]) > 0
+	}
+	var names []string
+	join := func(dir string) string { return dir + "/" + operand }
+	switch {
+	case !ok && cd.Name != "pushd":
+		names = []string{"HOME"}
+		if g.sys.IsWindows() {
+			names = append(names, "USERPROFILE")
+		}
+		join = func(dir string) string { return dir }
+	case !ok:
+		return nil, false
+	case operand == "-" && cd.Name != "pushd":
+		names = []string{"OLDPWD"}
+		join = func(dir string) string { return dir }
+	case literalIn(cd, operand) || !g.sys.IsAbs(operand) && !strings.HasPrefix(operand, "~") && !strings.HasPrefix(operand, "$"):
+		if !strings.HasPrefix(operand, ".") {
+			names = append(names, "CDPATH")
+		}
+		if !slices.Contains(opts, "-P") {
+			names = append(names, "PWD")
+		}
+	}
+	for _, name := range names {
+		vs, own, found := values(name)
+		if !found {
+			continue
+		}
+		for _, v := range vs {
+			if name != "CDPATH" {
+				out = append(out, to(join(v)))
+				continue
+			}
+			for _, dir := range strings.Split(v, ":") {
+				out = append(out, to(join(cmp.Or(dir, "."))))
+			}
+		}
+		// What the command reads is the assigned value; CDPATH's
+		// directories fall back to the working one.
+		replaced = replaced || (own && name != "CDPATH")
+	}
+	return out, replaced
 }
 
 // joinStack puts dir on top of a pushd stack.

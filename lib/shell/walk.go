@@ -421,7 +421,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		return used
 	}
 	w.emit(seg, fr)
-	used.flow = w.chdir(seg, u.wrappers, fr.dir)
+	used.flow = w.chdir(seg, fr.assigns, u.wrappers, fr.dir)
 	if len(u.argv) > 2 && baseName(u.argv[0].text) == "trap" && fr.depth < maxDepth && !strings.HasPrefix(u.argv[1].text, "-") {
 		// trap's first argument is a script the shell runs later, on a
 		// signal or at exit.
