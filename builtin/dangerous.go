@@ -60,7 +60,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 		return nil, err
 	}
 	g := &dangerGuard{home: b.home, sys: b.cfg.system, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
-		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil)}
+		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil), globPlaces: true}
 	getenv := b.getenv
 	for i, expr := range b.opts.list("allow") {
 		re, err := regexp.Compile(expr)
@@ -112,6 +112,10 @@ type dangerGuard struct {
 	// tmpDirs are the temporary directories: what is under them may be
 	// deleted (nil: those of the process's environment).
 	tmpDirs []string
+	// globPlaces makes a cd to a glob (cd /ro?t) lead to the pattern,
+	// whose relative names are then judged by the kinds it may match
+	// and by its literal directory; without it the place is unknown.
+	globPlaces bool
 }
 
 // finding is one dangerous command.
@@ -240,14 +244,26 @@ func deletes(s shell.Segment) bool {
 }
 
 // outsideProject flags a recursive rm of a path outside the project
-// directory (the temporary directories excepted) unless allowed.
+// directory (the temporary directories excepted), and a find that
+// deletes (-delete, -exec rm) from a start point outside it, unless
+// allowed.
 func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (finding, bool) {
-	if !g.outside || project == "" || s.Name != "rm" || !s.Flag("r", "R", "recursive") {
+	if !g.outside || project == "" {
+		return finding{}, false
+	}
+	var args []string
+	verb := "recursively deletes "
+	switch {
+	case s.Name == "rm" && s.Flag("r", "R", "recursive"):
+		args = s.Args()
+	case s.Name == "find" && findDeletes(s.Argv):
+		args, verb = findStarts(s.Argv), "deletes files throughout "
+	default:
 		return finding{}, false
 	}
 	project = g.sys.Normalize(project)
 	text := strings.Join(s.Argv, " ")
-	for _, a := range s.Args() {
+	for _, a := range args {
 		out := g.outsideOf(g.classifyIn(s, a, cwd), project)
 		if out == "" {
 			continue
@@ -255,7 +271,7 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 		if g.allowed(text) {
 			return finding{}, false
 		}
-		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + out + ", outside the project " + project}, true
+		return finding{rule: ruleRmOutside, cmd: text, why: verb + out + ", outside the project " + project}, true
 	}
 	return finding{}, false
 }
@@ -498,13 +514,7 @@ func worldWritable(mode string) bool {
 // find flags find -delete (or -exec rm) from /, ~ or system directories,
 // and applies every rule to the commands find -exec runs.
 func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool) {
-	var starts []string
-	for _, a := range s.Argv[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		starts = append(starts, a)
-	}
+	starts := findStarts(s.Argv)
 	deletes := slices.Contains(s.Argv, "-delete")
 	argv := s.Argv
 	for i := 0; i < len(argv); i++ {
@@ -532,9 +542,6 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 	if !deletes {
 		return finding{}, false
 	}
-	if len(starts) == 0 {
-		starts = []string{"."}
-	}
 	text := strings.Join(s.Argv, " ")
 	for _, a := range starts {
 		t := g.classifyIn(s, a, cwd)
@@ -552,6 +559,43 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 		}
 	}
 	return finding{}, false
+}
+
+// findStarts returns the start points of a find command ("." when it
+// names none).
+func findStarts(argv []string) []string {
+	var starts []string
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	return starts
+}
+
+// findDeletes reports whether a find command deletes what it finds:
+// -delete, or -exec (-execdir, -ok, -okdir) of rm or of a shell script
+// that runs rm.
+func findDeletes(argv []string) bool {
+	if slices.Contains(argv, "-delete") {
+		return true
+	}
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < len(argv) {
+				sub := shell.Segment{Argv: argv[i+1:], Name: path.Base(argv[i+1])}
+				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // shellCommand returns the script a shell is given with -c, or "".

@@ -168,3 +168,58 @@ func TestSecretFilesCdAssignments(t *testing.T) {
 		}
 	}
 }
+
+// TestDangerousGlobBelowTheTop: a glob below the top level is judged by
+// its literal directory (outside the project and the temporary
+// directories: outside_project fires) and by the kinds it may match; find
+// -delete and -exec rm outside the project are what rm -r outside it is;
+// a cd to a glob leads to the pattern. Each got no opinion.
+func TestDangerousGlobBelowTheTop(t *testing.T) {
+	judgeReach(t, paths.Unix, "/home/me", "/home/me/proj", []reachCase{
+		{`rm -rf /srv/dat?`, "deny rm-outside-project", ""},
+		{`rm -rf /srv/[d]ata`, "deny rm-outside-project", ""},
+		{`rm -rf /root/.ss?`, "deny rm-outside-project", ""},
+		{`rm -rf ../../../root/.ss[h]`, "deny rm-outside-project", ""},
+		{`rm -rf /home/me/Docum*`, "deny rm-outside-project", ""},
+		{`rm -rf ~/.ss?`, "deny rm-outside-project", ""},
+		{`rm -rf ~/[D]ocuments`, "deny rm-outside-project", ""},
+		{`rm -rf ../other-pro[j]`, "deny rm-outside-project", ""},
+		{`rm -rf /etc/ss?`, "deny rm-outside-project", ""},
+		{`rm -rf ~/*.log`, "deny rm-outside-project", ""},
+		{`rm -rf /tmp/*/../../etc`, "deny rm-recursive", ""},
+		{`rm -rf /us?/bin`, "deny rm-recursive", ""},
+		{`rm -rf /usr/l?b`, "deny rm-recursive", ""},
+		{`rm -rf /home/b?b`, "deny rm-recursive", ""},
+		{`rm -rf /h*/bob`, "deny rm-recursive", ""},
+		{`find /srv/data -delete`, "deny rm-outside-project", ""},
+		{`find /srv/dat? -delete`, "deny rm-outside-project", ""},
+		{`find ~/.ss? -delete`, "deny rm-outside-project", ""},
+		{`find /srv/data -name '*.tmp' -exec rm -f {} +`, "deny rm-outside-project", ""},
+		{`find /srv/data -exec sh -c 'rm -rf "$1"' _ {} \;`, "deny rm-outside-project", ""},
+		{`cd /ro?t && rm -rf .ssh`, "deny rm-outside-project", ""},
+		{`cd /et[c] && rm -rf ssh`, "deny rm-outside-project", ""},
+		{`cd /home/m? && rm -rf Documents`, "deny rm-outside-project", ""},
+		{`cd /home/m? && rm -rf .`, "deny rm-recursive", ""},
+		{`cd /us? && rm -rf bin`, "deny rm-recursive", ""},
+		{`cd /tmp/* && rm -rf ../../etc`, "deny rm-recursive", ""},
+		// Stays allowed: globs in the project and the temporary dirs.
+		{`rm -rf build/*.o`, "-", ""},
+		{`rm -rf /tmp/foo*`, "-", ""},
+		{`rm -rf src/*/node_modules`, "-", ""},
+		{`find . -name '*.pyc' -delete`, "-", ""},
+		{`find /tmp/x -delete`, "-", ""},
+		{`find build -type f -exec rm {} +`, "-", ""},
+		{`cd src/* && rm -rf build`, "-", ""},
+		{`cd /tmp/ba? && rm -rf x`, "-", ""},
+	})
+	judgeReach(t, paths.Windows, `C:\Users\me`, `C:\proj`, []reachCase{
+		{`rm -rf 'C:\Users\me\Docum*'`, "deny rm-outside-project", ""},
+		{`rm -rf /c/Users/me/Docum*`, "deny rm-outside-project", ""},
+		{`rm -rf C:/Users/me/[D]ocuments`, "deny rm-outside-project", ""},
+		{`rm -rf C:/Users/b?b`, "deny rm-recursive", ""},
+		{`rm -rf C:/Windows/Sys*32`, "deny rm-recursive", ""},
+		{`find 'D:\data' -delete`, "deny rm-outside-project", ""},
+		{`cd C:/Us?rs && rm -rf me`, "deny rm-recursive", ""},
+		{`rm -rf 'C:\proj\b*'`, "-", ""},
+	})
+}

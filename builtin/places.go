@@ -292,11 +292,12 @@ func joinStack(dir, stack string) string {
 // like. It returns "" for a directory it cannot work out. lit tells that
 // the argument's $ and backquotes are characters of its name.
 func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
+	glob := func(a string) bool { return !g.globPlaces && strings.ContainsAny(a, "*?[") }
 	if lit {
 		if strings.HasPrefix(a, "$") {
 			a = "./" + a // not $HOME
 		}
-		if strings.ContainsAny(a, "*?[") {
+		if glob(a) {
 			return ""
 		}
 		return a
@@ -309,7 +310,7 @@ func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
 	if g.home != "" {
 		a = paths.Expand(a, g.home)
 	}
-	if a == "" || strings.ContainsAny(a, "$`*?[~") {
+	if a == "" || strings.ContainsAny(a, "$`~") || glob(a) {
 		return ""
 	}
 	return a

@@ -119,6 +119,64 @@ func classifyPath(p, home string, win bool) targetKind {
 	return kindNone
 }
 
+// patternKind returns the kind of the directories a cleaned absolute glob
+// pattern may match (/us?/bin: /usr/bin, a system directory), the worst
+// first, or kindNone; under Windows' rules names match regardless of case.
+func patternKind(pat, home string, win bool) targetKind {
+	if win {
+		pat = strings.ToLower(pat)
+	}
+	match := func(p, name string) bool {
+		if win {
+			name = strings.ToLower(name)
+		}
+		ok, _ := path.Match(p, name)
+		return ok
+	}
+	// A home directory: the pattern's directory part matches the one
+	// holding the homes (/home/b?b, /h*/bob).
+	dir := path.Dir(pat)
+	if home != "" && match(pat, home) {
+		return kindHome
+	}
+	if !win {
+		for _, d := range []string{"/root", "/home", "/Users"} {
+			if match(pat, d) || d != "/root" && match(dir, d) {
+				return kindHomeDir
+			}
+		}
+		for d := range systemTop {
+			if match(pat, d) {
+				return kindSystemTop
+			}
+		}
+		for d := range systemSub {
+			if match(pat, d) {
+				return kindSystemSub
+			}
+		}
+		return kindNone
+	}
+	// Windows: the pattern's drive, or C: for a drive that is a glob.
+	if len(pat) < 3 || pat[1] != ':' {
+		return kindNone
+	}
+	drive := "c:"
+	if isLetter(pat[0]) {
+		drive = pat[:2]
+	}
+	if match(pat, drive+"/users") || match(dir, drive+"/users") {
+		return kindHomeDir
+	}
+	worst := kindNone
+	for rest, k := range winSystem {
+		if match(pat, drive+rest) && (worst == kindNone || k == kindSystemTop) {
+			worst = k
+		}
+	}
+	return worst
+}
+
 // winSystem are the Windows directories, on any drive, whose loss breaks
 // the machine, by their drive-less lower-case path.
 var winSystem = map[string]targetKind{
@@ -233,7 +291,7 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 	if !lit && strings.ContainsAny(t, "$`") {
 		return target{}
 	}
-	all := false
+	all, pattern := false, false
 	// On Windows: slashes, and no device prefix whose "?" reads as a glob.
 	t = sys.Plain(t)
 	if i := strings.IndexAny(t, "*?["); i >= 0 {
@@ -258,7 +316,12 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 			// /c/W*, //server/share/D*).
 			return target{kind: kindSystemTop, path: t}
 		default:
-			return target{}
+			// "/srv/dat?", "~/.ss?": the pattern stays in the path,
+			// which is then below its literal directory (/srv/,
+			// ~/) for the project and temporary checks, and of the
+			// kinds it matches ("/us?/bin", "/home/b?b"). A glob
+			// component followed by ".." cancels out when cleaned.
+			pattern = true
 		}
 	}
 	// A path that is none of the special kinds keeps its resolved path,
@@ -275,6 +338,11 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 		}
 		p := sys.Resolve(f, cwd, home)
 		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
+		if (pattern || strings.ContainsAny(p, "*?[")) && ft.kind == kindNone {
+			// A glob, or a relative name in a directory that a cd to a
+			// glob led to (cd /ro?t).
+			ft.kind = patternKind(p, home, sys.IsWindows())
+		}
 		switch {
 		case out.path == "":
 			out = ft
