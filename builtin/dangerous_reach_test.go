@@ -150,6 +150,8 @@ func TestSecretFilesCdAssignments(t *testing.T) {
 		}},
 		{paths.Windows, `C:\Users\me`, []string{
 			`HOME=C:/vault cd && cat key`, `USERPROFILE=C:/vault cd && cat key`,
+			// The Windows forms of a cd target (TestDangerousCdWindowsForms).
+			`cd '\\?\C:\vault' && cat key`, `cd C: && cat vault/key`,
 		}},
 	} {
 		pattern := "/vault/**"
@@ -221,5 +223,24 @@ func TestDangerousGlobBelowTheTop(t *testing.T) {
 		{`find 'D:\data' -delete`, "deny rm-outside-project", ""},
 		{`cd C:/Us?rs && rm -rf me`, "deny rm-recursive", ""},
 		{`rm -rf 'C:\proj\b*'`, "-", ""},
+	})
+}
+
+// TestDangerousCdWindowsForms: under Windows' rules a cd target goes
+// through paths.System.Plain as rm's operands do (\\?\C:\ is C:/), and
+// "cd C:" or "cd C:x" is read both as the drive's working directory and
+// as its root (Git Bash's cd C: goes to /c). Each got no opinion.
+func TestDangerousCdWindowsForms(t *testing.T) {
+	judgeReach(t, paths.Windows, `C:\Users\me`, `C:\proj`, []reachCase{
+		{`cd '\\?\C:\' && rm -rf Windows`, "deny rm-recursive", ""},
+		{`cd '\\?\C:\Users' && rm -rf me`, "deny rm-recursive", ""},
+		{`cd '//?/C:/Users/me' && rm -rf .`, "deny rm-recursive", ""},
+		{`pushd '\\.\C:\Windows' && rm -rf System32`, "deny rm-recursive", ""},
+		{`cd C: && rm -rf Users`, "deny rm-recursive", ""},
+		{`cd c: && rm -rf Windows`, "deny rm-recursive", ""},
+		{`cd C:Users && rm -rf me`, "deny rm-recursive", ""},
+		{`cd D: && rm -rf data`, "deny rm-outside-project", ""},
+		{`cd '\\?\C:\proj' && rm -rf build`, "-", ""},
+		{`cd C:/proj && rm -rf build`, "-", ""},
 	})
 }

@@ -251,6 +251,13 @@ func (g *dangerGuard) cdReadings(cd shell.Segment, vars map[string][]string) (ou
 	case operand == "-" && cd.Name != "pushd":
 		names = []string{"OLDPWD"}
 		join = func(dir string) string { return dir }
+	case g.sys.IsWindows() && len(operand) >= 2 && operand[1] == ':' && isLetter(operand[0]) &&
+		(len(operand) == 2 || operand[2] != '/' && operand[2] != '\\'):
+		// "cd C:" and "cd C:x": the drive's working directory (as
+		// PowerShell reads them, and Resolve does) and the drive's root
+		// (as Git Bash's cd reads them).
+		out = append(out, shell.Segment{Name: cd.Name, Argv: []string{cd.Argv[0], "--", operand[:2] + "/" + operand[2:]}})
+		return out, false
 	case literalIn(cd, operand) || !g.sys.IsAbs(operand) && !strings.HasPrefix(operand, "~") && !strings.HasPrefix(operand, "$"):
 		if !strings.HasPrefix(operand, ".") {
 			names = append(names, "CDPATH")
@@ -297,7 +304,8 @@ func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
 		if strings.HasPrefix(a, "$") {
 			a = "./" + a // not $HOME
 		}
-		if glob(a) {
+		// On Windows: no device prefix whose "?" reads as a glob.
+		if a = g.sys.Plain(a); glob(a) {
 			return ""
 		}
 		return a
@@ -310,6 +318,7 @@ func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
 	if g.home != "" {
 		a = paths.Expand(a, g.home)
 	}
+	a = g.sys.Plain(a) // \\?\C:\x is C:/x
 	if a == "" || strings.ContainsAny(a, "$`~") || glob(a) {
 		return ""
 	}
