@@ -244,3 +244,24 @@ func TestDangerousCdWindowsForms(t *testing.T) {
 		{`cd C:/proj && rm -rf build`, "-", ""},
 	})
 }
+
+// TestDangerousProcRoot: /proc/self/root, /proc/thread-self/root and
+// /proc/PID/root are a process's /, and /proc/self/cwd its working
+// directory: the kinds got no opinion with outside_project off.
+func TestDangerousProcRoot(t *testing.T) {
+	judgeReach(t, paths.Unix, "/home/me", "/home/me/proj", []reachCase{
+		{`rm -rf /proc/self/root/home/me`, "deny rm-recursive", ""},
+		{`rm -rf /proc/self/root/usr`, "deny rm-recursive", ""},
+		{`rm -rf /proc/thread-self/root/etc`, "deny rm-recursive", ""},
+		{`rm -rf /proc/1/root/var/lib`, "deny rm-recursive", ""},
+		{`rm -rf /proc/self/root/proc/self/root/`, "deny rm-recursive", ""},
+		{`rm -rf /proc/self/root/../etc`, "deny rm-recursive", ""},
+		{`find /proc/self/root/usr -delete`, "deny find-delete", ""},
+		{`chown -R me /proc/self/root/etc`, "deny chown-recursive", ""},
+		{`cd /proc/self/root && rm -rf usr`, "deny rm-recursive", ""},
+		{`rm -rf /proc/self/cwd/../../me`, "deny rm-recursive", ""},
+		{`rm -rf /proc/self/cwd`, "deny rm-project", ""},
+		{`rm -rf /proc/self/cwd/build`, "-", ""},
+		{`rm -rf /proc/self/root/tmp/x`, "-", ""},
+	})
+}

@@ -119,6 +119,32 @@ func classifyPath(p, home string, win bool) targetKind {
 	return kindNone
 }
 
+// procRoot returns p with a leading /proc/self/root, /proc/thread-self/root
+// or /proc/PID/root taken off ("/proc/self/root/etc" is "/etc": each is a
+// process's root directory), and /proc/self/cwd and /proc/thread-self/cwd
+// read as cwd when it is known.
+func procRoot(p, cwd string) string {
+	for strings.HasPrefix(p, "/proc/") {
+		pid, rest, _ := strings.Cut(p[len("/proc/"):], "/")
+		if pid != "self" && pid != "thread-self" && (pid == "" || strings.Trim(pid, "0123456789") != "") {
+			return p
+		}
+		link, rest, _ := strings.Cut(rest, "/")
+		switch {
+		case link == "root":
+			p = "/" + rest
+		case link == "cwd" && cwd != "" && pid != "" && pid[0] > '9':
+			p = path.Join(cwd, rest)
+			if !strings.HasPrefix(cwd, "/proc/") {
+				return p
+			}
+		default:
+			return p
+		}
+	}
+	return p
+}
+
 // patternKind returns the kind of the directories a cleaned absolute glob
 // pattern may match (/us?/bin: /usr/bin, a system directory), the worst
 // first, or kindNone; under Windows' rules names match regardless of case.
@@ -293,7 +319,7 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 	}
 	all, pattern := false, false
 	// On Windows: slashes, and no device prefix whose "?" reads as a glob.
-	t = sys.Plain(t)
+	t = procRoot(sys.Plain(t), cwd)
 	if i := strings.IndexAny(t, "*?["); i >= 0 {
 		// Find the component holding the first glob character.
 		start := strings.LastIndexByte(t[:i], '/') + 1
@@ -336,7 +362,7 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 		if !path.IsAbs(f) && !sys.IsAbs(f) && cwd == "" {
 			continue
 		}
-		p := sys.Resolve(f, cwd, home)
+		p := procRoot(sys.Resolve(f, cwd, home), cwd)
 		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
 		if (pattern || strings.ContainsAny(p, "*?[")) && ft.kind == kindNone {
 			// A glob, or a relative name in a directory that a cd to a
