@@ -60,7 +60,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 		return nil, err
 	}
 	g := &dangerGuard{home: b.home, sys: b.cfg.system, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
-		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil)}
+		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil), globPlaces: true}
 	getenv := b.getenv
 	for i, expr := range b.opts.list("allow") {
 		re, err := regexp.Compile(expr)
@@ -112,6 +112,10 @@ type dangerGuard struct {
 	// tmpDirs are the temporary directories: what is under them may be
 	// deleted (nil: those of the process's environment).
 	tmpDirs []string
+	// globPlaces makes a cd to a glob (cd /ro?t) lead to the pattern,
+	// whose relative names are then judged by the kinds it may match
+	// and by its literal directory; without it the place is unknown.
+	globPlaces bool
 }
 
 // finding is one dangerous command.
@@ -161,7 +165,7 @@ func (g *dangerGuard) checkAt(line string, at place, project string) (finding, b
 	}
 	lit := at
 	lit.literal = true
-	if f2, ok2 := g.checkReading(strings.ReplaceAll(line, `\`, `\\`), lit, project); ok2 && (!ok || !f2.ask) {
+	if f2, ok2 := g.checkReading(literalBackslashes(line), lit, project); ok2 && (!ok || !f2.ask) {
 		return f2, true
 	}
 	return f, ok
@@ -258,22 +262,34 @@ func deletes(s shell.Segment) bool {
 }
 
 // outsideProject flags a recursive rm of a path outside the project
-// directory (the temporary directories excepted) unless allowed.
+// directory (the temporary directories excepted), and a find that
+// deletes (-delete, -exec rm) from a start point outside it, unless
+// allowed.
 func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (finding, bool) {
-	if !g.outside || project == "" || s.Name != "rm" || !s.Flag("r", "R", "recursive") {
+	if !g.outside || project == "" {
+		return finding{}, false
+	}
+	var args []string
+	verb := "recursively deletes "
+	switch {
+	case s.Name == "rm" && s.Flag("r", "R", "recursive"):
+		args = s.Args()
+	case s.Name == "find" && findDeletes(s.Argv):
+		args, verb = findStarts(s.Argv), "deletes files throughout "
+	default:
 		return finding{}, false
 	}
 	project = g.sys.Normalize(project)
 	text := strings.Join(s.Argv, " ")
-	for _, a := range s.Args() {
-		out := g.outsideOf(g.classifyArg(a, cwd), project)
+	for _, a := range args {
+		out := g.outsideOf(g.classifyIn(s, a, cwd), project)
 		if out == "" {
 			continue
 		}
 		if g.allowed(text) {
 			return finding{}, false
 		}
-		return finding{rule: ruleRmOutside, cmd: text, why: "recursively deletes " + out + ", outside the project " + project}, true
+		return finding{rule: ruleRmOutside, cmd: text, why: verb + out + ", outside the project " + project}, true
 	}
 	return finding{}, false
 }
@@ -378,7 +394,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 	case name == "rm":
 		if s.Flag("r", "R", "recursive") {
 			for _, a := range s.Args() {
-				if t := g.classifyArg(a, cwd); allTargets.has(t.kind) {
+				if t := g.classifyIn(s, a, cwd); allTargets.has(t.kind) {
 					return found(ruleRmRecursive, "recursively deletes "+t.describe())
 				}
 			}
@@ -386,13 +402,19 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				if dotArg(a) {
 					continue // rm refuses to remove . and ..
 				}
-				if what := g.projectTarget(g.classifyArg(a, cwd), project); what != "" {
+				if what := g.projectTarget(g.classifyIn(s, a, cwd), project); what != "" {
 					return found(ruleRmProject, "recursively deletes "+what)
 				}
 			}
 			for _, a := range s.Args() {
-				if hit := g.globHit(a, cwd, project); hit != "" {
+				if hit := g.globHit(a, literalIn(s, a), cwd, project); hit != "" {
 					return found(ruleRmRecursive, "recursively deletes "+hit+", which the pattern "+a+" matches")
+				}
+			}
+			for _, a := range s.Args() {
+				if !s.Plain(a) && unknownThenUp(a) {
+					return finding{rule: ruleUnseen, cmd: text, ask: true,
+						why: "recursively deletes " + a + ", where .. after a part the guard cannot know may lead anywhere"}, true
 				}
 			}
 		}
@@ -400,7 +422,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 		// $RM -rf ~: a command name the guard cannot know, aimed
 		// recursively at what rm -r must never delete.
 		for _, a := range s.Args() {
-			t := g.classifyArg(a, cwd)
+			t := g.classifyIn(s, a, cwd)
 			if allTargets.has(t.kind) || g.projectTarget(t, project) != "" {
 				return finding{rule: ruleUnseen, cmd: text, ask: true,
 					why: "runs a command the guard cannot name recursively on " + a}, true
@@ -418,7 +440,7 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 				args = args[1:] // the owner
 			}
 			for _, a := range args {
-				if t := g.classifyArg(a, cwd); rootAndSystem.has(t.kind) {
+				if t := g.classifyIn(s, a, cwd); rootAndSystem.has(t.kind) {
 					return found(ruleChown, "recursively changes the owner of "+t.describe())
 				}
 			}
@@ -477,7 +499,7 @@ func (g *dangerGuard) chmod(s shell.Segment, cwd string) (finding, bool) {
 		want = allTargets
 	}
 	for _, a := range args[1:] {
-		if t := g.classifyArg(a, cwd); want.has(t.kind) {
+		if t := g.classifyIn(s, a, cwd); want.has(t.kind) {
 			how := "makes " + t.describe() + " writable by everyone"
 			if recursive {
 				how = "recursively " + how
@@ -513,13 +535,7 @@ func worldWritable(mode string) bool {
 // find flags find -delete (or -exec rm) from /, ~ or system directories,
 // and applies every rule to the commands find -exec runs.
 func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool) {
-	var starts []string
-	for _, a := range s.Argv[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		starts = append(starts, a)
-	}
+	starts := findStarts(s.Argv)
 	deletes := slices.Contains(s.Argv, "-delete")
 	argv := s.Argv
 	for i := 0; i < len(argv); i++ {
@@ -531,6 +547,9 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 			}
 			if j > i+1 {
 				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
+				if len(s.Literal) > i+1 {
+					sub.Literal = s.Literal[i+1 : min(j, len(s.Literal))]
+				}
 				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
 					deletes = true
 				}
@@ -544,12 +563,9 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 	if !deletes {
 		return finding{}, false
 	}
-	if len(starts) == 0 {
-		starts = []string{"."}
-	}
 	text := strings.Join(s.Argv, " ")
 	for _, a := range starts {
-		t := g.classifyArg(a, cwd)
+		t := g.classifyIn(s, a, cwd)
 		if allTargets.has(t.kind) {
 			return finding{rule: ruleFindDelete, cmd: text, why: "deletes files throughout " + t.describe()}, true
 		}
@@ -558,12 +574,49 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 		}
 	}
 	for _, a := range starts {
-		if strings.ContainsAny(a, "$`") {
+		if !s.Plain(a) {
 			return finding{rule: ruleUnseen, cmd: text, ask: true,
 				why: "deletes files under " + a + ", which the guard cannot see"}, true
 		}
 	}
 	return finding{}, false
+}
+
+// findStarts returns the start points of a find command ("." when it
+// names none).
+func findStarts(argv []string) []string {
+	var starts []string
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, a)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	return starts
+}
+
+// findDeletes reports whether a find command deletes what it finds:
+// -delete, or -exec (-execdir, -ok, -okdir) of rm or of a shell script
+// that runs rm.
+func findDeletes(argv []string) bool {
+	if slices.Contains(argv, "-delete") {
+		return true
+	}
+	for i := 0; i < len(argv); i++ {
+		switch argv[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < len(argv) {
+				sub := shell.Segment{Argv: argv[i+1:], Name: path.Base(argv[i+1])}
+				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // shellCommand returns the script a shell is given with -c, or "".
@@ -586,6 +639,26 @@ func findFilters(argv []string) bool {
 			"-size", "-empty", "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname",
 			"-ilname", "-used", "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-prune",
 			"-newermt", "-anewer", "-cnewer":
+			return true
+		}
+	}
+	return false
+}
+
+// unknownThenUp reports whether a word has a .. component after the
+// component where its first expansion starts ("$X/../etc", "/tmp/$x/.."):
+// whatever the guard knows of the rest, such a path may be anywhere.
+func unknownThenUp(a string) bool {
+	i := strings.IndexAny(a, "$`")
+	if i < 0 {
+		return false
+	}
+	rest := strings.ReplaceAll(a[i:], `\`, "/")
+	_, rest, ok := strings.Cut(rest, "/")
+	for ok {
+		var comp string
+		comp, rest, ok = strings.Cut(rest, "/")
+		if comp == ".." {
 			return true
 		}
 	}
@@ -914,4 +987,27 @@ func (g *dangerGuard) fallback(line string) (finding, bool) {
 		return finding{rule: rulePipeToShell, cmd: m, why: "pipes downloaded code straight into a shell"}, true
 	}
 	return finding{}, false
+}
+
+// literalBackslashes writes each backslash of line outside single quotes
+// as an escaped backslash, so that a POSIX parser reads it as the
+// character PowerShell and cmd see (within single quotes it already is).
+func literalBackslashes(line string) string {
+	var b strings.Builder
+	b.Grow(len(line) + 8)
+	single, double := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '\\' && !single:
+			b.WriteString(`\\`)
+			continue
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

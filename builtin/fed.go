@@ -58,6 +58,7 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 		full := sub
 		if sub.Name == "find" {
 			full.Argv = slices.Concat(sub.Argv[:1], items, sub.Argv[1:])
+			full.Literal = nil // its words moved
 		} else {
 			full.Argv = slices.Concat(sub.Argv, items)
 		}

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -49,18 +50,24 @@ func (g *dangerGuard) placesAfter(out []place, dirs []shell.Chdir, vars map[stri
 		}
 		// Each value first (what a finding names), then the change as
 		// written (unknown: which value holds is not followed).
-		values := g.varVariants(shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv}, vars)
+		cd := shell.Segment{Name: path.Base(c.Argv[0]), Argv: c.Argv, Literal: c.Literal, Assigns: c.Assigns}
+		values := g.varVariants(cd, vars)
+		readings, replaced := g.cdReadings(cd, vars)
+		values = append(values, readings...)
 		next := out[:0:0]
 		if c.Maybe {
 			next = append(next, out...)
 		}
 		for _, p := range out {
 			for _, v := range values {
-				q := g.chdir(v.Argv, p)
-				q.depth, q.project = p.depth, p.project
+				q := g.chdir(v, p)
+				q.depth, q.project, q.literal = p.depth, p.project, p.literal
 				next = append(next, q)
 			}
-			q := g.chdir(c.Argv, p)
+			if replaced {
+				continue
+			}
+			q := g.chdir(cd, p)
 			q.depth, q.project, q.literal = p.depth, p.project, p.literal
 			next = append(next, q)
 		}
@@ -103,7 +110,7 @@ func (g *dangerGuard) placesOf(m *placeMemo, s shell.Segment, start place, vars 
 
 // sameChdir reports whether two directory changes do the same.
 func sameChdir(a, b shell.Chdir) bool {
-	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv)
+	return a.Maybe == b.Maybe && slices.Equal(a.Argv, b.Argv) && slices.Equal(a.Literal, b.Literal) && slices.Equal(a.Assigns, b.Assigns)
 }
 
 // dedupPlaces drops repeated places, keeping the first of each.
@@ -118,7 +125,8 @@ func dedupPlaces(ps []place) []place {
 }
 
 // chdir applies one cd, pushd, popd or chdir to a place.
-func (g *dangerGuard) chdir(argv []string, p place) place {
+func (g *dangerGuard) chdir(s shell.Segment, p place) place {
+	argv := s.Argv
 	name := path.Base(argv[0])
 	var args []string
 	noChange := false
@@ -165,7 +173,7 @@ func (g *dangerGuard) chdir(argv []string, p place) place {
 	case args[0] == "-" && name != "pushd":
 		target = p.old
 	default:
-		target = g.dirArg(args[0], p)
+		target = g.dirArg(args[0], literalIn(s, args[0]), p)
 	}
 	if d, ok := g.sys.DriveForm(target); ok {
 		target = d // cd in Git Bash (paths.ArgForms): /c/x is C:/x
@@ -183,6 +191,105 @@ func (g *dangerGuard) chdir(argv []string, p place) place {
 	return place{cwd: target, old: p.cwd, stack: joinStack(p.cwd, p.stack)}
 }
 
+// cdOperand splits a cd, pushd or chdir command into its options and
+// its operand (the first word after them), and reports whether it has
+// one.
+func cdOperand(argv []string) (opts []string, operand string, ok bool) {
+	for i, a := range argv[1:] {
+		switch {
+		case a == "--":
+			if i+2 < len(argv) {
+				return argv[:i+2], argv[i+2], true
+			}
+			return argv, "", false
+		case len(a) > 1 && a[0] == '-':
+		default:
+			return argv[:i+1], a, true
+		}
+	}
+	return argv, "", false
+}
+
+// cdReadings returns the directory changes that the variables a cd reads
+// make of it: HOME for cd with no operand (and USERPROFILE under
+// Windows' rules), OLDPWD for cd -, CDPATH for a name that does not start
+// with / or ., and PWD, which a logical cd resolves a relative operand
+// against. Each is given as a cd to a directory ("cd -- VALUE"). A value
+// assigned before the command itself (HOME=/x cd) is what it reads, and
+// replaced reports that the command as written must not be followed; a
+// value the line assigns elsewhere is one more reading.
+func (g *dangerGuard) cdReadings(cd shell.Segment, vars map[string][]string) (out []shell.Segment, replaced bool) {
+	if cd.Name != "cd" && cd.Name != "chdir" && cd.Name != "pushd" {
+		return nil, false
+	}
+	opts, operand, ok := cdOperand(cd.Argv)
+	to := func(dir string) shell.Segment {
+		return shell.Segment{Name: cd.Name, Argv: []string{cd.Argv[0], "--", dir}}
+	}
+	// values returns the values of a variable: the one assigned before
+	// the command (own), else those the line assigns.
+	values := func(name string) (vs []string, own, found bool) {
+		for i := len(cd.Assigns) - 1; i >= 0; i-- {
+			n, v, _ := strings.Cut(cd.Assigns[i], "=")
+			switch n {
+			case name:
+				return []string{v}, true, true
+			case name + "+":
+				return []string{"$" + name + v}, true, true // unknown
+			}
+		}
+		return vars[name], false, len(vars[name]) > 0
+	}
+	var names []string
+	join := func(dir string) string { return dir + "/" + operand }
+	switch {
+	case !ok && cd.Name != "pushd":
+		names = []string{"HOME"}
+		if g.sys.IsWindows() {
+			names = append(names, "USERPROFILE")
+		}
+		join = func(dir string) string { return dir }
+	case !ok:
+		return nil, false
+	case operand == "-" && cd.Name != "pushd":
+		names = []string{"OLDPWD"}
+		join = func(dir string) string { return dir }
+	case g.sys.IsWindows() && len(operand) >= 2 && operand[1] == ':' && isLetter(operand[0]) &&
+		(len(operand) == 2 || operand[2] != '/' && operand[2] != '\\'):
+		// "cd C:" and "cd C:x": the drive's working directory (as
+		// PowerShell reads them, and Resolve does) and the drive's root
+		// (as Git Bash's cd reads them).
+		out = append(out, shell.Segment{Name: cd.Name, Argv: []string{cd.Argv[0], "--", operand[:2] + "/" + operand[2:]}})
+		return out, false
+	case literalIn(cd, operand) || !g.sys.IsAbs(operand) && !strings.HasPrefix(operand, "~") && !strings.HasPrefix(operand, "$"):
+		if !strings.HasPrefix(operand, ".") {
+			names = append(names, "CDPATH")
+		}
+		if !slices.Contains(opts, "-P") {
+			names = append(names, "PWD")
+		}
+	}
+	for _, name := range names {
+		vs, own, found := values(name)
+		if !found {
+			continue
+		}
+		for _, v := range vs {
+			if name != "CDPATH" {
+				out = append(out, to(join(v)))
+				continue
+			}
+			for _, dir := range strings.Split(v, ":") {
+				out = append(out, to(join(cmp.Or(dir, "."))))
+			}
+		}
+		// What the command reads is the assigned value; CDPATH's
+		// directories fall back to the working one.
+		replaced = replaced || (own && name != "CDPATH")
+	}
+	return out, replaced
+}
+
 // joinStack puts dir on top of a pushd stack.
 func joinStack(dir, stack string) string {
 	if stack == "" {
@@ -192,8 +299,20 @@ func joinStack(dir, stack string) string {
 }
 
 // dirArg expands a cd argument at a place: ~, $HOME, $PWD, $(pwd) and the
-// like. It returns "" for a directory it cannot work out.
-func (g *dangerGuard) dirArg(a string, p place) string {
+// like. It returns "" for a directory it cannot work out. lit tells that
+// the argument's $ and backquotes are characters of its name.
+func (g *dangerGuard) dirArg(a string, lit bool, p place) string {
+	glob := func(a string) bool { return !g.globPlaces && strings.ContainsAny(a, "*?[") }
+	if lit {
+		if strings.HasPrefix(a, "$") {
+			a = "./" + a // not $HOME
+		}
+		// On Windows: no device prefix whose "?" reads as a glob.
+		if a = g.sys.Plain(a); glob(a) {
+			return ""
+		}
+		return a
+	}
 	a = g.expandPlace(a, p)
 	if strings.HasPrefix(a, "~") && a != "~" && !strings.HasPrefix(a, "~/") {
 		t := g.classifyArg(a, p.cwd)
@@ -202,7 +321,8 @@ func (g *dangerGuard) dirArg(a string, p place) string {
 	if g.home != "" {
 		a = paths.Expand(a, g.home)
 	}
-	if a == "" || strings.ContainsAny(a, "$`*?[~") {
+	a = g.sys.Plain(a) // \\?\C:\x is C:/x
+	if a == "" || strings.ContainsAny(a, "$`~") || glob(a) {
 		return ""
 	}
 	return a
@@ -296,6 +416,9 @@ func (g *dangerGuard) expandPlace(a string, p place) string {
 func (g *dangerGuard) expandSegment(s shell.Segment, p place) shell.Segment {
 	var argv []string
 	for i, a := range s.Argv {
+		if i < len(s.Literal) && s.Literal[i] {
+			continue // '$PWD' names a directory called $PWD
+		}
 		if b := g.expandPlace(a, p); b != a {
 			if argv == nil {
 				argv = slices.Clone(s.Argv)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/lib/paths"
+	"github.com/hookctl/hookctl/lib/shell"
 )
 
 // targetKind classifies a path a destructive command is aimed at.
@@ -118,6 +119,90 @@ func classifyPath(p, home string, win bool) targetKind {
 	return kindNone
 }
 
+// procRoot returns p with a leading /proc/self/root, /proc/thread-self/root
+// or /proc/PID/root taken off ("/proc/self/root/etc" is "/etc": each is a
+// process's root directory), and /proc/self/cwd and /proc/thread-self/cwd
+// read as cwd when it is known.
+func procRoot(p, cwd string) string {
+	for strings.HasPrefix(p, "/proc/") {
+		pid, rest, _ := strings.Cut(p[len("/proc/"):], "/")
+		if pid != "self" && pid != "thread-self" && (pid == "" || strings.Trim(pid, "0123456789") != "") {
+			return p
+		}
+		link, rest, _ := strings.Cut(rest, "/")
+		switch {
+		case link == "root":
+			p = "/" + rest
+		case link == "cwd" && cwd != "" && pid != "" && pid[0] > '9':
+			p = path.Join(cwd, rest)
+			if !strings.HasPrefix(cwd, "/proc/") {
+				return p
+			}
+		default:
+			return p
+		}
+	}
+	return p
+}
+
+// patternKind returns the kind of the directories a cleaned absolute glob
+// pattern may match (/us?/bin: /usr/bin, a system directory), the worst
+// first, or kindNone; under Windows' rules names match regardless of case.
+func patternKind(pat, home string, win bool) targetKind {
+	if win {
+		pat = strings.ToLower(pat)
+	}
+	match := func(p, name string) bool {
+		if win {
+			name = strings.ToLower(name)
+		}
+		ok, _ := path.Match(p, name)
+		return ok
+	}
+	// A home directory: the pattern's directory part matches the one
+	// holding the homes (/home/b?b, /h*/bob).
+	dir := path.Dir(pat)
+	if home != "" && match(pat, home) {
+		return kindHome
+	}
+	if !win {
+		for _, d := range []string{"/root", "/home", "/Users"} {
+			if match(pat, d) || d != "/root" && match(dir, d) {
+				return kindHomeDir
+			}
+		}
+		for d := range systemTop {
+			if match(pat, d) {
+				return kindSystemTop
+			}
+		}
+		for d := range systemSub {
+			if match(pat, d) {
+				return kindSystemSub
+			}
+		}
+		return kindNone
+	}
+	// Windows: the pattern's drive, or C: for a drive that is a glob.
+	if len(pat) < 3 || pat[1] != ':' {
+		return kindNone
+	}
+	drive := "c:"
+	if isLetter(pat[0]) {
+		drive = pat[:2]
+	}
+	if match(pat, drive+"/users") || match(dir, drive+"/users") {
+		return kindHomeDir
+	}
+	worst := kindNone
+	for rest, k := range winSystem {
+		if match(pat, drive+rest) && (worst == kindNone || k == kindSystemTop) {
+			worst = k
+		}
+	}
+	return worst
+}
+
 // winSystem are the Windows directories, on any drive, whose loss breaks
 // the machine, by their drive-less lower-case path.
 var winSystem = map[string]targetKind{
@@ -135,10 +220,29 @@ func winRest(p string) string {
 	return strings.ToLower(p[2:])
 }
 
+// adminShare returns the drive path an administrative share names
+// (//host/c$/Users -> c:/Users), and whether p is one.
+func adminShare(p string) (string, bool) {
+	if !strings.HasPrefix(p, "//") {
+		return "", false
+	}
+	_, share, ok := strings.Cut(p[2:], "/")
+	if !ok || len(share) < 2 || share[1] != '$' || !isLetter(share[0]) || (len(share) > 2 && share[2] != '/') {
+		return "", false
+	}
+	return share[:1] + ":/" + strings.TrimPrefix(share[2:], "/"), true
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
 // classifyWinPath is classifyPath under Windows' rules: names compare
 // regardless of case, a drive's root is a root, C:/Users holds the home
 // directories.
 func classifyWinPath(p, home string) targetKind {
+	if d, ok := adminShare(p); ok {
+		p = d // //host/C$/Users/me is C:/Users/me of that host
+	}
 	rest := winRest(p)
 	switch {
 	case p == "/" || rest == "/":
@@ -157,17 +261,33 @@ func classifyWinPath(p, home string) targetKind {
 	return kindNone
 }
 
-// classifyArg is classifyArg of the guard's rules and home.
+// classifyArg is classifyArg of the guard's rules and home, for an
+// argument whose $ and backquotes start expansions.
 func (g *dangerGuard) classifyArg(arg, cwd string) target {
-	return classifyArg(g.sys, arg, cwd, g.home)
+	return classifyArg(g.sys, arg, false, cwd, g.home)
+}
+
+// classifyIn is classifyArg of arg, one of the words of s: a $ or a
+// backquote that s marks literal ('/srv/$x', //host/c$/x) is a character
+// of the name.
+func (g *dangerGuard) classifyIn(s shell.Segment, arg, cwd string) target {
+	return classifyArg(g.sys, arg, literalIn(s, arg), cwd, g.home)
+}
+
+// literalIn reports whether arg, a word of s, holds a $ or a backquote
+// that the shell does not expand (see shell.Segment.Plain).
+func literalIn(s shell.Segment, arg string) bool {
+	return s.Literal != nil && strings.ContainsAny(arg, "$`") && s.Plain(arg)
 }
 
 // classifyArg classifies a command argument naming a path, as the shell
 // would see it: ~, ~user, $HOME and ${HOME} are expanded, a relative path
 // is resolved against cwd (unknown when cwd is ""), and a trailing
 // all-matching glob component ("/*", "/.*") stands for the directory it
-// empties. Arguments with other expansions are unknown (kindNone).
-func classifyArg(sys paths.System, arg, cwd, home string) target {
+// empties. Arguments with other expansions are unknown (kindNone). When
+// lit is set, the argument's $ and backquotes are characters of its name
+// (it was quoted: '/tmp/$x/..'), not expansions.
+func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) target {
 	t := arg
 	if t == "" {
 		return target{}
@@ -184,17 +304,22 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 			t = "/home/" + name + "/" + rest
 		}
 	}
-	if home != "" {
+	switch {
+	case lit && strings.HasPrefix(t, "$"):
+		// '$HOME/x' names a directory called $HOME, which Resolve
+		// must not expand either.
+		t = "./" + t
+	case home != "":
 		t = paths.Expand(t, home)
-	} else if t == "~" || strings.HasPrefix(t, "~/") || strings.Contains(t, "$HOME") || strings.Contains(t, "${HOME}") {
+	case t == "~" || strings.HasPrefix(t, "~/") || strings.Contains(t, "$HOME") || strings.Contains(t, "${HOME}"):
 		return target{}
 	}
-	if strings.ContainsAny(t, "$`") {
+	if !lit && strings.ContainsAny(t, "$`") {
 		return target{}
 	}
-	all := false
+	all, pattern := false, false
 	// On Windows: slashes, and no device prefix whose "?" reads as a glob.
-	t = sys.Plain(t)
+	t = procRoot(sys.Plain(t), cwd)
 	if i := strings.IndexAny(t, "*?["); i >= 0 {
 		// Find the component holding the first glob character.
 		start := strings.LastIndexByte(t[:i], '/') + 1
@@ -217,7 +342,12 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 			// /c/W*, //server/share/D*).
 			return target{kind: kindSystemTop, path: t}
 		default:
-			return target{}
+			// "/srv/dat?", "~/.ss?": the pattern stays in the path,
+			// which is then below its literal directory (/srv/,
+			// ~/) for the project and temporary checks, and of the
+			// kinds it matches ("/us?/bin", "/home/b?b"). A glob
+			// component followed by ".." cancels out when cleaned.
+			pattern = true
 		}
 	}
 	// A path that is none of the special kinds keeps its resolved path,
@@ -232,8 +362,13 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 		if !path.IsAbs(f) && !sys.IsAbs(f) && cwd == "" {
 			continue
 		}
-		p := sys.Resolve(f, cwd, home)
+		p := procRoot(sys.Resolve(f, cwd, home), cwd)
 		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
+		if (pattern || strings.ContainsAny(p, "*?[")) && ft.kind == kindNone {
+			// A glob, or a relative name in a directory that a cd to a
+			// glob led to (cd /ro?t).
+			ft.kind = patternKind(p, home, sys.IsWindows())
+		}
 		switch {
 		case out.path == "":
 			out = ft
@@ -249,9 +384,10 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 
 // globHit returns the home directory, the project directory, or one of
 // their parents, when a glob argument ("../sh*", "/home/d?v") matches it
-// (they are the directories a guessed name would aim at), or "".
-func (g *dangerGuard) globHit(arg, cwd, project string) string {
-	if !strings.ContainsAny(arg, "*?[") || strings.ContainsAny(arg, "$`") || dotArg(arg) {
+// (they are the directories a guessed name would aim at), or "". lit
+// tells that the argument's $ and backquotes are characters of it.
+func (g *dangerGuard) globHit(arg string, lit bool, cwd, project string) string {
+	if !strings.ContainsAny(arg, "*?[") || (!lit && strings.ContainsAny(arg, "$`")) || dotArg(arg) {
 		return ""
 	}
 	if hit := g.globHitOf(arg, cwd, project); hit != "" {

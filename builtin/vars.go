@@ -225,6 +225,9 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 				w := v
 				w.Argv = slices.Clone(v.Argv)
 				for i, a := range w.Argv {
+					if i < len(w.Literal) && w.Literal[i] {
+						continue // '$x' is no use of x
+					}
 					if strings.Contains(a, "${"+name) {
 						a = g.expandParams(a, place{}, map[string]string{name: val})
 					}
@@ -256,7 +259,7 @@ func (g *dangerGuard) renamed(s shell.Segment) []shell.Segment {
 		return nil
 	}
 	argv := append(words, s.Argv[1:]...)
-	s.Argv, s.Name = argv, path.Base(argv[0])
+	s.Argv, s.Name, s.Literal = argv, path.Base(argv[0]), nil
 	quoted := make([]string, len(argv))
 	for i, a := range argv {
 		quoted[i] = shellQuote(a)
@@ -267,6 +270,7 @@ func (g *dangerGuard) renamed(s shell.Segment) []shell.Segment {
 	}
 	out := make([]shell.Segment, 0, len(segs))
 	for _, p := range segs {
+		p.Literal = nil // every word was quoted, expansions too
 		p.Op = s.Op
 		p.Subshell = p.Subshell || s.Subshell
 		p.Assigns = slices.Concat(s.Assigns, p.Assigns)

@@ -15,6 +15,15 @@ type Chdir struct {
 	// directory is unknown from there on.
 	Argv []string
 
+	// Literal is Segment.Literal of Argv: which words hold a $ or a
+	// backquote of their own (see [Chdir.Plain]).
+	Literal []bool
+
+	// Assigns holds the VAR=value assignments that apply to the command,
+	// as in Segment.Assigns, those of enclosing script layers included:
+	// "HOME=/srv cd" goes to /srv, "OLDPWD=/x cd -" to /x.
+	Assigns []string
+
 	// Maybe reports whether the command may not have run, or may have
 	// failed, on some way to the segment: in "cd x; rm y" and "cd x || rm y"
 	// rm may run where cd failed, in "cd x && rm y" it may not; a cd inside
@@ -23,6 +32,10 @@ type Chdir struct {
 
 	id int // identifies the command, to merge alternative ways
 }
+
+// Plain is Segment.Plain of the command's words: whether the shell
+// expands nothing in word, one of Argv.
+func (c Chdir) Plain(word string) bool { return plainWord(word, c.Argv, c.Literal) }
 
 // MaxChdirs is the number of directory changes tracked before a segment;
 // past it, a Chdir with an empty Argv says the directory is unknown.
@@ -50,7 +63,7 @@ func (d dirState) export() []Chdir {
 	}
 	out := make([]Chdir, len(d))
 	for i, c := range d {
-		out[i] = Chdir{Argv: slices.Clone(c.Argv), Maybe: c.Maybe, id: c.id}
+		out[i] = Chdir{Argv: slices.Clone(c.Argv), Literal: slices.Clone(c.Literal), Assigns: slices.Clone(c.Assigns), Maybe: c.Maybe, id: c.id}
 	}
 	return out
 }
@@ -134,8 +147,9 @@ var chdirNames = map[string]bool{"cd": true, "pushd": true, "popd": true, "chdir
 // before it: a cd, pushd or popd run by the shell itself (not by sudo,
 // env, xargs and the like, which run a program of that name that cannot
 // change the shell's directory), or a call of a shell function whose body
-// changes directory.
-func (w *walker) chdir(seg Segment, wrappers []string, in dirState) flow {
+// changes directory. outer are the assignments of enclosing script layers
+// (HOME=/x bash -c 'cd').
+func (w *walker) chdir(seg Segment, outer, wrappers []string, in dirState) flow {
 	if len(seg.Argv) == 0 {
 		return same(in)
 	}
@@ -146,13 +160,14 @@ func (w *walker) chdir(seg Segment, wrappers []string, in dirState) flow {
 	}
 	if chdirNames[baseName(seg.Argv[0])] {
 		w.steps++
-		return flow{ok: in.push(Chdir{Argv: slices.Clone(seg.Argv), id: w.steps}), fail: in}
+		c := Chdir{Argv: slices.Clone(seg.Argv), Literal: slices.Clone(seg.Literal), Assigns: concat(outer, seg.Assigns), id: w.steps}
+		return flow{ok: in.push(c), fail: in}
 	}
 	if steps, ok := w.funcs[seg.Argv[0]]; ok && len(steps) > 0 && len(wrappers) == 0 {
 		calls := make([]Chdir, len(steps))
 		for i, c := range steps {
 			w.steps++
-			calls[i] = Chdir{Argv: c.Argv, Maybe: len(c.Argv) != 0, id: w.steps}
+			calls[i] = Chdir{Argv: c.Argv, Literal: c.Literal, Assigns: c.Assigns, Maybe: len(c.Argv) != 0, id: w.steps}
 		}
 		return same(in.push(calls...))
 	}

@@ -155,3 +155,24 @@ func TestTrapScript(t *testing.T) {
 		t.Fatalf("got %q, want %q%s", got, want, format(segs))
 	}
 }
+
+// TestDirsAssigns: a directory change keeps the assignments that apply to
+// it, its own and an enclosing script's, since cd reads HOME, OLDPWD,
+// CDPATH and PWD.
+func TestDirsAssigns(t *testing.T) {
+	for line, want := range map[string][]string{
+		"HOME=/ cd && ls":                       {"HOME=/"},
+		"OLDPWD=/x cd - && ls":                  {"OLDPWD=/x"},
+		"HOME=/ bash -c 'CDPATH=/a cd b && ls'": {"HOME=/", "CDPATH=/a"},
+		"cd /x && ls":                           nil,
+	} {
+		segs, err := Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs := segs[len(segs)-1].Dirs
+		if len(dirs) != 1 || !slices.Equal(dirs[0].Assigns, want) {
+			t.Errorf("%q: Dirs %+v, want one with Assigns %q", line, dirs, want)
+		}
+	}
+}

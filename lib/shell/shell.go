@@ -18,6 +18,15 @@ type Segment struct {
 	// "~", and globs and brace expansions are kept as written.
 	Argv []string
 
+	// Literal tells, for each word of Argv, whether a $ or a backquote in
+	// it is a character of the word rather than the start of an expansion:
+	// the word was quoted or escaped ('/srv/$x', \$x, "a\$b") or its $
+	// starts nothing (//server/c$/x). It is nil when no word holds such a
+	// character. Words the shell's grammar did not give (split by env -S,
+	// or from a line that is not valid bash) are never marked. See
+	// [Segment.Plain].
+	Literal []bool
+
 	// Name is the base name of Argv[0] ("/usr/bin/rm" gives "rm"), or ""
 	// when Argv is empty, as for a bare assignment "FOO=1" or a bare
 	// redirection "> file".
@@ -236,6 +245,33 @@ func flagMatches(arg, name string) bool {
 		return arg == name || strings.HasPrefix(arg, name+"=")
 	}
 	return arg == name
+}
+
+// Plain reports whether the shell expands no parameter, command
+// substitution or arithmetic in word, one of the segment's Argv: word
+// holds no $ and no backquote, or every word of Argv with that text is
+// marked Literal. A word that is not in Argv and holds $ or a backquote is
+// not plain.
+func (s Segment) Plain(word string) bool {
+	return plainWord(word, s.Argv, s.Literal)
+}
+
+// plainWord is Segment.Plain of argv and literal.
+func plainWord(word string, argv []string, literal []bool) bool {
+	if !strings.ContainsAny(word, "$`") {
+		return true
+	}
+	found := false
+	for i, a := range argv {
+		if a != word {
+			continue
+		}
+		if i >= len(literal) || !literal[i] {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // Args returns the segment's arguments, Argv[1:], without the flags: words

@@ -356,10 +356,12 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(%q): %v", tt.line, err)
 			}
-			// Directory changes and here-document bodies have their own
-			// tests (TestDirs, TestHeredocBody).
+			// Directory changes, here-document bodies and literal words
+			// have their own tests (TestDirs, TestHeredocBody,
+			// TestSegmentLiteral).
 			for i := range got {
 				got[i].Dirs = nil
+				got[i].Literal = nil
 				got[i].Launchers = nil
 				for j := range got[i].Redirects {
 					got[i].Redirects[j].Body = ""
@@ -687,5 +689,48 @@ func TestDeeplyNestedLineIsCheap(t *testing.T) {
 	segs, err := Parse("echo $(cat $(ls $(pwd)))")
 	if err != nil || len(segs) != 4 {
 		t.Fatalf("Parse = %v, %v", segs, err)
+	}
+}
+
+// TestSegmentLiteral: a $ or a backquote that the shell does not expand
+// (quoted, escaped, or starting nothing) is marked literal, so that a
+// caller can read '/tmp/$x' as a name; an expansion never is, nor a word
+// of a line that is not valid bash.
+func TestSegmentLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		plain map[string]bool
+	}{
+		{`rm -rf '/tmp/$x/..'`, map[string]bool{"/tmp/$x/..": true, "rm": true}},
+		{`rm -rf /tmp/\$x "/a/\$b" $'$c' //h/c$/x a$ "d$"`, map[string]bool{"/tmp/$x": true, "/a/$b": true, "$c": true, "//h/c$/x": true, "a$": true, "d$": true}},
+		{"rm -rf '`x`' \\`y\\`", map[string]bool{"`x`": true, "`y`": true}},
+		{`rm -rf $x "$y" ${z} "$(pwd)" $((1)) "/a/$b"`, map[string]bool{"$x": false, "$y": false, "${z}": false, "$(pwd)": false, "$((1))": false, "/a/$b": false}},
+		{`rm -rf '$x' $x`, map[string]bool{"$x": false}},
+		{`sudo rm -rf '$x'`, map[string]bool{"$x": true}},
+		{`bash -c "rm -rf '\$x'"`, map[string]bool{"$x": true}},
+		{`env -S "rm -rf '\$x'"`, map[string]bool{"$x": false}},
+		{`rm -rf build`, map[string]bool{"build": true, "$absent": false}},
+		// An unquoted here-document's \$ is a $ of the script, which
+		// the shell reading it expands; a quoted one's is not.
+		{"bash <<EOF\nrm -rf \\$x\nEOF", map[string]bool{"$x": false}},
+		{"bash <<'EOF'\nrm -rf \\$x\nEOF", map[string]bool{"$x": true}},
+	} {
+		segs, err := Parse(tc.line)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.line, err)
+		}
+		s := segs[len(segs)-1]
+		for w, want := range tc.plain {
+			if got := s.Plain(w); got != want {
+				t.Errorf("%q: Plain(%q) = %v, want %v (Argv %q, Literal %v)", tc.line, w, got, want, s.Argv, s.Literal)
+			}
+		}
+	}
+	segs, err := Parse(`cd '/srv/$x' && ls`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dirs := segs[len(segs)-1].Dirs; len(dirs) != 1 || !dirs[0].Plain("/srv/$x") {
+		t.Errorf("Dirs = %+v", dirs)
 	}
 }

@@ -298,7 +298,7 @@ func (w *walker) callExpr(c *syntax.CallExpr, st *syntax.Stmt, redirs []Redirect
 	}
 	argv := make([]arg, len(c.Args))
 	for i, word := range c.Args {
-		argv[i] = arg{text: wordText(word, fr.src), word: i}
+		argv[i] = arg{text: wordText(word, fr.src), word: i, lit: literalWord(word)}
 	}
 	in := stdinDoc(st.Redirs, fr.src)
 	used := w.command(argv, assigns, redirs, in, fr)
@@ -325,15 +325,22 @@ type heredoc struct {
 
 // heredocText returns the body of a here-document as a shell reading it
 // as a script would see it. Expansions in an unquoted body are kept as
-// source text, to be found when the body is parsed.
-func heredocText(body *syntax.Word, src string) string {
+// source text, to be found when the body is parsed, and its backslashes
+// that quote $, `, \ and newline are removed, as the shell removes them:
+// "\$HOME" in the body is "$HOME" in the document, which a shell reading
+// it expands. A body whose delimiter is quoted (literal) is kept as is.
+func heredocText(body *syntax.Word, literal bool, src string) string {
 	if body == nil {
 		return ""
 	}
 	var b strings.Builder
 	for _, part := range body.Parts {
 		if lit, ok := part.(*syntax.Lit); ok {
-			b.WriteString(lit.Value)
+			if literal {
+				b.WriteString(lit.Value)
+			} else {
+				b.WriteString(unescapeHeredoc(lit.Value))
+			}
 		} else {
 			b.WriteString(nodeText(part, src))
 		}
@@ -352,7 +359,7 @@ func stdinDoc(redirs []*syntax.Redirect, src string) *heredoc {
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			doc = &heredoc{index: i, text: heredocText(r.Hdoc, src)}
+			doc = &heredoc{index: i, text: heredocText(r.Hdoc, quotedWord(r.Word), src)}
 		case syntax.WordHdoc:
 			doc = &heredoc{index: i, text: wordText(r.Word, src)}
 		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
@@ -377,6 +384,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 	u := unwrap(argv, in != nil)
 	seg := Segment{
 		Argv:      texts(u.argv),
+		Literal:   literals(u.argv),
 		Assigns:   concat(assigns, u.assigns),
 		Wrappers:  u.wrappers,
 		Launchers: u.launched,
@@ -413,7 +421,7 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 		return used
 	}
 	w.emit(seg, fr)
-	used.flow = w.chdir(seg, u.wrappers, fr.dir)
+	used.flow = w.chdir(seg, fr.assigns, u.wrappers, fr.dir)
 	if len(u.argv) > 2 && baseName(u.argv[0].text) == "trap" && fr.depth < maxDepth && !strings.HasPrefix(u.argv[1].text, "-") {
 		// trap's first argument is a script the shell runs later, on a
 		// signal or at exit.
@@ -496,8 +504,8 @@ func redirect(r *syntax.Redirect, src string) Redirect {
 		out.Target = wordText(r.Word, src)
 	}
 	if r.Hdoc != nil {
-		out.Body = heredocText(r.Hdoc, src)
 		out.Literal = quotedWord(r.Word)
+		out.Body = heredocText(r.Hdoc, out.Literal, src)
 	}
 	return out
 }

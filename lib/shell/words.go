@@ -22,6 +22,30 @@ func wordText(word *syntax.Word, src string) string {
 	return b.String()
 }
 
+// literalWord reports whether the shell expands nothing in a word: it is
+// made of literal text, single-quoted strings and double-quoted literal
+// text only, so that a $ or a backquote in its text ('$x', \$x, a$/b) is a
+// character of it. Globs, braces and a leading tilde are not looked at.
+func literalWord(word *syntax.Word) bool {
+	if word == nil {
+		return true
+	}
+	for _, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, inner := range p.Parts {
+				if _, ok := inner.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // writePart appends the text of one word part; quoted tells whether the
 // part is inside double quotes.
 func writePart(b *strings.Builder, part syntax.WordPart, src string, quoted bool) {
@@ -80,6 +104,29 @@ func unescapeDouble(s string) string {
 				i++
 				continue
 			case '$', '`', '"', '\\':
+				i++
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeHeredoc removes the backslashes of a literal in the body of a
+// here-document whose delimiter is not quoted, where a backslash quotes
+// only $, `, \ and newline.
+func unescapeHeredoc(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '\n':
+				i++
+				continue
+			case '$', '`', '\\':
 				i++
 			}
 		}

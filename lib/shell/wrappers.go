@@ -11,6 +11,24 @@ import (
 type arg struct {
 	text string
 	word int
+	// lit reports that the shell expands nothing in the word: any $ or `
+	// in text is a character of it (see Segment.Literal).
+	lit bool
+}
+
+// literals returns Segment.Literal of args: nil unless a word holds a $
+// or a backquote of its own.
+func literals(args []arg) []bool {
+	var out []bool
+	for i, a := range args {
+		if a.lit && strings.ContainsAny(a.text, "$`") {
+			if out == nil {
+				out = make([]bool, len(args))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // texts returns the text of each arg.
