@@ -132,7 +132,7 @@ func winRest(p string) string {
 	if len(p) < 3 || p[1] != ':' || p[2] != '/' {
 		return ""
 	}
-	return strings.ToLower(p[2:])
+	return paths.Windows.Fold(p[2:])
 }
 
 // classifyWinPath is classifyPath under Windows' rules: names compare
@@ -145,7 +145,7 @@ func classifyWinPath(p, home string) targetKind {
 		return kindRoot
 	case strings.HasPrefix(p, "//") && strings.Count(strings.TrimSuffix(p[2:], "/"), "/") <= 1:
 		return kindRoot // a share's root, //server/share
-	case home != "" && strings.EqualFold(p, home) && winRest(home) != "/":
+	case home != "" && paths.Windows.Equal(p, home) && winRest(home) != "/":
 		return kindHome
 	case rest == "/users":
 		return kindHomeDir
@@ -280,17 +280,10 @@ func (g *dangerGuard) globHitOf(arg, cwd, project string) string {
 		}
 		pat = paths.QuoteMeta(cwd) + "/" + pat
 	}
-	pat = path.Clean(pat)
-	if win {
-		pat = strings.ToLower(pat)
-	}
+	pat = g.sys.Fold(path.Clean(pat))
 	for _, start := range []string{project, g.home} {
 		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
-			name := d
-			if win {
-				name = strings.ToLower(d)
-			}
-			if ok, _ := path.Match(pat, name); ok {
+			if ok, _ := path.Match(pat, g.sys.Fold(d)); ok {
 				return d
 			}
 		}

@@ -5,10 +5,9 @@ import (
 	"strings"
 )
 
-// System is the set of rules paths are read with: Windows' or Unix's.
-// The zero value, Host, is the rules of the system hookctl runs on; a
-// caller judging another system's paths (a test of the Windows rules on
-// Linux) names it. The package's functions are Host's.
+// System is the set of rules paths are read with: Unix's or Windows'. The zero value, Host, is the rules of the system hookctl
+// runs on; a caller judging another system's paths (a test of the
+// Windows rules on Linux) names it. The package's functions are Host's.
 type System uint8
 
 const (
@@ -20,12 +19,39 @@ const (
 	Windows
 )
 
-// IsWindows reports whether s reads paths as Windows does.
-func (s System) IsWindows() bool {
+// rules returns the rule set s stands for: Host's is the system's.
+func (s System) rules() System {
 	if s == Host {
-		return hostWindows
+		return hostRules
 	}
-	return s == Windows
+	return s
+}
+
+// IsWindows reports whether s reads paths as Windows does.
+func (s System) IsWindows() bool { return s.rules() == Windows }
+
+// FoldsCase reports whether s compares names regardless of case
+// (Windows): a guard comparing names itself compares them
+// with Equal or their Fold keys.
+func (s System) FoldsCase() bool { return s.rules() != Unix }
+
+// Fold returns p's key for comparing names under s's rules: p itself on
+// Unix; under Windows a case-folded form (see Equal). Two names s opens as one file
+// have the same key; Fold of a glob pattern keeps it a pattern, for
+// matching keys. It does not clean p (Normalize does).
+func (s System) Fold(p string) string {
+	if s.rules() == Windows {
+		return foldCase(p)
+	}
+	return p
+}
+
+// Equal reports whether a and b are one name under s's rules: byte for
+// byte on Unix, regardless of case on Windows. The case folding is Unicode's simple folding
+// joined with upper-casing (ſ is s, the Kelvin sign K is k, ı is i), a
+// superset of what NTFS and APFS fold, so a guard errs toward matching.
+func (s System) Equal(a, b string) bool {
+	return a == b || s.FoldsCase() && s.Fold(a) == s.Fold(b)
 }
 
 // IsAbs is IsAbs under s's rules.
@@ -35,7 +61,7 @@ func (s System) IsAbs(p string) bool { return isAbs(p, s.IsWindows()) }
 func (s System) Normalize(p string) string { return normalize(p, s.IsWindows()) }
 
 // Inside is Inside under s's rules.
-func (s System) Inside(p, root string) bool { return inside(p, root, s.IsWindows()) }
+func (s System) Inside(p, root string) bool { return inside(p, root, s.rules()) }
 
 // Resolve is Resolve under s's rules.
 func (s System) Resolve(p, cwd, home string, opts ...Option) string {

@@ -122,15 +122,15 @@ func resolve(p, cwd string, win bool) string {
 	return normalize(cwd+"/"+p, true)
 }
 
-// inside is Inside, comparing without case when win is set.
-func inside(p, root string, win bool) bool {
+// inside is Inside under the rules s (not Host), comparing names by
+// their Fold keys.
+func inside(p, root string, s System) bool {
+	win := s == Windows
 	p, root = normalize(p, win), normalize(root, win)
 	if root == "" || p == "" {
 		return false
 	}
-	if win {
-		p, root = strings.ToLower(p), strings.ToLower(root)
-	}
+	p, root = s.Fold(p), s.Fold(root)
 	if p == root || root == "/" && isAbs(p, win) {
 		return true
 	}

@@ -1,6 +1,9 @@
 package paths
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 // TestWindowsForms: on Windows, drive-letter, UNC and device paths are
 // absolute, a name's case, :stream and trailing dots and spaces do not
@@ -50,7 +53,7 @@ func TestWindowsForms(t *testing.T) {
 		{`C:\Users\x\p2\a`, `C:\Users\x\p`, false},
 		{`C:\Users\x\p\..\q`, `C:\Users\x\p`, false},
 	} {
-		if got := inside(tc.p, tc.root, true); got != tc.want {
+		if got := inside(tc.p, tc.root, Windows); got != tc.want {
 			t.Errorf("inside(%q, %q) = %v, want %v", tc.p, tc.root, got, tc.want)
 		}
 	}
@@ -66,7 +69,7 @@ func TestWindowsForms(t *testing.T) {
 		{".aws/credentials", `C:\Users\x\.aws\credentials`, true},
 		{".env", `C:\repo\.env.example`, false},
 	} {
-		if got := match(tc.pattern, tc.p, true); got != tc.want {
+		if got := match(tc.pattern, tc.p, Windows); got != tc.want {
 			t.Errorf("match(%q, %q) = %v, want %v", tc.pattern, tc.p, got, tc.want)
 		}
 	}
@@ -96,10 +99,53 @@ func TestPOSIXFormsUnchanged(t *testing.T) {
 	if got := resolve(`C:\x`, "/p", false); got != "/p/C:/x" {
 		t.Errorf("resolve = %q", got)
 	}
-	if inside("/home/U/.ssh/id_rsa", "/home/u/.ssh", false) {
+	if inside("/home/U/.ssh/id_rsa", "/home/u/.ssh", Unix) {
 		t.Error("inside ignored case")
 	}
 	if normalize("/a/id_rsa::$DATA", false) != "/a/id_rsa::$DATA" {
 		t.Error("normalize dropped a stream off Windows")
+	}
+}
+
+// TestFoldCase: names compare by Unicode simple case folding joined with
+// upper-casing, a superset of what NTFS and APFS fold: ſ is s, the
+// Kelvin sign is k, ı is i. strings.ToLower kept ſ and ı as they are and
+// made K a k only one way, so a Windows guard missed .ſsh for .ssh. The
+// key is the same along every folding orbit and under upper- and
+// lower-casing, and folding it again changes nothing.
+func TestFoldCase(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{".ſſh", ".ssh", true},
+		{"ſecrets.json", "SECRETS.JSON", true},
+		{".gıt-credentials", ".git-credentials", true},
+		{".\u212aube", ".kube", true},
+		{"straße", "STRAẞE", true},
+		{"C:/Users/ME", "c:/users/me", true},
+		{".ssh", ".sshx", false},
+		{"é", "e", false},
+	} {
+		if got := Windows.Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("Windows.Equal(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		if Unix.Equal(tc.a, tc.b) != (tc.a == tc.b) {
+			t.Errorf("Unix.Equal(%q, %q) folded", tc.a, tc.b)
+		}
+	}
+	if !Windows.Match("C:/Users/*/.ssh/**", `C:\USERS\me\.ſſH\config`) || !Windows.Inside(`C:\Users\me\.ſsh\id`, `c:\users\ME\.SSH`) {
+		t.Error("Match or Inside missed a folded name")
+	}
+	if s := "/plain/lower.txt"; Windows.Fold(s) != s {
+		t.Error("Fold changed a lower-case ASCII name")
+	}
+	for r := rune(0); r < 0x20000; r++ {
+		k := foldRune(r)
+		for _, o := range []rune{unicode.SimpleFold(r), unicode.ToUpper(r), unicode.ToLower(r), k} {
+			if foldRune(o) != k {
+				t.Fatalf("fold(%U) = %U, fold(%U) = %U", r, k, o, foldRune(o))
+			}
+		}
 	}
 }
