@@ -94,25 +94,43 @@ func (t target) describe() string {
 	return what
 }
 
-// classifyPath classifies a resolved, cleaned absolute path, under
-// Windows' rules when win is set.
-func classifyPath(p, home string, win bool) targetKind {
-	if win {
+// foldedTop and foldedSub are systemTop and systemSub by their names'
+// case-folded keys (paths.Darwin.Fold), for rules that ignore case.
+var foldedTop, foldedSub = foldKeys(systemTop), foldKeys(systemSub)
+
+func foldKeys(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k, v := range m {
+		out[paths.Darwin.Fold(k)] = v
+	}
+	return out
+}
+
+// classifyPath classifies a resolved, cleaned absolute path under sys's
+// rules: Windows', or Unix's, where macOS's compare names regardless of
+// case (/users/me is /Users/me there).
+func classifyPath(p, home string, sys paths.System) targetKind {
+	if sys.IsWindows() {
 		return classifyWinPath(p, home)
+	}
+	top, sub, users := systemTop, systemSub, "/Users"
+	if sys.FoldsCase() {
+		p, home = sys.Fold(p), sys.Fold(home)
+		top, sub, users = foldedTop, foldedSub, "/users"
 	}
 	switch {
 	case p == "/":
 		return kindRoot
 	case home != "" && home != "/" && p == home:
 		return kindHome
-	case p == "/root" || p == "/home" || p == "/Users":
+	case p == "/root" || p == "/home" || p == users:
 		return kindHomeDir
-	case systemTop[p]:
+	case top[p]:
 		return kindSystemTop
-	case systemSub[p]:
+	case sub[p]:
 		return kindSystemSub
 	}
-	if d := path.Dir(p); d == "/home" || d == "/Users" {
+	if d := path.Dir(p); d == "/home" || d == users {
 		return kindHomeDir
 	}
 	return kindNone
@@ -233,7 +251,7 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 			continue
 		}
 		p := sys.Resolve(f, cwd, home)
-		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
+		ft := target{kind: classifyPath(p, home, sys), path: p, all: all}
 		switch {
 		case out.path == "":
 			out = ft

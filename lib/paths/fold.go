@@ -4,7 +4,20 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
+
+// nfc returns s in Unicode normalisation form C, as s itself when it is
+// ASCII or already in it (no allocation).
+func nfc(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return norm.NFC.String(s)
+		}
+	}
+	return s
+}
 
 // foldCase returns s's key for comparing names without regard to case:
 // two names a file system that ignores case may open as one file have

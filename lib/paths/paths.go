@@ -139,7 +139,7 @@ func Resolve(p, cwd, home string, opts ...Option) string {
 }
 
 // Inside reports whether p is root or lies under it, lexically (after
-// cleaning both; on Windows, regardless of case). Use Real first to see
+// cleaning both; on Windows and macOS, regardless of case: System.Equal). Use Real first to see
 // through symbolic links (and, on Windows, short 8.3 names).
 func Inside(p, root string) bool { return Host.Inside(p, root) }
 
@@ -163,8 +163,8 @@ func Real(p string) string {
 // without a slash matches the base name anywhere (as in .gitignore), so
 // "*.pem" matches "/home/u/keys/a.pem". An invalid pattern matches nothing.
 //
-// On Windows the match ignores case (System.Equal's folding), and p is
-// normalized first (a :stream and trailing dots and spaces of its names
+// On Windows and macOS the match ignores case (System.Equal's folding;
+// on macOS Unicode normalisation too), and on Windows p is normalized first (a :stream and trailing dots and spaces of its names
 // dropped).
 //
 // A backslash in p is read as a separator (a Windows host sends

@@ -5,18 +5,26 @@ import (
 	"strings"
 )
 
-// System is the set of rules paths are read with: Unix's or Windows'. The zero value, Host, is the rules of the system hookctl
+// System is the set of rules paths are read with: Unix's, macOS's or
+// Windows'. The zero value, Host, is the rules of the system hookctl
 // runs on; a caller judging another system's paths (a test of the
 // Windows rules on Linux) names it. The package's functions are Host's.
 type System uint8
 
 const (
-	// Host reads paths as the system hookctl runs on does.
+	// Host reads paths as the system hookctl runs on does: Darwin on
+	// macOS (and iOS), Windows on Windows, Unix elsewhere.
 	Host System = iota
-	// Unix reads paths as Linux and macOS do.
+	// Unix reads paths as Linux does: names compare byte for byte.
 	Unix
 	// Windows reads paths as Windows does (see IsAbs, Resolve, Inside).
 	Windows
+	// Darwin reads paths as macOS does on its default volumes (APFS,
+	// HFS+): Unix's forms, with names compared regardless of case and of
+	// Unicode normalisation (.ENV opens .env; a name in NFD opens the
+	// same name in NFC). A volume formatted case-sensitive is read as
+	// one that is not, which errs toward matching.
+	Darwin
 )
 
 // rules returns the rule set s stands for: Host's is the system's.
@@ -31,23 +39,28 @@ func (s System) rules() System {
 func (s System) IsWindows() bool { return s.rules() == Windows }
 
 // FoldsCase reports whether s compares names regardless of case
-// (Windows): a guard comparing names itself compares them
+// (Windows and Darwin): a guard comparing names itself compares them
 // with Equal or their Fold keys.
 func (s System) FoldsCase() bool { return s.rules() != Unix }
 
 // Fold returns p's key for comparing names under s's rules: p itself on
-// Unix; under Windows a case-folded form (see Equal). Two names s opens as one file
+// Unix; under Windows and Darwin a case-folded form (see Equal), under
+// Darwin after Unicode NFC normalisation. Two names s opens as one file
 // have the same key; Fold of a glob pattern keeps it a pattern, for
 // matching keys. It does not clean p (Normalize does).
 func (s System) Fold(p string) string {
-	if s.rules() == Windows {
+	switch s.rules() {
+	case Windows:
 		return foldCase(p)
+	case Darwin:
+		return foldCase(nfc(p))
 	}
 	return p
 }
 
 // Equal reports whether a and b are one name under s's rules: byte for
-// byte on Unix, regardless of case on Windows. The case folding is Unicode's simple folding
+// byte on Unix, regardless of case on Windows and Darwin (and of Unicode
+// normalisation on Darwin: é in NFD is é in NFC). The case folding is Unicode's simple folding
 // joined with upper-casing (ſ is s, the Kelvin sign K is k, ı is i), a
 // superset of what NTFS and APFS fold, so a guard errs toward matching.
 func (s System) Equal(a, b string) bool {

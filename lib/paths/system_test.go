@@ -2,6 +2,7 @@ package paths
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,42 @@ func TestPlainAndTopLevel(t *testing.T) {
 		if got := Unix.TopLevel(tc.dir); got != tc.unix {
 			t.Errorf("Unix.TopLevel(%q) = %v, want %v", tc.dir, got, tc.unix)
 		}
+	}
+}
+
+// TestDarwinRules: macOS's rules are Unix's forms with names compared
+// regardless of case and of Unicode normalisation (APFS and HFS+ open
+// .ENV as .env, and an NFD name as its NFC form); they were Unix's,
+// byte for byte. Unix's rules still compare bytes.
+func TestDarwinRules(t *testing.T) {
+	const nfd, nfcName = "/Users/me/cafe\u0301", "/Users/me/caf\u00e9"
+	for _, tc := range []struct {
+		pattern, p string
+	}{
+		{".env", "/Users/me/p/.ENV"},
+		{".env.*", "/Users/me/p/.Env.local"},
+		{".aws/credentials", "/Users/me/.AWS/Credentials"},
+		{"/Users/me/vault/**", "/users/ME/Vault/key"},
+		{"*.pem", "/p/SERVER.PEM"},
+		{"/Users/me/café/**", nfd + "/key"},
+		{"/Users/me/cafe\u0301/**", nfcName + "/key"},
+		{".ssh/**", `/Users/me/.SSH\config`}, // its slash form
+		{".env*", `/p/.ENV\x`},               // its raw form
+	} {
+		if !Darwin.Match(tc.pattern, tc.p) || !strings.Contains(tc.p, `\`) && !Darwin.MatchEvery([]string{tc.pattern}, tc.p) {
+			t.Errorf("Darwin: %q does not match %q", tc.pattern, tc.p)
+		}
+		if Unix.Match(tc.pattern, tc.p) {
+			t.Errorf("Unix: %q matches %q", tc.pattern, tc.p)
+		}
+	}
+	if !Darwin.Inside("/USERS/me/Proj/x", "/Users/ME/proj") || !Darwin.Inside(nfd+"/x", nfcName) || Darwin.Inside("/Users/me/proj2", "/Users/me/proj") {
+		t.Error("Darwin.Inside")
+	}
+	if !Darwin.Equal(nfd, strings.ToUpper(nfcName)) || Darwin.IsWindows() || !Darwin.FoldsCase() || Unix.FoldsCase() {
+		t.Error("Darwin's rules")
+	}
+	if got := Darwin.Resolve("x", "/Users/Me", "/Users/Me"); got != "/Users/Me/x" {
+		t.Errorf("Darwin.Resolve changed the case: %q", got)
 	}
 }
