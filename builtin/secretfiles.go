@@ -177,7 +177,7 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	}
 	// Each reading of p (Git Bash's /c/x as C:/x on Windows, see
 	// paths.ArgForms): protected when any of them is.
-	for _, f := range sc.sys.ArgForms(p) {
+	for _, f := range sc.sys.ArgFormsIn(p, cwd) {
 		if pat, ok := sc.protected(sc.resolve(f, cwd)); ok {
 			return secretHit{file: p, pattern: pat, how: how}, true
 		}

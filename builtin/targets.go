@@ -243,8 +243,8 @@ func classifyArg(sys paths.System, arg, cwd, home string) target {
 	// by its worse reading and keeps the other (alt).
 	var out target
 	forms, n := [2]string{t}, 1
-	if d, ok := sys.DriveForm(t); ok {
-		forms, n = [2]string{d, t}, 2 // as paths.ArgForms, without allocating
+	if d, ok := sys.GitBashForm(t, cwd); ok {
+		forms, n = [2]string{d, t}, 2 // as paths.ArgFormsIn, without allocating
 	}
 	for _, f := range forms[:n] {
 		if !path.IsAbs(f) && !sys.IsAbs(f) && cwd == "" {

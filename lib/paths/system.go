@@ -2,6 +2,7 @@ package paths
 
 import (
 	"os"
+	"path"
 	"strings"
 )
 
@@ -94,9 +95,11 @@ func (s System) Resolve(p, cwd, home string, opts ...Option) string {
 }
 
 // DriveForm returns, on Windows, the drive path a Git Bash argument
-// names (/c/x or /cygdrive/c/x: C:/x), the first of ArgForms' two
-// forms; ok is false for any other argument and on Unix. It is ArgForms
-// without an allocation, for hot paths.
+// names (/c/x, /cygdrive/c/x or /proc/cygdrive/c/x: C:/x, after MSYS
+// cleans the POSIX path's .. first: /c/../d/x is D:/x), the first of
+// ArgForms' two forms; ok is false for any other argument (/c/.., which
+// is Git Bash's own root, included) and on Unix. It is ArgForms
+// without a slice, for hot paths.
 func (s System) DriveForm(arg string) (drive string, ok bool) {
 	if !s.IsWindows() {
 		return "", false
@@ -104,8 +107,56 @@ func (s System) DriveForm(arg string) (drive string, ok bool) {
 	return msysDrive(arg)
 }
 
+// GitBashForm is DriveForm for an argument run in the working directory
+// cwd (a Windows path; "" when unknown): an absolute argument's
+// DriveForm, and a relative one's drive path when Git Bash reads it
+// elsewhere than the working directory's drive does. Git Bash joins it
+// to cwd's POSIX form and cleans .. there, so from C:/proj
+// ../../d/x is D:/x (Windows stops at C:/, C:/d/x); and a drive's root
+// may be Git Bash's root / (cd / and cd /c/.. are both read as C:/),
+// where c/Users is C:/Users. ok is false when there is no such other
+// reading.
+func (s System) GitBashForm(arg, cwd string) (drive string, ok bool) {
+	if !s.IsWindows() || arg == "" {
+		return "", false
+	}
+	arg = strings.ReplaceAll(arg, `\`, "/")
+	if strings.HasPrefix(arg, "/") {
+		return msysDrive(arg)
+	}
+	if cwd == "" || isAbs(arg, true) || len(arg) >= 2 && arg[1] == ':' {
+		return "", false
+	}
+	cwd = normalize(cwd, true)
+	vol, rest := winVolume(cwd)
+	if len(vol) != 2 || !strings.HasPrefix(rest, "/") || rest != "/" && !strings.Contains(arg, "..") {
+		// A share or a device path has no Git Bash form; below a
+		// drive's root, without .., the two readings are one.
+		return "", false
+	}
+	p := path.Clean("/" + arg) // from Git Bash's root
+	if rest != "/" {
+		p = path.Clean("/" + strings.ToLower(vol[:1]) + rest + "/" + arg)
+	}
+	d, ok := msysDrive(p)
+	if !ok || foldCase(d) == foldCase(resolve(arg, cwd, true)) {
+		return "", false
+	}
+	return d, true
+}
+
 // ArgForms is ArgForms under s's rules.
 func (s System) ArgForms(arg string) []string { return argForms(arg, s.IsWindows()) }
+
+// ArgFormsIn is ArgForms of an argument run in the working directory cwd
+// (see GitBashForm): on Windows a relative argument that Git Bash reads
+// on another drive than cwd's has that reading too.
+func (s System) ArgFormsIn(arg, cwd string) []string {
+	if d, ok := s.GitBashForm(arg, cwd); ok {
+		return []string{d, arg}
+	}
+	return []string{arg}
+}
 
 // ArgForms returns the paths a command-line argument may name, to be
 // resolved (Resolve) and judged each: a guard denies when any of them is
@@ -134,16 +185,25 @@ func argForms(arg string, win bool) []string {
 }
 
 // msysDrive reads p as a Git Bash (MSYS) path naming a drive: /x or
-// /x/rest (and /cygdrive/x...) is X:/ or X:/rest.
+// /x/rest (and /cygdrive/x..., /proc/cygdrive/x...) is X:/ or X:/rest.
+// MSYS cleans the POSIX path first, so /c/../d/x is /d/x, D:/x, and
+// /c/.. is its own root, no drive. //x/rest is a share, never a drive.
 func msysDrive(p string) (string, bool) {
-	rest, ok := strings.CutPrefix(p, "/cygdrive/")
-	if !ok {
-		rest, ok = strings.CutPrefix(p, "/")
-	}
-	if !ok || rest == "" || !isLetterByte(rest[0]) || len(rest) > 1 && rest[1] != '/' {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
 		return "", false
 	}
-	return strings.ToUpper(rest[:1]) + ":/" + strings.TrimLeft(rest[1:], "/"), true
+	p = path.Clean(p)
+	rest, ok := strings.CutPrefix(p, "/proc/cygdrive/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "/cygdrive/")
+	}
+	if !ok {
+		rest = p[1:]
+	}
+	if rest == "" || !isLetterByte(rest[0]) || len(rest) > 1 && rest[1] != '/' {
+		return "", false
+	}
+	return strings.ToUpper(rest[:1]) + ":/" + rest[min(2, len(rest)):], true
 }
 
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
