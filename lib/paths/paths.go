@@ -174,6 +174,11 @@ func Real(p string) string {
 // so a guard's deny is never narrowed by the reading: "/x/.env\foo" (one
 // file named .env\foo) matches ".env*" as its raw form, and "**/.env" as
 // its slash form. An allow list must hold for every form (MatchEvery).
+//
+// On Windows a device path on a volume that names no drive
+// (\\?\Volume{GUID}\x: System.UnmappedDevice) may be any drive's file:
+// an absolute pattern matches it as if it were on the pattern's drive or
+// share (C:/vault/** matches \\?\Volume{GUID}\vault\key).
 func Match(pattern, p string) bool { return Host.Match(pattern, p) }
 
 // Match is Match under s's rules.
@@ -182,7 +187,19 @@ func (s System) Match(pattern, p string) bool {
 	if s != Windows && strings.Contains(p, `\`) && matchRaw(s.Fold(pattern), s.Fold(p)) {
 		return true
 	}
-	return match(pattern, p, s)
+	if match(pattern, p, s) {
+		return true
+	}
+	if s == Windows && s.UnmappedDevice(p) {
+		// A device path on a volume with no drive may be any drive's:
+		// read it on the pattern's.
+		pv, _ := winVolume(pattern)
+		_, rest := winVolume(normalize(p, true))
+		if pv != "" && !strings.HasPrefix(pv, "//?/") {
+			return match(pattern, pv+rest, s)
+		}
+	}
+	return false
 }
 
 // MatchEvery reports whether every reading of p (on Unix its raw form

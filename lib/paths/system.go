@@ -219,11 +219,7 @@ func (s System) Plain(arg string) string {
 		return arg
 	}
 	p := strings.ReplaceAll(arg, `\`, "/")
-	for _, prefix := range []string{"//?/", "//./", "/??/"} {
-		rest, ok := strings.CutPrefix(p, prefix)
-		if !ok {
-			continue
-		}
+	if rest, ok := deviceRest(p); ok {
 		switch {
 		case len(rest) >= 4 && strings.EqualFold(rest[:4], "UNC/"):
 			return "//" + rest[4:]
@@ -232,6 +228,22 @@ func (s System) Plain(arg string) string {
 		}
 	}
 	return p
+}
+
+// UnmappedDevice reports whether p is, under s's rules, a Win32 device
+// path on a volume the rules cannot map to a drive or a share:
+// \\?\Volume{GUID}\x, \\.\HarddiskVolume3\x,
+// \\?\GLOBALROOT\Device\HarddiskVolume3\x. Such a path may name a file on
+// any drive. Match reads it so (an absolute pattern's drive or share
+// matches it), MatchEvery does not; a guard that judges it otherwise
+// gives it its mode's answer for a path it cannot place. Always false on
+// Unix and Darwin.
+func (s System) UnmappedDevice(p string) bool {
+	if !s.IsWindows() {
+		return false
+	}
+	vol, _ := winVolume(strings.ReplaceAll(p, `\`, "/"))
+	return strings.HasPrefix(vol, "//?/")
 }
 
 // TopLevel reports whether dir (slash-separated, Plain) is a top-level

@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -147,5 +148,46 @@ func TestFoldCase(t *testing.T) {
 				t.Fatalf("fold(%U) = %U, fold(%U) = %U", r, k, o, foldRune(o))
 			}
 		}
+	}
+}
+
+// TestWindowsDevicePaths: GLOBALROOT\GLOBAL??\, GLOBALROOT\??\,
+// GLOBALROOT\DosDevices\ and GLOBAL\ after a device prefix lead back to
+// the drives (and GLOBALROOT\Device\Mup\ to the shares); a device path
+// that names no drive (a volume's GUID or its device) is unmapped: Match
+// reads it on an absolute pattern's drive, MatchEvery does not, and it
+// is under no drive's directory.
+func TestWindowsDevicePaths(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`\\?\GLOBALROOT\GLOBAL??\C:\vault\key`, "C:/vault/key"},
+		{`\\.\GLOBALROOT\??\c:\vault\key`, "C:/vault/key"},
+		{`\\?\GLOBALROOT\DosDevices\C:\x`, "C:/x"},
+		{`\\?\GLOBAL\C:\x`, "C:/x"},
+		{`\??\GLOBALROOT\GLOBAL??\GLOBALROOT\??\D:\x`, "D:/x"},
+		{`\\?\GLOBALROOT\GLOBAL??\UNC\server\share\x`, "//server/share/x"},
+		{`\\?\GLOBALROOT\Device\Mup\server\share\x`, "//server/share/x"},
+		{`\\?\GLOBALROOT\Device\HarddiskVolume3\vault\key`, "//?/GLOBALROOT/Device/HarddiskVolume3/vault/key"},
+		{`\\?\Volume{1234}\vault\key`, "//?/Volume{1234}/vault/key"},
+	} {
+		if got := Windows.Normalize(tc.in); got != tc.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := Windows.Plain(tc.in); !strings.HasPrefix(tc.want, "//?/") && !strings.EqualFold(got, tc.want) {
+			t.Errorf("Plain(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if Windows.UnmappedDevice(tc.in) != strings.HasPrefix(tc.want, "//?/") {
+			t.Errorf("UnmappedDevice(%q) = %v", tc.in, !strings.HasPrefix(tc.want, "//?/"))
+		}
+	}
+	for _, p := range []string{`\\?\Volume{1234}\vault\key`, `\\.\HarddiskVolume3\vault\key`, `\\?\GLOBALROOT\Device\HarddiskVolume3\vault\key`} {
+		if !Windows.Match("C:/vault/**", p) || !Windows.Match("D:/Vault/key", p) || !Windows.Match("**/vault/key", p) {
+			t.Errorf("Match missed %q", p)
+		}
+		if Windows.Match("C:/other/**", p) || Windows.MatchEvery([]string{"C:/vault/**"}, p) || Windows.Inside(p, `C:\vault`) {
+			t.Errorf("%q read as a drive's for an exemption", p)
+		}
+	}
+	if Unix.UnmappedDevice(`\\?\Volume{1234}\x`) || Unix.Match("C:/vault/**", `\\?\Volume{1234}\vault\key`) {
+		t.Error("Unix read a device path")
 	}
 }
