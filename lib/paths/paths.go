@@ -184,7 +184,7 @@ func Match(pattern, p string) bool { return Host.Match(pattern, p) }
 // Match is Match under s's rules.
 func (s System) Match(pattern, p string) bool {
 	s = s.rules()
-	if s != Windows && strings.Contains(p, `\`) && matchRaw(s.Fold(pattern), s.Fold(p)) {
+	if s != Windows && strings.Contains(p, `\`) && matchRaw(s.foldPattern(pattern), s.Fold(p)) {
 		return true
 	}
 	if match(pattern, p, s) {
@@ -211,7 +211,7 @@ func MatchEvery(patterns []string, p string) bool { return Host.MatchEvery(patte
 // MatchEvery is MatchEvery under s's rules.
 func (s System) MatchEvery(patterns []string, p string) bool {
 	s = s.rules()
-	if s != Windows && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(s.Fold(pat), s.Fold(p)) }) {
+	if s != Windows && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(s.foldPattern(pat), s.Fold(p)) }) {
 		return false
 	}
 	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, s) })
@@ -231,7 +231,7 @@ func match(pattern, p string, s System) bool {
 	if win && p != "" {
 		p = normalize(p, true)
 	}
-	return matchForm(s.Fold(pattern), s.Fold(p), win)
+	return matchForm(s.foldPattern(pattern), s.Fold(p), win)
 }
 
 // matchForm matches p as it is given: a pattern without a slash against

@@ -191,3 +191,32 @@ func TestWindowsDevicePaths(t *testing.T) {
 		t.Error("Unix read a device path")
 	}
 }
+
+// TestFoldPatternRanges: a range in a class stands for the keys of its
+// characters. Folding its ends alone made [A-_] the empty [a-_], so a
+// deny pattern that matched key on Unix matched nothing under Windows'
+// and macOS' rules.
+func TestFoldPatternRanges(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, p string
+		want       bool
+	}{
+		{"/x/[A-_]ey", "/x/key", true},
+		{"/x/[A-_]ey", "/x/KEY", true},
+		{"/x/[A-_]ey", "/x/_ey", true},
+		{"/x/[A-_]ey", "/x/-ey", false},
+		{"/x/[Q-T]ey", "/x/\u017fey", true},          // ſ is s
+		{"/x/[\u0100-\U0010FFFF]ey", "/x/Key", true}, // the range holds the Kelvin sign
+		{"/x/[\u0100-\U0010FFFF]ey", "/x/bey", false},
+		{"[A-Z]*.PEM", "/x/Key.pem", true},
+		{"/x/[a-c-]ey", "/x/Bey", true},
+		{"/x/[0-_]ey", "/x/Key", true}, // the range holds K, not k
+		{"/x/[\u0101-\U0010FFFF]ey", "/x/Key", true},
+	} {
+		for _, s := range []System{Windows, Darwin} {
+			if got := s.Match(tc.pattern, tc.p); got != tc.want {
+				t.Errorf("%v.Match(%q, %q) = %v, want %v (%q)", s, tc.pattern, tc.p, got, tc.want, s.foldPattern(tc.pattern))
+			}
+		}
+	}
+}
