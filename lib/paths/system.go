@@ -206,6 +206,8 @@ func msysDrive(p string) (string, bool) {
 	return strings.ToUpper(rest[:1]) + ":/" + rest[min(2, len(rest)):], true
 }
 
+func isSep(c byte) bool { return c == '/' || c == '\\' }
+
 func isLetterByte(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // Plain returns arg as a guard reads it for globs: on Windows with its
@@ -239,8 +241,8 @@ func (s System) Plain(arg string) string {
 // gives it its mode's answer for a path it cannot place. Always false on
 // Unix and Darwin.
 func (s System) UnmappedDevice(p string) bool {
-	if !s.IsWindows() {
-		return false
+	if !s.IsWindows() || len(p) < 4 || !isSep(p[0]) || !isSep(p[3]) || p[1] != '?' && !isSep(p[1]) {
+		return false // no device prefix: \\?\, \\.\, \??\
 	}
 	vol, _ := winVolume(strings.ReplaceAll(p, `\`, "/"))
 	return strings.HasPrefix(vol, "//?/")
