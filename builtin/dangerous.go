@@ -327,7 +327,7 @@ func (g *dangerGuard) temporary(p string) bool {
 // same reports whether two cleaned paths are one (regardless of case
 // under Windows' rules).
 func (g *dangerGuard) same(a, b string) bool {
-	return a == b || g.sys.IsWindows() && strings.EqualFold(a, b)
+	return g.sys.Equal(a, b)
 }
 
 // outsideOf returns the reading of a target (its path, or its other

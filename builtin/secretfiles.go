@@ -177,7 +177,7 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	}
 	// Each reading of p (Git Bash's /c/x as C:/x on Windows, see
 	// paths.ArgForms): protected when any of them is.
-	for _, f := range sc.sys.ArgForms(p) {
+	for _, f := range sc.sys.ArgFormsIn(p, cwd) {
 		if pat, ok := sc.protected(sc.resolve(f, cwd)); ok {
 			return secretHit{file: p, pattern: pat, how: how}, true
 		}
@@ -713,11 +713,9 @@ func (sc *secretChecker) lostPath(p, how string) (secretHit, bool) {
 		if f == "" || f == "." || sc.sys.MatchEvery(sc.allow, f) {
 			continue
 		}
-		if sc.sys.IsWindows() {
-			f = strings.ToLower(f)
-		}
+		f = sc.sys.Fold(f)
 		for _, pat := range sc.protect {
-			if tail, ok := lostTail(pat, f, sc.sys.IsWindows()); ok {
+			if tail, ok := lostTail(sc.sys.Fold(pat), f); ok {
 				return secretHit{file: p, how: how + " in a working directory the guard cannot tell (a cd it cannot follow), where it may be " +
 					tail + " of the protected pattern " + strconv.Quote(pat)}, true
 			}
@@ -727,11 +725,8 @@ func (sc *secretChecker) lostPath(p, how string) (secretHit, bool) {
 }
 
 // lostTail returns the end of pattern pat, from a component on, that the
-// relative slash path f matches whole (lostPath).
-func lostTail(pat, f string, win bool) (string, bool) {
-	if win {
-		pat = strings.ToLower(pat)
-	}
+// relative slash path f matches whole (lostPath); both are Fold keys.
+func lostTail(pat, f string) (string, bool) {
 	i := strings.IndexByte(pat, '/')
 	if i < 0 || !specific(pat[strings.LastIndexByte(pat, '/')+1:]) {
 		return "", false

@@ -89,7 +89,7 @@ func (sc *secretChecker) holdsProtected(d string, hidden bool) (string, bool) {
 	}
 	slash := strings.TrimSuffix(strings.ReplaceAll(d, `\`, "/"), "/")
 	home := strings.TrimSuffix(strings.ReplaceAll(sc.home, `\`, "/"), "/")
-	atHome := home != "" && (slash == home || sc.sys.IsWindows() && strings.EqualFold(slash, home))
+	atHome := home != "" && sc.sys.Equal(slash, home)
 	root := slash == "" || len(slash) == 2 && slash[1] == ':'
 	for _, pat := range sc.protect {
 		abs := sc.sys.IsAbs(pat) || strings.HasPrefix(pat, "/")

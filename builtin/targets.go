@@ -95,25 +95,43 @@ func (t target) describe() string {
 	return what
 }
 
-// classifyPath classifies a resolved, cleaned absolute path, under
-// Windows' rules when win is set.
-func classifyPath(p, home string, win bool) targetKind {
-	if win {
+// foldedTop and foldedSub are systemTop and systemSub by their names'
+// case-folded keys (paths.Darwin.Fold), for rules that ignore case.
+var foldedTop, foldedSub = foldKeys(systemTop), foldKeys(systemSub)
+
+func foldKeys(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k, v := range m {
+		out[paths.Darwin.Fold(k)] = v
+	}
+	return out
+}
+
+// classifyPath classifies a resolved, cleaned absolute path under sys's
+// rules: Windows', or Unix's, where macOS's compare names regardless of
+// case (/users/me is /Users/me there).
+func classifyPath(p, home string, sys paths.System) targetKind {
+	if sys.IsWindows() {
 		return classifyWinPath(p, home)
+	}
+	top, sub, users := systemTop, systemSub, "/Users"
+	if sys.FoldsCase() {
+		p, home = sys.Fold(p), sys.Fold(home)
+		top, sub, users = foldedTop, foldedSub, "/users"
 	}
 	switch {
 	case p == "/":
 		return kindRoot
 	case home != "" && home != "/" && p == home:
 		return kindHome
-	case p == "/root" || p == "/home" || p == "/Users":
+	case p == "/root" || p == "/home" || p == users:
 		return kindHomeDir
-	case systemTop[p]:
+	case top[p]:
 		return kindSystemTop
-	case systemSub[p]:
+	case sub[p]:
 		return kindSystemSub
 	}
-	if d := path.Dir(p); d == "/home" || d == "/Users" {
+	if d := path.Dir(p); d == "/home" || d == users {
 		return kindHomeDir
 	}
 	return kindNone
@@ -147,16 +165,13 @@ func procRoot(p, cwd string) string {
 
 // patternKind returns the kind of the directories a cleaned absolute glob
 // pattern may match (/us?/bin: /usr/bin, a system directory), the worst
-// first, or kindNone; under Windows' rules names match regardless of case.
-func patternKind(pat, home string, win bool) targetKind {
-	if win {
-		pat = strings.ToLower(pat)
-	}
+// first, or kindNone; under Windows' and macOS' rules names match
+// regardless of case (sys.Fold keys).
+func patternKind(pat, home string, sys paths.System) targetKind {
+	win := sys.IsWindows()
+	pat = sys.Fold(pat)
 	match := func(p, name string) bool {
-		if win {
-			name = strings.ToLower(name)
-		}
-		ok, _ := path.Match(p, name)
+		ok, _ := path.Match(p, sys.Fold(name))
 		return ok
 	}
 	// A home directory: the pattern's directory part matches the one
@@ -217,7 +232,7 @@ func winRest(p string) string {
 	if len(p) < 3 || p[1] != ':' || p[2] != '/' {
 		return ""
 	}
-	return strings.ToLower(p[2:])
+	return paths.Windows.Fold(p[2:])
 }
 
 // adminShare returns the drive path an administrative share names
@@ -249,7 +264,7 @@ func classifyWinPath(p, home string) targetKind {
 		return kindRoot
 	case strings.HasPrefix(p, "//") && strings.Count(strings.TrimSuffix(p[2:], "/"), "/") <= 1:
 		return kindRoot // a share's root, //server/share
-	case home != "" && strings.EqualFold(p, home) && winRest(home) != "/":
+	case home != "" && paths.Windows.Equal(p, home) && winRest(home) != "/":
 		return kindHome
 	case rest == "/users":
 		return kindHomeDir
@@ -355,19 +370,19 @@ func classifyArg(sys paths.System, arg string, lit bool, cwd, home string) targe
 	// by its worse reading and keeps the other (alt).
 	var out target
 	forms, n := [2]string{t}, 1
-	if d, ok := sys.DriveForm(t); ok {
-		forms, n = [2]string{d, t}, 2 // as paths.ArgForms, without allocating
+	if d, ok := sys.GitBashForm(t, cwd); ok {
+		forms, n = [2]string{d, t}, 2 // as paths.ArgFormsIn, without allocating
 	}
 	for _, f := range forms[:n] {
 		if !path.IsAbs(f) && !sys.IsAbs(f) && cwd == "" {
 			continue
 		}
 		p := procRoot(sys.Resolve(f, cwd, home), cwd)
-		ft := target{kind: classifyPath(p, home, sys.IsWindows()), path: p, all: all}
+		ft := target{kind: classifyPath(p, home, sys), path: p, all: all}
 		if (pattern || strings.ContainsAny(p, "*?[")) && ft.kind == kindNone {
 			// A glob, or a relative name in a directory that a cd to a
 			// glob led to (cd /ro?t).
-			ft.kind = patternKind(p, home, sys.IsWindows())
+			ft.kind = patternKind(p, home, sys)
 		}
 		switch {
 		case out.path == "":
@@ -416,17 +431,10 @@ func (g *dangerGuard) globHitOf(arg, cwd, project string) string {
 		}
 		pat = paths.QuoteMeta(cwd) + "/" + pat
 	}
-	pat = path.Clean(pat)
-	if win {
-		pat = strings.ToLower(pat)
-	}
+	pat = g.sys.Fold(path.Clean(pat))
 	for _, start := range []string{project, g.home} {
 		for d := start; d != "" && d != "/" && d != "."; d = path.Dir(d) {
-			name := d
-			if win {
-				name = strings.ToLower(d)
-			}
-			if ok, _ := path.Match(pat, name); ok {
+			if ok, _ := path.Match(pat, g.sys.Fold(d)); ok {
 				return d
 			}
 		}

@@ -8,6 +8,8 @@
 // for concurrent use; none touches the filesystem except Real.
 //
 // The functions read paths as the system hookctl runs on does; a System
-// (Unix, Windows) reads them as that system does, to judge another
-// system's paths (a test of the Windows rules on Linux).
+// (Unix, Windows, Darwin) reads them as that system does, to judge
+// another system's paths (a test of the Windows rules on Linux). Windows
+// and Darwin (macOS's default volumes) compare names regardless of case,
+// Darwin regardless of Unicode normalisation too (System.Fold).
 package paths

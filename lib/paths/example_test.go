@@ -30,3 +30,14 @@ func ExampleSystem_ArgForms() {
 	// D:/c/Users/me
 	// [/c/Users/me]
 }
+
+// macOS's default volumes and Windows ignore case (and macOS Unicode
+// normalisation): a guard compares names under the rules of the system
+// whose paths it judges.
+func ExampleSystem_Equal() {
+	fmt.Println(paths.Unix.Equal(".ENV", ".env"), paths.Darwin.Equal(".ENV", ".env"), paths.Windows.Equal(".ſsh", ".SSH"))
+	fmt.Println(paths.Darwin.Equal("cafe\u0301", "CAFÉ"), paths.Darwin.Match("/Users/*/.aws/credentials", "/users/me/.AWS/Credentials"))
+	// Output:
+	// false true true
+	// true true
+}

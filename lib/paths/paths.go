@@ -139,9 +139,9 @@ func Resolve(p, cwd, home string, opts ...Option) string {
 }
 
 // Inside reports whether p is root or lies under it, lexically (after
-// cleaning both; on Windows, regardless of case). Use Real first to see
+// cleaning both; on Windows and macOS, regardless of case: System.Equal). Use Real first to see
 // through symbolic links (and, on Windows, short 8.3 names).
-func Inside(p, root string) bool { return inside(p, root, hostWindows) }
+func Inside(p, root string) bool { return Host.Inside(p, root) }
 
 // Real resolves symbolic links in the longest existing prefix of an
 // absolute path, so a file that does not exist yet is judged by its real
@@ -163,8 +163,9 @@ func Real(p string) string {
 // without a slash matches the base name anywhere (as in .gitignore), so
 // "*.pem" matches "/home/u/keys/a.pem". An invalid pattern matches nothing.
 //
-// On Windows the match ignores case, and p is normalized first (a
-// :stream and trailing dots and spaces of its names dropped).
+// On Windows and macOS the match ignores case (System.Equal's folding;
+// on macOS Unicode normalisation too), and on Windows p is normalized first (a :stream and trailing dots and spaces of its names
+// dropped).
 //
 // A backslash in p is read as a separator (a Windows host sends
 // C:\repo\.env and src\app\main.go): "**/.env" matches C:\repo\.env on
@@ -173,15 +174,32 @@ func Real(p string) string {
 // so a guard's deny is never narrowed by the reading: "/x/.env\foo" (one
 // file named .env\foo) matches ".env*" as its raw form, and "**/.env" as
 // its slash form. An allow list must hold for every form (MatchEvery).
+//
+// On Windows a device path on a volume that names no drive
+// (\\?\Volume{GUID}\x: System.UnmappedDevice) may be any drive's file:
+// an absolute pattern matches it as if it were on the pattern's drive or
+// share (C:/vault/** matches \\?\Volume{GUID}\vault\key).
 func Match(pattern, p string) bool { return Host.Match(pattern, p) }
 
 // Match is Match under s's rules.
 func (s System) Match(pattern, p string) bool {
-	win := s.IsWindows()
-	if !win && strings.Contains(p, `\`) && matchRaw(pattern, p) {
+	s = s.rules()
+	if s != Windows && strings.Contains(p, `\`) && matchRaw(s.foldPattern(pattern), s.Fold(p)) {
 		return true
 	}
-	return match(pattern, p, win)
+	if match(pattern, p, s) {
+		return true
+	}
+	if s == Windows && s.UnmappedDevice(p) {
+		// A device path on a volume with no drive may be any drive's:
+		// read it on the pattern's.
+		pv, _ := winVolume(pattern)
+		_, rest := winVolume(normalize(p, true))
+		if pv != "" && !strings.HasPrefix(pv, "//?/") {
+			return match(pattern, pv+rest, s)
+		}
+	}
+	return false
 }
 
 // MatchEvery reports whether every reading of p (on Unix its raw form
@@ -192,11 +210,11 @@ func MatchEvery(patterns []string, p string) bool { return Host.MatchEvery(patte
 
 // MatchEvery is MatchEvery under s's rules.
 func (s System) MatchEvery(patterns []string, p string) bool {
-	win := s.IsWindows()
-	if !win && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(pat, p) }) {
+	s = s.rules()
+	if s != Windows && strings.Contains(p, `\`) && !slices.ContainsFunc(patterns, func(pat string) bool { return matchRaw(s.foldPattern(pat), s.Fold(p)) }) {
 		return false
 	}
-	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, win) })
+	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p, s) })
 }
 
 // matchRaw is match on Unix with p's backslashes kept as characters of
@@ -204,13 +222,16 @@ func (s System) MatchEvery(patterns []string, p string) bool {
 // in the path).
 func matchRaw(pattern, p string) bool { return matchForm(pattern, p, false) }
 
-func match(pattern, p string, win bool) bool {
+// match is Match of p's slash form under the rules s (not Host): on
+// Windows p is normalized first, and names are compared by their Fold
+// keys where s folds case.
+func match(pattern, p string, s System) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
+	win := s == Windows
 	if win && p != "" {
-		p = strings.ToLower(normalize(p, true))
-		pattern = strings.ToLower(pattern)
+		p = normalize(p, true)
 	}
-	return matchForm(pattern, p, win)
+	return matchForm(s.foldPattern(pattern), s.Fold(p), win)
 }
 
 // matchForm matches p as it is given: a pattern without a slash against

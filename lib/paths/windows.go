@@ -25,22 +25,63 @@ func isAbs(p string, win bool) bool {
 	return strings.HasPrefix(vol, "//") || vol != "" && strings.HasPrefix(rest, "/")
 }
 
+// deviceRest takes a Win32 device prefix (//?/, //./, /??/) off a slash
+// path, and the object-manager names after it that lead back to the DOS
+// devices: GLOBALROOT/GLOBAL??/, GLOBALROOT/??/, GLOBALROOT/DosDevices/
+// and GLOBAL/ (\\?\GLOBALROOT\GLOBAL??\C:\x is C:\x);
+// GLOBALROOT/Device/Mup/ is the UNC provider (UNC/). ok is false for a
+// path without a device prefix.
+func deviceRest(p string) (rest string, ok bool) {
+	if !strings.HasPrefix(p, "//?/") && !strings.HasPrefix(p, "//./") && !strings.HasPrefix(p, "/??/") {
+		return p, false
+	}
+	p = p[4:]
+	for {
+		switch {
+		case hasPrefixFold(p, "GLOBALROOT/GLOBAL??/"):
+			p = p[len("GLOBALROOT/GLOBAL??/"):]
+		case hasPrefixFold(p, "GLOBALROOT/??/"):
+			p = p[len("GLOBALROOT/??/"):]
+		case hasPrefixFold(p, "GLOBALROOT/DosDevices/"):
+			p = p[len("GLOBALROOT/DosDevices/"):]
+		case hasPrefixFold(p, "GLOBAL/"):
+			p = p[len("GLOBAL/"):]
+		case hasPrefixFold(p, "GLOBALROOT/Device/Mup/"):
+			return "UNC/" + p[len("GLOBALROOT/Device/Mup/"):], true
+		default:
+			return p, true
+		}
+	}
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 // winVolume splits a slash path into its Windows volume ("C:", or
 // "//server/share" for a UNC path, with \\?\, \\.\ and \??\ device
-// prefixes taken off) and the rest. A device path that names no drive and
-// no share (\\?\Volume{GUID}\x, \\.\HarddiskVolume3\x,
-// \\?\GLOBALROOT\Device\...) is absolute on a volume of its own,
-// //?/NAME: never under a drive's directory.
+// prefixes taken off, and GLOBALROOT\GLOBAL??\ after them: deviceRest)
+// and the rest. A device path that names no drive and no share
+// (\\?\Volume{GUID}\x, \\.\HarddiskVolume3\x,
+// \\?\GLOBALROOT\Device\HarddiskVolume3\x) is absolute on a volume of
+// its own, //?/NAME: never under a drive's directory (see
+// System.UnmappedDevice).
 func winVolume(p string) (vol, rest string) {
-	if strings.HasPrefix(p, "//?/") || strings.HasPrefix(p, "//./") || strings.HasPrefix(p, "/??/") {
-		p = p[4:]
+	if d, ok := deviceRest(p); ok {
+		p = d
 		switch {
 		case len(p) >= 4 && strings.EqualFold(p[:4], "UNC/"):
 			p = "//" + p[4:]
 		case len(p) >= 2 && p[1] == ':':
 		default:
-			name, rest, _ := strings.Cut(p, "/")
-			return "//?/" + name, "/" + rest
+			// The volume's name: Volume{GUID}, HarddiskVolume3,
+			// GLOBALROOT/Device/HarddiskVolume3.
+			k := 0
+			if hasPrefixFold(p, "GLOBALROOT/Device/") {
+				k = len("GLOBALROOT/Device/")
+			}
+			name, rest, _ := strings.Cut(p[k:], "/")
+			return "//?/" + p[:k] + name, "/" + rest
 		}
 	}
 	if len(p) >= 2 && p[1] == ':' && ('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z') {
@@ -122,15 +163,15 @@ func resolve(p, cwd string, win bool) string {
 	return normalize(cwd+"/"+p, true)
 }
 
-// inside is Inside, comparing without case when win is set.
-func inside(p, root string, win bool) bool {
+// inside is Inside under the rules s (not Host), comparing names by
+// their Fold keys.
+func inside(p, root string, s System) bool {
+	win := s == Windows
 	p, root = normalize(p, win), normalize(root, win)
 	if root == "" || p == "" {
 		return false
 	}
-	if win {
-		p, root = strings.ToLower(p), strings.ToLower(root)
-	}
+	p, root = s.Fold(p), s.Fold(root)
 	if p == root || root == "/" && isAbs(p, win) {
 		return true
 	}

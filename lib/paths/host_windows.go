@@ -1,0 +1,6 @@
+//go:build windows
+
+package paths
+
+// hostRules are the rules of the system hookctl runs on.
+const hostRules = Windows
