@@ -93,6 +93,14 @@ var writeLines = []string{
 	`cat a | tee b`,
 	`diff a b > d.patch`,
 	`make test`,
+	// Globs that can match a secret file (secret-files' answer).
+	`cat .[!.]*`,
+	`cat .e*`,
+	`cat .??v`,
+	`cat ~/.?sh/*`,
+	`cat ~/.s*/*`,
+	`cat ~/.*/credentials`,
+	`cat ~/.a*/c*`,
 	``,
 }
 

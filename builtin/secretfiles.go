@@ -36,9 +36,8 @@ var defaultSecretAllow = []string{
 	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", "*.pub",
 }
 
-// secretSamples are file names a glob is tried against to tell whether it
-// names protected files (Glob "**/.env*", Grep glob "*.pem"). A sample
-// with a directory only counts when the glob spells that directory.
+// secretSamples are concrete protected names a glob is tried against
+// (checkGlob), beside the names globSamples makes of the patterns.
 var secretSamples = []string{
 	".env", ".env.local", ".env.production", "server.pem", "server.key", "cert.p12", "cert.pfx",
 	"release.keystore", "store.jks", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
@@ -91,6 +90,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		sys:     b.cfg.system,
 		dirs:    placeTracker(b.home, b.cfg.system),
 	}
+	sc.samples = globSamples(sc.protect, b.cfg.system.IsWindows())
 	decide := engine.Deny
 	if mode == "ask" {
 		decide = engine.Ask
@@ -116,6 +116,7 @@ type secretChecker struct {
 	home    string
 	shell   *shell.Cache
 	sys     paths.System // the path rules (zero: the host's)
+	samples []globSample // the names checkGlob tries a glob against
 	// dirs follows the cd, pushd and popd of a command line, as
 	// dangerous-commands does (places.go): only its home and sys are set.
 	dirs *dangerGuard
@@ -129,7 +130,8 @@ func placeTracker(home string, sys paths.System) *dangerGuard {
 
 // newDefaultSecretChecker returns a checker with the default lists.
 func newDefaultSecretChecker(home string, sh *shell.Cache, sys paths.System) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys)}
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys),
+		samples: globSamples(defaultSecretPatterns, sys.IsWindows())}
 }
 
 // secretHit is one protected file touched.
@@ -197,10 +199,15 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
 
 // checkGlob tells whether a glob names protected files: the glob itself,
-// read as a path, is protected; or its last component matches one of the
-// sample secret names and is specific enough (two letters or digits) not
-// to be a catch-all such as "*" or "**/*"; or it spells a credentials
-// directory (.ssh/, .aws/, ...) and matches a sample file in it.
+// read as a path, is protected; or it can match a sample name of the
+// protected patterns (globSamples), compared component by component
+// wherever a relative sample may sit (.?sh/* against .ssh/x, .e* against
+// .env, ~/.a*/c* against .aws/credentials), however few letters it
+// spells, and the name it matches is protected. Components made only of
+// * and ? are catch-alls (cat *, **/*): a sample they alone match does not
+// count. As bash reads a glob, a component that does not start with a dot
+// (or a bracket or brace) does not match a dotfile on Unix; Windows'
+// shells have no such rule.
 func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
 	if sc.sys.MatchEvery(sc.allow, g) {
 		return secretHit{}, false
@@ -210,28 +217,186 @@ func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
 			return secretHit{file: g, pattern: pat, how: how}, true
 		}
 	}
-	base := paths.Base(g)
-	alnum := 0
-	for _, r := range base {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			alnum++
+	win := sc.sys.IsWindows()
+	for _, f := range sc.sys.ArgForms(g) {
+		r := strings.ReplaceAll(sc.resolve(f, cwd), `\`, "/")
+		if win {
+			r = strings.ToLower(r)
 		}
-	}
-	for _, s := range secretSamples {
-		dir, _, nested := strings.Cut(s, "/")
-		if nested {
-			i := strings.LastIndex(g, dir+"/")
-			if i < 0 || i > 0 && g[i-1] != '/' || !paths.Match(g[i:], s) {
-				continue
+		comps := strings.Split(r, "/")
+		for _, s := range sc.samples {
+			if name, ok := s.matchedBy(comps, win); ok {
+				if pat, ok := sc.protected(name); ok {
+					return secretHit{file: g, pattern: pat, how: how + " (the glob can match " + s.name + ")"}, true
+				}
 			}
-		} else if alnum < 2 || !paths.Match(base, s) {
-			continue
-		}
-		if pat, ok := sc.protected(s); ok {
-			return secretHit{file: g, pattern: pat, how: how + " (the glob matches " + s + ")"}, true
 		}
 	}
 	return secretHit{}, false
+}
+
+// globSample is a name a protected pattern matches, split into slash
+// components, for checkGlob.
+type globSample struct {
+	name  string   // as shown (.ssh/x)
+	comps []string // its components; an absolute one starts with "" or a drive (c:)
+	abs   bool
+	tree  bool // the pattern ends in /**: every name under comps matches too
+}
+
+// globSamples returns the sample names of the protected patterns: each
+// pattern with its wildcards replaced by literal text (literalSample:
+// .env.* gives .env., *.pem x.pem, .ssh/** the tree .ssh), and the
+// concrete names of secretSamples. On Windows they are lower case.
+func globSamples(protect []string, win bool) []globSample {
+	var out []globSample
+	add := func(name string) {
+		n := name
+		if win {
+			n = strings.ToLower(n)
+		}
+		tree := false
+		for strings.HasSuffix(n, "/**") {
+			n, tree = strings.TrimSuffix(n, "/**"), true
+		}
+		for strings.HasPrefix(n, "**/") {
+			n = strings.TrimPrefix(n, "**/")
+		}
+		var comps []string
+		for _, c := range strings.Split(n, "/") {
+			if c != "**" {
+				comps = append(comps, c)
+			}
+		}
+		if len(comps) == 0 || comps[len(comps)-1] == "" {
+			return
+		}
+		abs := strings.HasPrefix(n, "/") || win && len(n) >= 2 && n[1] == ':'
+		out = append(out, globSample{name: name, comps: comps, abs: abs, tree: tree})
+	}
+	for _, p := range protect {
+		add(literalSample(p))
+	}
+	for _, s := range secretSamples {
+		add(s)
+	}
+	return out
+}
+
+// literalSample is a name the glob pattern p matches: * is empty after
+// other text in its component and x at its start, ? is x, a bracket
+// expression its first character (x when negated), a {a,b} alternation
+// its first choice; ** is kept for globSamples.
+func literalSample(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '*':
+			if i+1 < len(p) && p[i+1] == '*' {
+				b.WriteString("**")
+				i++
+				continue
+			}
+			if i == 0 || p[i-1] == '/' {
+				b.WriteByte('x')
+			}
+		case '?':
+			b.WriteByte('x')
+		case '[':
+			j := strings.IndexByte(p[i+1:], ']')
+			if j < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			if class := p[i+1 : i+1+j]; class != "" && class[0] != '!' && class[0] != '^' {
+				b.WriteByte(class[0])
+			} else {
+				b.WriteByte('x')
+			}
+			i += 1 + j
+		case '{':
+			j := strings.IndexByte(p[i+1:], '}')
+			if j < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			first, _, _ := strings.Cut(p[i+1:i+1+j], ",")
+			b.WriteString(first)
+			i += 1 + j
+		case '\\':
+			if i+1 < len(p) {
+				i++
+				b.WriteByte(p[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// matchedBy tells whether the glob whose slash components are g can match
+// the sample (or, for a tree, a name under it), and returns that name
+// with the glob's components before it. A relative sample may sit at any
+// depth (at the end unless it is a tree); it counts only when a component
+// it is matched against is more than * and ?.
+func (s globSample) matchedBy(g []string, win bool) (string, bool) {
+	k := len(s.comps)
+	if s.abs {
+		if len(g) < k || !s.tree && len(g) != k {
+			return "", false
+		}
+		for j := range k {
+			if !globCompMatch(g[j], s.comps[j], win) {
+				return "", false
+			}
+		}
+		return s.under(nil), true
+	}
+	first, last := 0, len(g)-k
+	if !s.tree {
+		first = last
+	}
+	for i := max(first, 0); i <= last; i++ {
+		specific, ok := false, true
+		for j := range k {
+			c := g[i+j]
+			if !globCompMatch(c, s.comps[j], win) {
+				ok = false
+				break
+			}
+			if strings.Trim(c, "*?") != "" {
+				specific = true
+			}
+		}
+		if ok && specific {
+			return s.under(g[:i]), true
+		}
+	}
+	return "", false
+}
+
+// under is the sample's name below the components before (a name in it,
+// for a tree).
+func (s globSample) under(before []string) string {
+	n := strings.Join(slices.Concat(before, s.comps), "/")
+	if s.tree {
+		n += "/x"
+	}
+	return n
+}
+
+// globCompMatch reports whether the glob component c matches the name
+// component n: bash's * and ? do not match a leading dot on Unix.
+func globCompMatch(c, n string, win bool) bool {
+	if c == "**" {
+		return true
+	}
+	if !win && strings.HasPrefix(n, ".") && !strings.HasPrefix(c, ".") && !strings.HasPrefix(c, "[") && !strings.HasPrefix(c, "{") {
+		return false
+	}
+	ok, _ := doublestar.Match(c, n)
+	return ok
 }
 
 // checkTool checks one tool call.
