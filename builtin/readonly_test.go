@@ -47,6 +47,9 @@ var readOnlyLines = []string{
 	`git config --get remote.origin.url`,
 	`command -v rg`,
 	`(cd docs && ls)`,
+	`date +%F && diff -u a.txt b.txt`,
+	`sort -S 1M big.txt | uniq -c`,
+	`git show HEAD~2:README.md | column -t`,
 }
 
 // writeLines are Bash lines the approver must not approve.
@@ -93,6 +96,25 @@ var writeLines = []string{
 	`cat a | tee b`,
 	`diff a b > d.patch`,
 	`make test`,
+	// Readers secret-files judges now (it did not: approved before).
+	`rev .env`,
+	`date -f .env`,
+	`column .env`,
+	`comm .env /dev/null`,
+	`diff --from-file=.env /dev/null`,
+	`git diff --no-index /dev/null .env`,
+	`git show :.env`,
+	`git cat-file -p HEAD:.env`,
+	`git log -p -- .env`,
+	`xargs cat <<< .env`,
+	`xargs -a .env echo`,
+	// Options that run a program.
+	`sort --compress-program=./x.sh -S 1K big`,
+	`sort -S 1K --compress-program ./x.sh f`,
+	`git log --ext-diff`,
+	`git help -w log`,
+	`tree --fromfile .env`,
+	`file -f .env`,
 	// Globs that can match a secret file (secret-files' answer).
 	`cat .[!.]*`,
 	`cat .e*`,

@@ -482,15 +482,28 @@ type readerOpts struct {
 	patFlags []string
 	// first: only the first operand is a file (source FILE ARGS...).
 	first bool
+	// files are the options (short letters, also in short, or long
+	// names, also in long) whose value is a file the command reads: date
+	// -f, diff --from-file.
+	files []string
+	// ro: the command only reads (read-only-approver may approve it),
+	// when roCheck, if set, accepts its arguments. read-only-approver
+	// approves the readers of this table and the commands of
+	// readOnlyCommands, which name no file whose bytes they print, so
+	// that every command it approves that prints a file is one whose
+	// files secret-files judges.
+	ro      bool
+	roCheck func(shell.Segment) bool
 }
 
-var grepOpts = readerOpts{short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "include", "exclude", "exclude-dir", "exclude-from", "binary-files", "color", "colour"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file"}}
+var grepOpts = readerOpts{ro: true, files: []string{"f", "file"}, short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "include", "exclude", "exclude-dir", "exclude-from", "binary-files", "color", "colour"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file"}}
 
 var readers = map[string]readerOpts{
-	"cat": {}, "tac": {}, "nl": {}, "less": {}, "more": {}, "bat": {}, "batcat": {}, "view": {},
-	"head": {short: "nc", long: []string{"lines", "bytes"}}, "tail": {short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid"}},
+	"cat": {ro: true}, "tac": {ro: true}, "nl": {ro: true}, "less": {}, "more": {}, "bat": {}, "batcat": {}, "view": {},
+	"head": {ro: true, short: "nc", long: []string{"lines", "bytes"}}, "tail": {ro: true, short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid"}},
 	"grep": grepOpts, "egrep": grepOpts, "fgrep": grepOpts, "zgrep": grepOpts,
-	"rg":  {short: "efgtTmABCMjEr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "encoding", "pre", "pre-glob", "sort", "sortr", "replace"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file", "files", "type-list"}},
+	"rg": {ro: true, roCheck: func(s shell.Segment) bool { return !s.Flag("pre") }, files: []string{"f", "file", "ignore-file"},
+		short: "efgtTmABCMjEr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "encoding", "pre", "pre-glob", "sort", "sortr", "replace"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file", "files", "type-list"}},
 	"ag":  {short: "GgABCm", pattern: true},
 	"ack": {short: "ABCm", pattern: true},
 	"sed": {short: "efl", long: []string{"expression", "file", "line-length"}, pattern: true, patFlags: []string{"e", "f", "expression", "file"}},
@@ -503,13 +516,20 @@ var readers = map[string]readerOpts{
 	"strings": {short: "nte", long: []string{"bytes", "radix", "encoding"}},
 	"nano":    {}, "vi": {short: "cSuUTiwWsr"}, "vim": {short: "cSuUTiwWsr"}, "nvim": {short: "cSuUiwWsr"}, "emacs": {},
 	"tar": {short: "fCbTXgLN", long: []string{"file", "directory", "files-from", "exclude-from", "exclude"}},
-	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "diff": {}, "cmp": {}, "jq": {pattern: true, patFlags: []string{"f", "from-file"}},
-	"yq": {pattern: true}, "sort": {short: "ktSTo"}, "uniq": {}, "cut": {short: "bcdf"}, "openssl": {},
+	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "cmp": {ro: true, short: "in", long: []string{"ignore-initial", "bytes"}},
+	"diff": {ro: true, short: "CUFIxXSWL", files: []string{"X", "from-file", "to-file", "exclude-from"},
+		long: []string{"context", "unified", "show-function-line", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "width", "label", "from-file", "to-file", "tabsize", "horizon-lines", "palette", "color"}},
+	"jq": {ro: true, pattern: true, patFlags: []string{"f", "from-file"}, files: []string{"f", "from-file"}, short: "f", long: []string{"from-file", "indent", "arg", "argjson"}},
+	"date": {ro: true, roCheck: func(s shell.Segment) bool { return !s.Flag("s", "set") }, files: []string{"f", "file"},
+		short: "dfr", long: []string{"date", "file", "reference", "set"}},
+	"yq": {pattern: true}, "sort": {ro: true, roCheck: sortReadOnly, short: "ktSTo", files: []string{"files0-from"}, long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "files0-from", "compress-program", "parallel", "batch-size", "sort"}},
+	"uniq": {ro: true, roCheck: func(s shell.Segment) bool { return len(s.Args()) <= 1 }, short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"}},
+	"cut":  {ro: true, short: "bcdf"}, "openssl": {},
 	// tee writes its operands, as an output redirection does.
 	"tee": {},
 	// More that print, copy, send or transform a file's bytes.
-	"paste": {short: "d", long: []string{"delimiters"}}, "comm": {}, "join": {short: "aeojt12"}, "iconv": {short: "fto", long: []string{"from-code", "to-code", "output"}},
-	"fold": {short: "w", long: []string{"width"}}, "rev": {}, "column": {short: "cstoNOERWH"}, "split": {short: "abCdlnt"}, "csplit": {short: "bfn"},
+	"paste": {short: "d", long: []string{"delimiters"}}, "comm": {ro: true}, "join": {short: "aeojt12"}, "iconv": {short: "fto", long: []string{"from-code", "to-code", "output"}},
+	"fold": {short: "w", long: []string{"width"}}, "rev": {ro: true}, "column": {ro: true, short: "csoNOERWHlCL"}, "split": {short: "abCdlnt"}, "csplit": {short: "bfn"},
 	"fmt": {short: "pwg"}, "pr": {short: "hlwoNsSe"}, "expand": {short: "t"}, "unexpand": {short: "t"}, "diff3": {}, "sdiff": {short: "ow"}, "vimdiff": {},
 	"zcat": {}, "zless": {}, "zmore": {}, "bzcat": {}, "xzcat": {}, "zstdcat": {}, "bzip2": {}, "xz": {}, "zstd": {short: "o"}, "lz4": {},
 	"gunzip": {}, "unzip": {short: "dxX"}, "uuencode": {}, "base32": {short: "w", long: []string{"wrap"}}, "basenc": {short: "w", long: []string{"wrap"}},
@@ -522,7 +542,7 @@ var readers = map[string]readerOpts{
 // commandWords are the words of a command that name files: operands and,
 // for the caller, nothing else.
 func operands(s shell.Segment, o readerOpts) []string {
-	var out []string
+	var out, opt []string // operands, and the files options name
 	argv := s.Argv
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
@@ -531,15 +551,29 @@ func operands(s shell.Segment, o readerOpts) []string {
 			out = append(out, argv[i+1:]...)
 			i = len(argv)
 		case strings.HasPrefix(a, "--"):
-			name, _, hasValue := strings.Cut(a[2:], "=")
+			name, v, hasValue := strings.Cut(a[2:], "=")
 			if !hasValue && slices.Contains(o.long, name) {
 				i++
+				if i < len(argv) {
+					v, hasValue = argv[i], true
+				}
+			}
+			if hasValue && slices.Contains(o.files, name) {
+				opt = append(opt, v)
 			}
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
 				if strings.IndexByte(o.short, a[k]) >= 0 {
+					v := a[k+1:]
 					if k == len(a)-1 {
 						i++ // the value is the next word
+						v = ""
+						if i < len(argv) {
+							v = argv[i]
+						}
+					}
+					if v != "" && slices.Contains(o.files, a[k:k+1]) {
+						opt = append(opt, v)
 					}
 					break
 				}
@@ -554,7 +588,7 @@ func operands(s shell.Segment, o readerOpts) []string {
 	if o.first && len(out) > 1 {
 		out = out[:1]
 	}
-	return out
+	return append(out, opt...)
 }
 
 // checkCommand checks a Bash command line.
@@ -756,12 +790,134 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 		files = uploads(s)
 		verb = "sends it over the network"
 	case name == "git":
-		if g := parseGit(s.Argv); g.sub == "add" {
+		switch g := parseGit(s.Argv); g.sub {
+		case "add":
 			files = g.seg().Args()
 			verb = "stages it for a commit"
+		case "show", "cat-file", "diff", "blame", "annotate", "grep", "difftool":
+			files, verb = gitPaths(g), "prints what git holds of it"
+		case "log", "whatchanged":
+			if sub := g.seg(); g.sub == "whatchanged" || sub.Flag("p", "u", "patch", "L", "full-diff", "cc", "c") {
+				files, verb = gitPaths(g), "prints what git holds of it"
+			}
 		}
 	}
+	files = append(files, listFiles(s.Argv)...)
+	for _, l := range s.Launchers {
+		if path.Base(l[0]) == "xargs" {
+			files = append(files, xargsArgFiles(l)...)
+		}
+	}
+	if s.Name == "xargs" {
+		files = append(files, xargsArgFiles(s.Argv)...)
+	}
 	return files, verb
+}
+
+// xargsArgFiles returns the files an xargs (its words up to the command
+// it runs) reads its arguments from: -a FILE, --arg-file=FILE. Their
+// lines are the command's arguments, printed by echo, the default.
+func xargsArgFiles(words []string) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if v, ok := strings.CutPrefix(w, "--arg-file="); ok {
+			out = append(out, v)
+			continue
+		}
+		if w == "--arg-file" && i+1 < len(words) {
+			i++
+			out = append(out, words[i])
+			continue
+		}
+		if len(w) < 2 || w[0] != '-' || w[1] == '-' {
+			continue
+		}
+		for k := 1; k < len(w); k++ {
+			if w[k] == 'a' {
+				if k+1 < len(w) {
+					out = append(out, w[k+1:])
+				} else if i+1 < len(words) {
+					i++
+					out = append(out, words[i])
+				}
+				break
+			}
+			if strings.IndexByte("dEIJLnPRsS", w[k]) >= 0 {
+				break // the rest is that option's value
+			}
+		}
+	}
+	return out
+}
+
+// listFileOpts are the long options, of any command, whose value is a
+// file the command reads: lists of names (whose lines it prints when they
+// name no file) and the other side of a diff.
+var listFileOpts = []string{"files0-from", "files-from", "from-file", "to-file", "fromfile", "arg-file"}
+
+// listFiles returns the values of the listFileOpts in argv.
+func listFiles(argv []string) []string {
+	var out []string
+	for i := 1; i < len(argv); i++ {
+		a, ok := strings.CutPrefix(argv[i], "--")
+		if !ok {
+			continue
+		}
+		if a == "" {
+			break
+		}
+		name, v, hasValue := strings.Cut(a, "=")
+		if !slices.Contains(listFileOpts, name) {
+			continue
+		}
+		if !hasValue && i+1 < len(argv) {
+			i++
+			v, hasValue = argv[i], true
+		}
+		if hasValue {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// gitPaths returns the words of a git show, cat-file, diff, log -p,
+// blame or grep that may name a file whose content (in the work tree,
+// the index or a commit) it prints: every operand (a revision is no
+// protected name), the path of a REV:path or :path (:0:path), and the
+// value of --contents.
+func gitPaths(g gitCall) []string {
+	var out []string
+	paths := false
+	for i := 0; i < len(g.args); i++ {
+		a := g.args[i]
+		switch {
+		case paths:
+		case a == "--":
+			paths = true
+			continue
+		case a == "--contents" && i+1 < len(g.args):
+			i++
+			out = append(out, g.args[i])
+			continue
+		case strings.HasPrefix(a, "--contents="):
+			out = append(out, strings.TrimPrefix(a, "--contents="))
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		out = append(out, a)
+		if rev, p, ok := strings.Cut(a, ":"); ok && !strings.Contains(rev, "/") {
+			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && rev == "" {
+				p = p[2:] // :0:path, a stage of the index
+			}
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // redirectVerb tells what a redirection does with its target ("" when it
