@@ -150,6 +150,9 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	if s.Name == "" {
 		return len(s.Assigns) > 0 // a bare assignment; a bare redirection writes
 	}
+	if ro.secrets.sys.IsWindows() && slices.ContainsFunc(s.Argv[1:], psCode) {
+		return false
+	}
 	if slices.Contains(ro.commands, s.Name) {
 		return true
 	}
@@ -159,6 +162,15 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	check, ok := readOnlyCommands[s.Name]
 	return ok && (check == nil || check(s))
 }
+
+// psCode reports whether a word may hold PowerShell code that runs
+// where the line is PowerShell's (a Windows host's shell): a script block
+// ({ ... }, which sort, where and select run per item), a subexpression
+// or array subexpression ($( ... ), @( ... ), ( ... )), a hash table
+// (@{ ... }, whose values are expressions), a method call ($f.Delete()),
+// alone or in a parameter's value (-Property:{ ... }). The line's quoting
+// is not PowerShell's, so any brace or parenthesis counts.
+func psCode(w string) bool { return strings.ContainsAny(w, "{(") }
 
 // readOnlyRedirect reports whether a redirection writes no file.
 func readOnlyRedirect(r shell.Redirect) bool {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/lib/paths"
 )
 
 // readOnlyLines are Bash lines the approver must approve.
@@ -192,6 +193,42 @@ func TestReadOnlyApproverOptions(t *testing.T) {
 		d, _ := decisionOf(call(t, h, "PreToolUse", tc.p))
 		if (d == "allow") != tc.allow {
 			t.Errorf("%v: decision %q, want allow=%v", tc.p["tool_input"], d, tc.allow)
+		}
+	}
+}
+
+// TestReadOnlyApproverWindows: where a host's shell is PowerShell, a word
+// may be code (a script block sort runs per item, a subexpression, a method
+// call), and type reads files; none of these lines may be approved under
+// Windows' rules. The first five were approved.
+func TestReadOnlyApproverWindows(t *testing.T) {
+	h := newHook(t, "read-only-approver", builtin.WithSystem(builtin.Config{
+		Home:    `C:\Users\me`,
+		Options: map[string]any{"events": []any{"PermissionRequest", "PreToolUse"}},
+	}, paths.Windows))
+	for _, tc := range []struct {
+		line  string
+		allow bool
+	}{
+		{`ls | sort { Remove-Item -Recurse ~ }`, false},
+		{`echo 1 | sort {iex 'rm -r ~'}`, false},
+		{`cat @(Remove-Item x)`, false},
+		{`type .env`, false},
+		{`ls | sort -Property:{Remove-Item x}`, false},
+		{`echo (Remove-Item x)`, false},
+		{`echo $f.Delete()`, false},
+		{`ls -la`, true},
+		{`git status`, true},
+		{`type README.md`, true},
+		{`cat src\main.go | sort`, true},
+	} {
+		for _, ev := range []string{"PermissionRequest", "PreToolUse"} {
+			p := bash(tc.line)
+			p["cwd"] = `C:\proj`
+			d, reason := decisionOf(call(t, h, ev, p))
+			if (d == "allow") != tc.allow {
+				t.Errorf("%s %q: got %q %q, want allow=%v", ev, tc.line, d, reason, tc.allow)
+			}
 		}
 	}
 }

@@ -641,6 +641,9 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 // (treeOperands).
 func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int, s *shell.Segment, start *lineStart, vars map[string][]string) (secretHit, bool) {
 	files, verb := segmentFiles(*s)
+	if w, ok := sc.winReader(s.Name); ok {
+		files, verb = winReaderFiles(*s), w
+	}
 	if code := codeWords(s); len(code) > 0 {
 		files, verb = code, "reads it (it is named in the code "+s.Name+" runs)"
 	}
@@ -953,6 +956,9 @@ func mayNameFile(w string) bool {
 // the spellings of the place's directories replaced (expandPlace); false
 // when it still holds an expansion.
 func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
+	if sc.sys.IsWindows() {
+		w = winHome(w, sc.home)
+	}
 	if isPlainWord(w) {
 		return w, true
 	}
@@ -961,6 +967,28 @@ func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
 	}
 	e := sc.dirs.expandPlace(w, p)
 	return e, e != w && isPlainWord(e)
+}
+
+// winHomeVars are the spellings of the home directory on Windows that a
+// word may start with: Git Bash exports USERPROFILE, PowerShell reads
+// $env:USERPROFILE, cmd %USERPROFILE%.
+var winHomeVars = []string{"$USERPROFILE", "${USERPROFILE}", "$env:USERPROFILE", "%USERPROFILE%", "$HOMEDRIVE$HOMEPATH", "${HOMEDRIVE}${HOMEPATH}", "%HOMEDRIVE%%HOMEPATH%"}
+
+// winHome returns w with a leading spelling of the Windows home directory
+// (winHomeVars, in any case) replaced by home, under Windows' rules.
+func winHome(w, home string) string {
+	if home == "" || len(w) < 2 || w[0] != '$' && w[0] != '%' {
+		return w
+	}
+	for _, v := range winHomeVars {
+		if len(w) >= len(v) && strings.EqualFold(w[:len(v)], v) {
+			rest := w[len(v):]
+			if rest == "" || rest[0] == '/' || rest[0] == '\\' {
+				return home + rest
+			}
+		}
+	}
+	return w
 }
 
 // checkSegment checks one command of a line, whose files and verb
@@ -1084,6 +1112,58 @@ func specific(c string) bool {
 }
 
 func hasReader(name string) bool { _, ok := readers[name]; return ok }
+
+// winReaders are PowerShell's cmdlets (and their aliases) and cmd's
+// commands that read, copy or send the files they name, by lower-case
+// name, with what they do. cmd's type and copy, and the aliases that are
+// POSIX commands elsewhere, are readers under Windows' rules only
+// (winOnlyReaders).
+var winReaders = map[string]string{
+	"get-content": "reads it", "gc": "reads it", "type": "reads it", "select-string": "reads it", "sls": "reads it",
+	"copy-item": "copies it", "copy": "copies it", "cpi": "copies it", "xcopy": "copies it", "robocopy": "copies it",
+	"move-item": "moves it", "mi": "moves it", "move": "moves it", "import-csv": "reads it", "ipcsv": "reads it",
+	"get-filehash": "reads it", "format-hex": "reads it", "fhx": "reads it", "out-file": "writes it",
+	"set-content": "writes it", "sc": "writes it", "add-content": "writes it", "ac": "writes it",
+	"invoke-webrequest": "sends it over the network", "iwr": "sends it over the network",
+	"invoke-restmethod": "sends it over the network", "irm": "sends it over the network",
+	"certutil": "reads it", "findstr": "reads it",
+}
+
+// winOnlyReaders are the winReaders read so only under Windows' rules: on
+// Unix they are other programs (type is a shell builtin).
+var winOnlyReaders = map[string]bool{"type": true, "copy": true, "move": true, "sc": true, "mi": true}
+
+// winReader tells whether a command is one of winReaders under sc's rules,
+// and what it does with its files.
+func (sc *secretChecker) winReader(name string) (string, bool) {
+	n := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE"))
+	verb, ok := winReaders[n]
+	if !ok || winOnlyReaders[n] && !sc.sys.IsWindows() {
+		return "", false
+	}
+	return verb, true
+}
+
+// winReaderFiles returns the words of a PowerShell or cmd command that may
+// name its files: every word but the command, a -Parameter's name
+// (-Path:x gives x) and cmd's /switches; a parameter's value is taken as a
+// file too (-Path .env), a pattern or encoding being no protected name.
+func winReaderFiles(s shell.Segment) []string {
+	var out []string
+	for _, a := range s.Argv[1:] {
+		if strings.HasPrefix(a, "-") {
+			if _, v, ok := strings.Cut(a, ":"); ok && v != "" {
+				out = append(out, v)
+			}
+			continue
+		}
+		if len(a) == 2 && a[0] == '/' && a[1] != '/' || strings.HasPrefix(a, "/") && len(a) <= 3 && strings.ContainsAny(a[1:], ":-") {
+			continue // a cmd switch: /s, /y, /a:h
+		}
+		out = append(out, a)
+	}
+	return out
+}
 
 // isPlainWord reports whether a word can name a file as written: no
 // expansion other than ~ and $HOME. A word the shell quoted may hold

@@ -48,3 +48,41 @@ func TestSecretFilesReadsWhatReadOnlyApproves(t *testing.T) {
 		{`xargs -n1 echo < list.txt`, false, ""},
 	})
 }
+
+// TestSecretFilesWindowsReaders: under Windows' rules type, PowerShell's
+// Get-Content and its kin, cmd /c and powershell -c read the files they
+// name, and $USERPROFILE, ${USERPROFILE}, $env:USERPROFILE and
+// %USERPROFILE% are the home. Each was allowed while cat .env was denied.
+func TestSecretFilesWindowsReaders(t *testing.T) {
+	cfg := builtin.WithSystem(builtin.Config{Home: `C:\Users\me`}, paths.Windows)
+	runCdCases(t, cfg, `C:\proj`, []cdCase{
+		{`cat .env`, true, ".env"}, // control
+		{`type .env`, true, ".env"},
+		{`Get-Content .env`, true, ".env"},
+		{`get-content -Path .env`, true, ".env"},
+		{`Get-Content -LiteralPath:.env -Raw`, true, ".env"},
+		{`gc .env`, true, ".env"},
+		{`Select-String -Pattern TOKEN -Path .env`, true, ".env"},
+		{`sls TOKEN .env`, true, ".env"},
+		{`Copy-Item .env C:\tmp\x`, true, ".env"},
+		{`copy .env x.txt`, true, ".env"},
+		{`cmd /c type .env`, true, ".env"},
+		{`cmd.exe /c "type .env"`, true, ".env"},
+		{`cmd //c type .env`, true, ".env"},
+		{`powershell -c "Get-Content .env"`, true, ".env"},
+		{`pwsh -Command 'Get-Content $env:USERPROFILE\.ssh\id_rsa'`, true, ".ssh"},
+		{`cat "$USERPROFILE/.ssh/config"`, true, ".ssh/**"},
+		{`cat "${USERPROFILE}/.aws/credentials"`, true, ".aws/credentials"},
+		{`Get-Content "$env:USERPROFILE/.aws/credentials"`, true, ".aws/credentials"},
+		{`type '%USERPROFILE%\.ssh\id_ed25519'`, true, "id_ed25519"},
+		{`type README.md`, false, ""},
+		{`Get-Content -Path src\main.go -Encoding utf8`, false, ""},
+		{`cmd /c dir`, false, ""},
+		{`cat "$USERPROFILE/notes.txt"`, false, ""},
+	})
+	// type is a shell builtin on Unix, naming commands, not files.
+	runCdCases(t, builtin.WithSystem(builtin.Config{Home: "/home/me"}, paths.Unix), "/proj", []cdCase{
+		{`type .env`, false, ""},
+		{`Get-Content .env`, true, ".env"},
+	})
+}
