@@ -174,6 +174,17 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	if p == "" {
 		return secretHit{}, false
 	}
+	if sc.sys.IsWindows() && strings.IndexByte(p, '~') >= 0 {
+		// An 8.3 short name (ENV~1, SSH~1\config, AWS~1\CREDEN~1) may be
+		// a protected file's: judged as the glob of the names it may
+		// stand for.
+		for _, g := range shortNameGlobs(p) {
+			if h, ok := sc.checkGlob(g, cwd, how+", and "+p+" may be the 8.3 short name of a protected file"); ok {
+				h.file = p
+				return h, true
+			}
+		}
+	}
 	if hasGlob(p) {
 		return sc.checkGlob(p, cwd, how)
 	}
@@ -197,6 +208,73 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 }
 
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// shortNameGlobs returns, for a path with components that look like
+// Windows 8.3 short names (up to six characters, ~ and a number, and an
+// extension of up to three: ENV~1, CREDEN~1, SECRET~1.JSO), globs of the
+// long names they may stand for: the short name's stem begins the long
+// name but for its dots and blanks ({.,}env*), the extension begins its
+// extension (secret*.jso*); and, when a short name has an extension, any
+// name with that extension (*.pem* for MYKEY~1.PEM, whose stem *.pem
+// patterns do not spell). A stem of two characters and four hex digits
+// (Windows' hashed form) keeps its first two. nil when no component looks
+// like a short name.
+func shortNameGlobs(p string) []string {
+	comps := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	lead := ""
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		lead = "/"
+	}
+	if strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\\`) {
+		lead = "//"
+	}
+	stem, ext := slices.Clone(comps), slices.Clone(comps)
+	found, hasExt := false, false
+	for i, c := range comps {
+		st, e, ok := shortName(c)
+		if !ok {
+			continue
+		}
+		found = true
+		stem[i] = "{.,}" + st + "*"
+		ext[i] = stem[i]
+		if e != "" {
+			stem[i] += "." + e + "*"
+			ext[i] = "*." + e + "*"
+			hasExt = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	out := []string{lead + strings.Join(stem, "/")}
+	if hasExt {
+		out = append(out, lead+strings.Join(ext, "/"))
+	}
+	return out
+}
+
+// shortName splits a path component that looks like an 8.3 short name
+// into its stem and extension, lower case.
+func shortName(c string) (stem, ext string, ok bool) {
+	i := strings.LastIndexByte(c, '~')
+	if i < 1 || i > 6 {
+		return "", "", false
+	}
+	rest := c[i+1:]
+	num, e, _ := strings.Cut(rest, ".")
+	if num == "" || strings.Trim(num, "0123456789") != "" || len(c[:i])+1+len(num) > 8 || len(e) > 3 {
+		return "", "", false
+	}
+	stem = strings.ToLower(c[:i])
+	if strings.ContainsAny(stem, "*?[]{}.\\ ") || strings.ContainsAny(e, "*?[]{}~") {
+		return "", "", false
+	}
+	if len(stem) == 6 && strings.Trim(stem[2:], "0123456789abcdef") == "" {
+		stem = stem[:2] // the hashed form: two characters of the name and a hash
+	}
+	return stem, strings.ToLower(e), true
+}
 
 // checkGlob tells whether a glob names protected files: the glob itself,
 // read as a path, is protected; or it can match a sample name of the
