@@ -246,8 +246,11 @@ func gitReadOnly(s shell.Segment) bool {
 	}
 	sub := g.seg()
 	if sub.Flag("output", "ext-diff") || sub.Flag("O", "open-files-in-pager") && g.sub == "grep" ||
-		g.sub == "help" && sub.Flag("w", "web", "m", "man", "i", "info") {
-		return false // writes a file, or runs a configured diff program, browser or viewer
+		g.sub == "help" && sub.Flag("w", "web", "m", "man", "i", "info") ||
+		g.sub == "cat-file" && gitBatch(s) {
+		// Writes a file, runs a configured diff program, browser or
+		// viewer, or prints objects named on standard input.
+		return false
 	}
 	args := sub.Args()
 	switch g.sub {

@@ -109,6 +109,10 @@ var writeLines = []string{
 	`git log -p -- .env`,
 	`xargs cat <<< .env`,
 	`xargs -a .env echo`,
+	`git config --file ~/.aws/credentials --list`,
+	`git cat-file --batch < objects.txt`,
+	`git log -L1,5:.env`,
+	`diff -r ~/.aws /tmp/x`,
 	// Options that run a program.
 	`sort --compress-program=./x.sh -S 1K big`,
 	`sort -S 1K --compress-program ./x.sh f`,

@@ -727,11 +727,17 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 	}
 	tree, hidden := treeOperands(*s, files)
 	fed := slices.Contains(s.Wrappers, "xargs") && (hasReader(s.Name) || s.Name == "find")
-	if !fed && len(tree) == 0 && !namesFiles(*s, files) {
+	batch := s.Name == "git" && gitBatch(*s)
+	if !fed && !batch && len(tree) == 0 && !namesFiles(*s, files) {
 		return secretHit{}, false
 	}
 	check := func(p place, lost bool) (secretHit, bool) {
 		files, tree := files, tree
+		if batch {
+			// git cat-file --batch reads REV:path names on its standard input.
+			items, _ := sc.dirs.stdinWords(segs, i, *s, p)
+			files, verb = append(slices.Clone(files), gitRevPaths(items)...), "prints what git holds of it (named on its standard input)"
+		}
 		if fed {
 			items, _ := sc.dirs.stdinWords(segs, i, *s, p)
 			switch {
@@ -769,6 +775,14 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 		return check(place{}, true)
 	}
 	return secretHit{}, false
+}
+
+// gitBatch reports whether a git command reads the objects it prints
+// from its standard input: cat-file --batch, --batch-check (names only,
+// but --batch-command can print contents too).
+func gitBatch(s shell.Segment) bool {
+	g := parseGit(s.Argv)
+	return g.sub == "cat-file" && slices.ContainsFunc(g.args, func(a string) bool { return strings.HasPrefix(a, "--batch") })
 }
 
 // lineStart is the directory a command line starts in: cwd as given,
@@ -881,6 +895,11 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 			if sub := g.seg(); g.sub == "whatchanged" || sub.Flag("p", "u", "patch", "L", "full-diff", "cc", "c") {
 				files, verb = gitPaths(g), "prints what git holds of it"
 			}
+		case "config":
+			// git config --file ~/.aws/credentials --list prints an INI
+			// file's keys and values.
+			files, verb = (readerOpts{short: "f", long: []string{"file", "blob"}, files: []string{"f", "file", "blob"}}).optionFiles(g.seg()), "prints it as git configuration"
+			files = append(files, gitRevPaths(files)...)
 		}
 	}
 	files = append(files, listFiles(s.Argv)...)
@@ -963,6 +982,29 @@ func listFiles(argv []string) []string {
 	return out
 }
 
+// optionFiles returns the files o's options name in s (files).
+func (o readerOpts) optionFiles(s shell.Segment) []string {
+	all := operands(s, o)
+	return all[len(operands(s, readerOpts{short: o.short, long: o.long})):]
+}
+
+// gitRevPaths returns the paths of the REV:path and :path words among ws
+// (:0:path, a stage of the index, gives path).
+func gitRevPaths(ws []string) []string {
+	var out []string
+	for _, a := range ws {
+		if rev, p, ok := strings.Cut(a, ":"); ok && !strings.Contains(rev, "/") {
+			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && rev == "" {
+				p = p[2:]
+			}
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // gitPaths returns the words of a git show, cat-file, diff, log -p,
 // blame or grep that may name a file whose content (in the work tree,
 // the index or a commit) it prints: every operand (a revision is no
@@ -985,6 +1027,10 @@ func gitPaths(g gitCall) []string {
 		case strings.HasPrefix(a, "--contents="):
 			out = append(out, strings.TrimPrefix(a, "--contents="))
 			continue
+		case strings.HasPrefix(a, "-L") && strings.Contains(a, ":"):
+			// -L1,5:path, -L:func:path
+			out = append(out, a[strings.LastIndexByte(a, ':')+1:])
+			continue
 		case strings.HasPrefix(a, "-"):
 			continue
 		}
@@ -996,6 +1042,9 @@ func gitPaths(g gitCall) []string {
 			if p != "" {
 				out = append(out, p)
 			}
+		}
+		if strings.Count(a, ":") >= 2 { // -L :func:path given apart
+			out = append(out, a[strings.LastIndexByte(a, ':')+1:])
 		}
 	}
 	return out

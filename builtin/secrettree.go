@@ -14,7 +14,7 @@ import (
 // segmentFiles found them, and whether it descends into hidden
 // directories: grep -r (no operand: the working directory), rg, ag and
 // ack (hidden directories only with --hidden or -u), cp -r, scp -r, rsync
-// -r or -a, tar, zip -r, 7z, and find with -exec, -execdir, -ok or -okdir
+// -r or -a, diff -r, tar, zip -r, 7z, and find with -exec, -execdir, -ok or -okdir
 // (its starting points; none: the working directory).
 func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) {
 	hidden = true
@@ -41,6 +41,13 @@ func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) 
 	case "ln":
 		// A link to a directory opens every file under it (ln -s ~/.aws a;
 		// cat a/credentials).
+		return files, true
+	case "diff":
+		// diff -r prints every file that differs, or is only on one side
+		// with -N.
+		if !s.Flag("r", "recursive") {
+			return nil, false
+		}
 		return files, true
 	case "zip":
 		if !s.Flag("r", "R", "recurse-paths", "recurse-patterns") {
