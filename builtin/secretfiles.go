@@ -708,6 +708,44 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 			}
 		}
 	}
+	if sc.sys.IsWindows() && strings.IndexByte(line, '\\') >= 0 {
+		return sc.rawWindowsWords(line, cwd, segs)
+	}
+	return secretHit{}, false
+}
+
+// rawWindowsWords judges a line with backslashes under Windows' rules as
+// PowerShell and cmd read it, where a backslash is a path separator, not
+// bash's escape (type .ssh\id_rsa is .sshid_rsa to bash): when the line
+// runs a reader, a PowerShell or cmd reader or an interpreter, every word
+// of the raw line, split at blanks and quotes, is judged as a file in the
+// working directory.
+func (sc *secretChecker) rawWindowsWords(line, cwd string, segs []shell.Segment) (secretHit, bool) {
+	if !slices.ContainsFunc(segs, func(s shell.Segment) bool {
+		_, win := sc.winReader(s.Name)
+		return win || hasReader(s.Name) || codeReaders[s.Name] || langOf(s.Name) != nil
+	}) {
+		return secretHit{}, false
+	}
+	start := place{cwd: cwd}
+	if cwd != "" {
+		start.cwd = sc.sys.Normalize(cwd)
+	}
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r <= ' ' || strings.ContainsRune("'\"`;|&()<>,", r) }) {
+		if strings.IndexByte(w, '\\') < 0 || strings.HasPrefix(w, "-") && !strings.Contains(w, ":") {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			_, w, _ = strings.Cut(w, ":") // -Path:.ssh\id_rsa
+		}
+		f, ok := sc.fileWord(w, start)
+		if !ok {
+			continue
+		}
+		if h, ok := sc.checkPath(f, start.cwd, "the command names it (read as PowerShell and cmd read a backslash)"); ok {
+			return h, true
+		}
+	}
 	return secretHit{}, false
 }
 
