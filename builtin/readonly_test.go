@@ -113,6 +113,8 @@ var writeLines = []string{
 	`git cat-file --batch < objects.txt`,
 	`git log -L1,5:.env`,
 	`diff -r ~/.aws /tmp/x`,
+	`find . -name .env | xargs cat`,
+	`find . -name '.e*' -print0 | xargs -0 grep KEY`,
 	// Options that run a program.
 	`sort --compress-program=./x.sh -S 1K big`,
 	`sort -S 1K --compress-program ./x.sh f`,

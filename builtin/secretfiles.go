@@ -764,6 +764,9 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 		files, verb = code, "reads it (it is named in the code "+s.Name+" runs)"
 	}
 	tree, hidden := treeOperands(*s, files)
+	if s.Name == "find" && len(tree) > 0 && findExecReads(*s) {
+		files, verb = findNames(*s), "runs a command on the files it names"
+	}
 	fed := slices.Contains(s.Wrappers, "xargs") && (hasReader(s.Name) || s.Name == "find")
 	batch := s.Name == "git" && gitBatch(*s)
 	if !fed && !batch && len(tree) == 0 && !namesFiles(*s, files) {
@@ -786,9 +789,11 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 				}
 				tree, hidden = treeOperands(*s, append(slices.Clone(files), items...))
 			case s.Name != "find":
-				// find DIR | xargs cat: every file under DIR.
+				// find DIR | xargs cat: every file under DIR, and the
+				// names find selects by.
 				if from := findFeeding(segs, i, s); len(from) > 0 {
 					tree, hidden = append(slices.Clone(tree), from...), true
+					files = append(slices.Clone(files), findNames(*findSource(segs, i, s))...)
 				}
 			}
 		}
