@@ -824,6 +824,9 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 // from its standard input: cat-file --batch, --batch-check (names only,
 // but --batch-command can print contents too).
 func gitBatch(s shell.Segment) bool {
+	if !slices.Contains(s.Argv, "cat-file") {
+		return false
+	}
 	g := parseGit(s.Argv)
 	return g.sub == "cat-file" && slices.ContainsFunc(g.args, func(a string) bool { return strings.HasPrefix(a, "--batch") })
 }
@@ -901,9 +904,10 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 		return nil, ""
 	}
 	verb = "reads it"
+	r, reader := readers[s.Name]
 	switch name := s.Name; {
-	case hasReader(name):
-		files = operands(s, readers[name])
+	case reader:
+		files = operands(s, r)
 		switch name {
 		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "install", "split", "csplit", "bzip2", "xz", "zstd", "lz4", "gpg", "age", "uuencode":
 			verb = "copies or archives it"
@@ -1003,13 +1007,13 @@ var listFileOpts = []string{"files0-from", "files-from", "from-file", "to-file",
 func listFiles(argv []string) []string {
 	var out []string
 	for i := 1; i < len(argv); i++ {
-		a, ok := strings.CutPrefix(argv[i], "--")
-		if !ok {
-			continue
-		}
-		if a == "" {
+		if argv[i] == "--" {
 			break
 		}
+		if len(argv[i]) < len("--to-file") || argv[i][0] != '-' || argv[i][1] != '-' {
+			continue
+		}
+		a := argv[i][2:]
 		name, v, hasValue := strings.Cut(a, "=")
 		if !slices.Contains(listFileOpts, name) {
 			continue
@@ -1301,17 +1305,34 @@ var winReaders = map[string]string{
 
 // winOnlyReaders are the winReaders read so only under Windows' rules: on
 // Unix they are other programs (type is a shell builtin).
-var winOnlyReaders = map[string]bool{"type": true, "copy": true, "move": true, "sc": true, "mi": true}
+var winOnlyReaders = map[string]bool{"type": true, "copy": true, "move": true, "sc": true, "xcopy": true, "robocopy": true, "certutil": true, "findstr": true}
 
 // winReader tells whether a command is one of winReaders under sc's rules,
 // and what it does with its files.
 func (sc *secretChecker) winReader(name string) (string, bool) {
-	n := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".EXE"))
+	if !sc.sys.IsWindows() && strings.IndexByte(name, '-') < 0 && !psAlias(name) {
+		return "", false // only cmdlets and their aliases are readers off Windows
+	}
+	n := name
+	if strings.IndexByte(n, '.') >= 0 || strings.ContainsFunc(n, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+		n = strings.ToLower(n)
+		n = strings.TrimSuffix(n, ".exe")
+	}
 	verb, ok := winReaders[n]
 	if !ok || winOnlyReaders[n] && !sc.sys.IsWindows() {
 		return "", false
 	}
 	return verb, true
+}
+
+// psAlias reports whether name is one of the aliases of winReaders'
+// cmdlets that are readers on every system.
+func psAlias(name string) bool {
+	switch strings.ToLower(name) {
+	case "gc", "sls", "cpi", "mi", "iwr", "irm", "ac", "fhx", "ipcsv":
+		return true
+	}
+	return false
 }
 
 // winReaderFiles returns the words of a PowerShell or cmd command that may
