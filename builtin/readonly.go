@@ -213,7 +213,7 @@ var readOnlyCommands = map[string]func(shell.Segment) bool{
 		})
 	},
 	"tree":     func(s shell.Segment) bool { return !s.Flag("o", "fromfile") },
-	"file":     func(s shell.Segment) bool { return !s.Flag("C", "compile", "f", "files-from") },
+	"file":     func(s shell.Segment) bool { return !s.Flag("C", "compile", "f", "files-from", "m", "magic-file") },
 	"hostname": func(s shell.Segment) bool { return len(s.Argv) == 1 },
 	"command":  func(s shell.Segment) bool { return s.Flag("v", "V") },
 	"git":      gitReadOnly,

@@ -122,6 +122,8 @@ var writeLines = []string{
 	`git help -w log`,
 	`tree --fromfile .env`,
 	`file -f .env`,
+	`file -m .env main.go`,
+	`find -files0-from .env`,
 	// Globs that can match a secret file (secret-files' answer).
 	`cat .[!.]*`,
 	`cat .e*`,

@@ -1000,7 +1000,8 @@ func xargsArgFiles(words []string) []string {
 
 // listFileOpts are the long options, of any command, whose value is a
 // file the command reads: lists of names (whose lines it prints when they
-// name no file) and the other side of a diff.
+// name no file) and the other side of a diff; listFiles also reads
+// find's -files0-from.
 var listFileOpts = []string{"files0-from", "files-from", "from-file", "to-file", "fromfile", "arg-file"}
 
 // listFiles returns the values of the listFileOpts in argv.
@@ -1009,6 +1010,11 @@ func listFiles(argv []string) []string {
 	for i := 1; i < len(argv); i++ {
 		if argv[i] == "--" {
 			break
+		}
+		if argv[i] == "-files0-from" && i+1 < len(argv) { // find's
+			i++
+			out = append(out, argv[i])
+			continue
 		}
 		if len(argv[i]) < len("--to-file") || argv[i][0] != '-' || argv[i][1] != '-' {
 			continue

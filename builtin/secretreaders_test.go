@@ -38,6 +38,7 @@ func TestSecretFilesReadsWhatReadOnlyApproves(t *testing.T) {
 		{`tar -cf - --files-from .env`, true, ".env"},
 		{`grep -f .env main.go`, true, ".env"},
 		{`sort --files0-from=.env`, true, ".env"},
+		{`find -files0-from .env -name x`, true, ".env"},
 		{`git config --file ~/.aws/credentials --list`, true, ".aws/credentials"},
 		{`git config -f ~/.aws/credentials -l`, true, ".aws/credentials"},
 		{`git config --blob HEAD:.env --list`, true, ".env"},
