@@ -157,7 +157,9 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 		return true
 	}
 	if r, ok := readers[s.Name]; ok {
-		return r.ro && (r.roCheck == nil || r.roCheck(s))
+		win := ro.secrets.sys.IsWindows()
+		return r.ro && (r.roCheck == nil || r.roCheck(s)) &&
+			!slices.ContainsFunc(s.Argv[1:], func(w string) bool { return globMayMatchDotfile(w, win) })
 	}
 	check, ok := readOnlyCommands[s.Name]
 	return ok && (check == nil || check(s))
@@ -171,6 +173,26 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 // alone or in a parameter's value (-Property:{ ... }). The line's quoting
 // is not PowerShell's, so any brace or parenthesis counts.
 func psCode(w string) bool { return strings.ContainsAny(w, "{(") }
+
+// globMayMatchDotfile reports whether a reader's word is a glob that may
+// match a dotfile, a hidden file that may hold a secret secret-files does
+// not list (.[!.]*, ~/.?sh/*, src/.e*): a component with a wildcard that
+// starts with a dot, a bracket or a brace. Under Windows' rules, where
+// PowerShell's * matches a leading dot, any glob.
+func globMayMatchDotfile(w string, win bool) bool {
+	if !hasGlob(w) {
+		return false
+	}
+	if win {
+		return true
+	}
+	for _, c := range strings.FieldsFunc(w, func(r rune) bool { return r == '/' }) {
+		if hasGlob(c) && (c[0] == '.' || c[0] == '[' || c[0] == '{') {
+			return true
+		}
+	}
+	return false
+}
 
 // readOnlyRedirect reports whether a redirection writes no file.
 func readOnlyRedirect(r shell.Redirect) bool {

@@ -51,6 +51,8 @@ var readOnlyLines = []string{
 	`date +%F && diff -u a.txt b.txt`,
 	`sort -S 1M big.txt | uniq -c`,
 	`git show HEAD~2:README.md | column -t`,
+	`cat src/*.go | wc -l`,
+	`head -n 3 docs/?.md .github/*.md`,
 }
 
 // writeLines are Bash lines the approver must not approve.
@@ -132,6 +134,10 @@ var writeLines = []string{
 	`cat ~/.s*/*`,
 	`cat ~/.*/credentials`,
 	`cat ~/.a*/c*`,
+	`cat .[!.]*`,
+	`cat .my-t*`,
+	`head -n1 src/.?ocal`,
+	`grep TOKEN {.,}my-token`,
 	``,
 }
 
@@ -229,6 +235,7 @@ func TestReadOnlyApproverWindows(t *testing.T) {
 		{`git status`, true},
 		{`type README.md`, true},
 		{`cat src\main.go | sort`, true},
+		{`cat *.md`, false}, // PowerShell's * matches .env
 	} {
 		for _, ev := range []string{"PermissionRequest", "PreToolUse"} {
 			p := bash(tc.line)
