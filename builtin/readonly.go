@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 
@@ -94,9 +95,15 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 	if err != nil || len(segs) == 0 {
 		return nil, false
 	}
-	var names []string
-	for _, s := range segs {
+	var (
+		names []string
+		seen  readerInputs
+	)
+	for i, s := range segs {
 		if !ro.segmentReadOnly(s) {
+			return nil, false
+		}
+		if r, ok := readers[s.Name]; ok && r.ro && !ro.readerInputsSeen(segs, i, &seen) {
 			return nil, false
 		}
 		if s.Name != "" && !slices.Contains(names, s.Name) {
@@ -107,6 +114,84 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		return nil, false
 	}
 	return names, true
+}
+
+// readerInputs holds, for readerInputsSeen, the variables a line assigns,
+// collected once.
+type readerInputs struct {
+	vars map[string][]string
+	got  bool
+}
+
+// readerInputsSeen reports whether secret-files could see every file a
+// read-only reader, segs[i], is given: a word with a command substitution
+// (cat $(echo .env)) or a variable the line does not assign (cat $X)
+// names a file it cannot judge, and so does an xargs fed what it cannot
+// read (ls -a | xargs cat, find . | xargs cat), unless a find feeds it
+// names that cannot be dotfiles (find . -name '*.go' | xargs grep x). Such
+// a line is not approved: it may read a secret file unseen.
+func (ro *readOnly) readerInputsSeen(segs []shell.Segment, i int, in *readerInputs) bool {
+	s := segs[i]
+	for _, w := range s.Argv[1:] {
+		if strings.IndexByte(w, '$') < 0 && strings.IndexByte(w, '`') < 0 {
+			continue
+		}
+		if strings.IndexByte(w, '`') >= 0 || strings.Contains(w, "$(") {
+			return false
+		}
+		if !in.got {
+			in.vars, in.got = ro.secrets.dirs.lineVars(segs, place{}), true
+		}
+		if !varsKnown(w, in.vars) {
+			return false
+		}
+	}
+	if !slices.Contains(s.Wrappers, "xargs") {
+		return true
+	}
+	if _, seen := ro.secrets.dirs.stdinWords(segs, i, s, place{}); seen {
+		return true
+	}
+	for _, l := range s.Launchers {
+		if path.Base(l[0]) == "xargs" && xargsReadsFile(l) {
+			return true // xargs -a FILE: secret-files judges FILE
+		}
+	}
+	f := findSource(segs, i, &s)
+	if f == nil {
+		return false
+	}
+	names := findNames(*f)
+	return len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool {
+		return n == "" || strings.Trim(n, "*?") == "" || n[0] == '.' || n[0] == '[' || n[0] == '{'
+	}) && !slices.ContainsFunc(f.Argv, func(a string) bool { return a == "-o" || a == "-or" || a == "," })
+}
+
+// varsKnown reports whether every variable a word expands is one the line
+// assigns (vars) or HOME, PWD or OLDPWD, which secret-files reads.
+func varsKnown(w string, vars map[string][]string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '$' {
+			continue
+		}
+		j := i + 1
+		if j < len(w) && w[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(w) && (w[k] == '_' || 'a' <= w[k] && w[k] <= 'z' || 'A' <= w[k] && w[k] <= 'Z' || k > j && '0' <= w[k] && w[k] <= '9') {
+			k++
+		}
+		name := w[j:k]
+		if name == "" {
+			return false // $1, $@, $'...'
+		}
+		if _, ok := vars[name]; !ok && name != "HOME" && name != "PWD" && name != "OLDPWD" {
+			return false
+		}
+		i = k - 1
+	}
+	return true
 }
 
 // safeWrappers are the launchers a read-only command may run under; sudo,

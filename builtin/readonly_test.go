@@ -52,6 +52,9 @@ var readOnlyLines = []string{
 	`sort -S 1M big.txt | uniq -c`,
 	`git show HEAD~2:README.md | column -t`,
 	`cat src/*.go | wc -l`,
+	`find . -name '*.go' | xargs grep -n TODO`,
+	`printf '%s\n' a.txt | xargs cat`,
+	`f=README.md; cat "$f" "$HOME/notes.txt"`,
 	`head -n 3 docs/?.md .github/*.md`,
 }
 
@@ -138,6 +141,17 @@ var writeLines = []string{
 	`cat .my-t*`,
 	`head -n1 src/.?ocal`,
 	`grep TOKEN {.,}my-token`,
+	// Files a reader is given that secret-files cannot see.
+	"cat $(echo .env)",
+	"cat `echo .env`",
+	`cat "$(printf '.e%s' nv)"`,
+	`cat -- "$(echo .env)"`,
+	`cat $X`,
+	`ls -a | xargs cat`,
+	`find . | xargs cat`,
+	`find . -name '.*' | xargs cat`,
+	`find . -name '*.go' -o -name '.e*' | xargs cat`,
+	`git ls-files -o | xargs cat`,
 	``,
 }
 
