@@ -106,6 +106,11 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		if r, ok := readers[s.Name]; ok && r.ro && !ro.readerInputsSeen(segs, i, &seen) {
 			return nil, false
 		}
+		for _, r := range s.Redirects {
+			if (r.Op == "<" || r.Op == "<>") && !ro.wordSeen(segs, r.Target, &seen) {
+				return nil, false // tr a a < $(echo .env)
+			}
+		}
 		if s.Name != "" && !slices.Contains(names, s.Name) {
 			names = append(names, s.Name)
 		}
@@ -124,7 +129,7 @@ type readerInputs struct {
 }
 
 // readerInputsSeen reports whether secret-files could see every file a
-// read-only reader, segs[i], is given: a word with a command substitution
+// read-only reader, segs[i], is given (wordSeen): a word with a command substitution
 // (cat $(echo .env)) or a variable the line does not assign (cat $X)
 // names a file it cannot judge, and so does an xargs fed what it cannot
 // read (ls -a | xargs cat, find . | xargs cat), unless a find feeds it
@@ -133,16 +138,7 @@ type readerInputs struct {
 func (ro *readOnly) readerInputsSeen(segs []shell.Segment, i int, in *readerInputs) bool {
 	s := segs[i]
 	for _, w := range s.Argv[1:] {
-		if strings.IndexByte(w, '$') < 0 && strings.IndexByte(w, '`') < 0 {
-			continue
-		}
-		if strings.IndexByte(w, '`') >= 0 || strings.Contains(w, "$(") {
-			return false
-		}
-		if !in.got {
-			in.vars, in.got = ro.secrets.dirs.lineVars(segs, place{}), true
-		}
-		if !varsKnown(w, in.vars) {
+		if !ro.wordSeen(segs, w, in) {
 			return false
 		}
 	}
@@ -165,6 +161,21 @@ func (ro *readOnly) readerInputsSeen(segs []shell.Segment, i int, in *readerInpu
 	return len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool {
 		return n == "" || strings.Trim(n, "*?") == "" || n[0] == '.' || n[0] == '[' || n[0] == '{'
 	}) && !slices.ContainsFunc(f.Argv, func(a string) bool { return a == "-o" || a == "-or" || a == "," })
+}
+
+// wordSeen reports whether secret-files can read the file a word names:
+// no command substitution, and only variables varsKnown accepts.
+func (ro *readOnly) wordSeen(segs []shell.Segment, w string, in *readerInputs) bool {
+	if strings.IndexByte(w, '$') < 0 && strings.IndexByte(w, '`') < 0 {
+		return true
+	}
+	if strings.IndexByte(w, '`') >= 0 || strings.Contains(w, "$(") {
+		return false
+	}
+	if !in.got {
+		in.vars, in.got = ro.secrets.dirs.lineVars(segs, place{}), true
+	}
+	return varsKnown(w, in.vars)
 }
 
 // varsKnown reports whether every variable a word expands is one the line

@@ -152,6 +152,8 @@ var writeLines = []string{
 	`find . -name '.*' | xargs cat`,
 	`find . -name '*.go' -o -name '.e*' | xargs cat`,
 	`git ls-files -o | xargs cat`,
+	`tr a a < $(echo .env)`,
+	`sort < "$X"`,
 	``,
 }
 
