@@ -103,7 +103,7 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		if !ro.segmentReadOnly(s) {
 			return nil, false
 		}
-		if r, ok := readers[s.Name]; ok && r.ro && !ro.readerInputsSeen(segs, i, &seen) {
+		if ro.printsFiles(s.Name) && !ro.readerInputsSeen(segs, i, &seen) {
 			return nil, false
 		}
 		for _, r := range s.Redirects {
@@ -121,6 +121,17 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 	return names, true
 }
 
+// printsFiles reports whether a command read-only-approver may approve
+// prints the files it is given: a read-only secret-files reader, or,
+// under Windows' rules, type.
+func (ro *readOnly) printsFiles(name string) bool {
+	if r, ok := readers[name]; ok {
+		return r.ro
+	}
+	_, win := ro.secrets.winReader(name)
+	return win
+}
+
 // readerInputs holds, for readerInputsSeen, the variables a line assigns,
 // collected once.
 type readerInputs struct {
@@ -129,16 +140,18 @@ type readerInputs struct {
 }
 
 // readerInputsSeen reports whether secret-files could see every file a
-// read-only reader, segs[i], is given (wordSeen): a word with a command substitution
-// (cat $(echo .env)) or a variable the line does not assign (cat $X)
-// names a file it cannot judge, and so does an xargs fed what it cannot
-// read (ls -a | xargs cat, find . | xargs cat), unless a find feeds it
-// names that cannot be dotfiles (find . -name '*.go' | xargs grep x). Such
-// a line is not approved: it may read a secret file unseen.
+// read-only reader, segs[i], is given, none being a glob that may match a
+// dotfile (globMayMatchDotfile). A word with a command substitution (cat
+// $(echo .env)) or a variable the line does not assign (cat $X) names a
+// file it cannot judge (wordSeen), and so does an xargs fed what it
+// cannot read (ls -a | xargs cat, find . | xargs cat), unless a find
+// feeds it names that cannot be dotfiles (find . -name '*.go' | xargs
+// grep x). Such a line is not approved: it may read a secret file unseen.
 func (ro *readOnly) readerInputsSeen(segs []shell.Segment, i int, in *readerInputs) bool {
 	s := segs[i]
+	win := ro.secrets.sys.IsWindows()
 	for _, w := range s.Argv[1:] {
-		if !ro.wordSeen(segs, w, in) {
+		if !ro.wordSeen(segs, w, in) || globMayMatchDotfile(w, win) {
 			return false
 		}
 	}
@@ -253,9 +266,7 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 		return true
 	}
 	if r, ok := readers[s.Name]; ok {
-		win := ro.secrets.sys.IsWindows()
-		return r.ro && (r.roCheck == nil || r.roCheck(s)) &&
-			!slices.ContainsFunc(s.Argv[1:], func(w string) bool { return globMayMatchDotfile(w, win) })
+		return r.ro && (r.roCheck == nil || r.roCheck(s))
 	}
 	check, ok := readOnlyCommands[s.Name]
 	return ok && (check == nil || check(s))

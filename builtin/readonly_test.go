@@ -252,6 +252,8 @@ func TestReadOnlyApproverWindows(t *testing.T) {
 		{`type README.md`, true},
 		{`cat src\main.go | sort`, true},
 		{`cat *.md`, false}, // PowerShell's * matches .env
+		{`type *.md`, false},
+		{"type $(echo .env)", false},
 	} {
 		for _, ev := range []string{"PermissionRequest", "PreToolUse"} {
 			p := bash(tc.line)
