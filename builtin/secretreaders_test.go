@@ -106,3 +106,47 @@ func TestSecretFilesWindowsReaders(t *testing.T) {
 		{`Get-Content .env`, true, ".env"},
 	})
 }
+
+// FuzzSecretFilesAndReadOnly: on any line, under Unix and Windows rules,
+// neither guard panics, and read-only-approver never approves a line
+// secret-files answers.
+func FuzzSecretFilesAndReadOnly(f *testing.F) {
+	for _, s := range []string{`cat .e*`, `cat ~/.?sh/*`, `git show HEAD:.env`, `type ENV~1`, `Get-Content .\.env`,
+		`find . -name .env | xargs cat`, `cat $(echo .env)`, `xargs -a .env echo`, `ls | sort { rm x }`, `cat 'C:\Users\me\AWS~1\CREDEN~1'`} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	hooks := map[bool][2]func(*testing.T, string) (string, string){}
+	for _, win := range []bool{false, true} {
+		cfg, cwd := builtin.Config{Home: "/home/me"}, "/proj"
+		sys := paths.Unix
+		if win {
+			cfg, cwd, sys = builtin.Config{Home: `C:\Users\me`}, `C:\proj`, paths.Windows
+		}
+		run := func(name string) func(*testing.T, string) (string, string) {
+			var h = newHook(f, name, builtin.WithSystem(cfg, sys))
+			return func(t *testing.T, line string) (string, string) {
+				p := bash(line)
+				p["cwd"] = cwd
+				return decisionOf(call(t, h, "PreToolUse", p))
+			}
+		}
+		ro := newHook(f, "read-only-approver", builtin.WithSystem(builtin.Config{Home: cfg.Home, Options: map[string]any{"events": []any{"PreToolUse"}}}, sys))
+		hooks[win] = [2]func(*testing.T, string) (string, string){run("secret-files"), func(t *testing.T, line string) (string, string) {
+			p := bash(line)
+			p["cwd"] = cwd
+			return decisionOf(call(t, ro, "PreToolUse", p))
+		}}
+	}
+	f.Fuzz(func(t *testing.T, line string, win bool) {
+		if len(line) > 2000 {
+			return
+		}
+		h := hooks[win]
+		sd, _ := h[0](t, line)
+		rd, _ := h[1](t, line)
+		if sd != "" && rd == "allow" {
+			t.Errorf("%q (windows %v): secret-files says %s, read-only-approver approves", line, win, sd)
+		}
+	})
+}
