@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 
@@ -94,10 +95,21 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 	if err != nil || len(segs) == 0 {
 		return nil, false
 	}
-	var names []string
-	for _, s := range segs {
+	var (
+		names []string
+		seen  readerInputs
+	)
+	for i, s := range segs {
 		if !ro.segmentReadOnly(s) {
 			return nil, false
+		}
+		if ro.printsFiles(s.Name) && !ro.readerInputsSeen(segs, i, &seen) {
+			return nil, false
+		}
+		for _, r := range s.Redirects {
+			if (r.Op == "<" || r.Op == "<>") && !ro.wordSeen(segs, r.Target, &seen) {
+				return nil, false // tr a a < $(echo .env)
+			}
 		}
 		if s.Name != "" && !slices.Contains(names, s.Name) {
 			names = append(names, s.Name)
@@ -107,6 +119,103 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		return nil, false
 	}
 	return names, true
+}
+
+// printsFiles reports whether a command read-only-approver may approve
+// prints the files it is given: a read-only secret-files reader, or,
+// under Windows' rules, type.
+func (ro *readOnly) printsFiles(name string) bool {
+	if r, ok := readers[name]; ok {
+		return r.ro
+	}
+	_, win := ro.secrets.winReader(name)
+	return win
+}
+
+// readerInputs holds, for readerInputsSeen, the variables a line assigns,
+// collected once.
+type readerInputs struct {
+	vars map[string][]string
+	got  bool
+}
+
+// readerInputsSeen reports whether secret-files could see every file a
+// read-only reader, segs[i], is given, none being a glob that may match a
+// dotfile (globMayMatchDotfile). A word with a command substitution (cat
+// $(echo .env)) or a variable the line does not assign (cat $X) names a
+// file it cannot judge (wordSeen), and so does an xargs fed what it
+// cannot read (ls -a | xargs cat, find . | xargs cat), unless a find
+// feeds it names that cannot be dotfiles (find . -name '*.go' | xargs
+// grep x). Such a line is not approved: it may read a secret file unseen.
+func (ro *readOnly) readerInputsSeen(segs []shell.Segment, i int, in *readerInputs) bool {
+	s := segs[i]
+	win := ro.secrets.sys.IsWindows()
+	for _, w := range s.Argv[1:] {
+		if !ro.wordSeen(segs, w, in) || globMayMatchDotfile(w, win) {
+			return false
+		}
+	}
+	if !slices.Contains(s.Wrappers, "xargs") {
+		return true
+	}
+	if _, seen := ro.secrets.dirs.stdinWords(segs, i, s, place{}); seen {
+		return true
+	}
+	for _, l := range s.Launchers {
+		if path.Base(l[0]) == "xargs" && xargsReadsFile(l) {
+			return true // xargs -a FILE: secret-files judges FILE
+		}
+	}
+	f := findSource(segs, i, &s)
+	if f == nil {
+		return false
+	}
+	names := findNames(*f)
+	return len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool {
+		return n == "" || strings.Trim(n, "*?") == "" || n[0] == '.' || n[0] == '[' || n[0] == '{'
+	}) && !slices.ContainsFunc(f.Argv, func(a string) bool { return a == "-o" || a == "-or" || a == "," })
+}
+
+// wordSeen reports whether secret-files can read the file a word names:
+// no command substitution, and only variables varsKnown accepts.
+func (ro *readOnly) wordSeen(segs []shell.Segment, w string, in *readerInputs) bool {
+	if strings.IndexByte(w, '$') < 0 && strings.IndexByte(w, '`') < 0 {
+		return true
+	}
+	if strings.IndexByte(w, '`') >= 0 || strings.Contains(w, "$(") {
+		return false
+	}
+	if !in.got {
+		in.vars, in.got = ro.secrets.dirs.lineVars(segs, place{}), true
+	}
+	return varsKnown(w, in.vars)
+}
+
+// varsKnown reports whether every variable a word expands is one the line
+// assigns (vars) or HOME, PWD or OLDPWD, which secret-files reads.
+func varsKnown(w string, vars map[string][]string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '$' {
+			continue
+		}
+		j := i + 1
+		if j < len(w) && w[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(w) && (w[k] == '_' || 'a' <= w[k] && w[k] <= 'z' || 'A' <= w[k] && w[k] <= 'Z' || k > j && '0' <= w[k] && w[k] <= '9') {
+			k++
+		}
+		name := w[j:k]
+		if name == "" {
+			return false // $1, $@, $'...'
+		}
+		if _, ok := vars[name]; !ok && name != "HOME" && name != "PWD" && name != "OLDPWD" {
+			return false
+		}
+		i = k - 1
+	}
+	return true
 }
 
 // safeWrappers are the launchers a read-only command may run under; sudo,
@@ -150,11 +259,46 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	if s.Name == "" {
 		return len(s.Assigns) > 0 // a bare assignment; a bare redirection writes
 	}
+	if ro.secrets.sys.IsWindows() && slices.ContainsFunc(s.Argv[1:], psCode) {
+		return false
+	}
 	if slices.Contains(ro.commands, s.Name) {
 		return true
 	}
+	if r, ok := readers[s.Name]; ok {
+		return r.ro && (r.roCheck == nil || r.roCheck(s))
+	}
 	check, ok := readOnlyCommands[s.Name]
 	return ok && (check == nil || check(s))
+}
+
+// psCode reports whether a word may hold PowerShell code that runs
+// where the line is PowerShell's (a Windows host's shell): a script block
+// ({ ... }, which sort, where and select run per item), a subexpression
+// or array subexpression ($( ... ), @( ... ), ( ... )), a hash table
+// (@{ ... }, whose values are expressions), a method call ($f.Delete()),
+// alone or in a parameter's value (-Property:{ ... }). The line's quoting
+// is not PowerShell's, so any brace or parenthesis counts.
+func psCode(w string) bool { return strings.ContainsAny(w, "{(") }
+
+// globMayMatchDotfile reports whether a reader's word is a glob that may
+// match a dotfile, a hidden file that may hold a secret secret-files does
+// not list (.[!.]*, ~/.?sh/*, src/.e*): a component with a wildcard that
+// starts with a dot, a bracket or a brace. Under Windows' rules, where
+// PowerShell's * matches a leading dot, any glob.
+func globMayMatchDotfile(w string, win bool) bool {
+	if !hasGlob(w) {
+		return false
+	}
+	if win {
+		return true
+	}
+	for _, c := range strings.FieldsFunc(w, func(r rune) bool { return r == '/' }) {
+		if hasGlob(c) && (c[0] == '.' || c[0] == '[' || c[0] == '{') {
+			return true
+		}
+	}
+	return false
 }
 
 // readOnlyRedirect reports whether a redirection writes no file.
@@ -174,16 +318,19 @@ func readOnlyRedirect(r shell.Redirect) bool {
 	return false
 }
 
-// readOnlyCommands are the commands that only read, with a check of their
-// arguments where some options write or run other programs (nil: any
-// arguments).
+// readOnlyCommands are the commands that only read and print no file's
+// bytes (names, sizes, hashes, metadata, their own output), with a check
+// of their arguments where some options write or run other programs (nil:
+// any arguments). The read-only commands that print what a file holds
+// (cat, grep, diff, date -f...) are secret-files' readers, marked ro in
+// its table, readers: one table says both that read-only-approver may
+// approve them and which of their words secret-files judges.
 var readOnlyCommands = map[string]func(shell.Segment) bool{
-	"ls": nil, "cat": nil, "head": nil, "tail": nil, "wc": nil, "grep": nil, "egrep": nil, "fgrep": nil,
+	"ls": nil, "wc": nil,
 	"pwd": nil, "echo": nil, "printf": nil, "which": nil, "type": nil, "whereis": nil, "stat": nil,
 	"du": nil, "df": nil, "basename": nil, "dirname": nil, "realpath": nil, "readlink": nil,
 	"true": nil, "false": nil, "test": nil, "[": nil, "whoami": nil, "id": nil, "groups": nil, "uname": nil,
-	"cut": nil, "tr": nil, "nl": nil, "tac": nil, "rev": nil, "diff": nil, "cmp": nil, "comm": nil, "jq": nil,
-	"column": nil, "seq": nil, "sha256sum": nil, "sha1sum": nil, "sha512sum": nil, "md5sum": nil, "cksum": nil,
+	"tr": nil, "seq": nil, "sha256sum": nil, "sha1sum": nil, "sha512sum": nil, "md5sum": nil, "cksum": nil,
 	"printenv": nil, "env": nil, "ps": nil, "sleep": nil, "cd": nil, "pushd": nil, "popd": nil, "xargs": nil,
 	"find": func(s shell.Segment) bool {
 		return !slices.ContainsFunc(s.Argv[1:], func(a string) bool {
@@ -194,16 +341,18 @@ var readOnlyCommands = map[string]func(shell.Segment) bool{
 			return false
 		})
 	},
-	"rg":       func(s shell.Segment) bool { return !s.Flag("pre") },
-	"sort":     func(s shell.Segment) bool { return !s.Flag("o", "output") },
-	"tree":     func(s shell.Segment) bool { return !s.Flag("o") },
-	"file":     func(s shell.Segment) bool { return !s.Flag("C", "compile") },
-	"date":     func(s shell.Segment) bool { return !s.Flag("s", "set") },
-	"uniq":     func(s shell.Segment) bool { return len(s.Args()) <= 1 },
+	"tree":     func(s shell.Segment) bool { return !s.Flag("o", "fromfile") },
+	"file":     func(s shell.Segment) bool { return !s.Flag("C", "compile", "f", "files-from", "m", "magic-file") },
 	"hostname": func(s shell.Segment) bool { return len(s.Argv) == 1 },
 	"command":  func(s shell.Segment) bool { return s.Flag("v", "V") },
 	"git":      gitReadOnly,
 	"go":       goReadOnly,
+}
+
+// sortReadOnly reports whether a sort command only reads: no -o/--output
+// file, and no --compress-program, which runs a program.
+func sortReadOnly(s shell.Segment) bool {
+	return !s.Flag("o", "output", "compress-program")
 }
 
 // gitReadOnlySubs are git subcommands that only read, whatever their
@@ -225,7 +374,11 @@ func gitReadOnly(s shell.Segment) bool {
 		}
 	}
 	sub := g.seg()
-	if sub.Flag("output") || sub.Flag("O", "open-files-in-pager") && g.sub == "grep" {
+	if sub.Flag("output", "ext-diff") || sub.Flag("O", "open-files-in-pager") && g.sub == "grep" ||
+		g.sub == "help" && sub.Flag("w", "web", "m", "man", "i", "info") ||
+		g.sub == "cat-file" && gitBatch(s) {
+		// Writes a file, runs a configured diff program, browser or
+		// viewer, or prints objects named on standard input.
 		return false
 	}
 	args := sub.Args()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/lib/paths"
 )
 
 // readOnlyLines are Bash lines the approver must approve.
@@ -47,6 +48,14 @@ var readOnlyLines = []string{
 	`git config --get remote.origin.url`,
 	`command -v rg`,
 	`(cd docs && ls)`,
+	`date +%F && diff -u a.txt b.txt`,
+	`sort -S 1M big.txt | uniq -c`,
+	`git show HEAD~2:README.md | column -t`,
+	`cat src/*.go | wc -l`,
+	`find . -name '*.go' | xargs grep -n TODO`,
+	`printf '%s\n' a.txt | xargs cat`,
+	`f=README.md; cat "$f" "$HOME/notes.txt"`,
+	`head -n 3 docs/?.md .github/*.md`,
 }
 
 // writeLines are Bash lines the approver must not approve.
@@ -93,6 +102,58 @@ var writeLines = []string{
 	`cat a | tee b`,
 	`diff a b > d.patch`,
 	`make test`,
+	// Readers secret-files judges now (it did not: approved before).
+	`rev .env`,
+	`date -f .env`,
+	`column .env`,
+	`comm .env /dev/null`,
+	`diff --from-file=.env /dev/null`,
+	`git diff --no-index /dev/null .env`,
+	`git show :.env`,
+	`git cat-file -p HEAD:.env`,
+	`git log -p -- .env`,
+	`xargs cat <<< .env`,
+	`xargs -a .env echo`,
+	`git config --file ~/.aws/credentials --list`,
+	`git cat-file --batch < objects.txt`,
+	`git log -L1,5:.env`,
+	`diff -r ~/.aws /tmp/x`,
+	`find . -name .env | xargs cat`,
+	`find . -name '.e*' -print0 | xargs -0 grep KEY`,
+	// Options that run a program.
+	`sort --compress-program=./x.sh -S 1K big`,
+	`sort -S 1K --compress-program ./x.sh f`,
+	`git log --ext-diff`,
+	`git help -w log`,
+	`tree --fromfile .env`,
+	`file -f .env`,
+	`file -m .env main.go`,
+	`find -files0-from .env`,
+	// Globs that can match a secret file (secret-files' answer).
+	`cat .[!.]*`,
+	`cat .e*`,
+	`cat .??v`,
+	`cat ~/.?sh/*`,
+	`cat ~/.s*/*`,
+	`cat ~/.*/credentials`,
+	`cat ~/.a*/c*`,
+	`cat .[!.]*`,
+	`cat .my-t*`,
+	`head -n1 src/.?ocal`,
+	`grep TOKEN {.,}my-token`,
+	// Files a reader is given that secret-files cannot see.
+	"cat $(echo .env)",
+	"cat `echo .env`",
+	`cat "$(printf '.e%s' nv)"`,
+	`cat -- "$(echo .env)"`,
+	`cat $X`,
+	`ls -a | xargs cat`,
+	`find . | xargs cat`,
+	`find . -name '.*' | xargs cat`,
+	`find . -name '*.go' -o -name '.e*' | xargs cat`,
+	`git ls-files -o | xargs cat`,
+	`tr a a < $(echo .env)`,
+	`sort < "$X"`,
 	``,
 }
 
@@ -162,6 +223,45 @@ func TestReadOnlyApproverOptions(t *testing.T) {
 		d, _ := decisionOf(call(t, h, "PreToolUse", tc.p))
 		if (d == "allow") != tc.allow {
 			t.Errorf("%v: decision %q, want allow=%v", tc.p["tool_input"], d, tc.allow)
+		}
+	}
+}
+
+// TestReadOnlyApproverWindows: where a host's shell is PowerShell, a word
+// may be code (a script block sort runs per item, a subexpression, a method
+// call), and type reads files; none of these lines may be approved under
+// Windows' rules. The first five were approved.
+func TestReadOnlyApproverWindows(t *testing.T) {
+	h := newHook(t, "read-only-approver", builtin.WithSystem(builtin.Config{
+		Home:    `C:\Users\me`,
+		Options: map[string]any{"events": []any{"PermissionRequest", "PreToolUse"}},
+	}, paths.Windows))
+	for _, tc := range []struct {
+		line  string
+		allow bool
+	}{
+		{`ls | sort { Remove-Item -Recurse ~ }`, false},
+		{`echo 1 | sort {iex 'rm -r ~'}`, false},
+		{`cat @(Remove-Item x)`, false},
+		{`type .env`, false},
+		{`ls | sort -Property:{Remove-Item x}`, false},
+		{`echo (Remove-Item x)`, false},
+		{`echo $f.Delete()`, false},
+		{`ls -la`, true},
+		{`git status`, true},
+		{`type README.md`, true},
+		{`cat src\main.go | sort`, true},
+		{`cat *.md`, false}, // PowerShell's * matches .env
+		{`type *.md`, false},
+		{"type $(echo .env)", false},
+	} {
+		for _, ev := range []string{"PermissionRequest", "PreToolUse"} {
+			p := bash(tc.line)
+			p["cwd"] = `C:\proj`
+			d, reason := decisionOf(call(t, h, ev, p))
+			if (d == "allow") != tc.allow {
+				t.Errorf("%s %q: got %q %q, want allow=%v", ev, tc.line, d, reason, tc.allow)
+			}
 		}
 	}
 }

@@ -36,9 +36,8 @@ var defaultSecretAllow = []string{
 	".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", "*.pub",
 }
 
-// secretSamples are file names a glob is tried against to tell whether it
-// names protected files (Glob "**/.env*", Grep glob "*.pem"). A sample
-// with a directory only counts when the glob spells that directory.
+// secretSamples are concrete protected names a glob is tried against
+// (checkGlob), beside the names globSamples makes of the patterns.
 var secretSamples = []string{
 	".env", ".env.local", ".env.production", "server.pem", "server.key", "cert.p12", "cert.pfx",
 	"release.keystore", "store.jks", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
@@ -91,6 +90,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		sys:     b.cfg.system,
 		dirs:    placeTracker(b.home, b.cfg.system),
 	}
+	sc.samples = globSamples(sc.protect, b.cfg.system.IsWindows())
 	decide := engine.Deny
 	if mode == "ask" {
 		decide = engine.Ask
@@ -116,6 +116,7 @@ type secretChecker struct {
 	home    string
 	shell   *shell.Cache
 	sys     paths.System // the path rules (zero: the host's)
+	samples []globSample // the names checkGlob tries a glob against
 	// dirs follows the cd, pushd and popd of a command line, as
 	// dangerous-commands does (places.go): only its home and sys are set.
 	dirs *dangerGuard
@@ -129,7 +130,8 @@ func placeTracker(home string, sys paths.System) *dangerGuard {
 
 // newDefaultSecretChecker returns a checker with the default lists.
 func newDefaultSecretChecker(home string, sh *shell.Cache, sys paths.System) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys)}
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys),
+		samples: globSamples(defaultSecretPatterns, sys.IsWindows())}
 }
 
 // secretHit is one protected file touched.
@@ -172,6 +174,17 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 	if p == "" {
 		return secretHit{}, false
 	}
+	if sc.sys.IsWindows() && strings.IndexByte(p, '~') >= 0 {
+		// An 8.3 short name (ENV~1, SSH~1\config, AWS~1\CREDEN~1) may be
+		// a protected file's: judged as the glob of the names it may
+		// stand for.
+		for _, g := range shortNameGlobs(p) {
+			if h, ok := sc.checkGlob(g, cwd, how+", and "+p+" may be the 8.3 short name of a protected file"); ok {
+				h.file = p
+				return h, true
+			}
+		}
+	}
 	if hasGlob(p) {
 		return sc.checkGlob(p, cwd, how)
 	}
@@ -196,11 +209,83 @@ func (sc *secretChecker) checkPath(p, cwd, how string) (secretHit, bool) {
 
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
 
+// shortNameGlobs returns, for a path with components that look like
+// Windows 8.3 short names (up to six characters, ~ and a number, and an
+// extension of up to three: ENV~1, CREDEN~1, SECRET~1.JSO), globs of the
+// long names they may stand for: the short name's stem begins the long
+// name but for its dots and blanks ({.,}env*), the extension begins its
+// extension (secret*.jso*); and, when a short name has an extension, any
+// name with that extension (*.pem* for MYKEY~1.PEM, whose stem *.pem
+// patterns do not spell). A stem of two characters and four hex digits
+// (Windows' hashed form) keeps its first two. nil when no component looks
+// like a short name.
+func shortNameGlobs(p string) []string {
+	comps := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	lead := ""
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		lead = "/"
+	}
+	if strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\\`) {
+		lead = "//"
+	}
+	stem, ext := slices.Clone(comps), slices.Clone(comps)
+	found, hasExt := false, false
+	for i, c := range comps {
+		st, e, ok := shortName(c)
+		if !ok {
+			continue
+		}
+		found = true
+		stem[i] = "{.,}" + st + "*"
+		ext[i] = stem[i]
+		if e != "" {
+			stem[i] += "." + e + "*"
+			ext[i] = "*." + e + "*"
+			hasExt = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	out := []string{lead + strings.Join(stem, "/")}
+	if hasExt {
+		out = append(out, lead+strings.Join(ext, "/"))
+	}
+	return out
+}
+
+// shortName splits a path component that looks like an 8.3 short name
+// into its stem and extension, lower case.
+func shortName(c string) (stem, ext string, ok bool) {
+	i := strings.LastIndexByte(c, '~')
+	if i < 1 || i > 6 {
+		return "", "", false
+	}
+	rest := c[i+1:]
+	num, e, _ := strings.Cut(rest, ".")
+	if num == "" || strings.Trim(num, "0123456789") != "" || len(c[:i])+1+len(num) > 8 || len(e) > 3 {
+		return "", "", false
+	}
+	stem = strings.ToLower(c[:i])
+	if strings.ContainsAny(stem, "*?[]{}.\\ ") || strings.ContainsAny(e, "*?[]{}~") {
+		return "", "", false
+	}
+	if len(stem) == 6 && strings.Trim(stem[2:], "0123456789abcdef") == "" {
+		stem = stem[:2] // the hashed form: two characters of the name and a hash
+	}
+	return stem, strings.ToLower(e), true
+}
+
 // checkGlob tells whether a glob names protected files: the glob itself,
-// read as a path, is protected; or its last component matches one of the
-// sample secret names and is specific enough (two letters or digits) not
-// to be a catch-all such as "*" or "**/*"; or it spells a credentials
-// directory (.ssh/, .aws/, ...) and matches a sample file in it.
+// read as a path, is protected; or it can match a sample name of the
+// protected patterns (globSamples), compared component by component
+// wherever a relative sample may sit (.?sh/* against .ssh/x, .e* against
+// .env, ~/.a*/c* against .aws/credentials), however few letters it
+// spells, and the name it matches is protected. Components made only of
+// * and ? are catch-alls (cat *, **/*): a sample they alone match does not
+// count. As bash reads a glob, a component that does not start with a dot
+// (or a bracket or brace) does not match a dotfile on Unix; Windows'
+// shells have no such rule.
 func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
 	if sc.sys.MatchEvery(sc.allow, g) {
 		return secretHit{}, false
@@ -210,28 +295,186 @@ func (sc *secretChecker) checkGlob(g, cwd, how string) (secretHit, bool) {
 			return secretHit{file: g, pattern: pat, how: how}, true
 		}
 	}
-	base := paths.Base(g)
-	alnum := 0
-	for _, r := range base {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			alnum++
+	win := sc.sys.IsWindows()
+	for _, f := range sc.sys.ArgForms(g) {
+		r := strings.ReplaceAll(sc.resolve(f, cwd), `\`, "/")
+		if win {
+			r = strings.ToLower(r)
 		}
-	}
-	for _, s := range secretSamples {
-		dir, _, nested := strings.Cut(s, "/")
-		if nested {
-			i := strings.LastIndex(g, dir+"/")
-			if i < 0 || i > 0 && g[i-1] != '/' || !paths.Match(g[i:], s) {
-				continue
+		comps := strings.Split(r, "/")
+		for _, s := range sc.samples {
+			if name, ok := s.matchedBy(comps, win); ok {
+				if pat, ok := sc.protected(name); ok {
+					return secretHit{file: g, pattern: pat, how: how + " (the glob can match " + s.name + ")"}, true
+				}
 			}
-		} else if alnum < 2 || !paths.Match(base, s) {
-			continue
-		}
-		if pat, ok := sc.protected(s); ok {
-			return secretHit{file: g, pattern: pat, how: how + " (the glob matches " + s + ")"}, true
 		}
 	}
 	return secretHit{}, false
+}
+
+// globSample is a name a protected pattern matches, split into slash
+// components, for checkGlob.
+type globSample struct {
+	name  string   // as shown (.ssh/x)
+	comps []string // its components; an absolute one starts with "" or a drive (c:)
+	abs   bool
+	tree  bool // the pattern ends in /**: every name under comps matches too
+}
+
+// globSamples returns the sample names of the protected patterns: each
+// pattern with its wildcards replaced by literal text (literalSample:
+// .env.* gives .env., *.pem x.pem, .ssh/** the tree .ssh), and the
+// concrete names of secretSamples. On Windows they are lower case.
+func globSamples(protect []string, win bool) []globSample {
+	var out []globSample
+	add := func(name string) {
+		n := name
+		if win {
+			n = strings.ToLower(n)
+		}
+		tree := false
+		for strings.HasSuffix(n, "/**") {
+			n, tree = strings.TrimSuffix(n, "/**"), true
+		}
+		for strings.HasPrefix(n, "**/") {
+			n = strings.TrimPrefix(n, "**/")
+		}
+		var comps []string
+		for _, c := range strings.Split(n, "/") {
+			if c != "**" {
+				comps = append(comps, c)
+			}
+		}
+		if len(comps) == 0 || comps[len(comps)-1] == "" {
+			return
+		}
+		abs := strings.HasPrefix(n, "/") || win && len(n) >= 2 && n[1] == ':'
+		out = append(out, globSample{name: name, comps: comps, abs: abs, tree: tree})
+	}
+	for _, p := range protect {
+		add(literalSample(p))
+	}
+	for _, s := range secretSamples {
+		add(s)
+	}
+	return out
+}
+
+// literalSample is a name the glob pattern p matches: * is empty after
+// other text in its component and x at its start, ? is x, a bracket
+// expression its first character (x when negated), a {a,b} alternation
+// its first choice; ** is kept for globSamples.
+func literalSample(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '*':
+			if i+1 < len(p) && p[i+1] == '*' {
+				b.WriteString("**")
+				i++
+				continue
+			}
+			if i == 0 || p[i-1] == '/' {
+				b.WriteByte('x')
+			}
+		case '?':
+			b.WriteByte('x')
+		case '[':
+			j := strings.IndexByte(p[i+1:], ']')
+			if j < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			if class := p[i+1 : i+1+j]; class != "" && class[0] != '!' && class[0] != '^' {
+				b.WriteByte(class[0])
+			} else {
+				b.WriteByte('x')
+			}
+			i += 1 + j
+		case '{':
+			j := strings.IndexByte(p[i+1:], '}')
+			if j < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			first, _, _ := strings.Cut(p[i+1:i+1+j], ",")
+			b.WriteString(first)
+			i += 1 + j
+		case '\\':
+			if i+1 < len(p) {
+				i++
+				b.WriteByte(p[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// matchedBy tells whether the glob whose slash components are g can match
+// the sample (or, for a tree, a name under it), and returns that name
+// with the glob's components before it. A relative sample may sit at any
+// depth (at the end unless it is a tree); it counts only when a component
+// it is matched against is more than * and ?.
+func (s globSample) matchedBy(g []string, win bool) (string, bool) {
+	k := len(s.comps)
+	if s.abs {
+		if len(g) < k || !s.tree && len(g) != k {
+			return "", false
+		}
+		for j := range k {
+			if !globCompMatch(g[j], s.comps[j], win) {
+				return "", false
+			}
+		}
+		return s.under(nil), true
+	}
+	first, last := 0, len(g)-k
+	if !s.tree {
+		first = last
+	}
+	for i := max(first, 0); i <= last; i++ {
+		specific, ok := false, true
+		for j := range k {
+			c := g[i+j]
+			if !globCompMatch(c, s.comps[j], win) {
+				ok = false
+				break
+			}
+			if strings.Trim(c, "*?") != "" {
+				specific = true
+			}
+		}
+		if ok && specific {
+			return s.under(g[:i]), true
+		}
+	}
+	return "", false
+}
+
+// under is the sample's name below the components before (a name in it,
+// for a tree).
+func (s globSample) under(before []string) string {
+	n := strings.Join(slices.Concat(before, s.comps), "/")
+	if s.tree {
+		n += "/x"
+	}
+	return n
+}
+
+// globCompMatch reports whether the glob component c matches the name
+// component n: bash's * and ? do not match a leading dot on Unix.
+func globCompMatch(c, n string, win bool) bool {
+	if c == "**" {
+		return true
+	}
+	if !win && strings.HasPrefix(n, ".") && !strings.HasPrefix(c, ".") && !strings.HasPrefix(c, "[") && !strings.HasPrefix(c, "{") {
+		return false
+	}
+	ok, _ := doublestar.Match(c, n)
+	return ok
 }
 
 // checkTool checks one tool call.
@@ -317,15 +560,28 @@ type readerOpts struct {
 	patFlags []string
 	// first: only the first operand is a file (source FILE ARGS...).
 	first bool
+	// files are the options (short letters, also in short, or long
+	// names, also in long) whose value is a file the command reads: date
+	// -f, diff --from-file.
+	files []string
+	// ro: the command only reads (read-only-approver may approve it),
+	// when roCheck, if set, accepts its arguments. read-only-approver
+	// approves the readers of this table and the commands of
+	// readOnlyCommands, which name no file whose bytes they print, so
+	// that every command it approves that prints a file is one whose
+	// files secret-files judges.
+	ro      bool
+	roCheck func(shell.Segment) bool
 }
 
-var grepOpts = readerOpts{short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "include", "exclude", "exclude-dir", "exclude-from", "binary-files", "color", "colour"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file"}}
+var grepOpts = readerOpts{ro: true, files: []string{"f", "file"}, short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "include", "exclude", "exclude-dir", "exclude-from", "binary-files", "color", "colour"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file"}}
 
 var readers = map[string]readerOpts{
-	"cat": {}, "tac": {}, "nl": {}, "less": {}, "more": {}, "bat": {}, "batcat": {}, "view": {},
-	"head": {short: "nc", long: []string{"lines", "bytes"}}, "tail": {short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid"}},
+	"cat": {ro: true}, "tac": {ro: true}, "nl": {ro: true}, "less": {}, "more": {}, "bat": {}, "batcat": {}, "view": {},
+	"head": {ro: true, short: "nc", long: []string{"lines", "bytes"}}, "tail": {ro: true, short: "ncs", long: []string{"lines", "bytes", "sleep-interval", "pid"}},
 	"grep": grepOpts, "egrep": grepOpts, "fgrep": grepOpts, "zgrep": grepOpts,
-	"rg":  {short: "efgtTmABCMjEr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "encoding", "pre", "pre-glob", "sort", "sortr", "replace"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file", "files", "type-list"}},
+	"rg": {ro: true, roCheck: func(s shell.Segment) bool { return !s.Flag("pre") }, files: []string{"f", "file", "ignore-file"},
+		short: "efgtTmABCMjEr", long: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "max-columns", "threads", "encoding", "pre", "pre-glob", "sort", "sortr", "replace"}, pattern: true, patFlags: []string{"e", "f", "regexp", "file", "files", "type-list"}},
 	"ag":  {short: "GgABCm", pattern: true},
 	"ack": {short: "ABCm", pattern: true},
 	"sed": {short: "efl", long: []string{"expression", "file", "line-length"}, pattern: true, patFlags: []string{"e", "f", "expression", "file"}},
@@ -338,13 +594,20 @@ var readers = map[string]readerOpts{
 	"strings": {short: "nte", long: []string{"bytes", "radix", "encoding"}},
 	"nano":    {}, "vi": {short: "cSuUTiwWsr"}, "vim": {short: "cSuUTiwWsr"}, "nvim": {short: "cSuUiwWsr"}, "emacs": {},
 	"tar": {short: "fCbTXgLN", long: []string{"file", "directory", "files-from", "exclude-from", "exclude"}},
-	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "diff": {}, "cmp": {}, "jq": {pattern: true, patFlags: []string{"f", "from-file"}},
-	"yq": {pattern: true}, "sort": {short: "ktSTo"}, "uniq": {}, "cut": {short: "bcdf"}, "openssl": {},
+	"zip": {short: "bnPt"}, "7z": {}, "gzip": {}, "cmp": {ro: true, short: "in", long: []string{"ignore-initial", "bytes"}},
+	"diff": {ro: true, short: "CUFIxXSWL", files: []string{"X", "from-file", "to-file", "exclude-from"},
+		long: []string{"context", "unified", "show-function-line", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "width", "label", "from-file", "to-file", "tabsize", "horizon-lines", "palette", "color"}},
+	"jq": {ro: true, pattern: true, patFlags: []string{"f", "from-file"}, files: []string{"f", "from-file"}, short: "f", long: []string{"from-file", "indent", "arg", "argjson"}},
+	"date": {ro: true, roCheck: func(s shell.Segment) bool { return !s.Flag("s", "set") }, files: []string{"f", "file"},
+		short: "dfr", long: []string{"date", "file", "reference", "set"}},
+	"yq": {pattern: true}, "sort": {ro: true, roCheck: sortReadOnly, short: "ktSTo", files: []string{"files0-from"}, long: []string{"key", "field-separator", "buffer-size", "temporary-directory", "output", "files0-from", "compress-program", "parallel", "batch-size", "sort"}},
+	"uniq": {ro: true, roCheck: func(s shell.Segment) bool { return len(s.Args()) <= 1 }, short: "fsw", long: []string{"skip-fields", "skip-chars", "check-chars", "group", "all-repeated"}},
+	"cut":  {ro: true, short: "bcdf"}, "openssl": {},
 	// tee writes its operands, as an output redirection does.
 	"tee": {},
 	// More that print, copy, send or transform a file's bytes.
-	"paste": {short: "d", long: []string{"delimiters"}}, "comm": {}, "join": {short: "aeojt12"}, "iconv": {short: "fto", long: []string{"from-code", "to-code", "output"}},
-	"fold": {short: "w", long: []string{"width"}}, "rev": {}, "column": {short: "cstoNOERWH"}, "split": {short: "abCdlnt"}, "csplit": {short: "bfn"},
+	"paste": {short: "d", long: []string{"delimiters"}}, "comm": {ro: true}, "join": {short: "aeojt12"}, "iconv": {short: "fto", long: []string{"from-code", "to-code", "output"}},
+	"fold": {short: "w", long: []string{"width"}}, "rev": {ro: true}, "column": {ro: true, short: "csoNOERWHlCL"}, "split": {short: "abCdlnt"}, "csplit": {short: "bfn"},
 	"fmt": {short: "pwg"}, "pr": {short: "hlwoNsSe"}, "expand": {short: "t"}, "unexpand": {short: "t"}, "diff3": {}, "sdiff": {short: "ow"}, "vimdiff": {},
 	"zcat": {}, "zless": {}, "zmore": {}, "bzcat": {}, "xzcat": {}, "zstdcat": {}, "bzip2": {}, "xz": {}, "zstd": {short: "o"}, "lz4": {},
 	"gunzip": {}, "unzip": {short: "dxX"}, "uuencode": {}, "base32": {short: "w", long: []string{"wrap"}}, "basenc": {short: "w", long: []string{"wrap"}},
@@ -357,7 +620,7 @@ var readers = map[string]readerOpts{
 // commandWords are the words of a command that name files: operands and,
 // for the caller, nothing else.
 func operands(s shell.Segment, o readerOpts) []string {
-	var out []string
+	var out, opt []string // operands, and the files options name
 	argv := s.Argv
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
@@ -366,15 +629,29 @@ func operands(s shell.Segment, o readerOpts) []string {
 			out = append(out, argv[i+1:]...)
 			i = len(argv)
 		case strings.HasPrefix(a, "--"):
-			name, _, hasValue := strings.Cut(a[2:], "=")
+			name, v, hasValue := strings.Cut(a[2:], "=")
 			if !hasValue && slices.Contains(o.long, name) {
 				i++
+				if i < len(argv) {
+					v, hasValue = argv[i], true
+				}
+			}
+			if hasValue && slices.Contains(o.files, name) {
+				opt = append(opt, v)
 			}
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
 				if strings.IndexByte(o.short, a[k]) >= 0 {
+					v := a[k+1:]
 					if k == len(a)-1 {
 						i++ // the value is the next word
+						v = ""
+						if i < len(argv) {
+							v = argv[i]
+						}
+					}
+					if v != "" && slices.Contains(o.files, a[k:k+1]) {
+						opt = append(opt, v)
 					}
 					break
 				}
@@ -389,7 +666,7 @@ func operands(s shell.Segment, o readerOpts) []string {
 	if o.first && len(out) > 1 {
 		out = out[:1]
 	}
-	return out
+	return append(out, opt...)
 }
 
 // checkCommand checks a Bash command line.
@@ -431,6 +708,44 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 			}
 		}
 	}
+	if sc.sys.IsWindows() && strings.IndexByte(line, '\\') >= 0 {
+		return sc.rawWindowsWords(line, cwd, segs)
+	}
+	return secretHit{}, false
+}
+
+// rawWindowsWords judges a line with backslashes under Windows' rules as
+// PowerShell and cmd read it, where a backslash is a path separator, not
+// bash's escape (type .ssh\id_rsa is .sshid_rsa to bash): when the line
+// runs a reader, a PowerShell or cmd reader or an interpreter, every word
+// of the raw line, split at blanks and quotes, is judged as a file in the
+// working directory.
+func (sc *secretChecker) rawWindowsWords(line, cwd string, segs []shell.Segment) (secretHit, bool) {
+	if !slices.ContainsFunc(segs, func(s shell.Segment) bool {
+		_, win := sc.winReader(s.Name)
+		return win || hasReader(s.Name) || codeReaders[s.Name] || langOf(s.Name) != nil
+	}) {
+		return secretHit{}, false
+	}
+	start := place{cwd: cwd}
+	if cwd != "" {
+		start.cwd = sc.sys.Normalize(cwd)
+	}
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r <= ' ' || strings.ContainsRune("'\"`;|&()<>,", r) }) {
+		if strings.IndexByte(w, '\\') < 0 || strings.HasPrefix(w, "-") && !strings.Contains(w, ":") {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			_, w, _ = strings.Cut(w, ":") // -Path:.ssh\id_rsa
+		}
+		f, ok := sc.fileWord(w, start)
+		if !ok {
+			continue
+		}
+		if h, ok := sc.checkPath(f, start.cwd, "the command names it (read as PowerShell and cmd read a backslash)"); ok {
+			return h, true
+		}
+	}
 	return secretHit{}, false
 }
 
@@ -442,16 +757,28 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 // (treeOperands).
 func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int, s *shell.Segment, start *lineStart, vars map[string][]string) (secretHit, bool) {
 	files, verb := segmentFiles(*s)
+	if w, ok := sc.winReader(s.Name); ok {
+		files, verb = winReaderFiles(*s), w
+	}
 	if code := codeWords(s); len(code) > 0 {
 		files, verb = code, "reads it (it is named in the code "+s.Name+" runs)"
 	}
 	tree, hidden := treeOperands(*s, files)
+	if s.Name == "find" && len(tree) > 0 && findExecReads(*s) {
+		files, verb = findNames(*s), "runs a command on the files it names"
+	}
 	fed := slices.Contains(s.Wrappers, "xargs") && (hasReader(s.Name) || s.Name == "find")
-	if !fed && len(tree) == 0 && !namesFiles(*s, files) {
+	batch := s.Name == "git" && gitBatch(*s)
+	if !fed && !batch && len(tree) == 0 && !namesFiles(*s, files) {
 		return secretHit{}, false
 	}
 	check := func(p place, lost bool) (secretHit, bool) {
 		files, tree := files, tree
+		if batch {
+			// git cat-file --batch reads REV:path names on its standard input.
+			items, _ := sc.dirs.stdinWords(segs, i, *s, p)
+			files, verb = append(slices.Clone(files), gitRevPaths(items)...), "prints what git holds of it (named on its standard input)"
+		}
 		if fed {
 			items, _ := sc.dirs.stdinWords(segs, i, *s, p)
 			switch {
@@ -462,9 +789,11 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 				}
 				tree, hidden = treeOperands(*s, append(slices.Clone(files), items...))
 			case s.Name != "find":
-				// find DIR | xargs cat: every file under DIR.
+				// find DIR | xargs cat: every file under DIR, and the
+				// names find selects by.
 				if from := findFeeding(segs, i, s); len(from) > 0 {
 					tree, hidden = append(slices.Clone(tree), from...), true
+					files = append(slices.Clone(files), findNames(*findSource(segs, i, s))...)
 				}
 			}
 		}
@@ -489,6 +818,17 @@ func (sc *secretChecker) checkRuns(memo *placeMemo, segs []shell.Segment, i int,
 		return check(place{}, true)
 	}
 	return secretHit{}, false
+}
+
+// gitBatch reports whether a git command reads the objects it prints
+// from its standard input: cat-file --batch, --batch-check (names only,
+// but --batch-command can print contents too).
+func gitBatch(s shell.Segment) bool {
+	if !slices.Contains(s.Argv, "cat-file") {
+		return false
+	}
+	g := parseGit(s.Argv)
+	return g.sub == "cat-file" && slices.ContainsFunc(g.args, func(a string) bool { return strings.HasPrefix(a, "--batch") })
 }
 
 // lineStart is the directory a command line starts in: cwd as given,
@@ -564,9 +904,10 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 		return nil, ""
 	}
 	verb = "reads it"
+	r, reader := readers[s.Name]
 	switch name := s.Name; {
-	case hasReader(name):
-		files = operands(s, readers[name])
+	case reader:
+		files = operands(s, r)
 		switch name {
 		case "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "install", "split", "csplit", "bzip2", "xz", "zstd", "lz4", "gpg", "age", "uuencode":
 			verb = "copies or archives it"
@@ -591,12 +932,175 @@ func segmentFiles(s shell.Segment) (files []string, verb string) {
 		files = uploads(s)
 		verb = "sends it over the network"
 	case name == "git":
-		if g := parseGit(s.Argv); g.sub == "add" {
+		switch g := parseGit(s.Argv); g.sub {
+		case "add":
 			files = g.seg().Args()
 			verb = "stages it for a commit"
+		case "show", "cat-file", "diff", "blame", "annotate", "grep", "difftool":
+			files, verb = gitPaths(g), "prints what git holds of it"
+		case "log", "whatchanged":
+			if sub := g.seg(); g.sub == "whatchanged" || sub.Flag("p", "u", "patch", "L", "full-diff", "cc", "c") {
+				files, verb = gitPaths(g), "prints what git holds of it"
+			}
+		case "config":
+			// git config --file ~/.aws/credentials --list prints an INI
+			// file's keys and values.
+			files, verb = (readerOpts{short: "f", long: []string{"file", "blob"}, files: []string{"f", "file", "blob"}}).optionFiles(g.seg()), "prints it as git configuration"
+			files = append(files, gitRevPaths(files)...)
 		}
 	}
+	files = append(files, listFiles(s.Argv)...)
+	for _, l := range s.Launchers {
+		if path.Base(l[0]) == "xargs" {
+			files = append(files, xargsArgFiles(l)...)
+		}
+	}
+	if s.Name == "xargs" {
+		files = append(files, xargsArgFiles(s.Argv)...)
+	}
 	return files, verb
+}
+
+// xargsArgFiles returns the files an xargs (its words up to the command
+// it runs) reads its arguments from: -a FILE, --arg-file=FILE. Their
+// lines are the command's arguments, printed by echo, the default.
+func xargsArgFiles(words []string) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if v, ok := strings.CutPrefix(w, "--arg-file="); ok {
+			out = append(out, v)
+			continue
+		}
+		if w == "--arg-file" && i+1 < len(words) {
+			i++
+			out = append(out, words[i])
+			continue
+		}
+		if len(w) < 2 || w[0] != '-' || w[1] == '-' {
+			continue
+		}
+		for k := 1; k < len(w); k++ {
+			if w[k] == 'a' {
+				if k+1 < len(w) {
+					out = append(out, w[k+1:])
+				} else if i+1 < len(words) {
+					i++
+					out = append(out, words[i])
+				}
+				break
+			}
+			if strings.IndexByte("dEIJLnPRsS", w[k]) >= 0 {
+				break // the rest is that option's value
+			}
+		}
+	}
+	return out
+}
+
+// listFileOpts are the long options, of any command, whose value is a
+// file the command reads: lists of names (whose lines it prints when they
+// name no file) and the other side of a diff; listFiles also reads
+// find's -files0-from.
+var listFileOpts = []string{"files0-from", "files-from", "from-file", "to-file", "fromfile", "arg-file"}
+
+// listFiles returns the values of the listFileOpts in argv.
+func listFiles(argv []string) []string {
+	var out []string
+	for i := 1; i < len(argv); i++ {
+		if argv[i] == "--" {
+			break
+		}
+		if argv[i] == "-files0-from" && i+1 < len(argv) { // find's
+			i++
+			out = append(out, argv[i])
+			continue
+		}
+		if len(argv[i]) < len("--to-file") || argv[i][0] != '-' || argv[i][1] != '-' {
+			continue
+		}
+		a := argv[i][2:]
+		name, v, hasValue := strings.Cut(a, "=")
+		if !slices.Contains(listFileOpts, name) {
+			continue
+		}
+		if !hasValue && i+1 < len(argv) {
+			i++
+			v, hasValue = argv[i], true
+		}
+		if hasValue {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// optionFiles returns the files o's options name in s (files).
+func (o readerOpts) optionFiles(s shell.Segment) []string {
+	all := operands(s, o)
+	return all[len(operands(s, readerOpts{short: o.short, long: o.long})):]
+}
+
+// gitRevPaths returns the paths of the REV:path and :path words among ws
+// (:0:path, a stage of the index, gives path).
+func gitRevPaths(ws []string) []string {
+	var out []string
+	for _, a := range ws {
+		if rev, p, ok := strings.Cut(a, ":"); ok && !strings.Contains(rev, "/") {
+			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && rev == "" {
+				p = p[2:]
+			}
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// gitPaths returns the words of a git show, cat-file, diff, log -p,
+// blame or grep that may name a file whose content (in the work tree,
+// the index or a commit) it prints: every operand (a revision is no
+// protected name), the path of a REV:path or :path (:0:path), and the
+// value of --contents.
+func gitPaths(g gitCall) []string {
+	var out []string
+	paths := false
+	for i := 0; i < len(g.args); i++ {
+		a := g.args[i]
+		switch {
+		case paths:
+		case a == "--":
+			paths = true
+			continue
+		case a == "--contents" && i+1 < len(g.args):
+			i++
+			out = append(out, g.args[i])
+			continue
+		case strings.HasPrefix(a, "--contents="):
+			out = append(out, strings.TrimPrefix(a, "--contents="))
+			continue
+		case strings.HasPrefix(a, "-L") && strings.Contains(a, ":"):
+			// -L1,5:path, -L:func:path
+			out = append(out, a[strings.LastIndexByte(a, ':')+1:])
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		out = append(out, a)
+		if rev, p, ok := strings.Cut(a, ":"); ok && !strings.Contains(rev, "/") {
+			if len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' && rev == "" {
+				p = p[2:] // :0:path, a stage of the index
+			}
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		if strings.Count(a, ":") >= 2 { // -L :func:path given apart
+			out = append(out, a[strings.LastIndexByte(a, ':')+1:])
+		}
+	}
+	return out
 }
 
 // redirectVerb tells what a redirection does with its target ("" when it
@@ -632,6 +1136,9 @@ func mayNameFile(w string) bool {
 // the spellings of the place's directories replaced (expandPlace); false
 // when it still holds an expansion.
 func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
+	if sc.sys.IsWindows() {
+		w = winHome(w, sc.home)
+	}
 	if isPlainWord(w) {
 		return w, true
 	}
@@ -640,6 +1147,28 @@ func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
 	}
 	e := sc.dirs.expandPlace(w, p)
 	return e, e != w && isPlainWord(e)
+}
+
+// winHomeVars are the spellings of the home directory on Windows that a
+// word may start with: Git Bash exports USERPROFILE, PowerShell reads
+// $env:USERPROFILE, cmd %USERPROFILE%.
+var winHomeVars = []string{"$USERPROFILE", "${USERPROFILE}", "$env:USERPROFILE", "%USERPROFILE%", "$HOMEDRIVE$HOMEPATH", "${HOMEDRIVE}${HOMEPATH}", "%HOMEDRIVE%%HOMEPATH%"}
+
+// winHome returns w with a leading spelling of the Windows home directory
+// (winHomeVars, in any case) replaced by home, under Windows' rules.
+func winHome(w, home string) string {
+	if home == "" || len(w) < 2 || w[0] != '$' && w[0] != '%' {
+		return w
+	}
+	for _, v := range winHomeVars {
+		if len(w) >= len(v) && strings.EqualFold(w[:len(v)], v) {
+			rest := w[len(v):]
+			if rest == "" || rest[0] == '/' || rest[0] == '\\' {
+				return home + rest
+			}
+		}
+	}
+	return w
 }
 
 // checkSegment checks one command of a line, whose files and verb
@@ -758,6 +1287,75 @@ func specific(c string) bool {
 }
 
 func hasReader(name string) bool { _, ok := readers[name]; return ok }
+
+// winReaders are PowerShell's cmdlets (and their aliases) and cmd's
+// commands that read, copy or send the files they name, by lower-case
+// name, with what they do. cmd's type and copy, and the aliases that are
+// POSIX commands elsewhere, are readers under Windows' rules only
+// (winOnlyReaders).
+var winReaders = map[string]string{
+	"get-content": "reads it", "gc": "reads it", "type": "reads it", "select-string": "reads it", "sls": "reads it",
+	"copy-item": "copies it", "copy": "copies it", "cpi": "copies it", "xcopy": "copies it", "robocopy": "copies it",
+	"move-item": "moves it", "mi": "moves it", "move": "moves it", "import-csv": "reads it", "ipcsv": "reads it",
+	"get-filehash": "reads it", "format-hex": "reads it", "fhx": "reads it", "out-file": "writes it",
+	"set-content": "writes it", "sc": "writes it", "add-content": "writes it", "ac": "writes it",
+	"invoke-webrequest": "sends it over the network", "iwr": "sends it over the network",
+	"invoke-restmethod": "sends it over the network", "irm": "sends it over the network",
+	"certutil": "reads it", "findstr": "reads it",
+}
+
+// winOnlyReaders are the winReaders read so only under Windows' rules: on
+// Unix they are other programs (type is a shell builtin).
+var winOnlyReaders = map[string]bool{"type": true, "copy": true, "move": true, "sc": true, "xcopy": true, "robocopy": true, "certutil": true, "findstr": true}
+
+// winReader tells whether a command is one of winReaders under sc's rules,
+// and what it does with its files.
+func (sc *secretChecker) winReader(name string) (string, bool) {
+	if !sc.sys.IsWindows() && strings.IndexByte(name, '-') < 0 && !psAlias(name) {
+		return "", false // only cmdlets and their aliases are readers off Windows
+	}
+	n := name
+	if strings.IndexByte(n, '.') >= 0 || strings.ContainsFunc(n, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+		n = strings.ToLower(n)
+		n = strings.TrimSuffix(n, ".exe")
+	}
+	verb, ok := winReaders[n]
+	if !ok || winOnlyReaders[n] && !sc.sys.IsWindows() {
+		return "", false
+	}
+	return verb, true
+}
+
+// psAlias reports whether name is one of the aliases of winReaders'
+// cmdlets that are readers on every system.
+func psAlias(name string) bool {
+	switch strings.ToLower(name) {
+	case "gc", "sls", "cpi", "mi", "iwr", "irm", "ac", "fhx", "ipcsv":
+		return true
+	}
+	return false
+}
+
+// winReaderFiles returns the words of a PowerShell or cmd command that may
+// name its files: every word but the command, a -Parameter's name
+// (-Path:x gives x) and cmd's /switches; a parameter's value is taken as a
+// file too (-Path .env), a pattern or encoding being no protected name.
+func winReaderFiles(s shell.Segment) []string {
+	var out []string
+	for _, a := range s.Argv[1:] {
+		if strings.HasPrefix(a, "-") {
+			if _, v, ok := strings.Cut(a, ":"); ok && v != "" {
+				out = append(out, v)
+			}
+			continue
+		}
+		if len(a) == 2 && a[0] == '/' && a[1] != '/' || strings.HasPrefix(a, "/") && len(a) <= 3 && strings.ContainsAny(a[1:], ":-") {
+			continue // a cmd switch: /s, /y, /a:h
+		}
+		out = append(out, a)
+	}
+	return out
+}
 
 // isPlainWord reports whether a word can name a file as written: no
 // expansion other than ~ and $HOME. A word the shell quoted may hold

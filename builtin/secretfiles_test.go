@@ -105,6 +105,21 @@ var secretCases = []secretCase{
 	sh(`strings keystore.jks`).blocks("keystore.jks"),
 	sh(`dd if=id_ecdsa of=/tmp/x`).blocks("id_ecdsa"),
 	sh(`cat .env 'unterminated`).blocks(".env"),
+	// Short globs: each can match a protected name, however few letters
+	// it spells (they got no opinion while cat .env was denied).
+	sh(`cat .[!.]*`).blocks(".[!.]*"),
+	sh(`cat .e*`).blocks(".e*"),
+	sh(`cat .??v`).blocks(".??v"),
+	sh(`cat .*`).blocks(".*"),
+	sh(`cat ~/.?sh/*`).blocks("~/.?sh/*"),
+	sh(`cat ~/.s*/*`).blocks("~/.s*/*"),
+	sh(`cat ~/.*/credentials`).blocks("~/.*/credentials"),
+	sh(`cat ~/.a*/c*`).blocks("~/.a*/c*"),
+	sh(`cat /home/dev/.[a]ws/cred*`).blocks("cred*"),
+	sh(`grep -h . .e* ~/.?sh/id*`).blocks(".e*"),
+	{tool: "Grep", input: map[string]any{"pattern": ".", "glob": ".e*"}, file: ".e*"},
+	{tool: "Grep", input: map[string]any{"pattern": ".", "path": "/home/dev", "glob": ".?sh/*"}, file: ".?sh/*"},
+	{tool: "Glob", input: map[string]any{"pattern": "**/.?ws/c*"}, file: ".?ws/c*"},
 
 	// ---- allowed ----------------------------------------------------------
 	rd(".env.example"),
@@ -141,6 +156,10 @@ var secretCases = []secretCase{
 	sh(`scp -i ~/.ssh/id_rsa build.tgz host:/srv`),
 	sh(`git add src/ README.md`),
 	sh(`cat *`),
+	sh(`cat */*`),
+	sh(`cat src/*.go docs/?.md`),
+	sh(`cat ~/.ssh/*.pub`),
+	sh(`cat */config`), // bash's * does not match .kube or .aws
 	sh(`go test ./... 2>&1 | tee test.log`),
 }
 
@@ -181,6 +200,8 @@ func TestSecretFilesOptions(t *testing.T) {
 		rd("infra/prod.tfvars").blocks("prod.tfvars"),
 		rd("vault/token").blocks("vault/token"),
 		sh(`cat infra/prod.tfvars`).blocks("prod.tfvars"),
+		sh(`cat infra/*.tfv*`).blocks("infra/*.tfv*"),
+		sh(`cat v?ult/*/t*`).blocks("v?ult/*/t*"),
 		rd("test/fixtures/fake.pem"),
 		rd(".env.test"),
 		sh(`cat test/fixtures/id_rsa`),

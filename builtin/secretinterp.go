@@ -7,11 +7,13 @@ import (
 )
 
 // codeReaders are the interpreters whose one-line programs (python -c,
-// node -e, ruby -e, perl -e, php -r, pwsh -c ...) secret-files reads for
+// node -e, ruby -e, perl -e, php -r, pwsh -c, cmd /c ...) secret-files reads for
 // the files they name, beside those langOf knows.
 var codeReaders = map[string]bool{
 	"php": true, "lua": true, "luajit": true, "Rscript": true, "julia": true, "osascript": true,
 	"pwsh": true, "pwsh.exe": true, "powershell": true, "powershell.exe": true, "tclsh": true, "groovy": true,
+	// cmd /c and /k run the rest of the line as cmd's code.
+	"cmd": true, "cmd.exe": true,
 }
 
 // codeWords returns the words that may name files in the code an

@@ -14,7 +14,7 @@ import (
 // segmentFiles found them, and whether it descends into hidden
 // directories: grep -r (no operand: the working directory), rg, ag and
 // ack (hidden directories only with --hidden or -u), cp -r, scp -r, rsync
-// -r or -a, tar, zip -r, 7z, and find with -exec, -execdir, -ok or -okdir
+// -r or -a, diff -r, tar, zip -r, 7z, and find with -exec, -execdir, -ok or -okdir
 // (its starting points; none: the working directory).
 func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) {
 	hidden = true
@@ -41,6 +41,13 @@ func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) 
 	case "ln":
 		// A link to a directory opens every file under it (ln -s ~/.aws a;
 		// cat a/credentials).
+		return files, true
+	case "diff":
+		// diff -r prints every file that differs, or is only on one side
+		// with -N.
+		if !s.Flag("r", "recursive") {
+			return nil, false
+		}
 		return files, true
 	case "zip":
 		if !s.Flag("r", "R", "recurse-paths", "recurse-patterns") {
@@ -137,6 +144,26 @@ func (sc *secretChecker) checkTree(s shell.Segment, tree []string, hidden bool, 
 // findFeeding returns the starting points of a find whose output is piped
 // into s (find DIR -type f | xargs cat), nothing when s is not fed by one.
 func findFeeding(segs []shell.Segment, i int, s *shell.Segment) []string {
+	f := findSource(segs, i, s)
+	if f == nil {
+		return nil
+	}
+	var from []string
+	for _, a := range f.Argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		from = append(from, a)
+	}
+	if len(from) == 0 {
+		from = []string{"."}
+	}
+	return from
+}
+
+// findSource returns the find whose output is piped into s, nil when
+// there is none.
+func findSource(segs []shell.Segment, i int, s *shell.Segment) *shell.Segment {
 	if s.Op != "|" && s.Op != "|&" {
 		return nil
 	}
@@ -147,15 +174,47 @@ func findFeeding(segs []shell.Segment, i int, s *shell.Segment) []string {
 	if j < 0 || segs[j].Name != "find" {
 		return nil
 	}
-	var from []string
-	for _, a := range segs[j].Argv[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
+	return &segs[j]
+}
+
+// findNoRead are commands that do not read the files find runs them on.
+var findNoRead = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "chmod": true, "chown": true, "chgrp": true, "touch": true,
+	"ls": true, "stat": true, "file": true, "wc": true, "du": true, "echo": true, "printf": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true, "test": true, "[": true,
+}
+
+// findExecReads reports whether a find runs, with -exec, -execdir, -ok or
+// -okdir, a command that may read the files it is given (any but
+// findNoRead).
+func findExecReads(f shell.Segment) bool {
+	for k := 1; k+1 < len(f.Argv); k++ {
+		switch f.Argv[k] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if !findNoRead[path.Base(f.Argv[k+1])] {
+				return true
+			}
 		}
-		from = append(from, a)
 	}
-	if len(from) == 0 {
-		from = []string{"."}
+	return false
+}
+
+// findNames returns the names a find selects by: the values of -name,
+// -iname (lower case), -path, -ipath and -wholename, as globs of the files
+// it passes to what it runs or feeds (find . -name .env | xargs cat,
+// find . -name '.e*' -exec cat {} +).
+func findNames(f shell.Segment) []string {
+	var out []string
+	for k := 1; k+1 < len(f.Argv); k++ {
+		switch f.Argv[k] {
+		case "-name", "-path", "-wholename":
+			out = append(out, f.Argv[k+1])
+		case "-iname", "-ipath", "-iwholename":
+			out = append(out, strings.ToLower(f.Argv[k+1]))
+		default:
+			continue
+		}
+		k++
 	}
-	return from
+	return out
 }
