@@ -863,7 +863,11 @@ func usesVars(s *shell.Segment) bool {
 		}
 	}
 	for i := range s.Dirs {
-		for _, a := range s.Dirs[i].Argv {
+		argv := s.Dirs[i].Argv
+		if len(argv) == 1 || len(argv) == 2 && argv[1] == "-" {
+			return true // cd reads HOME, cd - OLDPWD: the line may set them
+		}
+		for _, a := range argv {
 			if strings.IndexByte(a, '$') >= 0 {
 				return true
 			}
@@ -1149,6 +1153,22 @@ func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
 	return e, e != w && isPlainWord(e)
 }
 
+// unknownTail returns the part of a word after the last of its path
+// components that holds an expansion ($X/../.env: ../.env), when there
+// is one and it holds none.
+func unknownTail(w string) (string, bool) {
+	i := strings.LastIndexAny(w, "$`")
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexAny(w[i:], `/\`)
+	if j < 0 {
+		return "", false
+	}
+	tail := strings.TrimLeft(w[i+j:], `/\`)
+	return tail, tail != "" && !strings.ContainsAny(tail, "$`")
+}
+
 // winHomeVars are the spellings of the home directory on Windows that a
 // word may start with: Git Bash exports USERPROFILE, PowerShell reads
 // $env:USERPROFILE, cmd %USERPROFILE%.
@@ -1190,7 +1210,21 @@ func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb stri
 	}
 	for _, w := range files {
 		f, ok := sc.fileWord(w, p)
-		if !ok {
+		switch {
+		case ok:
+		case strings.ContainsAny(w, "$`") && s.Plain(w):
+			// '$x/../.env', '.env::$DATA': the shell expands nothing in
+			// it, its $ is a character of the name.
+			f, ok = w, true
+		default:
+			// "$X/.env", "$D/../.aws/credentials": whatever X is, the
+			// name ends in what follows its last expansion, judged as
+			// a name in a directory the guard cannot tell.
+			if tail, ok := unknownTail(w); ok {
+				if h, ok := sc.checkPathIn(tail, "", verb, true); ok {
+					return told(s, h), true
+				}
+			}
 			continue
 		}
 		if h, ok := sc.checkPathIn(f, p.cwd, verb, lost); ok {

@@ -105,3 +105,27 @@ func TestSecretFilesCodeAndMoreReaders(t *testing.T) {
 		{`paste a.txt b.txt`, false, ""},
 	})
 }
+
+// TestSecretFilesQuotedDollarAndUnknownDirs: a name whose $ the shell
+// does not expand ('$x/../.env') is a name; a name after an expansion the
+// guard cannot know ("$X/.env") ends in a protected name wherever X is;
+// cd with no operand or - reads the HOME or OLDPWD the line assigns.
+// Each was allowed.
+func TestSecretFilesQuotedDollarAndUnknownDirs(t *testing.T) {
+	cfg := builtin.WithSystem(builtin.Config{
+		Home:    "/home/me",
+		Options: map[string]any{"patterns": []string{"/vault/**"}},
+	}, paths.Unix)
+	runCdCases(t, cfg, "/proj", []cdCase{
+		{`cat '$x/../.env'`, true, ".env"},
+		{`cat '/vault/$x/../key'`, true, "/vault/**"},
+		{`mkdir -p ~/.aws/'$x' && cat ~/.aws/'$x'/../credentials`, true, ".aws/credentials"},
+		{`cat "$X/.env"`, true, ".env"},
+		{`cat "$D/../.aws/credentials"`, true, ".aws/credentials"},
+		{`cat "$(git rev-parse --show-toplevel)/.env"`, true, ".env"},
+		{`HOME=/vault && cd && cat key`, true, "/vault/**"},
+		{`OLDPWD=/vault && cd - && cat key`, true, "/vault/**"},
+		{`cat "$X/notes.txt"`, false, ""},
+		{`cat '$notes'`, false, ""},
+	})
+}
