@@ -34,6 +34,9 @@ type tie interface {
 type leash struct {
 	tie tie // nil: no tie on this system
 	say func(format string, a ...any)
+	// claim, when set, is called before the hook call's answer is
+	// written: false when another (the deadline's block) answers.
+	claim func() bool
 
 	mu      sync.Mutex
 	tied    bool // the process is in the tie
