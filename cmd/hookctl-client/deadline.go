@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
@@ -174,8 +175,11 @@ type deadline struct {
 	claim func() bool
 	stage func() string
 	exit  func(int)
-	timer *time.Timer
-	ht    time.Duration
+	// abandon, when set, is called before the block is written: it
+	// stops what the call runs (the hookctl run here), not waiting.
+	abandon atomic.Pointer[func()]
+	timer   *time.Timer
+	ht      time.Duration
 }
 
 // arm starts the deadline for a host timeout of ht.
@@ -199,6 +203,9 @@ func (d *deadline) rearm(ht time.Duration) {
 func (d *deadline) fire() {
 	if !d.claim() {
 		return
+	}
+	if f := d.abandon.Load(); f != nil {
+		(*f)()
 	}
 	d.exit(block(d.host, "hookctl-client: no answer within "+hosttime.Backstop(d.ht).String()+" of the host's "+d.ht.String()+
 		" timeout ("+d.stage()+"); past it the host would run the action, so it is blocked"))

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -179,4 +180,34 @@ func openPipe(t *testing.T) (r, w *os.File) {
 		t.Fatal(err)
 	}
 	return r, w
+}
+
+// TestDeadlineStopsTheHookctlItRuns: a call the client runs through
+// hookctl itself (here a stand-in that never answers) is blocked by the
+// host's timeout too, and the hookctl it ran is stopped, not left
+// running behind the client.
+func TestDeadlineStopsTheHookctlItRuns(t *testing.T) {
+	e := newEnv(t)
+	fake := filepath.Join(e.dir, "fake-hookctl")
+	started, stopped := filepath.Join(e.dir, "started"), filepath.Join(e.dir, "stopped")
+	script := "#!/bin/sh\ntrap 'touch " + stopped + "; exit 0' TERM\ntouch " + started + "\nwhile :; do sleep 0.05; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// TRACEPARENT: the client runs the full binary itself.
+	c := startClientArgs(t, e, e.client, strings.NewReader(ls), []string{"HOOKCTL_BIN=" + fake, "TRACEPARENT=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},
+		"claude", "--config", "hooks.hcl", "--host-timeout", "2s")
+	c.blockedByItself(t, "running "+fake+" itself")
+	if _, err := os.Stat(started); err != nil {
+		t.Fatalf("the stand-in never ran: %v", err)
+	}
+	// The stop reaches it; the bound only keeps a failure from hanging.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(stopped); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the hookctl the client ran was left running")
+		}
+	}
 }

@@ -160,7 +160,10 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	say("running %s itself (%s)", full, why)
 	setStage("running " + full + " itself: " + why)
 	<-armed
-	return runFull(ctx, host, full, args, stdin.reader(), true, &leash{tie: newTie(), say: say, claim: dl.claim})
+	l := &leash{tie: newTie(), say: say, claim: dl.claim}
+	abandon := l.abandon
+	dl.abandon.Store(&abandon)
+	return runFull(ctx, host, full, args, stdin.reader(), true, l)
 }
 
 // input is the hook input, as read: in parts, never joined or copied
