@@ -87,6 +87,16 @@ func (t *Table) HookTimeout(hostEvent string) time.Duration {
 	return t.Timeout
 }
 
+// TimeoutTable is what HookTimeout reads: the host's default timeout and
+// its events' own (a copy); with PayloadEventField, what hookctl-client,
+// which links no protocol, needs to bound a call (its generated table).
+func (t *Table) TimeoutTable() (time.Duration, map[string]time.Duration) {
+	return t.Timeout, maps.Clone(t.Timeouts)
+}
+
+// PayloadEventField is EventField: the payload field naming the event.
+func (t *Table) PayloadEventField() string { return t.EventField }
+
 // Unit is the unit of the host's timeout field (a second unless set).
 func (t *Table) Unit() time.Duration {
 	if t.TimeoutUnit > 0 {

@@ -8,21 +8,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/hosttime"
 	"github.com/hookctl/hookctl/protocol"
 )
 
 // MaxMargin bounds Margin.
-const MaxMargin = 5 * time.Second
+const MaxMargin = hosttime.MaxMargin
 
 // Margin is how much sooner than a host's timeout hookctl answers: a
 // tenth of the timeout, at most MaxMargin (5 s of Gemini CLI's 60 s,
 // 200 ms of a 2 s timeout). Half of it is left for the hooks' processes
-// to be killed, the rest for the reply to reach the host.
-func Margin(hostTimeout time.Duration) time.Duration { return min(hostTimeout/10, MaxMargin) }
+// to be killed, the rest for the reply to reach the host. hookctl-client
+// computes the same (internal/hosttime).
+func Margin(hostTimeout time.Duration) time.Duration { return hosttime.Margin(hostTimeout) }
 
 // Deadline is how long hookctl lets its hooks run under a host that waits
 // hostTimeout for the reply: hostTimeout less Margin.
-func Deadline(hostTimeout time.Duration) time.Duration { return hostTimeout - Margin(hostTimeout) }
+func Deadline(hostTimeout time.Duration) time.Duration { return hosttime.Deadline(hostTimeout) }
 
 // HostTimeoutError is a call whose hooks were still running at the
 // deadline hookctl answers by, before the host stops waiting (and, on
@@ -37,6 +39,91 @@ type HostTimeoutError struct {
 func (e *HostTimeoutError) Error() string {
 	return fmt.Sprintf("hooks still running after %s, %s would stop waiting at %s; blocked (the hooks were cancelled and their processes killed; raise the host's timeout and --host-timeout together to give them longer)",
 		protocol.FormatTimeout(e.After), e.Host, protocol.FormatTimeout(e.HostTimeout))
+}
+
+// InputTimeoutError is a call whose input was still not read whole
+// (the host left its stdin open after the payload) at the deadline of the
+// host's timeout.
+type InputTimeoutError struct {
+	// After is the deadline; HostTimeout the host's timeout.
+	After, HostTimeout time.Duration
+}
+
+func (e *InputTimeoutError) Error() string {
+	return fmt.Sprintf("the hook input was not closed within %s (the host would stop waiting at %s); no hook ran, so the action is blocked",
+		protocol.FormatTimeout(e.After), protocol.FormatTimeout(e.HostTimeout))
+}
+
+// leastTimeout is the shortest host timeout of p, whatever the event (of
+// every protocol of the registry when p is nil: the host is detected from
+// the input, which is not read yet).
+func (r *Runtime) leastTimeout(p Protocol) time.Duration {
+	least := func(p Protocol) time.Duration {
+		d := p.HookTimeout("")
+		if t, ok := p.(interface {
+			TimeoutTable() (time.Duration, map[string]time.Duration)
+		}); ok {
+			def, events := t.TimeoutTable()
+			d = def
+			for _, e := range events {
+				d = min(d, e)
+			}
+		}
+		return d
+	}
+	if p != nil {
+		return least(p)
+	}
+	d := time.Duration(0)
+	for _, name := range r.protocols.Names() {
+		if q, ok := r.protocols.Lookup(name); ok {
+			if l := least(q); d == 0 || l < d {
+				d = l
+			}
+		}
+	}
+	return d
+}
+
+// decodeWithin is decode for a call whose input is read from Stdin (the
+// one-shot hookctl claude and hook): the read ends at the deadline of the
+// host's timeout (--host-timeout, else the shortest default of the host,
+// or of every host when it is detected: the event is not known before
+// the input is), counted from req.Start, with an *InputTimeoutError. A
+// host closes the input once it has written the payload; one that holds
+// it open is answered by then rather than at its end. The read itself
+// goes on in the background: the one-shot process exits once it has
+// answered.
+func (r *Runtime) decodeWithin(req *Request) (map[string]any, error) {
+	if req.Payload != nil || req.Stdin == nil || req.HostTimeout < 0 {
+		return r.decode(*req)
+	}
+	ht := req.HostTimeout
+	if ht == 0 {
+		ht = r.leastTimeout(req.Protocol)
+	}
+	if ht <= 0 {
+		return r.decode(*req)
+	}
+	type result struct {
+		raw map[string]any
+		err error
+	}
+	done := make(chan result, 1)
+	in := *req
+	go func() {
+		raw, err := r.decode(in)
+		done <- result{raw, err}
+	}()
+	after := Deadline(ht)
+	t := time.NewTimer(time.Until(req.Start.Add(after)))
+	defer t.Stop()
+	select {
+	case res := <-done:
+		return res.raw, res.err
+	case <-t.C:
+		return nil, &InputTimeoutError{After: after, HostTimeout: ht}
+	}
 }
 
 // hostTimeout is the host's timeout for the call: --host-timeout, else

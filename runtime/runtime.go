@@ -300,10 +300,17 @@ func (r *Runtime) Try(ctx context.Context, req Request) (reply Reply, err error)
 			reply, err = p.Block(ev, fmt.Sprintf("hookctl: the call failed (%v); no hook could decide, so the action is blocked", v)), nil
 		}
 	}()
-	raw, derr := r.decode(req)
+	raw, derr := r.decodeWithin(&req)
 	if derr != nil {
 		if p == nil {
 			p, _ = r.protocols.Default(), true
+		}
+		var te *InputTimeoutError
+		if errors.As(derr, &te) {
+			// Not input that cannot be read: input that did not end in
+			// time, answered as the host's block before it stops waiting
+			// (which says why on stderr).
+			return p.Block(nil, "hookctl: "+te.Error()), nil
 		}
 		return Reply{}, &unreadable{p, derr}
 	}

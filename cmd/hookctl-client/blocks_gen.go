@@ -2,6 +2,8 @@
 
 package main
 
+import "time"
+
 // blockReplies are the hosts' blocks (protocol/hosts), by --host name.
 var blockReplies = map[string]blockReply{
 	"claude":  {stdout: "", stderr: "@@HOOKCTL-CLIENT-MESSAGE@@", code: 2},
@@ -10,6 +12,17 @@ var blockReplies = map[string]blockReply{
 	"crush":   {stdout: "", stderr: "@@HOOKCTL-CLIENT-MESSAGE@@", code: 2},
 	"cursor":  {stdout: "", stderr: "@@HOOKCTL-CLIENT-MESSAGE@@", code: 2},
 	"gemini":  {stdout: "", stderr: "@@HOOKCTL-CLIENT-MESSAGE@@", code: 2},
+}
+
+// hostTimeouts are the hosts' default timeouts (protocol.Table.TimeoutTable)
+// and the payload field that names the event, by --host name.
+var hostTimeouts = map[string]hostTimeout{
+	"claude":  {field: "hook_event_name", def: 600 * time.Second, events: map[string]time.Duration{"MessageDisplay": 10 * time.Second, "PostModelSwitch": 30 * time.Second, "PreModelSwitch": 30 * time.Second, "SessionEnd": 60 * time.Second, "UserPromptSubmit": 30 * time.Second}},
+	"codex":   {field: "hook_event_name", def: 600 * time.Second, events: map[string]time.Duration{"Interrupt": 3 * time.Second, "SessionEnd": 3 * time.Second}},
+	"copilot": {field: "hook_event_name", def: 30 * time.Second},
+	"crush":   {field: "event", def: 30 * time.Second},
+	"cursor":  {field: "hook_event_name", def: 30 * time.Second},
+	"gemini":  {field: "hook_event_name", def: 60 * time.Second},
 }
 
 // defaultHost is the registry's default host.

@@ -34,10 +34,14 @@ type tie interface {
 type leash struct {
 	tie tie // nil: no tie on this system
 	say func(format string, a ...any)
+	// claim, when set, is called before the hook call's answer is
+	// written: false when another (the deadline's block) answers.
+	claim func() bool
 
 	mu      sync.Mutex
-	tied    bool // the process is in the tie
-	stopped bool // stop was called
+	tied    bool      // the process is in the tie
+	stopped bool      // stop was called
+	cmd     *exec.Cmd // the process started, until it is waited for
 }
 
 // errGivenUp: the call was given up before the process was let run.
@@ -52,7 +56,13 @@ var errGivenUp = errors.New("the call was given up before it ran")
 // killed (it ran nothing) and is an error; the caller answers the block.
 func (l *leash) start(cmd *exec.Cmd) error {
 	if l.tie == nil {
-		return cmd.Start()
+		err := cmd.Start()
+		if err == nil {
+			l.mu.Lock()
+			l.cmd = cmd
+			l.mu.Unlock()
+		}
+		return err
 	}
 	l.tie.prepare(cmd)
 	if err := cmd.Start(); err != nil {
@@ -69,6 +79,9 @@ func (l *leash) start(cmd *exec.Cmd) error {
 	if !stopped {
 		err = l.tie.resume(cmd.Process)
 		if err == nil {
+			l.mu.Lock()
+			l.cmd = cmd
+			l.mu.Unlock()
 			return nil
 		}
 		err = fmt.Errorf("starting %s: %w", cmd.Path, err)
@@ -102,7 +115,22 @@ func (l *leash) stop(cmd *exec.Cmd) error {
 
 // done drops the tie once cmd has been waited for.
 func (l *leash) done() {
+	l.mu.Lock()
+	l.cmd = nil
+	l.mu.Unlock()
 	if l.tie != nil {
 		l.tie.release()
+	}
+}
+
+// abandon stops the process started, if it still runs, as a stop does,
+// without waiting for it: the client answers the block itself and exits
+// (the host's timeout has come). hookctl, stopped, kills its hooks.
+func (l *leash) abandon() {
+	l.mu.Lock()
+	cmd := l.cmd
+	l.mu.Unlock()
+	if cmd != nil {
+		_ = l.stop(cmd)
 	}
 }

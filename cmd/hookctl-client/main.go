@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/daemon"
+	"github.com/hookctl/hookctl/internal/hosttime"
 )
 
 func main() {
@@ -77,6 +78,7 @@ const stopGrace = 3 * time.Second
 const depthEnv = "HOOKCTL_DEPTH"
 
 func run(ctx context.Context, armed <-chan struct{}, args []string) int {
+	start := time.Now()
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
 		if debug {
@@ -102,14 +104,35 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 		<-armed
 		return runFull(ctx, host, full, args, os.Stdin, true, &leash{tie: newTie(), say: say})
 	}
+	// The whole call, from here, ends by the host's timeout: past it
+	// this process answers the host's block itself. Whoever answers
+	// first answers alone (the other waits for the exit).
+	var answered atomic.Bool
+	var stage atomic.Pointer[string]
+	setStage := func(s string) { stage.Store(&s) }
+	setStage("reading the hook input: the host has not closed it")
+	dl := &deadline{start: start, host: host, exit: os.Exit,
+		claim: func() bool { return answered.CompareAndSwap(false, true) },
+		stage: func() string { return *stage.Load() }}
+	ht, given := givenTimeout(hook, os.Getenv)
+	hosts := timeoutsOf(host)
+	if !given {
+		ht = readTimeout(hosts)
+	}
+	dl.arm(ht)
 	stdin, err := readInput(os.Stdin, daemon.MaxMessage-(1<<20))
 	if err != nil {
+		if !answered.CompareAndSwap(false, true) {
+			select {}
+		}
 		return block(host, fmt.Sprintf("hookctl-client: reading the hook input: %v; the action is blocked", err))
 	}
+	if !given {
+		dl.rearm(callTimeout(hosts, hook.Event, stdin))
+	}
+	say("the host's timeout: %s; answering by %s", dl.ht, hosttime.Backstop(dl.ht))
 	// Once the call is given up, the daemon's block is waited for
-	// stopGrace at most; past it this process answers its own. Whoever
-	// answers first answers alone (the other waits for the exit).
-	var answered atomic.Bool
+	// stopGrace at most; past it this process answers its own.
 	late := context.AfterFunc(ctx, func() {
 		time.AfterFunc(stopGrace, func() {
 			if answered.CompareAndSwap(false, true) {
@@ -117,23 +140,30 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 			}
 		})
 	})
-	resp, why := viaDaemon(ctx, armed, full, hook, stdin, say)
+	resp, why := viaDaemon(ctx, armed, full, hook, stdin, say, setStage)
 	late()
-	if !answered.CompareAndSwap(false, true) {
-		select {} // the block is being written; the process exits
-	}
 	if resp != nil {
+		if !answered.CompareAndSwap(false, true) {
+			select {} // the block is being written; the process exits
+		}
 		os.Stdout.Write(resp.Stdout)
 		os.Stderr.Write(resp.Stderr)
 		return resp.Code
 	}
 	if ctx.Err() != nil {
 		// Stopped, and the daemon's block did not come.
+		if !answered.CompareAndSwap(false, true) {
+			select {}
+		}
 		return block(host, fmt.Sprintf("hookctl-client: stopped (%s); no hook could decide, so the action is blocked", why))
 	}
 	say("running %s itself (%s)", full, why)
+	setStage("running " + full + " itself: " + why)
 	<-armed
-	return runFull(ctx, host, full, args, stdin.reader(), true, &leash{tie: newTie(), say: say})
+	l := &leash{tie: newTie(), say: say, claim: dl.claim}
+	abandon := l.abandon
+	dl.abandon.Store(&abandon)
+	return runFull(ctx, host, full, args, stdin.reader(), true, l)
 }
 
 // input is the hook input, as read: in parts, never joined or copied
@@ -185,7 +215,9 @@ func (in input) reader() io.Reader {
 
 // viaDaemon sends the call to the daemon, starting it if needed. It
 // returns nil and why when the daemon cannot answer.
-func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook daemon.Hook, stdin input, say func(string, ...any)) (*daemon.Response, string) {
+//
+// stage says what the call waits for, for the deadline's block.
+func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook daemon.Hook, stdin input, say func(string, ...any), stage func(string)) (*daemon.Response, string) {
 	if err := daemon.Supported(); err != nil {
 		return nil, err.Error() // Windows: hookctl doctor says so
 	}
@@ -218,8 +250,11 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 	sock := daemon.Socket(dir, id, cwd, attrs, daemon.EnvKey(environ))
 	req := &daemon.Request{Protocol: daemon.Protocol, Identity: id, Hook: hook, StdinParts: stdin, Cwd: cwd, Env: environ, Attrs: attrs}
 	// A hook call may run for minutes (hook timeouts); the exchange ends
-	// with the host's own timeout for the hook.
+	// by the host's timeout for the hook (run's deadline answers the
+	// block when a daemon does not: stopped, wedged, or a process that
+	// holds its socket and never answers).
 	<-armed
+	stage("the daemon at " + sock + " did not answer: stopped, wedged, or not a daemon of hookctl's")
 	resp, err := daemon.CallContext(ctx, sock, req)
 	if err != nil && ctx.Err() != nil {
 		return nil, err.Error() // stopped: no daemon is started now
@@ -238,6 +273,7 @@ func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook dae
 			return nil, fmt.Sprintf("%d daemons already run for this user", n)
 		}
 		say("no daemon at %s (%v): starting one", sock, err)
+		stage("starting a daemon at " + sock + ", which did not answer")
 		pid, brokeAway, err := startDaemon(full, sock, id)
 		if err != nil {
 			return nil, "starting the daemon: " + err.Error()
@@ -350,6 +386,9 @@ func runFull(ctx context.Context, host, full string, args []string, stdin io.Rea
 	case ctx.Err() != nil && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 0:
 		// Stopped: hookctl answered (its block) and exited.
 		code, exited = cmd.ProcessState.ExitCode(), true
+	}
+	if hook && l.claim != nil && !l.claim() {
+		select {} // the deadline's block is being written; the process exits
 	}
 	if hook && ctx.Err() != nil && !(exited && (code == 0 || code == blockCode(host))) {
 		why := "it was ended"

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/hosttime"
 	"github.com/hookctl/hookctl/internal/termsafe"
 	"github.com/hookctl/hookctl/runtime"
 	"github.com/hookctl/hookctl/state/natsstate"
@@ -25,7 +26,7 @@ const onAskEnv = "HOOKCTL_ON_ASK"
 
 // hostTimeoutEnv is how long the host waits for a hook's reply, when
 // --host-timeout is not given.
-const hostTimeoutEnv = "HOOKCTL_HOST_TIMEOUT"
+const hostTimeoutEnv = hosttime.Env
 
 // hookFlags are the flags of hookctl hook and hookctl claude.
 type hookFlags struct {
@@ -60,9 +61,9 @@ func parseHostTimeout(changed func(string) bool, getenv func(string) string, val
 	if value == "" && !changed("host-timeout") {
 		return 0, nil
 	}
-	d, err := time.ParseDuration(value)
-	if err != nil || d <= 0 {
-		return 0, usageError("--host-timeout %q: want a positive duration (60s, 1500ms)", value)
+	d, err := hosttime.Parse(value)
+	if err != nil {
+		return 0, usageError("--host-timeout %q: %v", value, err)
 	}
 	return d, nil
 }
