@@ -37,7 +37,7 @@ type coarseFS struct {
 func (f *coarseFS) changed() {
 	t := f.now.Truncate(f.grain)
 	f.st.ModTime = t
-	f.st.ID.CtimeSec, f.st.ID.Ctime = t.Unix(), int64(t.Nanosecond())
+	setCtime(&f.st.ID, t)
 }
 
 func (f *coarseFS) stamp(dir string) filestamp.Stamp {
@@ -75,7 +75,7 @@ func (f *coarseFS) change(t *testing.T, r *rand.Rand) string {
 	}
 	if _, err := os.Stat(f.dir); err != nil {
 		must(os.Mkdir(f.dir, 0o700))
-		f.st.ID.Ino++ // another directory
+		anotherID(&f.st.ID) // another directory
 		f.changed()
 		return "mkdir"
 	}
@@ -140,7 +140,7 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := &coarseFS{dir: dir, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), grain: time.Second,
-				st: filestamp.Stamp{Exists: true, Size: 4096, ID: filestamp.ID{Dev: 1, Ino: 1}}}
+				st: filestamp.Stamp{Exists: true, Size: 4096, ID: firstID()}}
 			f.changed()
 			c := dirlist.New(dirlist.WithStamp(f.stamp), dirlist.WithClock(func() time.Time { return f.now }))
 			var log []string
