@@ -583,10 +583,23 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 }
 
 // findStarts returns the start points of a find command ("." when it
-// names none).
+// names none), after the options that come before them (-H, -L, -P, -D
+// DEBUGOPTS, -O LEVEL: find -L ~ -delete starts at ~).
 func findStarts(argv []string) []string {
 	var starts []string
-	for _, a := range argv[1:] {
+	args := argv[1:]
+	for len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-H" || a == "-L" || a == "-P" || len(a) > 2 && strings.HasPrefix(a, "-O"):
+			args = args[1:]
+			continue
+		case a == "-D" || a == "-O":
+			args = args[min(2, len(args)):]
+			continue
+		}
+		break
+	}
+	for _, a := range args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
 			break
 		}

@@ -245,9 +245,19 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 		}
 	}
 	for _, a := range s.Assigns {
-		name, _, _ := strings.Cut(a, "=")
+		name, value, _ := strings.Cut(a, "=")
 		name = strings.TrimSuffix(name, "+")
 		if !safeEnv[name] && !strings.HasPrefix(name, "LC_") && strings.ToLower(name) != name {
+			return false
+		}
+		if strings.Contains(value, "$(") || strings.IndexByte(value, '`') >= 0 {
+			// x='$(rm -rf ~)' runs once a prompt expansion (${x@P}) or
+			// an arithmetic context ($((x)), ${PWD:x}) evaluates it.
+			return false
+		}
+	}
+	for _, w := range s.Argv {
+		if strings.Contains(w, "@P}") || strings.Contains(w, "@E}") {
 			return false
 		}
 	}

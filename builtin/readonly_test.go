@@ -60,6 +60,14 @@ var readOnlyLines = []string{
 
 // writeLines are Bash lines the approver must not approve.
 var writeLines = []string{
+	// Code hidden in a value a prompt expansion or an arithmetic
+	// context evaluates; long options abbreviated (getopt_long).
+	`x='$(rm -rf ~)'; echo "${x@P}"`,
+	"a='x[$(rm -rf ~)]'; echo $((a))",
+	"x='`touch y`'; echo ${x@P}",
+	`sort --co=./x.sh -S 1K big`,
+	`sort --ou out.txt in.txt`,
+	`git log --ext-d -p`,
 	`ls && rm x`,
 	`cat a > b`,
 	`find . -delete`,

@@ -617,6 +617,24 @@ var readers = map[string]readerOpts{
 	"mail": {short: "sbcrqA"}, "mailx": {short: "sbcrqA"}, "mutt": {short: "sbcFiH"},
 }
 
+// longIn reports whether the long option name (without its dashes) is
+// one of list, or a prefix of two letters or more of one (getopt_long's
+// abbreviations: --fi for --file).
+func longIn(list []string, name string) bool {
+	if slices.Contains(list, name) {
+		return true
+	}
+	if len(name) < 2 {
+		return false
+	}
+	for _, l := range list {
+		if strings.HasPrefix(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // commandWords are the words of a command that name files: operands and,
 // for the caller, nothing else.
 func operands(s shell.Segment, o readerOpts) []string {
@@ -630,13 +648,13 @@ func operands(s shell.Segment, o readerOpts) []string {
 			i = len(argv)
 		case strings.HasPrefix(a, "--"):
 			name, v, hasValue := strings.Cut(a[2:], "=")
-			if !hasValue && slices.Contains(o.long, name) {
+			if !hasValue && longIn(o.long, name) {
 				i++
 				if i < len(argv) {
 					v, hasValue = argv[i], true
 				}
 			}
-			if hasValue && slices.Contains(o.files, name) {
+			if hasValue && longIn(o.files, name) {
 				opt = append(opt, v)
 			}
 		case len(a) > 1 && a[0] == '-':
@@ -1221,7 +1239,10 @@ func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb stri
 			// name ends in what follows its last expansion, judged as
 			// a name in a directory the guard cannot tell.
 			if tail, ok := unknownTail(w); ok {
-				if h, ok := sc.checkPathIn(tail, "", verb, true); ok {
+				// As a name at any depth: .env, ../.aws/credentials
+				// (not a guess that config is .aws/config: "$OUT/config"
+				// is too common a spelling to answer).
+				if h, ok := sc.checkPath(tail, "", verb); ok {
 					return told(s, h), true
 				}
 			}

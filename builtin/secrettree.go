@@ -60,16 +60,7 @@ func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) 
 		}) {
 			return nil, false
 		}
-		for _, a := range s.Argv[1:] {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-				break
-			}
-			tree = append(tree, a)
-		}
-		if len(tree) == 0 {
-			tree = []string{"."}
-		}
-		return tree, true
+		return findStarts(s.Argv), true
 	default:
 		return nil, false
 	}
@@ -96,7 +87,9 @@ func (sc *secretChecker) holdsProtected(d string, hidden bool) (string, bool) {
 	}
 	slash := strings.TrimSuffix(strings.ReplaceAll(d, `\`, "/"), "/")
 	home := strings.TrimSuffix(strings.ReplaceAll(sc.home, `\`, "/"), "/")
-	atHome := home != "" && sc.sys.Equal(slash, home)
+	// The home directory or one above it (/, /home, /Users, C:/Users):
+	// a tree read of it reads the home's hidden directories too.
+	atHome := home != "" && (sc.sys.Equal(slash, home) || sc.sys.IsAbs(d) && strings.HasPrefix(sc.sys.Fold(home)+"/", sc.sys.Fold(slash)+"/"))
 	root := slash == "" || len(slash) == 2 && slash[1] == ':'
 	for _, pat := range sc.protect {
 		abs := sc.sys.IsAbs(pat) || strings.HasPrefix(pat, "/")
@@ -148,17 +141,7 @@ func findFeeding(segs []shell.Segment, i int, s *shell.Segment) []string {
 	if f == nil {
 		return nil
 	}
-	var from []string
-	for _, a := range f.Argv[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		from = append(from, a)
-	}
-	if len(from) == 0 {
-		from = []string{"."}
-	}
-	return from
+	return findStarts(f.Argv)
 }
 
 // findSource returns the find whose output is piped into s, nil when

@@ -242,7 +242,11 @@ func flagMatches(arg, name string) bool {
 		return !strings.HasPrefix(arg, "--") && strings.IndexByte(arg[1:], name[1]) >= 0
 	}
 	if strings.HasPrefix(name, "--") {
-		return arg == name || strings.HasPrefix(arg, name+"=")
+		// getopt_long, git and most GNU tools take any unambiguous
+		// prefix of a long option (--re for --recursive): a prefix of
+		// two letters or more counts, ambiguous or not.
+		opt, _, _ := strings.Cut(arg, "=")
+		return opt == name || len(opt) >= 4 && strings.HasPrefix(opt, "--") && strings.HasPrefix(name, opt)
 	}
 	return arg == name
 }
