@@ -61,6 +61,8 @@ func TestSecretFilesDarwinCase(t *testing.T) {
 		{bash("cat ~/cafe\u0301/key"), true}, // NFD of café
 		{tool("Read", map[string]any{"file_path": "/Users/me/.SSH/config"}), true},
 		{tool("Read", map[string]any{"file_path": "/Users/me/proj/.ENV"}), true},
+		{bash(`Cat ~/.aws/credentials`), true}, // APFS finds cat for Cat
+		{bash(`HEAD -n1 .env`), true},
 		{bash(`cat README.md`), false},
 		{bash(`cat ~/vaults/key`), false},
 	} {
@@ -98,6 +100,11 @@ func TestDangerousDarwinCase(t *testing.T) {
 		{`chown -R me /SYSTEM`, true},
 		{`rm -rf /users/me/proj/build`, false},
 		{`rm -rf /tmp/x`, false},
+		// APFS finds rm for Rm: a command's name is folded too.
+		{`Rm -rf ~`, true},
+		{`RM -RF /Users/me`, true}, // -R is recursive
+		{`/BIN/RM -r ~`, true},
+		{`Find ~ -Delete`, false}, // find's -Delete is no -delete
 	} {
 		p := bash(tc.cmd)
 		p["cwd"] = "/Users/me/proj"

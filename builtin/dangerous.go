@@ -59,7 +59,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &dangerGuard{home: b.home, sys: b.cfg.system, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: b.shell,
+	g := &dangerGuard{home: b.home, sys: b.cfg.system, gitDestructive: b.opts.boolean("git_destructive"), outside: b.opts.boolean("outside_project"), shell: newParser(b.shell, b.cfg.system),
 		tmpDirs: tmpDirs(b.getenv, b.cfg.Getenv == nil), globPlaces: true}
 	getenv := b.getenv
 	for i, expr := range b.opts.list("allow") {
@@ -102,7 +102,7 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 // dangerGuard holds a dangerous-commands configuration. It is immutable
 // and safe for concurrent use.
 type dangerGuard struct {
-	shell          *shell.Cache
+	shell          cmdParser
 	allow          []*regexp.Regexp
 	gitDestructive bool
 	outside        bool

@@ -43,7 +43,7 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 		tools:    slices.Concat(defaultReadOnlyTools, b.opts.list("tools")),
 		commands: b.opts.list("commands"),
 		secrets:  newDefaultSecretChecker(b.home, b.shell, b.cfg.system),
-		shell:    b.shell,
+		shell:    newParser(b.shell, b.cfg.system),
 	}
 	h := b.hook(engine.Hook{
 		Events: slices.Compact(slices.Sorted(slices.Values(events))),
@@ -60,7 +60,7 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 // readOnly decides what read-only-approver approves. It is immutable and
 // safe for concurrent use.
 type readOnly struct {
-	shell    *shell.Cache
+	shell    cmdParser
 	tools    []string
 	commands []string
 	secrets  *secretChecker // never approve touching a secret file

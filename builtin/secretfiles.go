@@ -86,7 +86,7 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		protect: slices.Concat(defaultSecretPatterns, b.opts.list("patterns")),
 		allow:   slices.Concat(defaultSecretAllow, b.opts.list("allow")),
 		home:    b.home,
-		shell:   b.shell,
+		shell:   newParser(b.shell, b.cfg.system),
 		sys:     b.cfg.system,
 		dirs:    placeTracker(b.home, b.cfg.system),
 	}
@@ -114,7 +114,7 @@ type secretChecker struct {
 	protect []string // globs of protected files
 	allow   []string // globs of files never protected
 	home    string
-	shell   *shell.Cache
+	shell   cmdParser
 	sys     paths.System // the path rules (zero: the host's)
 	samples []globSample // the names checkGlob tries a glob against
 	// dirs follows the cd, pushd and popd of a command line, as
@@ -125,12 +125,12 @@ type secretChecker struct {
 // placeTracker returns the dangerGuard whose place methods (places.go)
 // follow a command line's directory changes for home and sys.
 func placeTracker(home string, sys paths.System) *dangerGuard {
-	return &dangerGuard{home: home, sys: sys}
+	return &dangerGuard{home: home, sys: sys, shell: newParser(nil, sys)}
 }
 
 // newDefaultSecretChecker returns a checker with the default lists.
 func newDefaultSecretChecker(home string, sh *shell.Cache, sys paths.System) *secretChecker {
-	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: sh, sys: sys, dirs: placeTracker(home, sys),
+	return &secretChecker{protect: defaultSecretPatterns, allow: defaultSecretAllow, home: home, shell: newParser(sh, sys), sys: sys, dirs: placeTracker(home, sys),
 		samples: globSamples(defaultSecretPatterns, sys.IsWindows())}
 }
 
