@@ -36,7 +36,9 @@ func treeOperands(s shell.Segment, files []string) (tree []string, hidden bool) 
 			return nil, false
 		}
 		return files, true
-	case "tar", "7z", "7za", "7zr":
+	case "tar":
+		return tarOperands(s, files), true
+	case "7z", "7za", "7zr":
 		return files, true
 	case "ln":
 		// A link to a directory opens every file under it (ln -s ~/.aws a;
@@ -198,6 +200,39 @@ func findNames(f shell.Segment) []string {
 			continue
 		}
 		k++
+	}
+	return out
+}
+
+// tarOperands returns tar's operands, a relative one joined to the
+// directory a -C (--directory) before it changes to: tar czf x -C ~ .
+// archives the home.
+func tarOperands(s shell.Segment, files []string) []string {
+	dir := ""
+	argv := s.Argv
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-C" || a == "--directory" || a == "--cd":
+			if i+1 < len(argv) {
+				dir = argv[i+1]
+			}
+		case strings.HasPrefix(a, "--directory="):
+			dir = strings.TrimPrefix(a, "--directory=")
+		case len(a) > 2 && strings.HasPrefix(a, "-C"):
+			dir = a[2:]
+		}
+	}
+	if dir == "" {
+		return files
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if f == "" || f[0] == '/' || f[0] == '~' || f[0] == '$' {
+			out = append(out, f)
+			continue
+		}
+		out = append(out, path.Join(dir, f))
 	}
 	return out
 }
