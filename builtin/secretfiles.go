@@ -1171,6 +1171,33 @@ func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
 	return e, e != w && isPlainWord(e)
 }
 
+// echoedName returns the name a word that is one command substitution of
+// echo (or printf) with one plain argument prints: $(echo ~/.ssh/id_rsa),
+// `echo .env`; "" for any other word.
+func echoedName(w string) string {
+	var inner string
+	switch {
+	case strings.HasPrefix(w, "$(") && strings.HasSuffix(w, ")"):
+		inner = w[2 : len(w)-1]
+	case len(w) > 2 && w[0] == '`' && w[len(w)-1] == '`':
+		inner = w[1 : len(w)-1]
+	default:
+		return ""
+	}
+	words, err := shell.Words(inner)
+	if err != nil || len(words) < 2 || words[0] != "echo" && words[0] != "printf" {
+		return ""
+	}
+	args := words[1:]
+	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "%s" || args[0] == `%s\n`) {
+		args = args[1:]
+	}
+	if len(args) != 1 || !isPlainWord(args[0]) {
+		return ""
+	}
+	return args[0]
+}
+
 // unknownTail returns the part of a word after the last of its path
 // components that holds an expansion ($X/../.env: ../.env), when there
 // is one and it holds none.
@@ -1234,6 +1261,10 @@ func (sc *secretChecker) checkSegment(s shell.Segment, files []string, verb stri
 			// '$x/../.env', '.env::$DATA': the shell expands nothing in
 			// it, its $ is a character of the name.
 			f, ok = w, true
+		case echoedName(w) != "":
+			// cat $(echo ~/.ssh/id_rsa), cat `echo .env`: the name echo
+			// prints.
+			f, ok = echoedName(w), true
 		default:
 			// "$X/.env", "$D/../.aws/credentials": whatever X is, the
 			// name ends in what follows its last expansion, judged as
