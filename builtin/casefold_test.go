@@ -105,6 +105,10 @@ func TestDangerousDarwinCase(t *testing.T) {
 		{`RM -RF /Users/me`, true}, // -R is recursive
 		{`/BIN/RM -r ~`, true},
 		{`Find ~ -Delete`, false}, // find's -Delete is no -delete
+		{`BASH -c 'rm -rf ~'`, true},
+		{`Sudo rm -rf /`, true},
+		{`Env X=1 rm -rf ~`, true},
+		{`BASH -c 'ls'`, false},
 	} {
 		p := bash(tc.cmd)
 		p["cwd"] = "/Users/me/proj"

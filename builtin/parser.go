@@ -34,14 +34,52 @@ func (p cmdParser) Parse(line string) ([]shell.Segment, error) {
 			continue
 		}
 		if out == nil {
-			out = slices.Clone(segs)
+			out = slices.Clone(segs[:i])
 		}
-		out[i].Name = n
+		out = append(out, p.refolded(segs[i], n)...)
 	}
 	if out == nil {
 		return segs, nil
 	}
 	return out, nil
+}
+
+// refolded returns a command whose name folds to n as the shell runs it:
+// parsed again under its folded name, so that a launcher or shell the
+// system finds for it is unwrapped as its lower-case spelling is (BASH -c
+// 'rm -rf ~', SUDO.EXE rm -rf ~). A word the shell expands keeps its
+// expansions; a plain one is quoted whole.
+func (p cmdParser) refolded(s shell.Segment, n string) []shell.Segment {
+	words := make([]string, len(s.Argv))
+	for i, a := range s.Argv {
+		switch {
+		case i == 0:
+			words[i] = shellQuote(n)
+		case s.Plain(a):
+			words[i] = shellQuote(a)
+		default:
+			words[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(a) + `"`
+		}
+	}
+	inner, err := p.c.Parse(strings.Join(words, " "))
+	if err != nil || len(inner) == 0 {
+		s.Name = n
+		return []shell.Segment{s}
+	}
+	out := make([]shell.Segment, len(inner))
+	for i, q := range inner {
+		if i == 0 {
+			q.Op = s.Op
+		}
+		q.Name = foldName(q.Name)
+		q.Subshell = q.Subshell || s.Subshell
+		q.Assigns = slices.Concat(s.Assigns, q.Assigns)
+		q.Wrappers = slices.Concat(s.Wrappers, q.Wrappers)
+		q.Redirects = slices.Concat(s.Redirects, q.Redirects)
+		q.Dirs = slices.Concat(s.Dirs, q.Dirs)
+		out[i] = q
+	}
+	return out
 }
 
 // foldName is a command name as a case-folding system finds its program.
