@@ -451,6 +451,18 @@ func (g *dangerGuard) rules(s shell.Segment, cwd, project string) (finding, bool
 		if s.Flag("a", "all") {
 			return found(ruleMkfs, "erases filesystem signatures from the device")
 		}
+	case name == "diskutil" && len(s.Argv) > 1:
+		// macOS: eraseDisk, eraseVolume, zeroDisk, randomDisk,
+		// secureErase, reformat, partitionDisk.
+		switch strings.ToLower(s.Argv[1]) {
+		case "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "reformat", "partitiondisk", "apfs":
+			if strings.EqualFold(s.Argv[1], "apfs") && (len(s.Argv) < 3 || !strings.HasPrefix(strings.ToLower(s.Argv[2]), "delete") && !strings.HasPrefix(strings.ToLower(s.Argv[2]), "erase")) {
+				break
+			}
+			return found(ruleMkfs, "erases a disk or volume (diskutil "+s.Argv[1]+")")
+		}
+	case g.sys.IsWindows() && (name == "format" || name == "format-volume" || name == "clear-disk" || name == "initialize-disk" || name == "diskpart"):
+		return found(ruleMkfs, "formats or erases a disk or volume ("+s.Argv[0]+")")
 	case name == "dd":
 		for _, a := range s.Argv[1:] {
 			if dev, ok := strings.CutPrefix(a, "of="); ok && isDevice(dev) {

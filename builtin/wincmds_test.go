@@ -59,6 +59,10 @@ func TestDangerousWindowsCommands(t *testing.T) {
 			{`rm -rf "$USERPROFILE"`, true},
 			{`Remove-Item -Recurse "${env:USERPROFILE}\Documents"`, outside},
 			{`pwsh -EncodedCommand not-base64!`, true}, // asked
+			{`format C: /q`, true},
+			{`Format-Volume -DriveLetter D`, true},
+			{`Clear-Disk -Number 1 -RemoveData`, true},
+			{`powershell -c "Clear-Disk -Number 0"`, true},
 			{`Remove-Item -Recurse build`, false},
 			{`rd /s /q build`, false},
 			{`Remove-Item x.txt`, false},
