@@ -13,12 +13,12 @@ import (
 // finds the program: folded, and without .exe (Rm and RM.EXE run rm there).
 // The cache's segments are shared: a line with a name to fold gets copies.
 type cmdParser struct {
-	c    *shell.Cache
-	fold bool
+	c         *shell.Cache
+	fold, win bool
 }
 
 func newParser(c *shell.Cache, sys paths.System) cmdParser {
-	return cmdParser{c: c, fold: sys.FoldsCase()}
+	return cmdParser{c: c, fold: sys.FoldsCase(), win: sys.IsWindows()}
 }
 
 // Parse is shell.Cache.Parse, with names folded where the system folds them.
@@ -29,7 +29,7 @@ func (p cmdParser) Parse(line string) ([]shell.Segment, error) {
 	}
 	var out []shell.Segment
 	for i := range segs {
-		n := foldName(segs[i].Name)
+		n := foldName(segs[i].Name, p.win)
 		if n == segs[i].Name {
 			continue
 		}
@@ -71,7 +71,7 @@ func (p cmdParser) refolded(s shell.Segment, n string) []shell.Segment {
 		if i == 0 {
 			q.Op = s.Op
 		}
-		q.Name = foldName(q.Name)
+		q.Name = foldName(q.Name, p.win)
 		q.Subshell = q.Subshell || s.Subshell
 		q.Assigns = slices.Concat(s.Assigns, q.Assigns)
 		q.Wrappers = slices.Concat(s.Wrappers, q.Wrappers)
@@ -82,8 +82,13 @@ func (p cmdParser) refolded(s shell.Segment, n string) []shell.Segment {
 	return out
 }
 
-// foldName is a command name as a case-folding system finds its program.
-func foldName(n string) string {
+// foldName is a command name as a case-folding system finds its program
+// (under Windows' rules, win, the base name of a backslash path too:
+// C:\...\powershell.exe).
+func foldName(n string, win bool) string {
+	if i := strings.LastIndexByte(n, '\\'); win && i >= 0 && i < len(n)-1 {
+		n = n[i+1:]
+	}
 	for i := 0; i < len(n); i++ {
 		if c := n[i]; 'A' <= c && c <= 'Z' || c >= 0x80 || c == '.' {
 			return strings.TrimSuffix(strings.ToLower(n), ".exe")

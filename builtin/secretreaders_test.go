@@ -70,6 +70,13 @@ func TestSecretFilesWindowsReaders(t *testing.T) {
 	runCdCases(t, cfg, `C:\proj`, []cdCase{
 		{`cat .env`, true, ".env"}, // control
 		{`type .env`, true, ".env"},
+		{`CAT .env`, true, ".env"},
+		{`cat.exe .env`, true, ".env"},
+		{`CMD /C type .env`, true, ".env"},
+		{`PWSH -c "Get-Content .env"`, true, ".env"},
+		{`"C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe" -c "gc .env"`, true, ".env"},
+		{"pwsh -EncodedCommand " + encoded("Get-Content .env"), true, ".env"},
+		{"powershell -enc " + encoded(`gc C:\Users\me\.ssh\id_rsa`), true, "id_rsa"},
 		{`Get-Content .env`, true, ".env"},
 		{`get-content -Path .env`, true, ".env"},
 		{`Get-Content -LiteralPath:.env -Raw`, true, ".env"},
