@@ -146,8 +146,13 @@ func managedLayers(root string, ls *dirlist.Cache) ([]Layer, error) {
 		if !st.IsDir() {
 			return nil, &ManagedError{Layer: LayerManaged, Path: p, Why: "not a directory (drop-ins are directories named *.d holding *.hcl files)"}
 		}
-		// As hcl.ConfigFiles, a drop-in that cannot be listed has no files.
-		if files, _ := ls.Names(p); slices.ContainsFunc(files, hcl.IsConfigFile) {
+		// A drop-in that cannot be listed is refused, never a missing
+		// layer: the policy it may hold would not run.
+		files, err := ls.Names(p)
+		if err != nil {
+			return nil, &ManagedError{Layer: LayerManaged, Path: p, Why: err.Error()}
+		}
+		if slices.ContainsFunc(files, hcl.IsConfigFile) {
 			out = append(out, Layer{Name: LayerManaged, Path: p, root: root})
 		}
 	}

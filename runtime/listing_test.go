@@ -90,3 +90,44 @@ hook "no-sudo" {
 	fsTime, now = now, now.Add(200*time.Millisecond)
 	call(true, "a user file added to a settled directory")
 }
+
+// TestUnlistableDropInIsRefused: a managed drop-in directory that cannot
+// be listed is refused (the events are blocked), never taken as a drop-in
+// with no files: the policy in it would not run. (Root lists any
+// directory, so the listing is made to fail.)
+func TestUnlistableDropInIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	managed := filepath.Join(dir, "managed")
+	dropIn := filepath.Join(managed, "policy.d")
+	if err := os.MkdirAll(dropIn, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	project := config(t, "# nothing\n")
+	failing := false
+	read := func(d string) ([]string, error) {
+		if failing && d == dropIn {
+			return nil, os.ErrPermission
+		}
+		entries, err := os.ReadDir(d)
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		return names, err
+	}
+	// A clock an hour behind: no listing ever settles, each call lists.
+	cache := runtime.NewCache(runtime.WithListing(dirlist.New(dirlist.WithReadDir(read),
+		dirlist.WithClock(func() time.Time { return time.Now().Add(-time.Hour) }))))
+	defer cache.Close()
+	rt := runtime.New(runtime.WithSource(cache))
+	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: project, Cwd: dir,
+		Env:   []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_MANAGED_DIR=" + managed},
+		Modes: runtime.Modes{AllowUntrusted: true}}
+	if r := rt.Answer(context.Background(), req); blocked(r) {
+		t.Fatalf("an empty drop-in blocked: %s%s", r.Stdout, r.Stderr)
+	}
+	failing = true
+	if r := rt.Answer(context.Background(), req); !blocked(r) {
+		t.Fatalf("a drop-in that cannot be listed was taken as empty: %s%s", r.Stdout, r.Stderr)
+	}
+}

@@ -25,6 +25,7 @@ type Cache struct {
 	dirs  map[string]listed
 	stamp func(string) filestamp.Stamp
 	now   func() time.Time
+	read  func(string) ([]string, error)
 }
 
 type listed struct {
@@ -41,12 +42,18 @@ func WithStamp(stamp func(dir string) filestamp.Stamp) Option {
 	return func(c *Cache) { c.stamp = stamp }
 }
 
+// WithReadDir lists directories with read instead of os.ReadDir's names
+// (tests make a listing fail with it).
+func WithReadDir(read func(dir string) ([]string, error)) Option {
+	return func(c *Cache) { c.read = read }
+}
+
 // WithClock reads the time from now instead of time.Now.
 func WithClock(now func() time.Time) Option { return func(c *Cache) { c.now = now } }
 
 // New returns an empty Cache.
 func New(opts ...Option) *Cache {
-	c := &Cache{dirs: map[string]listed{}, stamp: filestamp.Of, now: time.Now}
+	c := &Cache{dirs: map[string]listed{}, stamp: filestamp.Of, now: time.Now, read: read}
 	for _, o := range opts {
 		o(c)
 	}
@@ -65,7 +72,7 @@ func (c *Cache) Names(dir string) ([]string, error) {
 	before := c.stamp(dir)
 	if !before.Exists {
 		c.forget(dir)
-		return read(dir)
+		return c.read(dir)
 	}
 	c.mu.Lock()
 	e, ok := c.dirs[dir]
@@ -74,7 +81,7 @@ func (c *Cache) Names(dir string) ([]string, error) {
 		return e.names, nil
 	}
 	start := c.now()
-	names, err := read(dir)
+	names, err := c.read(dir)
 	if err != nil {
 		c.forget(dir)
 		return nil, err
