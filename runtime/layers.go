@@ -73,9 +73,14 @@ func discoverLayers(config, cwd string, getenv func(string) string, ls *dirlist.
 		out = append(out, layers...)
 	}
 	if dir, err := dirs.Config(getenv); err == nil {
-		// A user directory that cannot be listed has no layer, as
-		// hcl.ConfigFiles lists nothing for it.
-		if names, _ := ls.Names(dir); slices.ContainsFunc(names, hcl.IsConfigFile) {
+		// A user directory that does not exist has no layer; one that
+		// exists and cannot be listed is refused, as a managed one is:
+		// the user's own guards in it would not run.
+		names, err := ls.Names(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, &ManagedError{Layer: LayerUser, Path: dir, Why: err.Error()}
+		}
+		if slices.ContainsFunc(names, hcl.IsConfigFile) {
 			out = append(out, Layer{Name: LayerUser, Path: dir, root: dir})
 		}
 	}

@@ -131,3 +131,41 @@ func TestUnlistableDropInIsRefused(t *testing.T) {
 		t.Fatalf("a drop-in that cannot be listed was taken as empty: %s%s", r.Stdout, r.Stderr)
 	}
 }
+
+// TestUnlistableUserDirIsRefused: the same for the user's configuration
+// directory: one that exists and cannot be listed is refused; one that
+// does not exist has no layer.
+func TestUnlistableUserDirIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "xdg", "hookctl")
+	project := config(t, "# nothing\n")
+	failing := false
+	read := func(d string) ([]string, error) {
+		if failing && d == user {
+			return nil, os.ErrPermission
+		}
+		entries, err := os.ReadDir(d)
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		return names, err
+	}
+	cache := runtime.NewCache(runtime.WithListing(dirlist.New(dirlist.WithReadDir(read),
+		dirlist.WithClock(func() time.Time { return time.Now().Add(-time.Hour) }))))
+	defer cache.Close()
+	rt := runtime.New(runtime.WithSource(cache))
+	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: project, Cwd: dir,
+		Env:   []string{"XDG_CONFIG_HOME=" + filepath.Join(dir, "xdg"), "HOOKCTL_MANAGED_DIR=" + filepath.Join(dir, "managed")},
+		Modes: runtime.Modes{AllowUntrusted: true}}
+	if r := rt.Answer(context.Background(), req); blocked(r) {
+		t.Fatalf("no user directory blocked: %s%s", r.Stdout, r.Stderr)
+	}
+	if err := os.MkdirAll(user, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	failing = true
+	if r := rt.Answer(context.Background(), req); !blocked(r) {
+		t.Fatalf("a user directory that cannot be listed was taken as empty: %s%s", r.Stdout, r.Stderr)
+	}
+}
