@@ -92,41 +92,27 @@ func unescapeBare(s string) string {
 
 // unescapeDouble removes the backslashes of a literal inside double quotes,
 // where a backslash quotes only $, `, ", \ and newline.
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '\n':
-				i++
-				continue
-			case '$', '`', '"', '\\':
-				i++
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+func unescapeDouble(s string) string { return unescapeOnly(s, "$`\"\\") }
 
 // unescapeHeredoc removes the backslashes of a literal in the body of a
 // here-document whose delimiter is not quoted, where a backslash quotes
 // only $, `, \ and newline.
-func unescapeHeredoc(s string) string {
+func unescapeHeredoc(s string) string { return unescapeOnly(s, "$`\\") }
+
+// unescapeOnly removes the backslashes that quote one of the characters
+// quotable, and each backslash-newline; any other backslash stays.
+func unescapeOnly(s, quotable string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '\n':
+			switch {
+			case s[i+1] == '\n':
 				i++
 				continue
-			case '$', '`', '\\':
+			case strings.IndexByte(quotable, s[i+1]) >= 0:
 				i++
 			}
 		}
