@@ -1216,8 +1216,8 @@ func unknownTail(w string) (string, bool) {
 
 // winHomeVars are the spellings of the home directory on Windows that a
 // word may start with: Git Bash exports USERPROFILE, PowerShell reads
-// $env:USERPROFILE, cmd %USERPROFILE%.
-var winHomeVars = []string{"$USERPROFILE", "${USERPROFILE}", "$env:USERPROFILE", "%USERPROFILE%", "$HOMEDRIVE$HOMEPATH", "${HOMEDRIVE}${HOMEPATH}", "%HOMEDRIVE%%HOMEPATH%"}
+// $env:USERPROFILE, cmd %USERPROFILE%; PowerShell reads $home as $HOME.
+var winHomeVars = []string{"$USERPROFILE", "${USERPROFILE}", "$env:USERPROFILE", "${env:USERPROFILE}", "$HOME", "${HOME}", "%USERPROFILE%", "$HOMEDRIVE$HOMEPATH", "${HOMEDRIVE}${HOMEPATH}", "%HOMEDRIVE%%HOMEPATH%"}
 
 // winHome returns w with a leading spelling of the Windows home directory
 // (winHomeVars, in any case) replaced by home, under Windows' rules.

@@ -66,7 +66,7 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 			case strings.HasPrefix(la, "/") && len(la) == 2 && name != "rm" && name != "remove-item" && name != "ri":
 				// another cmd switch (/q, /f, /a)
 			default:
-				paths = append(paths, windowsHome(a))
+				paths = append(paths, winHome(a, "~"))
 			}
 		}
 		if !recursive || len(paths) == 0 {
@@ -86,18 +86,6 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 		}
 	}
 	return finding{}, false
-}
-
-// windowsHome writes the home directory's Windows spellings at the start
-// of a path as ~.
-func windowsHome(p string) string {
-	lp := strings.ToLower(p)
-	for _, h := range []string{"$env:userprofile", "${env:userprofile}", "${userprofile}", "$userprofile", "%userprofile%", "$home", "${home}"} {
-		if strings.HasPrefix(lp, h) && (len(p) == len(h) || p[len(h)] == '/' || p[len(h)] == '\\') {
-			return "~" + p[len(h):]
-		}
-	}
-	return p
 }
 
 // decodeEncodedCommand decodes PowerShell's -EncodedCommand argument:
