@@ -45,8 +45,7 @@ func codeWords(s *shell.Segment) []string {
 	ps := strings.HasPrefix(s.Name, "pwsh") || strings.HasPrefix(s.Name, "powershell")
 	for i, a := range s.Argv[1:] {
 		add(a)
-		if la := strings.ToLower(a); ps && i+2 < len(s.Argv) && len(la) > 1 && (la[0] == '-' || la[0] == '/') &&
-			(la[1:] == "e" || la[1:] == "ec" || len(la) > 3 && strings.HasPrefix("encodedcommand", la[1:])) {
+		if ps && i+2 < len(s.Argv) && psOption(a) == "encodedcommand" {
 			if code, ok := decodeEncodedCommand(s.Argv[i+2]); ok {
 				add(code) // -EncodedCommand: base64 of UTF-16LE
 			}

@@ -34,14 +34,13 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 		}
 	case "powershell", "pwsh":
 		for i, a := range args {
-			la := strings.ToLower(a)
-			if len(la) < 2 || la[0] != '-' && la[0] != '/' {
-				continue
-			}
-			switch opt := la[1:]; {
-			case opt == "c" || strings.HasPrefix("command", opt) && len(opt) >= 2:
+			switch psOption(a) {
+			case "command":
 				return g.nested(strings.Join(args[i+1:], " "), at, project)
-			case (opt == "e" || opt == "ec" || strings.HasPrefix("encodedcommand", opt) && len(opt) >= 2) && i+1 < len(args):
+			case "encodedcommand":
+				if i+1 >= len(args) {
+					continue
+				}
 				line, ok := decodeEncodedCommand(args[i+1])
 				if !ok {
 					return finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
@@ -86,6 +85,24 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 		}
 	}
 	return finding{}, false
+}
+
+// psOption returns which of PowerShell's -Command and -EncodedCommand a
+// word of its command line names ("command", "encodedcommand"), as
+// PowerShell reads them: case-insensitive, with - or /, by a prefix of two
+// letters or more, or -c, -e, -ec; "" for any other word.
+func psOption(a string) string {
+	la := strings.ToLower(a)
+	if len(la) < 2 || la[0] != '-' && la[0] != '/' {
+		return ""
+	}
+	switch opt := la[1:]; {
+	case opt == "c" || len(opt) >= 2 && strings.HasPrefix("command", opt):
+		return "command"
+	case opt == "e" || opt == "ec" || len(opt) >= 2 && strings.HasPrefix("encodedcommand", opt):
+		return "encodedcommand"
+	}
+	return ""
 }
 
 // decodeEncodedCommand decodes PowerShell's -EncodedCommand argument:
