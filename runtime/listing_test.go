@@ -104,17 +104,7 @@ func TestUnlistableDropInIsRefused(t *testing.T) {
 	}
 	project := config(t, "# nothing\n")
 	failing := false
-	read := func(d string) ([]string, error) {
-		if failing && d == dropIn {
-			return nil, os.ErrPermission
-		}
-		entries, err := os.ReadDir(d)
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name()
-		}
-		return names, err
-	}
+	read := failingListing(&failing, dropIn)
 	// A clock an hour behind: no listing ever settles, each call lists.
 	cache := runtime.NewCache(runtime.WithListing(dirlist.New(dirlist.WithReadDir(read),
 		dirlist.WithClock(func() time.Time { return time.Now().Add(-time.Hour) }))))
@@ -140,17 +130,7 @@ func TestUnlistableUserDirIsRefused(t *testing.T) {
 	user := filepath.Join(dir, "xdg", "hookctl")
 	project := config(t, "# nothing\n")
 	failing := false
-	read := func(d string) ([]string, error) {
-		if failing && d == user {
-			return nil, os.ErrPermission
-		}
-		entries, err := os.ReadDir(d)
-		names := make([]string, len(entries))
-		for i, e := range entries {
-			names[i] = e.Name()
-		}
-		return names, err
-	}
+	read := failingListing(&failing, user)
 	cache := runtime.NewCache(runtime.WithListing(dirlist.New(dirlist.WithReadDir(read),
 		dirlist.WithClock(func() time.Time { return time.Now().Add(-time.Hour) }))))
 	defer cache.Close()
@@ -167,5 +147,21 @@ func TestUnlistableUserDirIsRefused(t *testing.T) {
 	failing = true
 	if r := rt.Answer(context.Background(), req); !blocked(r) {
 		t.Fatalf("a user directory that cannot be listed was taken as empty: %s%s", r.Stdout, r.Stderr)
+	}
+}
+
+// failingListing lists directories as os.ReadDir does, but fails for dir
+// with a permission error while *failing is set.
+func failingListing(failing *bool, dir string) func(string) ([]string, error) {
+	return func(d string) ([]string, error) {
+		if *failing && d == dir {
+			return nil, os.ErrPermission
+		}
+		entries, err := os.ReadDir(d)
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		return names, err
 	}
 }
