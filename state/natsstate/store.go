@@ -396,17 +396,9 @@ func (st *Store) Keys(ctx context.Context, prefix string) ([]string, error) {
 		}
 		return nil, &Error{Op: "keys", Key: prefix, Err: err}
 	}
-	cons, err := st.s.js.CreateConsumer(ctx, st.s.kvStream, jetstream.ConsumerConfig{
-		DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-		AckPolicy:         jetstream.AckNonePolicy,
-		FilterSubject:     st.s.kvSubject + prefixFilter(prefix),
-		HeadersOnly:       true,
-		MemoryStorage:     true,
-		Replicas:          1,
-		InactiveThreshold: 30 * time.Second,
-	})
+	cons, err := st.listConsumer(ctx, prefix)
 	if err != nil {
-		return nil, st.jsErr("keys", prefix, err)
+		return nil, err
 	}
 	defer func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
@@ -461,6 +453,41 @@ func (st *Store) Keys(ctx context.Context, prefix string) ([]string, error) {
 	}
 	slices.Sort(keys)
 	return keys, nil
+}
+
+// listConsumer creates Keys' consumer. As call does for requests, it
+// tries again, with backoff and until ctx ends, while the stream has no
+// leader to answer (no responders, JetStream's "unavailable"): a new
+// leader is being elected, as after the node leading the stream died.
+// Creating the consumer changes no key, so trying again is safe.
+func (st *Store) listConsumer(ctx context.Context, prefix string) (jetstream.Consumer, error) {
+	for attempt := 0; ; attempt++ {
+		cons, err := st.s.js.CreateConsumer(ctx, st.s.kvStream, jetstream.ConsumerConfig{
+			DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+			AckPolicy:         jetstream.AckNonePolicy,
+			FilterSubject:     st.s.kvSubject + prefixFilter(prefix),
+			HeadersOnly:       true,
+			MemoryStorage:     true,
+			Replicas:          1,
+			InactiveThreshold: 30 * time.Second,
+		})
+		if err == nil {
+			return cons, nil
+		}
+		if !leaderless(err) || st.s.isClosed() {
+			return nil, st.jsErr("keys", prefix, err)
+		}
+		if serr := sleep(ctx, attempt); serr != nil {
+			return nil, &Error{Op: "keys", Key: prefix, Err: fmt.Errorf("%w (last: %w)", serr, err)}
+		}
+	}
+}
+
+// leaderless reports whether err of the jetstream client says the request
+// was not carried out because nothing could answer it yet.
+func leaderless(err error) bool {
+	var aerr *jetstream.APIError
+	return errors.Is(err, nats.ErrNoResponders) || errors.As(err, &aerr) && aerr.Code == statusUnavailable
 }
 
 // jsErr classifies an error of the jetstream client.
