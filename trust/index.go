@@ -25,7 +25,8 @@ const maxIndexed = 16
 // less than a few seconds before it was read is read again on every call
 // until it settles, since two writes within one tick of the file
 // system's clock can leave its stamp as it was. The configuration itself
-// is hashed on every check, as Check does. An Index is safe for
+// is read on every check, as Check does, and hashed unless the same bytes
+// matched the same record before (memo: a one-file configuration). An Index is safe for
 // concurrent use; the stores it returns are shared and must not be
 // changed.
 type Index struct {
@@ -34,6 +35,9 @@ type Index struct {
 	// stamp and now are filestamp.Of and time.Now (tests replace them).
 	stamp func(string) filestamp.Stamp
 	now   func() time.Time
+	// memo spares hashing a configuration that matched its record
+	// before with the same bytes (see memo).
+	memo memo
 }
 
 type indexed struct {
@@ -94,7 +98,7 @@ func (ix *Index) Check(path string, opts ...Option) error {
 // checked against (one resolution of the path, one look-up of the trust
 // file): what a call that then loads the configuration needs.
 func (ix *Index) Verify(path string, opts ...Option) (*Verifier, error) {
-	return checkRecord(path, opts, ix.Store)
+	return checkRecord(path, opts, ix.Store, &ix.memo)
 }
 
 // Verifier is NewVerifier through the index.

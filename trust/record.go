@@ -377,13 +377,17 @@ func check(path string, opts []Option) error { return checkIn(path, opts, ReadSt
 
 // checkIn is check with the trust file read by read.
 func checkIn(path string, opts []Option, read func(string) (*Store, error)) error {
-	_, err := checkRecord(path, opts, read)
+	_, err := checkRecord(path, opts, read, nil)
 	return err
 }
 
 // checkRecord is checkIn that returns the verifier of the record the
 // configuration was checked against.
-func checkRecord(path string, opts []Option, read func(string) (*Store, error)) (*Verifier, error) {
+//
+// With a memo (the daemon's Index), a configuration that is one file
+// pinning only itself is checked by the memo (see memo): the same answer,
+// without hashing content that matched the same record before.
+func checkRecord(path string, opts []Option, read func(string) (*Store, error), m *memo) (*Verifier, error) {
 	key, pre, err := resolve(path)
 	if err != nil {
 		return nil, &UntrustedError{Path: path, Err: err}
@@ -402,6 +406,16 @@ func checkRecord(path string, opts []Option, read func(string) (*Store, error)) 
 	rec := st.Configs[key]
 	if rec == nil {
 		return nil, &UntrustedError{Path: key}
+	}
+	if m != nil && pre != nil && !pre.fi.IsDir() && single(filepath.Dir(key), key, rec) {
+		trusted, hash, err := m.check(filepath.Dir(key), key, rec, pre.f)
+		if err != nil {
+			return nil, &UntrustedError{Path: key, Err: err}
+		}
+		if trusted {
+			return &Verifier{key: key, root: filepath.Dir(key), files: rec.Files}, nil
+		}
+		pre.h = hash
 	}
 	root, cur, err := current(key, rec, pre)
 	if err != nil {

@@ -177,13 +177,13 @@ func TestCheckMatchesTheSlowPath(t *testing.T) {
 		for _, s := range steps {
 			s.do(t, d)
 			for _, p := range []string{path, linked} {
-				_, err := checkRecord(p, nil, ReadStore)
+				_, err := checkRecord(p, nil, ReadStore, nil)
 				if fast, slow := err == nil, slowCheck(p, tf); fast != slow {
 					t.Errorf("dir=%v, %s, %s: trusted %v through resolve, %v by name (%v)", asDir, s.name, p, fast, slow, err)
 				}
 			}
 		}
-		if _, err := checkRecord(path, nil, ReadStore); err != nil {
+		if _, err := checkRecord(path, nil, ReadStore, nil); err != nil {
 			t.Errorf("dir=%v: the restored configuration is not trusted: %v", asDir, err)
 		}
 	}

@@ -38,7 +38,7 @@ func openNoLinks(name string) (io.ReadCloser, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: name, Kind: kindOf(fi.Mode())}
 	}
-	if fsName := pseudoFSOf(fd); fsName != "" {
+	if fsName := pseudoFSOfStat(fd, &st); fsName != "" {
 		f.Close()
 		return nil, nil, &NotRegularError{Path: name, Kind: "a file of the " + fsName + " pseudo file system"}
 	}

@@ -5,6 +5,8 @@ package safefile
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Magic numbers of Linux pseudo file systems (statfs(2)), whose files
@@ -47,4 +49,22 @@ func pseudoFSOf(fd int) string {
 		return ""
 	}
 	return pseudoFSNames[int64(st.Type)]
+}
+
+// pseudoFSOfStat is pseudoFSOf of the descriptor fd, whose fstat(2) is
+// st. Every pseudo file system of pseudoFSNames is one the kernel mounts
+// with no block device ("nodev" in /proc/filesystems), whose files carry
+// an anonymous device number (major 0). A file on a block device (major
+// other than 0) is on none of them: its statfs(2) is not asked, one
+// system call less on every daemon call.
+func pseudoFSOfStat(fd int, st *syscall.Stat_t) string {
+	if onBlockDevice(st) {
+		return ""
+	}
+	return pseudoFSOf(fd)
+}
+
+// onBlockDevice reports whether st is of a file on a block device.
+func onBlockDevice(st *syscall.Stat_t) bool {
+	return unix.Major(uint64(st.Dev)) != 0
 }
