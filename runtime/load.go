@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/filestamp"
 )
 
 // LoadError is a configuration that could not be built or loaded. When
@@ -50,6 +51,10 @@ type loader struct {
 	engOpts      []engine.Option
 	aopts        []assemble.Option
 	state        State
+	// known are stamps of the configuration's files taken during this
+	// call (the trust check's fstat of the project file): the engine
+	// cache compares them instead of stamping those files again.
+	known filestamp.Set
 }
 
 func (l *loader) mark(name string) {

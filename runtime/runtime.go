@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/bundle"
 	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/internal/filestamp"
 	"github.com/hookctl/hookctl/internal/gopool"
 	"github.com/hookctl/hookctl/internal/jsonlimit"
 	"github.com/hookctl/hookctl/lib/proc"
@@ -477,6 +478,11 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 	}
 	l := &loader{layers: layers, logLevel: req.LogLevel, projectDir: ProjectDir(req.Cwd, getenv), timer: req.Timer,
 		engOpts: append([]engine.Option{engine.WithQuietRuns()}, r.engOpts...), projectCheck: projectCheck}
+	if verifier != nil {
+		if path, fi := verifier.Opened(); fi != nil {
+			l.known = filestamp.Set{path: filestamp.OfInfo(path, fi)}
+		}
+	}
 	// The state (settings.state or state_file) is known once the
 	// configuration is loaded; it opens on first use.
 	if r.newState != nil {

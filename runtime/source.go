@@ -171,7 +171,7 @@ func (c *Cache) acquire(l *loader) (*engine.Engine, func(), error) {
 	if err != nil {
 		return oneShot{}.acquire(l)
 	}
-	if ce := c.get(abs); ce != nil {
+	if ce := c.get(abs, l.known); ce != nil {
 		if l.state != nil {
 			l.state.Close() // the cached engine has its own
 		}
@@ -208,7 +208,7 @@ func layersKey(layers []Layer) (string, error) {
 // state, held until release; ok is false when there is none or its files
 // changed.
 func (c *Cache) Lookup(abs string) (eng *engine.Engine, st State, release func(), ok bool) {
-	ce := c.get(abs)
+	ce := c.get(abs, nil)
 	if ce == nil {
 		return nil, nil, nil, false
 	}
@@ -216,20 +216,31 @@ func (c *Cache) Lookup(abs string) (eng *engine.Engine, st State, release func()
 }
 
 // get returns the engine loaded from path if its files are unchanged,
-// holding it until release.
-func (c *Cache) get(path string) *cachedEngine {
+// holding it until release. known are stamps of some of its files taken
+// during this call (loader.known). The files are stamped outside the
+// cache's lock, which other calls need meanwhile: the engine is held
+// while its stamps are compared, and let go if they changed.
+func (c *Cache) get(path string, known filestamp.Set) *cachedEngine {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	ce := c.m[path]
 	if ce == nil {
-		return nil
-	}
-	if ce.stamps.Changed() {
-		c.retire(path, ce)
+		c.mu.Unlock()
 		return nil
 	}
 	ce.refs++
-	return ce
+	c.mu.Unlock()
+	if !ce.stamps.ChangedGiven(known) {
+		return ce
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ce.refs--
+	if !ce.stale {
+		c.retire(path, ce)
+	} else if ce.refs == 0 {
+		go closeEngine(ce)
+	}
+	return nil
 }
 
 // put stores a freshly loaded engine (held once, for its first caller).

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/filestamp"
 )
 
 // trustedFile is a trusted one-file configuration (in a trust file in
@@ -164,5 +165,34 @@ func TestMemoDifferential(t *testing.T) {
 	}
 	if seen["trusted"] == 0 || seen[string(hcl.CodeTrustChanged)] == 0 {
 		t.Fatalf("the steps never reached both answers: %v", seen)
+	}
+}
+
+// TestVerifierOpened: a one-file configuration's check hands out the
+// stat of the file it read, the same stamp a stat of the path gives; a
+// directory's hands out none.
+func TestVerifierOpened(t *testing.T) {
+	file, _ := trustedFile(t, allowSrc)
+	ix := NewIndex()
+	for range 2 { // hashed, then from the memo
+		v, err := ix.Verify(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, fi := v.Opened()
+		if p != file || fi == nil {
+			t.Fatalf("Opened() = %q, %v; want %q and its stat", p, fi, file)
+		}
+		if !filestamp.OfInfo(p, fi).Equal(filestamp.Of(file)) {
+			t.Errorf("the stamp of the opened file differs from the path's")
+		}
+	}
+	dir, _ := trustedTree(t, map[string]string{"hooks.hcl": allowSrc})
+	v, err := ix.Verify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, fi := v.Opened(); fi != nil {
+		t.Errorf("a directory's check hands out a file's stat")
 	}
 }

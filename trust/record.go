@@ -413,7 +413,7 @@ func checkRecord(path string, opts []Option, read func(string) (*Store, error), 
 			return nil, &UntrustedError{Path: key, Err: err}
 		}
 		if trusted {
-			return &Verifier{key: key, root: filepath.Dir(key), files: rec.Files}, nil
+			return &Verifier{key: key, root: filepath.Dir(key), files: rec.Files, fi: pre.fi}, nil
 		}
 		pre.h = hash
 	}
@@ -422,7 +422,11 @@ func checkRecord(path string, opts []Option, read func(string) (*Store, error), 
 		return nil, &UntrustedError{Path: key, Err: err}
 	}
 	if Digest(cur) == rec.SHA256 {
-		return &Verifier{key: key, root: root, files: rec.Files}, nil
+		v := &Verifier{key: key, root: root, files: rec.Files}
+		if pre != nil && !pre.fi.IsDir() {
+			v.fi = pre.fi
+		}
+		return v, nil
 	}
 	changed := Diff(rec.Files, cur)
 	if len(changed) == 0 {
@@ -577,6 +581,20 @@ type Verifier struct {
 	key   string
 	root  string
 	files map[string]string
+	// fi is the configuration file's stat as it was checked, when the
+	// check opened it (Opened).
+	fi fs.FileInfo
+}
+
+// Opened returns the configuration file the check read, as its fstat(2)
+// said when it was opened, so that a caller that stamps the file (an
+// engine cache) need not stat it again; fi is nil when the check did not
+// open one file (a directory, a path with a link on the way).
+func (v *Verifier) Opened() (path string, fi fs.FileInfo) {
+	if v.fi == nil {
+		return "", nil
+	}
+	return v.key, v.fi
 }
 
 // UntrustedFileError is a file a trusted configuration tried to load that

@@ -1,6 +1,7 @@
 package filestamp
 
 import (
+	"io/fs"
 	"maps"
 	"os"
 	"slices"
@@ -29,6 +30,12 @@ func Of(path string) Stamp {
 	if err != nil {
 		return Stamp{}
 	}
+	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true, ID: idOf(path, fi)}
+}
+
+// OfInfo is Of from fi, what a stat of the file at path returned just
+// now (the fstat(2) of the file a caller opened): no second system call.
+func OfInfo(path string, fi fs.FileInfo) Stamp {
 	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true, ID: idOf(path, fi)}
 }
 
@@ -71,9 +78,18 @@ func (s Set) Equal(o Set) bool {
 
 // Changed stamps the set's files again and reports whether any differs:
 // modified, grown or shrunk, removed, or appeared.
-func (s Set) Changed() bool {
+func (s Set) Changed() bool { return s.ChangedGiven(nil) }
+
+// ChangedGiven is Changed with the stamps of now, files the caller
+// stamped just now (OfInfo of a file it opened), taken as they are
+// instead of stamping those files again.
+func (s Set) ChangedGiven(now Set) bool {
 	for f, st := range s {
-		if !Of(f).Equal(st) {
+		cur, ok := now[f]
+		if !ok {
+			cur = Of(f)
+		}
+		if !cur.Equal(st) {
 			return true
 		}
 	}
