@@ -69,9 +69,19 @@ type VM struct {
 	// it be (the calls of one fire all have about the same deadline);
 	// going off early, it sets itself again for the call in progress.
 	// timerSet is when it will go off (zero: not set), under mu.
-	timer     *time.Timer
-	timerSet  time.Time
+	timer    *time.Timer
+	timerSet time.Time
+	// The context watcher: one per runtime, kept from call to call while
+	// the calls' contexts end together (the hooks of one fire), so that
+	// a fire of ten hooks registers one, not ten. watchDone is the Done
+	// channel it waits on; curDone and curCtx are the call in progress's,
+	// under mu (zero while no call is armed). watchEach registers one per
+	// call, as before (the plain path the tests compare with).
 	stopWatch func() bool
+	watchDone <-chan struct{}
+	curDone   <-chan struct{}
+	armedCtx  context.Context
+	watchEach bool
 
 	// Rewritten returns (results.go): the helpers rewritten handlers'
 	// factories get, the marker object and the values of the last return.
@@ -146,6 +156,7 @@ func (vm *VM) setup() {
 }
 
 func (vm *VM) dispose() {
+	vm.unwatch()
 	vm.mu.Lock()
 	vm.timer.Stop()
 	vm.timerSet = time.Time{}
@@ -225,10 +236,12 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 	vm.cur, vm.curCtx, vm.allow, vm.deadline = call, ctx, allow, deadline
 	vm.hookVal, vm.eventVal = nil, nil
 	vm.matched, vm.jobsLate = false, false
+	done := ctx.Done()
 	vm.mu.Lock()
 	vm.armed = true
 	vm.seq++
 	seq := vm.seq
+	vm.curDone, vm.armedCtx = done, ctx
 	vm.timerAt = deadline
 	if !deadline.IsZero() && (vm.timerSet.IsZero() || deadline.Before(vm.timerSet)) {
 		vm.timerSet = deadline
@@ -236,21 +249,59 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 	}
 	vm.mu.Unlock()
 	vm.pool.scriptStarted()
-	if ctx.Done() != nil {
+	if done == nil {
+		return
+	}
+	if vm.watchEach {
 		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interruptCall(seq, ctx.Err()) })
+		return
+	}
+	if vm.watchDone != done {
+		if vm.stopWatch != nil {
+			vm.stopWatch()
+		}
+		vm.watchDone = done
+		vm.stopWatch = context.AfterFunc(ctx, func() { vm.interruptDone(done) })
+	}
+	// A watcher kept from an earlier call runs once: if the context ended
+	// between two calls, while none was armed, it did nothing, and this
+	// call is interrupted here, before it runs a line.
+	select {
+	case <-done:
+		vm.interruptCall(seq, ctx.Err())
+	default:
+	}
+}
+
+// interruptDone interrupts the call in progress if its context's Done
+// channel is done (the watcher's).
+func (vm *VM) interruptDone(done <-chan struct{}) {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	if vm.armed && vm.curDone == done {
+		vm.interrupted, vm.cause = true, vm.armedCtx.Err()
+		vm.rt.Interrupt(vm.cause)
+	}
+}
+
+// unwatch stops the context watcher.
+func (vm *VM) unwatch() {
+	if vm.stopWatch != nil {
+		vm.stopWatch()
+		vm.stopWatch, vm.watchDone = nil, nil
 	}
 }
 
 // end disarms the call's interrupts and clears any that fired, so the
 // next call starts clean.
 func (vm *VM) end() {
-	if vm.stopWatch != nil {
-		vm.stopWatch()
-		vm.stopWatch = nil
+	if vm.watchEach {
+		vm.unwatch()
 	}
 	vm.pool.scriptEnded()
 	vm.mu.Lock()
 	vm.armed = false
+	vm.curDone, vm.armedCtx = nil, nil
 	interrupted := vm.interrupted
 	vm.interrupted, vm.cause = false, nil
 	vm.mu.Unlock()
