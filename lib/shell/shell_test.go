@@ -336,6 +336,15 @@ func TestParse(t *testing.T) {
 		{"more launchers", "setsid -f taskset -c 0 strace -f -o /dev/null unbuffer chronic systemd-run --user -p X=1 xvfb-run -a -s '-screen 0' firejail --noprofile busybox rm x", []Segment{
 			sg("rm x", wrap("setsid", "taskset", "strace", "unbuffer", "chronic", "systemd-run", "xvfb-run", "firejail", "busybox")),
 		}},
+		{"caffeinate", "caffeinate -dims -t 600 -w 42 rm -rf x", []Segment{sg("rm -rf x", wrap("caffeinate"))}},
+		{"arch", "arch -x86_64 rm x && arch -arm64e -c -d HOME -e A=1 -arch x86_64 rm y", []Segment{
+			sg("rm x", wrap("arch")), sg("rm y", op("&&"), wrap("arch")),
+		}},
+		{"arch -h", "arch -h", []Segment{sg("arch -h")}},
+		{"wsl", "wsl rm x && wsl -d Ubuntu -u root --cd /tmp -- rm y && wsl -e rm z && wsl --exec rm w", []Segment{
+			sg("rm x", wrap("wsl")), sg("rm y", op("&&"), wrap("wsl")), sg("rm z", op("&&"), wrap("wsl")), sg("rm w", op("&&"), wrap("wsl")),
+		}},
+		{"wsl --list", "wsl --list --verbose", []Segment{sg("wsl --list --verbose")}},
 		{"script -c", "script -qc 'rm x; ls' /dev/null", []Segment{
 			sg("rm x", sub(), wrap("script -c")), sg("ls", op(";"), sub(), wrap("script -c")),
 		}},

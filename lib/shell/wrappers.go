@@ -57,7 +57,11 @@ type launch struct {
 	bareDash  bool     // "-" is an option rather than the end of options
 	splitOpt  byte     // short option whose value is split into more words
 	splitLong string   // long option whose value is split into more words
-	kind      launchKind
+	// wordOpts: every option is a whole word after one dash (macOS's
+	// arch: -x86_64, -arch NAME), not a cluster of letters; longArg and
+	// noRunLong name them.
+	wordOpts bool
+	kind     launchKind
 }
 
 // launchKind tells what a launcher does with the words after its options.
@@ -143,6 +147,28 @@ var launchers = map[string]*launch{
 	},
 	"xvfb-run": {shortArg: "efnpsw", longArg: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}, noRun: "h", noRunLong: []string{"help"}},
 	"firejail": {noRunLong: []string{"help", "version", "list", "tree", "top"}},
+	// macOS: caffeinate [-dimsu] [-t SECONDS] [-w PID] [UTILITY ARGS...],
+	// arch [-x86_64|-arm64|-arm64e|-i386...] [-arch NAME] [-c] [-d NAME]
+	// [-e NAME=VALUE] PROG ARGS...
+	"caffeinate": {shortArg: "tw"},
+	"arch": {
+		wordOpts:  true,
+		longArg:   []string{"arch", "d", "e"},
+		noRunLong: []string{"h"},
+	},
+	// Windows: wsl [-d DISTRO] [-u USER] [--cd DIR] [-e | --exec | --]
+	// COMMAND runs a command in a Linux distribution (the options that
+	// manage distributions run none).
+	"wsl": {
+		shortArg: "du",
+		longArg:  []string{"distribution", "user", "cd", "shell-type"},
+		noRun:    "l",
+		noRunLong: []string{
+			"help", "list", "install", "shutdown", "status", "update", "version", "set-default",
+			"set-version", "set-default-version", "export", "import", "import-in-place", "unregister",
+			"terminate", "mount", "unmount", "manage", "debug-shell",
+		},
+	},
 	"flock": {
 		shortArg:  "wE",
 		longArg:   []string{"conflict-exit-code", "timeout"},
@@ -387,6 +413,20 @@ func (l *launch) options(args []arg) (optionSet, []arg, bool) {
 			continue
 		case len(a) < 2 || a[0] != '-':
 			return opts, args, true
+		case l.wordOpts:
+			name := strings.TrimLeft(a, "-")
+			args = args[1:]
+			if slices.Contains(l.noRunLong, name) {
+				return opts, nil, false
+			}
+			if slices.Contains(l.longArg, name) {
+				if len(args) == 0 {
+					return opts, nil, false
+				}
+				args = args[1:]
+			}
+			opts.long = append(opts.long, name)
+			continue
 		case strings.HasPrefix(a, "--"):
 			name, value, hasValue := strings.Cut(a[2:], "=")
 			args = args[1:]
