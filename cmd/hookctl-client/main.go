@@ -147,7 +147,9 @@ func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 			select {} // the block is being written; the process exits
 		}
 		os.Stdout.Write(resp.Stdout)
-		os.Stderr.Write(resp.Stderr)
+		if len(resp.Stderr) > 0 {
+			os.Stderr.Write(resp.Stderr)
+		}
 		return resp.Code
 	}
 	if ctx.Err() != nil {
