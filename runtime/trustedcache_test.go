@@ -77,8 +77,12 @@ func TestCacheTrustedEditSameSize(t *testing.T) {
 
 // TestCacheConcurrentChanges: calls through the cache while the trusted
 // configuration changes under them answer with one of its versions (each
-// trusted in turn), never fail to fire (an engine closed while a call
-// held it), and the call after the last change answers with it.
+// trusted in turn) and never fail to fire (an engine closed while a call
+// held it). The cache's clock calls every file settled, so that engines
+// are kept and let go under the calls; it also lets an engine loaded
+// just before a change keep the changed file's stamp (what the settle
+// rule is for), so the last version checked is written once the calls
+// have stopped, and is the one answered.
 func TestCacheConcurrentChanges(t *testing.T) {
 	cfg := config(t, denyRm)
 	tf := filepath.Join(filepath.Dir(cfg), "trust.json")
@@ -117,6 +121,10 @@ func TestCacheConcurrentChanges(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+	writeBack(t, cfg, denyRm+"# the last version\n")
+	if _, err := trust.Trust(tf, cfg); err != nil {
+		t.Fatal(err)
+	}
 	if r := rt.Answer(context.Background(), req); !blocked(r) || !strings.Contains(string(r.Stdout), "rm -rf is not allowed") {
 		t.Fatalf("after the last change (deny): %s %s", r.Stdout, r.Stderr)
 	}
