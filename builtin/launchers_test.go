@@ -8,7 +8,8 @@ import (
 )
 
 // TestPlatformLaunchers: the launchers of macOS (caffeinate, arch) and
-// Windows (wsl), and on macOS the GNU tools Homebrew installs with a "g"
+// Windows (wsl, cmd's start, PowerShell's Start-Process, runas,
+// Invoke-Command's script block), and on macOS the GNU tools Homebrew installs with a "g"
 // in front (grm is GNU rm), run the command they are given: the guards
 // judge that command as they judge it alone.
 func TestPlatformLaunchers(t *testing.T) {
@@ -60,6 +61,22 @@ func TestPlatformLaunchers(t *testing.T) {
 			{`wsl --exec sudo rm -rf /`, true},
 			{`wsl --cd /tmp ls`, false},
 			{`wsl --list --verbose`, false},
+			{`start "" rm -rf ~`, true},
+			{`start /wait cmd /c rd /s /q C:\`, true},
+			{`start /d C:\tmp /b rd /s /q C:\Users\me`, true},
+			{`start "title" /min rd /s /q C:\Users\me`, true},
+			{`Start-Process cmd -ArgumentList '/c rd /s /q C:\'`, true},
+			{`start -FilePath cmd -ArgumentList '/c','rd /s /q C:\Users\me' -Wait`, true},
+			{`saps -NoNewWindow pwsh -Args '-c Remove-Item -Recurse ~'`, true},
+			{`runas /user:Administrator "cmd /c rd /s /q C:\"`, true},
+			{`runas /savecred /user:me "powershell -c Remove-Item -Recurse C:\Users\me"`, true},
+			{`Invoke-Command -ScriptBlock { Remove-Item -Recurse ~ }`, true},
+			{`icm { rd /s /q C:\Windows }`, true},
+			{`start notepad.exe`, false},
+			{`start "" https://example.com`, false},
+			{`Start-Process code -ArgumentList .`, false},
+			{`runas /user:me notepad`, false},
+			{`Invoke-Command -ScriptBlock { Get-ChildItem }`, false},
 		}, []row{
 			{`wsl cat .env`, true},
 			{`wsl -- cat README.md`, false},

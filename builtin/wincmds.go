@@ -3,6 +3,7 @@ package builtin
 import (
 	"encoding/base64"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -14,7 +15,8 @@ import (
 // Remove-Item (and its aliases ri, del, erase, rd, rmdir, rm) and cmd's
 // rd, rmdir, del and erase with /s are judged as rm -r of their paths;
 // cmd /c LINE and powershell or pwsh -Command LINE (-EncodedCommand
-// decoded) are checked as nested lines. $env:USERPROFILE,
+// decoded), what start (cmd's, and PowerShell's Start-Process), runas
+// and Invoke-Command's script block run are checked as nested lines. $env:USERPROFILE,
 // ${env:USERPROFILE}, $USERPROFILE and %USERPROFILE% in a path are the
 // home directory. The lines are read with the POSIX parser: what it
 // cannot split as PowerShell does is not seen.
@@ -48,6 +50,19 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 				}
 				return g.nested(line, at, project)
 			}
+		}
+	case "start", "start-process", "saps":
+		return g.firstFinding(startLines(args), at, project)
+	case "runas":
+		for i, a := range args {
+			if !strings.HasPrefix(a, "/") {
+				return g.nested(strings.Join(args[i:], " "), at, project)
+			}
+		}
+	case "invoke-command", "icm":
+		line := strings.Join(args, " ")
+		if i, j := strings.IndexByte(line, '{'), strings.LastIndexByte(line, '}'); i >= 0 && j > i {
+			return g.nested(line[i+1:j], at, project)
 		}
 	case "remove-item", "ri", "del", "erase", "rd", "rmdir", "rm":
 		var paths []string
@@ -117,4 +132,113 @@ func decodeEncodedCommand(b string) (string, bool) {
 		u[i] = uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
 	}
 	return string(utf16.Decode(u)), true
+}
+
+// firstFinding checks each of lines, the readings of one command line: a
+// deny of any wins, else the first question.
+func (g *dangerGuard) firstFinding(lines []string, at place, project string) (finding, bool) {
+	var ask finding
+	asked := false
+	for _, l := range lines {
+		f, ok := g.nested(l, at, project)
+		switch {
+		case ok && !f.ask:
+			return f, true
+		case ok && !asked:
+			ask, asked = f, true
+		}
+	}
+	return ask, asked
+}
+
+// startLines returns the command lines cmd's start and PowerShell's
+// Start-Process (whose alias start is) may run, in every reading: as cmd
+// reads it, its switches (/wait, /d DIR, /node N, /affinity MASK) then the
+// program and its arguments as written, with and without the first word
+// (cmd takes it as the window's title when it was quoted, start "" rm -rf
+// ~, a distinction the words no longer carry); and as PowerShell reads
+// it, its parameters (-Wait, -WorkingDirectory DIR, -FilePath PROG,
+// -ArgumentList ARGS, whose commas separate arguments) left out and the
+// program joined to its arguments.
+func startLines(args []string) []string {
+	var lines []string
+	// cmd: START ["title"] [switches] program args
+	switches := func(i int) int {
+		for ; i < len(args) && strings.HasPrefix(args[i], "/") && len(args[i]) > 1; i++ {
+			switch strings.ToLower(args[i]) {
+			case "/d", "/node", "/affinity":
+				i++
+			}
+		}
+		return i
+	}
+	for _, from := range []int{0, 1} {
+		if i := switches(from); i < len(args) {
+			if l := strings.Join(args[i:], " "); !slices.Contains(lines, l) {
+				lines = append(lines, l)
+			}
+		}
+	}
+	var prog, words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		la := strings.ToLower(a)
+		if !strings.HasPrefix(la, "-") || len(la) < 2 {
+			words = append(words, a)
+			continue
+		}
+		name, _, attached := strings.Cut(strings.TrimLeft(la, "-"), ":")
+		switch {
+		case startSwitch(name):
+		case len(name) >= 2 && strings.HasPrefix("argumentlist", name) || name == "args":
+			if !attached && i+1 < len(args) {
+				i++
+				words = append(words, strings.ReplaceAll(args[i], ",", " "))
+			}
+		case name != "" && strings.HasPrefix("filepath", name) || name == "pspath" || name == "path":
+			if !attached && i+1 < len(args) {
+				i++
+				prog = append(prog, args[i])
+			}
+		case startParam(name):
+			if !attached {
+				i++
+			}
+		default: // not Start-Process': an argument
+			words = append(words, a)
+		}
+	}
+	if ps := strings.Join(append(prog, words...), " "); ps != "" && !slices.Contains(lines, ps) {
+		lines = append(lines, ps)
+	}
+	return lines
+}
+
+// startParam reports whether name is one of Start-Process' parameters
+// that take a value, by a prefix of two letters or more.
+func startParam(name string) bool {
+	if len(name) < 2 {
+		return false
+	}
+	for _, p := range []string{"workingdirectory", "verb", "windowstyle", "credential", "redirectstandardinput",
+		"redirectstandardoutput", "redirectstandarderror", "environment"} {
+		if strings.HasPrefix(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// startSwitch reports whether name is one of Start-Process' switches
+// (parameters without a value), by a prefix of two letters or more.
+func startSwitch(name string) bool {
+	if len(name) < 2 {
+		return false
+	}
+	for _, sw := range []string{"wait", "nonewwindow", "passthru", "loaduserprofile", "usenewenvironment"} {
+		if strings.HasPrefix(sw, name) {
+			return true
+		}
+	}
+	return false
 }
