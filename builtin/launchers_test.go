@@ -9,7 +9,9 @@ import (
 
 // TestPlatformLaunchers: the launchers of macOS (caffeinate, arch) and
 // Windows (wsl, cmd's start, PowerShell's Start-Process, runas,
-// Invoke-Command's script block), and on macOS the GNU tools Homebrew installs with a "g"
+// Invoke-Command's script block), cmd's switches run together (rd /s/q),
+// its @ prefix, the system directories' variables (%SystemRoot%,
+// $env:windir), and on macOS the GNU tools Homebrew installs with a "g"
 // in front (grm is GNU rm), run the command they are given: the guards
 // judge that command as they judge it alone.
 func TestPlatformLaunchers(t *testing.T) {
@@ -77,6 +79,17 @@ func TestPlatformLaunchers(t *testing.T) {
 			{`Start-Process code -ArgumentList .`, false},
 			{`runas /user:me notepad`, false},
 			{`Invoke-Command -ScriptBlock { Get-ChildItem }`, false},
+			{`rd /s/q C:\Users\me`, true},
+			{`RD /S/Q C:\`, true},
+			{`@rd /s /q C:\Users\me`, true},
+			{`del /f/s/q C:\Users\me`, true},
+			{`rd /s /q %SystemDrive%\`, true},
+			{`rd /s /q %SystemRoot%`, true},
+			{`Remove-Item -Recurse -Force $env:windir`, true},
+			{`Remove-Item -Recurse "${env:ProgramFiles}"`, true},
+			{`rd /s /q %ProgramData%\`, true},
+			{`rd /q/s build`, false},
+			{`del /q x.txt`, false},
 		}, []row{
 			{`wsl cat .env`, true},
 			{`wsl -- cat README.md`, false},

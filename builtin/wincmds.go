@@ -24,7 +24,8 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 	if len(s.Argv) == 0 {
 		return finding{}, false
 	}
-	name := strings.TrimSuffix(strings.ToLower(path.Base(strings.ReplaceAll(s.Argv[0], `\`, "/"))), ".exe")
+	// cmd runs @rd as rd (the @ only keeps the line from being echoed).
+	name := strings.TrimSuffix(strings.ToLower(path.Base(strings.ReplaceAll(strings.TrimLeft(s.Argv[0], "@"), `\`, "/"))), ".exe")
 	args := s.Argv[1:]
 	switch name {
 	case "cmd":
@@ -70,8 +71,11 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 		for _, a := range args {
 			la := strings.ToLower(a)
 			switch {
-			case la == "/s" && name != "remove-item" && name != "ri":
-				recursive = true
+			case name != "remove-item" && name != "ri" && name != "rm" && cmdSwitches(la) != "":
+				// cmd's switches, alone or run together (/s/q)
+				if strings.Contains(cmdSwitches(la), "s") {
+					recursive = true
+				}
 			case strings.HasPrefix(la, "-"):
 				opt, _, _ := strings.Cut(la[1:], ":")
 				if opt == "r" || len(opt) >= 2 && strings.HasPrefix("recurse", opt) {
@@ -80,7 +84,7 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 			case strings.HasPrefix(la, "/") && len(la) == 2 && name != "rm" && name != "remove-item" && name != "ri":
 				// another cmd switch (/q, /f, /a)
 			default:
-				paths = append(paths, winHome(a, "~"))
+				paths = append(paths, winSystemDir(winHome(a, "~")))
 			}
 		}
 		if !recursive || len(paths) == 0 {
@@ -241,4 +245,51 @@ func startSwitch(name string) bool {
 		}
 	}
 	return false
+}
+
+// cmdSwitches returns the letters of a word of cmd switches, one or run
+// together (/s, /s/q, /S/Q/F), "" for any other word.
+func cmdSwitches(la string) string {
+	if len(la) < 2 || la[0] != '/' {
+		return ""
+	}
+	var out []byte
+	for _, part := range strings.Split(la[1:], "/") {
+		if len(part) != 1 || part[0] < 'a' || part[0] > 'z' {
+			return ""
+		}
+		out = append(out, part[0])
+	}
+	return string(out)
+}
+
+// winSystemVars are the spellings, in cmd and PowerShell, of the system's
+// own directories, and the directory each stands for (the system drive
+// taken as C:, where Windows is installed unless it was moved).
+var winSystemVars = []struct{ v, dir string }{
+	{"%SystemDrive%", "C:"}, {"$env:SystemDrive", "C:"}, {"${env:SystemDrive}", "C:"},
+	{"%SystemRoot%", `C:\Windows`}, {"$env:SystemRoot", `C:\Windows`}, {"${env:SystemRoot}", `C:\Windows`},
+	{"%windir%", `C:\Windows`}, {"$env:windir", `C:\Windows`}, {"${env:windir}", `C:\Windows`},
+	{"%ProgramFiles%", `C:\Program Files`}, {"$env:ProgramFiles", `C:\Program Files`}, {"${env:ProgramFiles}", `C:\Program Files`},
+	{"%ProgramFiles(x86)%", `C:\Program Files (x86)`}, {"${env:ProgramFiles(x86)}", `C:\Program Files (x86)`},
+	{"%ProgramData%", `C:\ProgramData`}, {"$env:ProgramData", `C:\ProgramData`}, {"${env:ProgramData}", `C:\ProgramData`},
+	{"%ALLUSERSPROFILE%", `C:\ProgramData`}, {"$env:ALLUSERSPROFILE", `C:\ProgramData`},
+	{"%PUBLIC%", `C:\Users\Public`}, {"$env:PUBLIC", `C:\Users\Public`},
+}
+
+// winSystemDir returns w with a leading spelling of a system directory
+// (winSystemVars, in any case) replaced by the directory.
+func winSystemDir(w string) string {
+	if len(w) < 2 || w[0] != '$' && w[0] != '%' {
+		return w
+	}
+	for _, sv := range winSystemVars {
+		if len(w) >= len(sv.v) && strings.EqualFold(w[:len(sv.v)], sv.v) {
+			rest := w[len(sv.v):]
+			if rest == "" || rest[0] == '/' || rest[0] == '\\' {
+				return sv.dir + rest
+			}
+		}
+	}
+	return w
 }
