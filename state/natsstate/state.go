@@ -445,6 +445,7 @@ var (
 	errNotConnected = errors.New("not connected")
 	errNotAnswering = errors.New("server not answering")
 	errDisconnected = errors.New("connection lost while waiting for the reply")
+	errNoReply      = fmt.Errorf("no reply within %s, asked again", readAttempt)
 )
 
 // linkCtx returns a context that is canceled when the current connection
@@ -535,6 +536,9 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 		// A read nobody answered in time (ctx itself still running).
 		unanswered := !write && err != nil && actx.Err() != nil && ctx.Err() == nil
 		cancel()
+		if unanswered {
+			err = errNoReply
+		}
 		if err == nil {
 			if jerr := json.Unmarshal(resp.Data, out); jerr != nil {
 				return fmt.Errorf("natsstate: %s %q: bad JetStream reply: %w", op, key, jerr)

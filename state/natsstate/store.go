@@ -480,6 +480,9 @@ func (st *Store) listConsumer(ctx context.Context, prefix string) (jetstream.Con
 		if err == nil {
 			return cons, nil
 		}
+		if unanswered {
+			err = errNoReply
+		}
 		if !leaderless(err) && !unanswered || st.s.isClosed() {
 			return nil, st.jsErr("keys", prefix, err)
 		}
