@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // natsServerProcess builds nats-server from the module cache (it is a
@@ -55,6 +57,35 @@ func natsServerProcess(t *testing.T) (string, *os.Process) {
 	}
 }
 
+// stopProcess stops p, a child of the test, with SIGSTOP and returns once
+// it has stopped. kill(2) only marks the signal pending: a thread of p
+// running when it is sent (on another CPU, or one the hypervisor has not
+// scheduled yet) goes on until it next enters the kernel, and on a loaded
+// machine nats-server answered requests for tens of milliseconds after
+// the signal was sent. The kernel reports the stop to the parent once
+// every thread has stopped; wait4(WUNTRACED) waits for that report (it
+// does not reap p).
+func stopProcess(t *testing.T, p *os.Process) {
+	t.Helper()
+	if err := p.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	var ws unix.WaitStatus
+	for {
+		_, err := unix.Wait4(p.Pid, &ws, unix.WUNTRACED, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("waiting for process %d to stop: %v", p.Pid, err)
+		}
+		break
+	}
+	if !ws.Stopped() {
+		t.Fatalf("process %d did not stop: wait status %#x", p.Pid, ws)
+	}
+}
+
 // TestServeProcessStalledNATS: a real `hookctl serve --nats` in front of a
 // real nats-server stopped with SIGSTOP. Denies do not wait for the audit
 // record: 14 concurrent requests, each of which used to hold the audit
@@ -76,9 +107,7 @@ func TestServeProcessStalledNATS(t *testing.T) {
 		t.Fatalf("a deny with NATS up: %d %s %v", r.code, r.raw, r.err)
 	}
 
-	if err := nats.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, nats)
 	stopped := time.Now()
 	const n = 14
 	var wg sync.WaitGroup
@@ -152,9 +181,7 @@ func TestServeProcessShutdownStalledNATS(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "hooks.hcl")
 	writeFile(t, cfg, browserHCL)
 	p := startReplica(t, cfg, "--nats", url, "--nats-timeout", "60s", "--shutdown-timeout", "1s")
-	if err := nats.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, nats)
 	for i := range 3 {
 		if r := request("POST", p.base+"/claude", prePayload); r.code != 200 || !strings.Contains(r.raw, "BROWSER-TEST-DENY") {
 			t.Fatalf("deny %d with NATS stopped: %d %s %v", i, r.code, r.raw, r.err)
@@ -286,9 +313,7 @@ func TestServeProcessKVFailsFastOnStalledNATS(t *testing.T) {
 	if r := request("POST", p.base+"/claude", prePayload); r.code != 200 || !strings.Contains(r.raw, "KV-COUNTED") {
 		t.Fatalf("with NATS up: %d %s %v", r.code, r.raw, r.err)
 	}
-	if err := nats.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, nats)
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		if r := request("GET", p.base+"/readyz", ""); r.code == 503 {
 			break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -161,4 +162,51 @@ func TestClusterR3(t *testing.T) {
 			t.Errorf("audit after the kill: %v", err)
 		}
 	})
+}
+
+// TestReadsReachANewLeader: right after the node leading the bucket's
+// stream died, the other nodes still believe in it until their election
+// timeout and drop the stream's requests unanswered. A Get, and Keys,
+// made then get their answer from the new leader, within their timeout (a
+// minute), instead of waiting for the lost reply until the timeout and
+// failing, as Get did.
+func TestReadsReachANewLeader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-node cluster")
+	}
+	nodes := startCluster(t, 3)
+	url := clusterURL(nodes)
+	name := bucketName(t)
+	opts := []natsstate.Option{natsstate.WithBucket(name), natsstate.WithReplicas(3), natsstate.WithTimeout(time.Minute)}
+	ctx := context.Background()
+	if err := open(t, url, opts...).KV().Set(ctx, "k", 7, 0); err != nil {
+		t.Fatal(err)
+	}
+	leader := streamInfo(t, url, "KV_"+name).Cluster.Leader
+	var victim *testServer
+	var survivors []string
+	for _, n := range nodes {
+		if n.Name() == leader {
+			victim = n
+		} else {
+			survivors = append(survivors, n.URL())
+		}
+	}
+	if victim == nil {
+		t.Fatalf("leader %q is none of the nodes", leader)
+	}
+	st := open(t, strings.Join(survivors, ","), opts...)
+	victim.Stop()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if v, ok, err := st.KV().Get(ctx, "k"); err != nil || !ok || v != int64(7) {
+			t.Errorf("Get after the leader died = %v, %v, %v; want 7", v, ok, err)
+		}
+	})
+	wg.Go(func() {
+		if ks, err := st.KV().Keys(ctx, ""); err != nil || !slices.Equal(ks, []string{"k"}) {
+			t.Errorf("Keys after the leader died = %q, %v; want [k]", ks, err)
+		}
+	})
+	wg.Wait()
 }

@@ -72,7 +72,11 @@
 // also matches ErrOutcomeUnknown: it may have been applied. Requests that
 // JetStream certainly did not carry out (no responders while a stream
 // leader is elected, "unavailable" replies) are retried within the same
-// bounds, so a cluster losing a node keeps serving. The client reconnects
+// bounds, and a read (Get, the read of Incr and CompareAndSwap, Keys'
+// consumer) that gets no reply within 2s is asked again: after the node
+// leading a stream died, the others drop its requests unanswered until
+// they notice (4 to 9s), so a cluster losing a node keeps serving, reads
+// included. The client reconnects
 // on its own, for ever, and operations succeed again once it has. The
 // engine treats these errors as it treats any failing hook: the kv module
 // throws, and the hook's on_error policy decides. State.Ready reports,

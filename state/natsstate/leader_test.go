@@ -20,13 +20,20 @@ type leaderlessJS struct {
 	jetstream.JetStream
 	fails []error
 	never bool // no leader ever
-	calls atomic.Int32
+	// silent is how many of the first creations get no reply at all, as
+	// when the cluster still believes in a leader that died.
+	silent int
+	calls  atomic.Int32
 }
 
 func (j *leaderlessJS) CreateConsumer(ctx context.Context, stream string, cfg jetstream.ConsumerConfig) (jetstream.Consumer, error) {
 	n := int(j.calls.Add(1))
 	if j.never {
 		return nil, nats.ErrNoResponders
+	}
+	if n <= j.silent {
+		<-ctx.Done()
+		return nil, ctx.Err()
 	}
 	if n <= len(j.fails) {
 		return nil, j.fails[n-1]
@@ -81,5 +88,30 @@ func TestKeysWaitsForALeader(t *testing.T) {
 	}
 	if got := fake.calls.Load(); got < 3 {
 		t.Errorf("no leader: asked %d times before giving up, want several", got)
+	}
+}
+
+// TestKeysAsksAgainWhenUnanswered: a consumer creation that gets no reply
+// at all, as while the nodes still believe in a leader that died, is
+// asked again instead of waiting out Keys' whole timeout (a minute here),
+// which it did: the new leader answers the next request.
+func TestKeysAsksAgainWhenUnanswered(t *testing.T) {
+	ts := startServer(t)
+	st := open(t, ts.URL(), natsstate.WithBucket(bucketName(t)), natsstate.WithTimeout(time.Minute))
+	ctx := context.Background()
+	if err := st.KV().Set(ctx, "a", 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	var fake *leaderlessJS
+	natsstate.WrapJetStream(st, func(js jetstream.JetStream) jetstream.JetStream {
+		fake = &leaderlessJS{JetStream: js, silent: 1}
+		return fake
+	})
+	keys, err := st.KV().Keys(ctx, "")
+	if err != nil || !slices.Equal(keys, []string{"a"}) {
+		t.Fatalf("Keys after an unanswered request = %q, %v; want [a]", keys, err)
+	}
+	if got := fake.calls.Load(); got != 2 {
+		t.Errorf("consumer created in %d requests, want 2", got)
 	}
 }

@@ -445,6 +445,7 @@ var (
 	errNotConnected = errors.New("not connected")
 	errNotAnswering = errors.New("server not answering")
 	errDisconnected = errors.New("connection lost while waiting for the reply")
+	errNoReply      = fmt.Errorf("no reply within %s, asked again", readAttempt)
 )
 
 // linkCtx returns a context that is canceled when the current connection
@@ -497,12 +498,24 @@ func (r *reply) apiErr() *apiError { return r.Error }
 
 type apiReply interface{ apiErr() *apiError }
 
+// readAttempt bounds how long a read waits for its reply before it asks
+// again. After the node leading a stream died, the other nodes go on
+// believing in it until their election timeout (4 to 9 s) and drop the
+// stream's API requests unanswered meanwhile; a read asked once would
+// wait out its whole operation timeout, although a new leader answers a
+// few seconds later. Asking a read again changes nothing, so it is asked
+// again every readAttempt, and the reply to the last question is the
+// answer. A busy server answers in milliseconds; a late reply to an
+// earlier question is merely dropped.
+const readAttempt = 2 * time.Second
+
 // call sends m and decodes the JSON reply into out. It retries, with
 // backoff and until ctx ends, what was certainly not carried out: no
 // responder (the stream has no leader yet) and JetStream's "unavailable"
-// replies. It fails at once when the client is not connected. A write
-// whose reply does not come is reported with Unknown set. A JetStream
-// error in the reply is returned as *apiError.
+// replies; a read (write false) is also asked again when no reply came
+// within readAttempt. It fails at once when the client is not connected.
+// A write whose reply does not come is reported with Unknown set. A
+// JetStream error in the reply is returned as *apiError.
 func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiReply, write bool) error {
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -515,7 +528,17 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 			}
 			return &Error{Op: op, Key: key, Err: err}
 		}
-		resp, err := s.request(ctx, link, m)
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if !write {
+			actx, cancel = context.WithTimeout(ctx, readAttempt)
+		}
+		resp, err := s.request(actx, link, m)
+		// A read nobody answered in time (ctx itself still running).
+		unanswered := !write && err != nil && actx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if unanswered {
+			err = errNoReply
+		}
 		if err == nil {
 			if jerr := json.Unmarshal(resp.Data, out); jerr != nil {
 				return fmt.Errorf("natsstate: %s %q: bad JetStream reply: %w", op, key, jerr)
@@ -531,7 +554,7 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 		} else if errors.Is(err, nats.ErrMaxPayload) || errors.Is(err, nats.ErrBadSubject) {
 			// Refused by the client before sending: NATS is fine.
 			return err
-		} else if !errors.Is(err, nats.ErrNoResponders) {
+		} else if !errors.Is(err, nats.ErrNoResponders) && !unanswered {
 			// No reply: the request may have been carried out.
 			if errors.Is(err, nats.ErrConnectionClosed) && s.isClosed() {
 				return ErrClosed
@@ -539,7 +562,7 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 			sent := !errors.Is(err, nats.ErrReconnectBufExceeded) && !errors.Is(err, nats.ErrConnectionReconnecting)
 			return &Error{Op: op, Key: key, Err: err, Unknown: write && sent}
 		}
-		// Not carried out: try again after a pause.
+		// Not carried out, or a read: try again after a pause.
 		if serr := sleep(ctx, attempt); serr != nil {
 			return &Error{Op: op, Key: key, Err: fmt.Errorf("%w (last: %w)", serr, err)}
 		}

@@ -455,14 +455,18 @@ func (st *Store) Keys(ctx context.Context, prefix string) ([]string, error) {
 	return keys, nil
 }
 
-// listConsumer creates Keys' consumer. As call does for requests, it
-// tries again, with backoff and until ctx ends, while the stream has no
-// leader to answer (no responders, JetStream's "unavailable"): a new
-// leader is being elected, as after the node leading the stream died.
-// Creating the consumer changes no key, so trying again is safe.
+// listConsumer creates Keys' consumer. As call does for reads, it tries
+// again, with backoff and until ctx ends, while the stream has no leader
+// to answer (no responders, JetStream's "unavailable") and when no reply
+// came within readAttempt (the cluster still believes in a leader that
+// died, and drops the request): a new leader is being elected, as after
+// the node leading the stream, or the cluster, died. Creating the
+// consumer changes no key, so trying again is safe; a consumer created by
+// a request whose reply was lost is removed by the server once inactive.
 func (st *Store) listConsumer(ctx context.Context, prefix string) (jetstream.Consumer, error) {
 	for attempt := 0; ; attempt++ {
-		cons, err := st.s.js.CreateConsumer(ctx, st.s.kvStream, jetstream.ConsumerConfig{
+		actx, cancel := context.WithTimeout(ctx, readAttempt)
+		cons, err := st.s.js.CreateConsumer(actx, st.s.kvStream, jetstream.ConsumerConfig{
 			DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
 			AckPolicy:         jetstream.AckNonePolicy,
 			FilterSubject:     st.s.kvSubject + prefixFilter(prefix),
@@ -471,10 +475,15 @@ func (st *Store) listConsumer(ctx context.Context, prefix string) (jetstream.Con
 			Replicas:          1,
 			InactiveThreshold: 30 * time.Second,
 		})
+		unanswered := err != nil && actx.Err() != nil && ctx.Err() == nil
+		cancel()
 		if err == nil {
 			return cons, nil
 		}
-		if !leaderless(err) || st.s.isClosed() {
+		if unanswered {
+			err = errNoReply
+		}
+		if !leaderless(err) && !unanswered || st.s.isClosed() {
 			return nil, st.jsErr("keys", prefix, err)
 		}
 		if serr := sleep(ctx, attempt); serr != nil {

@@ -99,23 +99,77 @@ func hostRunner(specPath string) error {
 	return os.WriteFile(s.Output+".rc", []byte(fmt.Sprint(code)), 0o644)
 }
 
+// npmInstalls holds the installations made by this test binary, one per
+// package and version. The parallel tests that need the same host
+// (TestGeminiCLIWithHookctl, TestSlowGuard, TestInstalledFromSubdirectory)
+// used to each find the program missing on a fresh machine and run npm
+// install into the same directory at once: the later npm rewrote the tree
+// the earlier one had just finished (removing and extracting files again),
+// so a test that went on ran the host from a half-written installation
+// (75 of the 84 files of Gemini CLI's bundle there, the earlier npm
+// exiting 0 with a TAR_ENTRY_ERROR); one that found the program file
+// while an installation was still extracting did the same. Now one test
+// installs and the others wait for it.
+var npmInstalls struct {
+	mu sync.Mutex
+	m  map[string]*npmInstall
+}
+
+// npmInstall is one installation: its program, or why the tests that need
+// it skip or fail.
+type npmInstall struct {
+	once sync.Once
+	path string
+	skip string // the registry cannot be reached
+	err  error
+}
+
+// npmComplete names the file written in an installation's directory once
+// npm install has succeeded there: an installation is complete when it
+// exists, not when the program does (npm writes the program before the
+// rest, and a run interrupted mid-install leaves it behind).
+const npmComplete = ".hookctl-e2e-installed"
+
 // npmTool installs an npm package at a version into the user's cache
 // (once; later runs reuse it) and returns the path of bin inside the
 // installation. A registry that cannot be reached skips the test (fails it
-// under HOOKCTL_E2E_REQUIRED=1).
+// under HOOKCTL_E2E_REQUIRED=1). The tests of one binary that need the
+// same package share one installation (npmInstalls).
 func npmTool(t *testing.T, pkg, version, bin string) string {
 	t.Helper()
+	npmInstalls.mu.Lock()
+	if npmInstalls.m == nil {
+		npmInstalls.m = map[string]*npmInstall{}
+	}
+	in := npmInstalls.m[pkg+"@"+version]
+	if in == nil {
+		in = &npmInstall{}
+		npmInstalls.m[pkg+"@"+version] = in
+	}
+	npmInstalls.mu.Unlock()
+	in.once.Do(func() { in.path, in.skip, in.err = installNPM(pkg, version, bin) })
+	if in.skip != "" {
+		skipf(t, "%s", in.skip)
+	}
+	if in.err != nil {
+		t.Fatal(in.err)
+	}
+	return in.path
+}
+
+// installNPM is npmTool's installation, made once per test binary.
+func installNPM(pkg, version, bin string) (path, skip string, err error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
 	}
 	prefix := filepath.Join(cache, "hookctl-e2e", strings.NewReplacer("@", "", "/", "-").Replace(pkg)+"-"+version)
-	path := filepath.Join(prefix, bin)
-	if _, err := os.Stat(path); err == nil {
-		return path
+	path = filepath.Join(prefix, bin)
+	if _, err := os.Stat(filepath.Join(prefix, npmComplete)); err == nil {
+		return path, "", nil
 	}
 	if err := os.MkdirAll(prefix, 0o755); err != nil {
-		t.Fatal(err)
+		return "", "", err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -124,14 +178,85 @@ func npmTool(t *testing.T, pkg, version, bin string) string {
 	if err != nil {
 		text := string(out)
 		if registryUnreachable(text) {
-			skipf(t, "the npm registry cannot be reached, so %s cannot be installed: %s", pkg, lastLines(text, 3))
+			return "", fmt.Sprintf("the npm registry cannot be reached, so %s cannot be installed: %s", pkg, lastLines(text, 3)), nil
 		}
-		t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, text)
+		return "", "", fmt.Errorf("npm install %s@%s: %v\n%s", pkg, version, err, text)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("npm installed %s but %s is missing: %v", pkg, path, err)
+		return "", "", fmt.Errorf("npm installed %s but %s is missing: %v", pkg, path, err)
 	}
-	return path
+	if err := os.WriteFile(filepath.Join(prefix, npmComplete), []byte(pkg+"@"+version+"\n"), 0o644); err != nil {
+		return "", "", err
+	}
+	return path, "", nil
+}
+
+// fakeNPM stands in for npm install --prefix PREFIX ... PKG@VERSION: it
+// counts its runs in $FAKE_NPM_CALLS and writes the program first and the
+// rest after it, as npm does, "done" last.
+const fakeNPM = `#!/bin/sh
+echo install >> "$FAKE_NPM_CALLS"
+dir="$3/node_modules/fake"
+mkdir -p "$dir"
+echo program > "$dir/bin.js"
+i=0
+while [ $i -lt 100 ]; do echo $i > "$dir/part$i.js"; i=$((i+1)); done
+echo done > "$dir/done"
+`
+
+// TestNPMToolInstallsOnce: parallel tests that need the same host get one
+// installation, complete when they get it (each used to run npm install
+// into the same directory, the later npm rewriting the earlier one's
+// files under the session it had started); a program left by an
+// installation that did not finish is installed again.
+func TestNPMToolInstallsOnce(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake npm is a shell script")
+	}
+	fake := t.TempDir()
+	calls := filepath.Join(fake, "calls")
+	if err := os.WriteFile(filepath.Join(fake, "npm"), []byte(fakeNPM), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("FAKE_NPM_CALLS", calls)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	runs := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "install")
+	}
+	// A version of this run's own (the test's temporary directory is):
+	// npmInstalls lasts as long as the binary.
+	version := "1.0.0-" + filepath.Base(filepath.Dir(cache))
+	const pkg, bin = "@hookctl-e2e/fake", "node_modules/fake/bin.js"
+	t.Run("parallel tests", func(t *testing.T) {
+		for i := range 4 {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				path := npmTool(t, pkg, version, bin)
+				if _, err := os.Stat(filepath.Join(filepath.Dir(path), "done")); err != nil {
+					t.Errorf("npmTool returned an installation still being written: %v", err)
+				}
+			})
+		}
+	})
+	if n := runs(); n != 1 {
+		t.Errorf("npm install ran %d times for one package, want once", n)
+	}
+
+	// What an interrupted installation leaves: the program, not the rest.
+	left := filepath.Join(cache, "hookctl-e2e", "hookctl-e2e-fake-"+version+"-left", bin)
+	if err := os.MkdirAll(filepath.Dir(left), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(left, []byte("program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := npmTool(t, pkg, version+"-left", bin)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "done")); err != nil || runs() != 2 {
+		t.Errorf("a program without its installation was used as it was (%d npm runs): %v", runs(), err)
+	}
 }
 
 // agentHost is what the tests need to know of one host: how to install
