@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -447,6 +448,22 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		if how != trustStore {
 			continue
 		}
+		// A file checked against its trust record is no signed
+		// directory: what openSigned would find out with a system call
+		// of its own on every call. A bundle, a directory, and a check
+		// that failed go the signed way first, as before.
+		var v *trust.Verifier
+		var verr error
+		verified := !untrusted && filepath.Ext(path) != ".bundle"
+		if verified {
+			v, verr = r.trust.Verify(path)
+			if verr == nil {
+				if _, fi := v.Opened(); fi != nil {
+					verifier = v
+					continue
+				}
+			}
+		}
 		signed, serr := r.openSigned(ctx, path, getenv)
 		if serr != nil && signed == nil && bundle.IsBundle(path) {
 			fmt.Fprintln(stderr, signedError(path, serr))
@@ -460,7 +477,10 @@ func (r *Runtime) answer(ctx context.Context, req *Request, p Protocol, ev *Even
 		if untrusted {
 			continue
 		}
-		if verifier, err = r.trust.Verify(path); err != nil {
+		if !verified {
+			v, verr = r.trust.Verify(path)
+		}
+		if verifier, err = v, verr; err != nil {
 			if serr != nil { // a signed directory that did not verify, nor is trusted by record
 				err = fmt.Errorf("%w (its signature: %v)", err, serr)
 			}
