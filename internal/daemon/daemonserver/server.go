@@ -295,16 +295,18 @@ func answer(ctx context.Context, h Handler, req *daemon.Request) (resp daemon.Re
 // watchClient returns ctx ended with cause when the client closes or
 // half-closes the connection while its call runs: the call's hooks are
 // stopped, and its answer is still written for the client to read. done
-// ends the watch; call it before writing the response.
+// ends the watch; call it before writing the response. The watching read
+// returns when the connection is closed, which the caller does once the
+// response is written: it is not woken and waited for first (a deadline
+// set, a goroutine switched to and back, on every call).
 func watchClient(ctx context.Context, conn net.Conn, cause error) (_ context.Context, done func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	finished := make(chan struct{})
-	watched := make(chan struct{})
 	go func() {
-		defer close(watched)
 		var b [1]byte
 		// The client sends nothing after its request: any return is
-		// the client going away (or the watch ending).
+		// the client going away (or the connection closed after the
+		// response).
 		_, _ = conn.Read(b[:])
 		select {
 		case <-finished:
@@ -314,9 +316,6 @@ func watchClient(ctx context.Context, conn net.Conn, cause error) (_ context.Con
 	}()
 	return ctx, func() {
 		close(finished)
-		conn.SetReadDeadline(time.Now())
-		<-watched
-		conn.SetReadDeadline(time.Time{})
 		cancel(nil)
 	}
 }
