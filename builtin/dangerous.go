@@ -159,6 +159,26 @@ func (g *dangerGuard) nested(line string, p place, project string) (finding, boo
 // separator, so Remove-Item C:\Users\me is not C:Usersme); a deny of
 // either reading wins, as for paths.ArgForms.
 func (g *dangerGuard) checkAt(line string, at place, project string) (finding, bool) {
+	f, ok := g.checkLiteral(line, at, project)
+	if ok && !f.ask || at.variant || !g.sys.IsWindows() {
+		return f, ok
+	}
+	// PowerShell's own syntax, which a POSIX parser fails on or splits
+	// otherwise: each further reading is checked too; a deny wins.
+	v := at
+	v.variant = true
+	for _, r := range winReadings(line) {
+		if f2, ok2 := g.checkLiteral(r, v, project); ok2 && (!ok || !f2.ask) {
+			return f2, true
+		}
+	}
+	return f, ok
+}
+
+// checkLiteral is checkAt without PowerShell's readings: the line as
+// Git Bash reads it and, under Windows' rules, with its backslashes as
+// characters.
+func (g *dangerGuard) checkLiteral(line string, at place, project string) (finding, bool) {
 	f, ok := g.checkReading(line, at, project)
 	if ok && !f.ask || at.literal || !g.sys.IsWindows() || !strings.Contains(line, `\`) {
 		return f, ok
@@ -274,7 +294,7 @@ func (g *dangerGuard) outsideProject(s shell.Segment, cwd, project string) (find
 	switch {
 	case s.Name == "rm" && s.Flag("r", "R", "recursive"):
 		args = s.Args()
-	case s.Name == "find" && findDeletes(s.Argv):
+	case s.Name == "find" && findDeletes(s.Argv, g.shell.name):
 		args, verb = findStarts(s.Argv), "deletes files throughout "
 	default:
 		return finding{}, false
@@ -558,7 +578,7 @@ func (g *dangerGuard) find(s shell.Segment, cwd, project string) (finding, bool)
 				j++
 			}
 			if j > i+1 {
-				sub := shell.Segment{Argv: argv[i+1 : j], Name: path.Base(argv[i+1])}
+				sub := shell.Segment{Argv: argv[i+1 : j], Name: g.shell.name(path.Base(argv[i+1]))}
 				if len(s.Literal) > i+1 {
 					sub.Literal = s.Literal[i+1 : min(j, len(s.Literal))]
 				}
@@ -625,8 +645,9 @@ func findStarts(argv []string) []string {
 
 // findDeletes reports whether a find command deletes what it finds:
 // -delete, or -exec (-execdir, -ok, -okdir) of rm or of a shell script
-// that runs rm.
-func findDeletes(argv []string) bool {
+// that runs rm (a command's name read by name, as the system finds it:
+// grm is rm under macOS' rules).
+func findDeletes(argv []string, name func(string) string) bool {
 	if slices.Contains(argv, "-delete") {
 		return true
 	}
@@ -634,7 +655,7 @@ func findDeletes(argv []string) bool {
 		switch argv[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			if i+1 < len(argv) {
-				sub := shell.Segment{Argv: argv[i+1:], Name: path.Base(argv[i+1])}
+				sub := shell.Segment{Argv: argv[i+1:], Name: name(path.Base(argv[i+1]))}
 				if sub.Name == "rm" || (shells[sub.Name] && shell.HasCommand(shellCommand(sub), "rm")) {
 					return true
 				}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lib/paths"
 )
 
@@ -15,18 +16,7 @@ import (
 // in front (grm is GNU rm), run the command they are given: the guards
 // judge that command as they judge it alone.
 func TestPlatformLaunchers(t *testing.T) {
-	type row struct {
-		cmd  string
-		deny bool
-	}
-	for _, c := range []struct {
-		name    string
-		sys     paths.System
-		home    string
-		project string
-		danger  []row
-		secrets []row
-	}{
+	for _, c := range []platformRows{
 		{"darwin", paths.Darwin, "/Users/me", "/Users/me/proj", []row{
 			{`caffeinate rm -rf ~`, true},
 			{`caffeinate -dims -t 3600 rm -rf ~`, true},
@@ -96,27 +86,52 @@ func TestPlatformLaunchers(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := map[string]string{"CLAUDE_PROJECT_DIR": c.project}
-			danger := newHook(t, "dangerous-commands", builtin.WithSystem(builtin.Config{
-				Home:    c.home,
-				Getenv:  func(k string) string { return env[k] },
-				Options: map[string]any{"outside_project": false},
-			}, c.sys))
-			secrets := newHook(t, "secret-files", builtin.WithSystem(builtin.Config{Home: c.home}, c.sys))
-			for _, g := range []struct {
-				h    func(map[string]any) map[string]any
-				rows []row
-			}{{func(p map[string]any) map[string]any { return call(t, danger, "PreToolUse", p) }, c.danger},
-				{func(p map[string]any) map[string]any { return call(t, secrets, "PreToolUse", p) }, c.secrets}} {
-				for _, tc := range g.rows {
-					p := bash(tc.cmd)
-					p["cwd"] = c.project
-					d, reason := decisionOf(g.h(p))
-					if got := d == "deny"; got != tc.deny {
-						t.Errorf("%q: %q %q, want deny %v", tc.cmd, d, reason, tc.deny)
-					}
-				}
-			}
+			checkRows(t, c.sys, c.home, c.project, c.danger, c.secrets, func(d string) bool { return d == "deny" })
 		})
+	}
+}
+
+// platformRows are command lines under one system's rules, for
+// dangerous-commands and for secret-files.
+type platformRows struct {
+	name          string
+	sys           paths.System
+	home, project string
+	danger        []row
+	secrets       []row
+}
+
+// row is a command line and whether a guard must stop it.
+type row struct {
+	cmd  string
+	stop bool
+}
+
+// checkRows fires dangerous-commands and secret-files, under sys's rules
+// with home and the project directory project, at each row of danger and
+// of secrets, and fails the rows whose decision stopped does not read as
+// the row says.
+func checkRows(t *testing.T, sys paths.System, home, project string, danger, secrets []row, stopped func(decision string) bool) {
+	t.Helper()
+	env := map[string]string{"CLAUDE_PROJECT_DIR": project}
+	dh := newHook(t, "dangerous-commands", builtin.WithSystem(builtin.Config{
+		Home:    home,
+		Getenv:  func(k string) string { return env[k] },
+		Options: map[string]any{"outside_project": false},
+	}, sys))
+	sh := newHook(t, "secret-files", builtin.WithSystem(builtin.Config{Home: home}, sys))
+	for _, g := range []struct {
+		name string
+		h    engine.Hook
+		rows []row
+	}{{"dangerous-commands", dh, danger}, {"secret-files", sh, secrets}} {
+		for _, tc := range g.rows {
+			p := bash(tc.cmd)
+			p["cwd"] = project
+			d, reason := decisionOf(call(t, g.h, "PreToolUse", p))
+			if stopped(d) != tc.stop {
+				t.Errorf("%s %q: %q %q, want stopped %v", g.name, tc.cmd, d, reason, tc.stop)
+			}
+		}
 	}
 }

@@ -33,8 +33,9 @@ func (p cmdParser) name(n string) string {
 	return n
 }
 
-// gnuTools are the programs of GNU coreutils, findutils, tar, sed, grep
-// and awk that Homebrew installs on macOS as "g" and their name.
+// gnuTools are the programs of GNU coreutils, findutils, tar, sed, grep,
+// awk, diffutils and binutils that Homebrew installs on macOS as "g" and
+// their name.
 var gnuTools = map[string]bool{
 	"b2sum": true, "base32": true, "base64": true, "basename": true, "basenc": true, "cat": true,
 	"chcon": true, "chgrp": true, "chmod": true, "chown": true, "chroot": true, "cksum": true,
@@ -56,6 +57,7 @@ var gnuTools = map[string]bool{
 	"whoami": true, "yes": true,
 	"find": true, "xargs": true, "locate": true, "updatedb": true, // findutils
 	"tar": true, "sed": true, "grep": true, "egrep": true, "fgrep": true, "awk": true,
+	"diff": true, "cmp": true, "diff3": true, "sdiff": true, "strings": true, // diffutils, binutils
 }
 
 // Parse is shell.Cache.Parse, with names folded where the system folds them.

@@ -27,6 +27,9 @@ type place struct {
 	// literal: the line is read with its backslashes as characters, as
 	// PowerShell and cmd read them (Windows' rules; see checkAt).
 	literal bool
+	// variant: the line is one of PowerShell's readings of another
+	// (winReadings), not read again for more.
+	variant bool
 }
 
 // places returns the working directories a segment may run in, from the

@@ -14,6 +14,10 @@ var codeReaders = map[string]bool{
 	"pwsh": true, "pwsh.exe": true, "powershell": true, "powershell.exe": true, "tclsh": true, "groovy": true,
 	// cmd /c and /k run the rest of the line as cmd's code.
 	"cmd": true, "cmd.exe": true,
+	// Windows' launchers run a line given as their arguments: cmd's start,
+	// PowerShell's Start-Process (saps), runas, Invoke-Command's script
+	// block.
+	"start": true, "start-process": true, "saps": true, "runas": true, "invoke-command": true, "icm": true,
 }
 
 // codeWords returns the words that may name files in the code an

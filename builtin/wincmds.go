@@ -24,15 +24,24 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 	if len(s.Argv) == 0 {
 		return finding{}, false
 	}
-	// cmd runs @rd as rd (the @ only keeps the line from being echoed).
-	name := strings.TrimSuffix(strings.ToLower(path.Base(strings.ReplaceAll(strings.TrimLeft(s.Argv[0], "@"), `\`, "/"))), ".exe")
+	// cmd runs @rd as rd (the @ only keeps the line from being echoed),
+	// and rd/s/q as rd /s/q (switches glued to the name).
+	raw := strings.TrimLeft(s.Argv[0], "@")
 	args := s.Argv[1:]
+	if i := strings.IndexByte(raw, '/'); i > 0 && cmdGlued[strings.ToLower(raw[:i])] {
+		raw, args = raw[:i], append([]string{raw[i:]}, args...)
+	}
+	name := strings.TrimSuffix(strings.ToLower(path.Base(strings.ReplaceAll(raw, `\`, "/"))), ".exe")
 	switch name {
 	case "cmd":
 		for i, a := range args {
-			switch strings.ToLower(a) {
-			case "/c", "/k", "/r", "//c", "//k", "//r":
+			la := strings.ToLower(a)
+			switch {
+			case la == "/c", la == "/k", la == "/r", la == "//c", la == "//k", la == "//r":
 				return g.nested(strings.Join(args[i+1:], " "), at, project)
+			case len(la) > 2 && la[0] == '/' && strings.IndexByte("ckr", la[1]) >= 0:
+				// cmd /crd /s /q C:\: the line glued to the switch
+				return g.nested(strings.Join(append([]string{a[2:]}, args[i+1:]...), " "), at, project)
 			}
 		}
 	case "powershell", "pwsh":
@@ -60,6 +69,8 @@ func (g *dangerGuard) windowsCommand(s shell.Segment, at place, project string) 
 				return g.nested(strings.Join(args[i:], " "), at, project)
 			}
 		}
+	case "iex", "invoke-expression":
+		return g.nested(strings.Join(args, " "), at, project)
 	case "invoke-command", "icm":
 		line := strings.Join(args, " ")
 		if i, j := strings.IndexByte(line, '{'), strings.LastIndexByte(line, '}'); i >= 0 && j > i {
@@ -192,17 +203,27 @@ func startLines(args []string) []string {
 			continue
 		}
 		name, _, attached := strings.Cut(strings.TrimLeft(la, "-"), ":")
+		// The value: -Param:VALUE, or the next word.
+		value := func() (string, bool) {
+			if attached {
+				_, v, _ := strings.Cut(a, ":")
+				return v, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
 		switch {
 		case startSwitch(name):
 		case len(name) >= 2 && strings.HasPrefix("argumentlist", name) || name == "args":
-			if !attached && i+1 < len(args) {
-				i++
-				words = append(words, strings.ReplaceAll(args[i], ",", " "))
+			if v, ok := value(); ok {
+				words = append(words, strings.ReplaceAll(v, ",", " "))
 			}
 		case name != "" && strings.HasPrefix("filepath", name) || name == "pspath" || name == "path":
-			if !attached && i+1 < len(args) {
-				i++
-				prog = append(prog, args[i])
+			if v, ok := value(); ok {
+				prog = append(prog, v)
 			}
 		case startParam(name):
 			if !attached {
@@ -292,4 +313,61 @@ func winSystemDir(w string) string {
 		}
 	}
 	return w
+}
+
+// cmdGlued are cmd's commands that take their switches glued to their
+// name (rd/s/q).
+var cmdGlued = map[string]bool{"rd": true, "rmdir": true, "del": true, "erase": true, "cmd": true, "start": true}
+
+// winReadings returns further readings of a line under Windows' rules,
+// as PowerShell runs it where a POSIX parser fails on it or splits it
+// otherwise: without PowerShell's call operator (& cmd /c ..., & { ... });
+// without cmd's and PowerShell's escape characters (^, `);
+// with PowerShell's arrays and grouping flattened into words
+// (-ArgumentList @('/c','rd /s /q C:\')); and each script block's body
+// (& { ... }, powershell { ... }, Start-Job { ... }).
+func winReadings(line string) []string {
+	var out []string
+	add := func(r string) {
+		if r = strings.TrimSpace(r); r != "" && r != line && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if t := strings.TrimSpace(line); strings.HasPrefix(t, "&") {
+		add(strings.TrimLeft(t, "& "))
+	}
+	if strings.ContainsAny(line, "(),") {
+		add(strings.NewReplacer("@(", " ", "(", " ", ")", " ", ",", " ").Replace(strings.TrimLeft(strings.TrimSpace(line), "& ")))
+	}
+	// cmd's escape (r^d is rd) and PowerShell's (R`emove-Item is
+	// Remove-Item), taken out.
+	if strings.Contains(line, "^") {
+		add(strings.ReplaceAll(line, "^", ""))
+	}
+	if strings.Contains(line, "`") {
+		add(strings.ReplaceAll(line, "`", ""))
+	}
+	for rest := line; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		depth, j := 0, i
+		for ; j < len(rest); j++ {
+			if rest[j] == '{' {
+				depth++
+			} else if rest[j] == '}' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(rest) {
+			add(rest[i+1:])
+			break
+		}
+		add(rest[i+1 : j])
+		rest = rest[j+1:]
+	}
+	return out
 }

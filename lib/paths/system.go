@@ -185,7 +185,8 @@ func argForms(arg string, win bool) []string {
 }
 
 // msysDrive reads p as a Git Bash (MSYS) path naming a drive: /x or
-// /x/rest (and /cygdrive/x..., /proc/cygdrive/x...) is X:/ or X:/rest.
+// /x/rest (and /cygdrive/x..., /proc/cygdrive/x..., and WSL's /mnt/x...)
+// is X:/ or X:/rest.
 // MSYS cleans the POSIX path first, so /c/../d/x is /d/x, D:/x, and
 // /c/.. is its own root, no drive. //x/rest is a share, never a drive.
 func msysDrive(p string) (string, bool) {
@@ -196,6 +197,11 @@ func msysDrive(p string) (string, bool) {
 	rest, ok := strings.CutPrefix(p, "/proc/cygdrive/")
 	if !ok {
 		rest, ok = strings.CutPrefix(p, "/cygdrive/")
+	}
+	if !ok {
+		// WSL mounts the drives at /mnt/x (wsl rm -rf /mnt/c/Users/me).
+		rest, ok = strings.CutPrefix(p, "/mnt/")
+		ok = ok && rest != "" && isLetterByte(rest[0]) && (len(rest) == 1 || rest[1] == '/')
 	}
 	if !ok {
 		rest = p[1:]

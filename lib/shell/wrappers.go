@@ -161,7 +161,7 @@ var launchers = map[string]*launch{
 	// manage distributions run none).
 	"wsl": {
 		shortArg: "du",
-		longArg:  []string{"distribution", "user", "cd", "shell-type"},
+		longArg:  []string{"distribution", "distribution-id", "user", "cd", "shell-type"},
 		noRun:    "l",
 		noRunLong: []string{
 			"help", "list", "install", "shutdown", "status", "update", "version", "set-default",
@@ -169,6 +169,12 @@ var launchers = map[string]*launch{
 			"terminate", "mount", "unmount", "manage", "debug-shell",
 		},
 	},
+	// zsh's precommand modifiers (zsh is macOS' login shell): noglob and
+	// nocorrect run the command as it is; "- CMD" runs it as a login
+	// command.
+	"noglob":    {},
+	"nocorrect": {},
+	"-":         {},
 	"flock": {
 		shortArg:  "wE",
 		longArg:   []string{"conflict-exit-code", "timeout"},
