@@ -10,16 +10,7 @@ import (
 // callback of a call that ended, running late, after the next call on the
 // runtime began, leaves that call alone.
 func TestLateFiringsMissTheNextCall(t *testing.T) {
-	p, err := NewPool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.release(vm)
+	vm := checkedOut(t)
 	// The first call: its context ends while it runs; its callback is
 	// held back until the next call began.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -47,4 +38,21 @@ func TestLateFiringsMissTheNextCall(t *testing.T) {
 	if !hit {
 		t.Fatal("the call's own deadline did not interrupt it")
 	}
+}
+
+// checkedOut is a runtime checked out of a pool of its own, released and
+// the pool closed when the test ends.
+func checkedOut(t *testing.T) *VM {
+	t.Helper()
+	p, err := NewPool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.release(vm) })
+	return vm
 }

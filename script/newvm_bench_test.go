@@ -2,7 +2,6 @@ package script
 
 import (
 	"testing"
-	"time"
 )
 
 func BenchmarkNewVM(b *testing.B) {
@@ -23,16 +22,7 @@ func BenchmarkNewVM(b *testing.B) {
 // freezes them all. A goja upgrade that adds accessors elsewhere fails
 // here.
 func TestAccessorHoldersAreComplete(t *testing.T) {
-	p, err := NewPool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.release(vm)
+	vm := checkedOut(t)
 	v, err := vm.rt.RunString(`(function () {
 		var seen = new Set(), stack = [globalThis], unfrozen = [];
 		while (stack.length) {

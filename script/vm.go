@@ -74,12 +74,12 @@ type VM struct {
 	// The context watcher: one per runtime, kept from call to call while
 	// the calls' contexts end together (the hooks of one fire), so that
 	// a fire of ten hooks registers one, not ten. watchDone is the Done
-	// channel it waits on; curDone and curCtx are the call in progress's,
-	// under mu (zero while no call is armed). watchEach registers one per
-	// call, as before (the plain path the tests compare with).
+	// channel it waits on; armedCtx is the context of the call in
+	// progress, under mu (nil while no call is armed). watchEach
+	// registers one per call, as before (the plain path the tests compare
+	// with).
 	stopWatch func() bool
 	watchDone <-chan struct{}
-	curDone   <-chan struct{}
 	armedCtx  context.Context
 	watchEach bool
 
@@ -241,7 +241,7 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 	vm.armed = true
 	vm.seq++
 	seq := vm.seq
-	vm.curDone, vm.armedCtx = done, ctx
+	vm.armedCtx = ctx
 	vm.timerAt = deadline
 	if !deadline.IsZero() && (vm.timerSet.IsZero() || deadline.Before(vm.timerSet)) {
 		vm.timerSet = deadline
@@ -278,7 +278,7 @@ func (vm *VM) begin(ctx context.Context, call *engine.Call, allow []string, dead
 func (vm *VM) interruptDone(done <-chan struct{}) {
 	vm.mu.Lock()
 	defer vm.mu.Unlock()
-	if vm.armed && vm.curDone == done {
+	if vm.armed && vm.armedCtx.Done() == done {
 		vm.interrupted, vm.cause = true, vm.armedCtx.Err()
 		vm.rt.Interrupt(vm.cause)
 	}
@@ -301,7 +301,7 @@ func (vm *VM) end() {
 	vm.pool.scriptEnded()
 	vm.mu.Lock()
 	vm.armed = false
-	vm.curDone, vm.armedCtx = nil, nil
+	vm.armedCtx = nil
 	interrupted := vm.interrupted
 	vm.interrupted, vm.cause = false, nil
 	vm.mu.Unlock()

@@ -31,16 +31,7 @@ func TestContextWatcher(t *testing.T) {
 			name = "per-call"
 		}
 		t.Run(name, func(t *testing.T) {
-			p, err := NewPool(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.release(vm)
+			vm := checkedOut(t)
 			vm.watchEach = each
 			rng := rand.New(rand.NewPCG(7, 9))
 			type slot struct {
@@ -119,16 +110,7 @@ func TestContextWatcher(t *testing.T) {
 // same. A watcher kept from an earlier fire does not interrupt a later
 // fire's call when the earlier fire's context ends.
 func TestWatcherBetweenCalls(t *testing.T) {
-	p, err := NewPool(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	vm, _, err := p.acquire(t.Context(), time.Time{}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.release(vm)
+	vm := checkedOut(t)
 	fire, cancel := context.WithCancel(context.Background())
 	vm.begin(fire, nil, nil, time.Time{}, 0)
 	vm.end()
