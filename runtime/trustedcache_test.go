@@ -41,15 +41,7 @@ func TestCacheTrustedEditSameSize(t *testing.T) {
 	if len(allowRm) != len(denyRm) {
 		t.Fatalf("the two configurations differ in size: %d, %d", len(allowRm), len(denyRm))
 	}
-	cfg := config(t, allowRm)
-	tf := filepath.Join(filepath.Dir(cfg), "trust.json")
-	if _, err := trust.Trust(tf, cfg); err != nil {
-		t.Fatal(err)
-	}
-	cache := runtime.NewCache(settledClock())
-	defer cache.Close()
-	rt := runtime.New(runtime.WithSource(cache))
-	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: cfg}
+	cfg, tf, rt, req := trustedThroughCache(t, allowRm)
 	answer := func() runtime.Reply { return rt.Answer(context.Background(), req) }
 	for range 2 {
 		if r := answer(); blocked(r) {
@@ -84,15 +76,7 @@ func TestCacheTrustedEditSameSize(t *testing.T) {
 // rule is for), so the last version checked is written once the calls
 // have stopped, and is the one answered.
 func TestCacheConcurrentChanges(t *testing.T) {
-	cfg := config(t, denyRm)
-	tf := filepath.Join(filepath.Dir(cfg), "trust.json")
-	if _, err := trust.Trust(tf, cfg); err != nil {
-		t.Fatal(err)
-	}
-	cache := runtime.NewCache(settledClock())
-	defer cache.Close()
-	rt := runtime.New(runtime.WithSource(cache))
-	req := runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: cfg}
+	cfg, tf, rt, req := trustedThroughCache(t, denyRm)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range 4 {
@@ -128,4 +112,20 @@ func TestCacheConcurrentChanges(t *testing.T) {
 	if r := rt.Answer(context.Background(), req); !blocked(r) || !strings.Contains(string(r.Stdout), "rm -rf is not allowed") {
 		t.Fatalf("after the last change (deny): %s %s", r.Stdout, r.Stderr)
 	}
+}
+
+// trustedThroughCache is a one-file configuration of src, trusted, and a
+// runtime answering through an engine cache whose clock calls every file
+// settled, with a request of rm for it.
+func trustedThroughCache(t *testing.T, src string) (cfg, tf string, rt *runtime.Runtime, req runtime.Request) {
+	t.Helper()
+	cfg = config(t, src)
+	tf = filepath.Join(filepath.Dir(cfg), "trust.json")
+	if _, err := trust.Trust(tf, cfg); err != nil {
+		t.Fatal(err)
+	}
+	cache := runtime.NewCache(settledClock())
+	t.Cleanup(cache.Close)
+	rt = runtime.New(runtime.WithSource(cache))
+	return cfg, tf, rt, runtime.Request{Protocol: claudeProtocol(t), Payload: []byte(rm), Config: cfg}
 }
