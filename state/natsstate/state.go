@@ -509,6 +509,18 @@ type apiReply interface{ apiErr() *apiError }
 // earlier question is merely dropped.
 const readAttempt = 2 * time.Second
 
+// askRead asks a read question (ask) and waits readAttempt at most for
+// its reply: errNoReply when none came in that time while ctx still runs.
+func askRead(ctx context.Context, ask func(context.Context) error) error {
+	actx, cancel := context.WithTimeout(ctx, readAttempt)
+	defer cancel()
+	err := ask(actx)
+	if err != nil && actx.Err() != nil && ctx.Err() == nil {
+		return errNoReply
+	}
+	return err
+}
+
 // call sends m and decodes the JSON reply into out. It retries, with
 // backoff and until ctx ends, what was certainly not carried out: no
 // responder (the stream has no leader yet) and JetStream's "unavailable"
@@ -528,17 +540,17 @@ func (s *State) call(ctx context.Context, op, key string, m *nats.Msg, out apiRe
 			}
 			return &Error{Op: op, Key: key, Err: err}
 		}
-		actx, cancel := ctx, context.CancelFunc(func() {})
-		if !write {
-			actx, cancel = context.WithTimeout(ctx, readAttempt)
+		var resp *nats.Msg
+		ask := func(c context.Context) (err error) {
+			resp, err = s.request(c, link, m)
+			return err
 		}
-		resp, err := s.request(actx, link, m)
-		// A read nobody answered in time (ctx itself still running).
-		unanswered := !write && err != nil && actx.Err() != nil && ctx.Err() == nil
-		cancel()
-		if unanswered {
-			err = errNoReply
+		if write {
+			err = ask(ctx)
+		} else {
+			err = askRead(ctx, ask)
 		}
+		unanswered := errors.Is(err, errNoReply)
 		if err == nil {
 			if jerr := json.Unmarshal(resp.Data, out); jerr != nil {
 				return fmt.Errorf("natsstate: %s %q: bad JetStream reply: %w", op, key, jerr)

@@ -465,24 +465,23 @@ func (st *Store) Keys(ctx context.Context, prefix string) ([]string, error) {
 // a request whose reply was lost is removed by the server once inactive.
 func (st *Store) listConsumer(ctx context.Context, prefix string) (jetstream.Consumer, error) {
 	for attempt := 0; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, readAttempt)
-		cons, err := st.s.js.CreateConsumer(actx, st.s.kvStream, jetstream.ConsumerConfig{
-			DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
-			AckPolicy:         jetstream.AckNonePolicy,
-			FilterSubject:     st.s.kvSubject + prefixFilter(prefix),
-			HeadersOnly:       true,
-			MemoryStorage:     true,
-			Replicas:          1,
-			InactiveThreshold: 30 * time.Second,
+		var cons jetstream.Consumer
+		err := askRead(ctx, func(c context.Context) (err error) {
+			cons, err = st.s.js.CreateConsumer(c, st.s.kvStream, jetstream.ConsumerConfig{
+				DeliverPolicy:     jetstream.DeliverLastPerSubjectPolicy,
+				AckPolicy:         jetstream.AckNonePolicy,
+				FilterSubject:     st.s.kvSubject + prefixFilter(prefix),
+				HeadersOnly:       true,
+				MemoryStorage:     true,
+				Replicas:          1,
+				InactiveThreshold: 30 * time.Second,
+			})
+			return err
 		})
-		unanswered := err != nil && actx.Err() != nil && ctx.Err() == nil
-		cancel()
 		if err == nil {
 			return cons, nil
 		}
-		if unanswered {
-			err = errNoReply
-		}
+		unanswered := errors.Is(err, errNoReply)
 		if !leaderless(err) && !unanswered || st.s.isClosed() {
 			return nil, st.jsErr("keys", prefix, err)
 		}
