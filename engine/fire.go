@@ -165,7 +165,7 @@ func (fi *firing) call(h *compiledHook, payload map[string]any, state *State) Ca
 	if fi.base.IsZero() {
 		fi.base = time.Now()
 	}
-	return Call{Event: fi.spec.Name, Fire: fi.id, Hook: h.ID, Payload: payload, State: state, Outcome: fi.obs, Logger: fi.e.log, base: fi.base}
+	return Call{Event: fi.spec.Name, Fire: fi.id, Hook: h.ID, Payload: payload, State: state, Outcome: fi.obs, Logger: fi.e.log, base: fi.base, untimed: fi.quiet}
 }
 
 // task is one hook handed to the worker pool.
@@ -373,6 +373,7 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		}
 		var p *prepared
+		var untimed *Call // a script's call that was not timed
 		switch {
 		case cerr != nil:
 			if res := e.failed(spec, h, &tr, fmt.Errorf("condition: %w", cerr), true); res != nil {
@@ -392,10 +393,17 @@ func (fi *firing) run(ctx context.Context) {
 					tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
 				}
 			}
+			if call.untimed && tr.Duration == 0 {
+				untimed = call
+			}
 		}
 		if p != nil {
 			if _, note := m.add(h.ID, p); note != "" {
 				tr.Note = note
+				if untimed != nil {
+					// Kept for its note after all: timed up to here.
+					tr.Duration = time.Since(untimed.started)
+				}
 				if m.unknown && h.static == nil {
 					// A script's result: say so where the user looks, as
 					// a declarative hook's is said by validate.
@@ -574,12 +582,20 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 			break
 		}
 	}
-	tr.Duration = time.Since(start)
+	// A hook that ends cleanly in a quiet fire leaves no trace (traced), so
+	// it is not timed unless its trace is kept after all (a merge note).
+	if !call.untimed {
+		tr.Duration = time.Since(start)
+	}
+	call.started = start
 	e.hooksRun.Add(1)
 	if err == nil && !h.declared {
 		res, err = readResult(spec, res)
 	}
 	if err != nil {
+		if call.untimed {
+			tr.Duration = time.Since(start)
+		}
 		return e.failed(spec, h, tr, err, canBlock)
 	}
 	if len(res) == 0 {
@@ -1032,12 +1048,19 @@ func (m *merger) finish(o *Outcome) {
 // ...) the host reads its fields itself.
 func (m *merger) equivalents() {
 	spec := m.spec
-	if len(spec.Merge) == 0 || m.out == nil || spec.Source != SourceClaudeCode {
+	if m.out == nil || spec.Source != SourceClaudeCode {
+		return
+	}
+	equiv := spec.merge().equiv
+	if len(equiv) == 0 {
 		return
 	}
 	key := spec.decisionField()
 	cur, _ := m.out[key].(string)
-	for field, rule := range spec.Merge {
+	// By field name: when two fields block, the first one's reason is the
+	// outcome's, the same on every fire.
+	for _, eq := range equiv {
+		field, rule := eq.field, eq.rule
 		v, set := m.out[field]
 		if !set || v == nil {
 			continue

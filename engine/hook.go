@@ -76,6 +76,12 @@ type Call struct {
 	// as base plus the monotonic time since, one clock read instead of the
 	// two of time.Now.
 	base time.Time
+	// untimed says the hook's trace is kept only if it says something (a
+	// quiet fire with no observer): a hook that ends cleanly is not timed
+	// (a clock read), and started is kept for the rare trace kept later
+	// for its merge note.
+	untimed bool
+	started time.Time
 }
 
 // now is the current time, read from base when the fire set one.

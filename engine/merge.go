@@ -149,7 +149,7 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 			m.out = make(map[string]any, len(p.fields)+2)
 		}
 	}
-	_, reasonHasRule := m.spec.Merge[fieldReason]
+	reasonHasRule := m.spec.merge().reasonRule
 	var notes []string
 	dec, hasDec := p.decision, p.hasDecision
 	altField := m.spec.DecisionField != "" && m.spec.DecisionField != fieldDecision
@@ -185,11 +185,12 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 		if altField && f.k == m.spec.DecisionField {
 			continue
 		}
-		if !m.spec.knowsField(f.k) {
+		rule, known := m.spec.ruleOf(f.k)
+		if !known {
 			notes = append(notes, m.unknownField(f.k))
 			m.unknown = true
 		}
-		t, n := m.addField(f.k, f.v)
+		t, n := m.addRule(f.k, f.v, rule)
 		terminal = terminal || t
 		if n != "" {
 			notes = append(notes, n)
@@ -283,7 +284,11 @@ func (m *merger) unknownField(k string) string {
 // addField merges one non-decision field by its rule (one function per
 // rule, mergeRules).
 func (m *merger) addField(k string, v any) (terminal bool, note string) {
-	rule := m.spec.rule(k)
+	return m.addRule(k, v, m.spec.rule(k))
+}
+
+// addRule is addField with the field's rule looked up.
+func (m *merger) addRule(k string, v any, rule FieldRule) (terminal bool, note string) {
 	if rule.FreezeAfter != "" {
 		if _, frozen := m.out[rule.FreezeAfter]; frozen {
 			return false, fmt.Sprintf("%s ignored: frozen once %s was set", k, rule.FreezeAfter)

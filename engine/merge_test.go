@@ -397,3 +397,21 @@ func TestCamelCaseResultFieldsAreNormalised(t *testing.T) {
 		t.Fatalf("outcome %+v", out)
 	}
 }
+
+// TestEquivalentsInFieldOrder: OpenClaw's fields that stand for a decision
+// are read in the order of their names, the same on every fire: a hook
+// that blocks and asks for approval at once is denied with the block's
+// reason, never with the approval's title (the fields were read in the
+// random order of a map).
+func TestEquivalentsInFieldOrder(t *testing.T) {
+	e := newEngine(t)
+	register(t, e, engine.Hook{ID: "both", Event: "PreToolUse", Handler: engine.Static(engine.Result{
+		"block": true, "require_approval": map[string]any{"title": "approve me"},
+	})})
+	for range 64 {
+		out := fire(t, e, "PreToolUse", bash("ls"))
+		if out.Decision != engine.DecisionDeny || out.Reason != `blocked by hook "both" (block)` {
+			t.Fatalf("decision %q reason %q, want deny with the block's reason", out.Decision, out.Reason)
+		}
+	}
+}

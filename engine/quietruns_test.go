@@ -212,3 +212,43 @@ func TestQuietRunsCostNoTraceBytes(t *testing.T) {
 		t.Errorf("bytes per fire: %.0f with 20 hooks, %.0f with 1", b20, b1)
 	}
 }
+
+// TestQuietRunsTimeKeptTraces: a quiet fire times no hook that ends
+// cleanly (its trace is left out), but every trace it keeps says how long
+// its hook took: a hook that failed, one whose result the merge noted
+// (kept after it ran), a void hook that failed, each slower than pause.
+func TestQuietRunsTimeKeptTraces(t *testing.T) {
+	const pause = 3 * time.Millisecond
+	slowly := func(res engine.Result, err error) engine.Handler {
+		return fn(func(context.Context, *engine.Call) (engine.Result, error) {
+			time.Sleep(pause)
+			return res, err
+		})
+	}
+	e := newLeanEngine(t, engine.WithQuietRuns())
+	register(t, e,
+		engine.Hook{ID: "clean", Event: "PreToolUse", Priority: 3, Handler: slowly(engine.Context("fine"), nil)},
+		engine.Hook{ID: "error", Event: "PreToolUse", Priority: 2, Handler: slowly(nil, errors.New("boom"))},
+		engine.Hook{ID: "noted", Event: "PreToolUse", Priority: 1, Handler: slowly(engine.Result{"no_such_field": 1}, nil)},
+		engine.Hook{ID: "observer-fails", Event: "PreToolUse", Observe: true, Handler: engine.Inline(slowly(nil, errors.New("boom")))},
+		engine.Hook{ID: "void-fails", Event: "Notification", Handler: slowly(nil, errors.New("boom"))},
+	)
+	check := func(out engine.Outcome, want string) {
+		t.Helper()
+		if got := traceList(out.Hooks); got != want {
+			t.Fatalf("traces %s, want %s", got, want)
+		}
+		for _, tr := range out.Hooks {
+			if tr.Duration < pause {
+				t.Errorf("%s: duration %v, want at least %v", tr.ID, tr.Duration, pause)
+			}
+		}
+	}
+	check(fire(t, e, "PreToolUse", bash("ls")), "error:error noted:decided observer-fails:error")
+	check(fire(t, e, "Notification", map[string]any{"message": "hi"}), "void-fails:error")
+
+	// Without quiet runs every hook is timed, the clean one too.
+	plain := newLeanEngine(t)
+	register(t, plain, engine.Hook{ID: "clean", Event: "PreToolUse", Handler: slowly(engine.Context("fine"), nil)})
+	check(fire(t, plain, "PreToolUse", bash("ls")), "clean:decided")
+}

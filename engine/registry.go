@@ -169,6 +169,7 @@ func (r *registry) add(s EventSpec, fromCfg, builtin bool) (EventID, error) {
 		c.matcherAlt = alt
 	}
 	c.toolEvent = c.MatcherField == "tool_name"
+	c.merging = newMerging(c)
 	r.specs[id] = c
 	for _, n := range names {
 		r.names[n] = id

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -216,6 +217,50 @@ type EventSpec struct {
 	// toolEvent is set when MatcherField is tool_name: the payload gets
 	// ToolField and matchers match canonical tool names too.
 	toolEvent bool
+	// merging is Merge worked out for the merger when the spec is
+	// registered (nil before: merge works it out per call).
+	merging *merging
+}
+
+// merging is an event's merge table as the merger reads it, per result
+// field: one look-up gives a field's rule and whether the event knows it.
+type merging struct {
+	// rules is Merge over the universal rules.
+	rules map[string]FieldRule
+	// reasonRule says Merge gives "reason" a rule of its own.
+	reasonRule bool
+	// equiv lists, by name, the fields of Merge that equivalents turns
+	// into a decision or a rewrite.
+	equiv []equivRule
+}
+
+// equivRule is one field of merging.equiv.
+type equivRule struct {
+	field string
+	rule  FieldRule
+}
+
+// newMerging works out s's merging.
+func newMerging(s *EventSpec) *merging {
+	m := &merging{rules: make(map[string]FieldRule, len(universalMerge)+len(s.Merge))}
+	maps.Copy(m.rules, universalMerge)
+	maps.Copy(m.rules, s.Merge)
+	_, m.reasonRule = s.Merge[fieldReason]
+	for f, r := range s.Merge {
+		if r.Rule == MergeSticky && r.Blocks && r.Terminal || r.Input || r.Ask {
+			m.equiv = append(m.equiv, equivRule{f, r})
+		}
+	}
+	slices.SortFunc(m.equiv, func(a, b equivRule) int { return strings.Compare(a.field, b.field) })
+	return m
+}
+
+// merge is s's merging.
+func (s *EventSpec) merge() *merging {
+	if s.merging != nil {
+		return s.merging
+	}
+	return newMerging(s)
 }
 
 // universalMerge holds the rules every event shares unless its own Merge
@@ -235,14 +280,8 @@ var universalMerge = map[string]FieldRule{
 
 // knowsField reports whether field is in the event's result vocabulary.
 func (s *EventSpec) knowsField(field string) bool {
-	if field == fieldDecision || field == fieldReason || field == s.DecisionField {
-		return true
-	}
-	if _, ok := s.Merge[field]; ok {
-		return true
-	}
-	_, ok := universalMerge[field]
-	return ok
+	_, known := s.ruleOf(field)
+	return known
 }
 
 // dialectFields are the camelCase spellings of Claude Code's JSON output
@@ -339,13 +378,19 @@ func (s *EventSpec) Validate() error {
 
 // rule returns the merge rule of a result field for this event.
 func (s *EventSpec) rule(field string) FieldRule {
-	if r, ok := s.Merge[field]; ok {
-		return r
+	r, _ := s.ruleOf(field)
+	return r
+}
+
+// ruleOf is field's merge rule and whether field is in the event's result
+// vocabulary (decision, reason, the decision field, Merge, the universal
+// fields).
+func (s *EventSpec) ruleOf(field string) (FieldRule, bool) {
+	if r, ok := s.merge().rules[field]; ok {
+		return r, true
 	}
-	if r, ok := universalMerge[field]; ok {
-		return r
-	}
-	return FieldRule{Rule: MergeLast}
+	known := field == fieldDecision || field == fieldReason || field == s.DecisionField
+	return FieldRule{Rule: MergeLast}, known
 }
 
 // AcceptsDecision reports whether d (after normalisation) is one of the
@@ -413,6 +458,7 @@ func (s *EventSpec) blockDecision() string {
 // clone returns a deep copy so callers cannot change a registered spec.
 func (s EventSpec) clone() *EventSpec {
 	c := s
+	c.merging = nil // the copy's Merge may be changed
 	c.Aliases = slices.Clone(s.Aliases)
 	c.Decisions = slices.Clone(s.Decisions)
 	c.JoinReasons = slices.Clone(s.JoinReasons)

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestMergingAgreesWithItsTables: the merge table worked out once per
+// spec gives every field the rule, and says it is known, exactly as
+// reading Merge, then the universal rules, then MergeLast did; and it
+// lists the fields equivalents reads, by name, and no other.
+func TestMergingAgreesWithItsTables(t *testing.T) {
+	plain := func(s *EventSpec, field string) (FieldRule, bool) {
+		known := field == fieldDecision || field == fieldReason || field == s.DecisionField
+		if r, ok := s.Merge[field]; ok {
+			return r, true
+		}
+		if r, ok := universalMerge[field]; ok {
+			return r, true
+		}
+		return FieldRule{Rule: MergeLast}, known
+	}
+	custom := EventSpec{Name: "custom", DecisionField: "action", Merge: map[string]FieldRule{
+		"reason": {Rule: MergeConcat}, "additional_context": {Rule: MergeFirst},
+		"stop": {Rule: MergeSticky, Blocks: true, Terminal: true}, "halt": {Rule: MergeSticky, Terminal: true},
+	}}
+	for _, s := range append(BuiltinEvents(), custom) {
+		registered := s
+		registered.merging = newMerging(&registered)
+		fields := append(s.ResultFields(), "", "no_such_field", "Decision", "permissionDecision")
+		for _, sp := range []*EventSpec{&s, &registered} {
+			for _, f := range fields {
+				want, wantKnown := plain(&s, f)
+				got, known := sp.ruleOf(f)
+				if !reflect.DeepEqual(got, want) || known != wantKnown {
+					t.Errorf("%s %q: rule %+v known %v, want %+v %v", s.Name, f, got, known, want, wantKnown)
+				}
+			}
+		}
+		m := registered.merging
+		if _, ok := s.Merge[fieldReason]; m.reasonRule != ok {
+			t.Errorf("%s: reasonRule %v", s.Name, m.reasonRule)
+		}
+		var want []string
+		for f, r := range s.Merge {
+			if r.Rule == MergeSticky && r.Blocks && r.Terminal || r.Input || r.Ask {
+				want = append(want, f)
+			}
+		}
+		slices.Sort(want)
+		var got []string
+		for _, eq := range m.equiv {
+			got = append(got, eq.field)
+			if !reflect.DeepEqual(eq.rule, s.Merge[eq.field]) {
+				t.Errorf("%s %s: rule %+v", s.Name, eq.field, eq.rule)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: equivalents read %v, want %v", s.Name, got, want)
+		}
+		if registered.clone().merging != nil {
+			t.Errorf("%s: a clone keeps the merging of the spec it copies (its Merge may change)", s.Name)
+		}
+	}
+}
