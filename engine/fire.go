@@ -1021,18 +1021,33 @@ func (m *merger) finish(o *Outcome) {
 	m.flush()
 	m.equivalents()
 	o.Output = m.out
-	d, _ := m.out[m.spec.decisionField()].(string)
-	o.Decision = Decision(d)
-	o.Reason, _ = m.out[fieldReason].(string)
-	if c, ok := m.out[fieldContinue].(bool); ok && !c {
-		o.Continue = false
+	// One pass over the merged fields (a few) rather than a look-up of
+	// each field the outcome names.
+	dk := m.spec.decisionField()
+	for k, v := range m.out {
+		if k == dk {
+			d, _ := v.(string)
+			o.Decision = Decision(d)
+		}
+		switch k {
+		case fieldReason:
+			o.Reason, _ = v.(string)
+		case fieldContinue:
+			if c, ok := v.(bool); ok && !c {
+				o.Continue = false
+			}
+		case "stop_reason":
+			o.StopReason, _ = v.(string)
+		case "updated_input":
+			if ui, ok := v.(map[string]any); ok {
+				o.UpdatedInput = ui
+			}
+		case "additional_context":
+			o.AdditionalContext, _ = v.(string)
+		case "system_message":
+			o.SystemMessage, _ = v.(string)
+		}
 	}
-	o.StopReason, _ = m.out["stop_reason"].(string)
-	if ui, ok := m.out["updated_input"].(map[string]any); ok {
-		o.UpdatedInput = ui
-	}
-	o.AdditionalContext, _ = m.out["additional_context"].(string)
-	o.SystemMessage, _ = m.out["system_message"].(string)
 	o.Blocked = m.blocked || !o.Continue
 }
 

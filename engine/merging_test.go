@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -61,6 +62,55 @@ func TestMergingAgreesWithItsTables(t *testing.T) {
 		}
 		if registered.clone().merging != nil {
 			t.Errorf("%s: a clone keeps the merging of the spec it copies (its Merge may change)", s.Name)
+		}
+	}
+}
+
+// TestFinishReadsWhatLookupsRead: finish's one pass over the merged
+// fields fills the outcome as a look-up of each field it names did, for
+// random merged outputs (wrong types, absent fields, a decision field of
+// the event's own).
+func TestFinishReadsWhatLookupsRead(t *testing.T) {
+	lookups := func(spec *EventSpec, out map[string]any, blocked bool) Outcome {
+		o := Outcome{Continue: true, Output: out}
+		d, _ := out[spec.decisionField()].(string)
+		o.Decision = Decision(d)
+		o.Reason, _ = out[fieldReason].(string)
+		if c, ok := out[fieldContinue].(bool); ok && !c {
+			o.Continue = false
+		}
+		o.StopReason, _ = out["stop_reason"].(string)
+		if ui, ok := out["updated_input"].(map[string]any); ok {
+			o.UpdatedInput = ui
+		}
+		o.AdditionalContext, _ = out["additional_context"].(string)
+		o.SystemMessage, _ = out["system_message"].(string)
+		o.Blocked = blocked || !o.Continue
+		return o
+	}
+	keys := []string{"decision", "action", "reason", "continue", "stop_reason", "updated_input", "additional_context", "system_message", "other"}
+	values := []any{"deny", "", "text", true, false, 1.5, nil, map[string]any{"command": "ls"}, []any{"x"}}
+	specs := []*EventSpec{
+		{Name: "Notification"}, // Source custom: equivalents leave out alone
+		{Name: "custom", DecisionField: "action"},
+	}
+	r := rand.New(rand.NewPCG(28, 5))
+	for i := range 4000 {
+		spec := specs[i%len(specs)]
+		out := map[string]any{}
+		for range r.IntN(len(keys) + 1) {
+			out[keys[r.IntN(len(keys))]] = values[r.IntN(len(values))]
+		}
+		if r.IntN(8) == 0 {
+			out = nil
+		}
+		blocked := r.IntN(2) == 0
+		want := lookups(spec, out, blocked)
+		m := merger{spec: spec, out: out, blocked: blocked}
+		got := Outcome{Continue: true}
+		m.finish(&got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %v: finish gave %+v, look-ups %+v", spec.Name, out, got, want)
 		}
 	}
 }
