@@ -589,8 +589,12 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	call.started = start
 	e.hooksRun.Add(1)
-	if err == nil && !h.declared {
-		res, err = readResult(spec, res)
+	var f resultFields
+	if err == nil {
+		f = fieldsOf(res)
+		if !h.declared {
+			res, f, err = readResult(spec, res, f)
+		}
 	}
 	if err != nil {
 		if call.untimed {
@@ -604,13 +608,13 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	tr.Status = StatusDecided
 	tr.Output = res
-	d, _ := res[fieldDecision].(string)
+	d, _ := f.dec.(string)
 	if d == "" {
-		d, _ = res["permissionDecision"].(string)
+		d, _ = f.pdec.(string)
 	}
 	tr.Decision = Decision(d)
-	tr.Reason, _ = res[fieldReason].(string)
-	if !canBlock && (spec.DecisionField != "" && spec.DecisionField != fieldDecision || anyUpper(res)) {
+	tr.Reason, _ = f.reason.(string)
+	if !canBlock && (spec.DecisionField != "" && spec.DecisionField != fieldDecision || f.upper) {
 		// A void, observe or background hook: the trace a declarative
 		// hook's result gets (staticTrace), and a chain hook's (run):
 		// canonical names, the event's decision field.
@@ -649,36 +653,79 @@ func jsonText(v any) string {
 // decision object) are read onto the result's names as a command hook's
 // stdout is, and a decision that is not one of the event's is a
 // *DecisionError. A result without those fields is returned as it is.
-func readResult(spec *EventSpec, res Result) (Result, error) {
-	hso, hasHSO := res["hookSpecificOutput"]
-	dec, hasDec := res[fieldDecision]
+// f is fieldsOf(res); the fields of the result returned come with it.
+func readResult(spec *EventSpec, res Result, f resultFields) (Result, resultFields, error) {
+	hso, hasHSO := f.hso, f.hasHSO
+	dec, hasDec := f.dec, f.hasDec
 	if !hasDec {
-		dec, hasDec = res["permissionDecision"]
+		dec, hasDec = f.pdec, f.hasPDec
 	}
 	if !hasHSO && (!hasDec || acceptedDecision(spec, dec)) {
-		return res, nil
+		return res, f, nil
 	}
+	res, err := readOutputShapes(spec, res, hso, hasHSO, dec, hasDec)
+	if err != nil {
+		return nil, resultFields{}, err
+	}
+	return res, fieldsOf(res), nil
+}
+
+// resultFields is what one pass over a result's fields finds: the fields
+// readResult and a hook's trace read, and whether any name is in
+// camelCase. A result is a few fields: one pass costs less than a look-up
+// of each.
+type resultFields struct {
+	hso, dec, pdec, reason  any
+	hasHSO, hasDec, hasPDec bool
+	upper                   bool
+}
+
+// fieldsOf reads res's fields once.
+func fieldsOf(res Result) (f resultFields) {
+	for k, v := range res {
+		switch k {
+		case "hookSpecificOutput":
+			f.hso, f.hasHSO = v, true
+		case fieldDecision:
+			f.dec, f.hasDec = v, true
+		case "permissionDecision":
+			f.pdec, f.hasPDec = v, true
+		case fieldReason:
+			f.reason = v
+		}
+		if !f.upper && hasUpper(k) {
+			f.upper = true
+		}
+	}
+	return f
+}
+
+// hasKey reports whether m has the key k.
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// readOutputShapes is readResult for a result with hookSpecificOutput or
+// a decision that is not a plain accepted one.
+func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any, hasDec bool) (Result, error) {
 	if hasHSO {
-		inner, ok := hso.(map[string]any)
-		if !ok {
+		if _, ok := hso.(map[string]any); !ok {
 			return nil, fmt.Errorf("the hook returned hookSpecificOutput %s, which is not an object", jsonText(hso))
 		}
-		out := make(Result, len(res)+len(inner))
+		// Read as a command hook's stdout is (ClaudeOutput):
+		// hookSpecificOutput's decision and reason over the top-level
+		// ones. A top-level camelCase alias a handler may use
+		// (permissionDecision, permissionDecisionReason, ...) counts as
+		// the top-level field it stands for.
+		raw := make(map[string]any, len(res))
 		for k, v := range res {
-			if k != "hookSpecificOutput" {
-				out[k] = v
+			if a, ok := fieldAliases[k]; ok && !hasKey(res, a) {
+				k = a
 			}
+			raw[k] = v
 		}
-		for k, v := range inner {
-			if k == "hookEventName" {
-				continue
-			}
-			k = canonicalField(k)
-			if _, set := out[k]; !set {
-				out[k] = v
-			}
-		}
-		res = out
+		res = ClaudeOutput(raw)
 		dec, hasDec = res[fieldDecision]
 	}
 	if obj, ok := dec.(map[string]any); ok {

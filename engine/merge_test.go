@@ -90,6 +90,8 @@ func TestMalformedDecisions(t *testing.T) {
 		{"hookSpecificOutput.decision.behavior", engine.Result{"hookSpecificOutput": map[string]any{"decision": map[string]any{"behavior": "deny"}}}, "deny", false},
 		{"legacy block", engine.Result{"decision": "block", "reason": "r"}, "deny", false},
 		{"legacy approve", engine.Result{"decision": "approve"}, "allow", false},
+		{"hookSpecificOutput over a top-level approve", engine.Result{"decision": "approve", "hookSpecificOutput": map[string]any{"permissionDecision": "deny"}}, "deny", false},
+		{"hookSpecificOutput over a top-level permissionDecision", engine.Result{"permissionDecision": "allow", "hookSpecificOutput": map[string]any{"permissionDecision": "deny"}}, "deny", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, onError := range []engine.ErrorPolicy{engine.ErrorDefault, engine.ErrorBlock} {

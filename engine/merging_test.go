@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -111,6 +112,77 @@ func TestFinishReadsWhatLookupsRead(t *testing.T) {
 		m.finish(&got)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s %v: finish gave %+v, look-ups %+v", spec.Name, out, got, want)
+		}
+	}
+}
+
+// TestResultFieldsReadAsLookups: a result read in one pass (fieldsOf,
+// readResult) gives what looking each field up gave: the same result or
+// error, decision, reason and camelCase flag, for random results in every
+// output shape (hookSpecificOutput, PermissionRequest's decision object,
+// camelCase names, wrong types), on events with and without a decision.
+func TestResultFieldsReadAsLookups(t *testing.T) {
+	lookups := func(spec *EventSpec, res Result) (Result, string, string, bool, error) {
+		hso, hasHSO := res["hookSpecificOutput"]
+		dec, hasDec := res[fieldDecision]
+		if !hasDec {
+			dec, hasDec = res["permissionDecision"]
+		}
+		if hasHSO || hasDec && !acceptedDecision(spec, dec) {
+			var err error
+			if res, err = readOutputShapes(spec, res, hso, hasHSO, dec, hasDec); err != nil {
+				return nil, "", "", false, err
+			}
+		}
+		d, _ := res[fieldDecision].(string)
+		if d == "" {
+			d, _ = res["permissionDecision"].(string)
+		}
+		reason, _ := res[fieldReason].(string)
+		return res, d, reason, anyUpper(res), nil
+	}
+	keys := []string{"decision", "permissionDecision", "reason", "hookSpecificOutput", "additional_context", "additionalContext", "updatedInput", "continue"}
+	innerKeys := []string{"hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext", "decision"}
+	values := []any{"deny", "allow", "ask", "DENY", "", nil, 3.0, true, "text",
+		map[string]any{"behavior": "allow", "message": "m"}, map[string]any{"behavior": 1}, map[string]any{"command": "ls"}}
+	var specs []*EventSpec
+	for _, s := range BuiltinEvents() {
+		if s.Name == "PreToolUse" || s.Name == "PermissionRequest" || s.Name == "Notification" || s.Name == "Stop" {
+			specs = append(specs, &s)
+		}
+	}
+	r := rand.New(rand.NewPCG(28, 7))
+	for i := range 20000 {
+		spec := specs[i%len(specs)]
+		res := Result{}
+		for range r.IntN(4) {
+			k := keys[r.IntN(len(keys))]
+			if k == "hookSpecificOutput" && r.IntN(4) != 0 {
+				inner := map[string]any{}
+				for range r.IntN(4) {
+					inner[innerKeys[r.IntN(len(innerKeys))]] = values[r.IntN(len(values))]
+				}
+				res[k] = inner
+				continue
+			}
+			res[k] = values[r.IntN(len(values))]
+		}
+		wantRes, wantD, wantReason, wantUpper, wantErr := lookups(spec, res)
+		f := fieldsOf(res)
+		gotRes, gf, gotErr := readResult(spec, res, f)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(gotRes, wantRes) {
+			t.Fatalf("%s %v: readResult %v, %v; look-ups %v, %v", spec.Name, res, gotRes, gotErr, wantRes, wantErr)
+		}
+		if gotErr != nil {
+			continue
+		}
+		d, _ := gf.dec.(string)
+		if d == "" {
+			d, _ = gf.pdec.(string)
+		}
+		reason, _ := gf.reason.(string)
+		if d != wantD || reason != wantReason || gf.upper != wantUpper {
+			t.Fatalf("%s %v: decision %q reason %q upper %v; look-ups %q %q %v", spec.Name, res, d, reason, gf.upper, wantD, wantReason, wantUpper)
 		}
 	}
 }

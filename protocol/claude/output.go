@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -62,76 +60,10 @@ func decodeOutput(stdout []byte) (map[string]any, error) {
 }
 
 // Normalize maps one decoded Claude Code output object onto hookctl's
-// result vocabulary (see ParseOutput).
-func Normalize(raw map[string]any) engine.Result {
-	res := engine.Result{}
-	// Keys are read in sorted order, so that an output naming a field
-	// twice (permissionDecision and decision.behavior, stopReason and
-	// stop_reason, ...) always gives the same result.
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		v := raw[k]
-		switch k {
-		case "hookSpecificOutput":
-			hso, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			for _, hk := range slices.Sorted(maps.Keys(hso)) {
-				hv := hso[hk]
-				switch hk {
-				case "hookEventName":
-				case "permissionDecision":
-					res["decision"] = hv
-				case "permissionDecisionReason":
-					res["reason"] = hv
-				case "updatedInput":
-					res["updated_input"] = hv
-				case "updatedToolOutput", "updatedMCPToolOutput":
-					res["updated_output"] = hv
-				case "decision":
-					// PermissionRequest: { behavior, updatedInput, message, interrupt, updatedPermissions }
-					if d, ok := hv.(map[string]any); ok {
-						for _, dk := range slices.Sorted(maps.Keys(d)) {
-							dv := d[dk]
-							switch dk {
-							case "behavior":
-								res["decision"] = dv
-							case "updatedInput":
-								res["updated_input"] = dv
-							case "message":
-								res["reason"] = dv
-								res["message"] = dv
-							default:
-								res[jsonx.SnakeCase(dk)] = dv
-							}
-						}
-					} else {
-						res["decision"] = hv
-					}
-				default:
-					res[jsonx.SnakeCase(hk)] = hv
-				}
-			}
-		case "decision":
-			if _, set := res["decision"]; !set {
-				res["decision"] = v
-			}
-		case "reason":
-			if _, set := res["reason"]; !set {
-				res["reason"] = v
-			}
-		case "stopReason":
-			res["stop_reason"] = v
-		default:
-			res[jsonx.SnakeCase(k)] = v
-		}
-	}
-	// Legacy top-level decisions.
-	if d, ok := res["decision"].(string); ok && d == "approve" {
-		res["decision"] = "allow"
-	}
-	return res
-}
+// result vocabulary (see ParseOutput). It is engine.ClaudeOutput: a
+// command hook's stdout and a script's or Go handler's result in Claude
+// Code's shapes are read by one function.
+func Normalize(raw map[string]any) engine.Result { return engine.ClaudeOutput(raw) }
 
 // ParseOutputFor is ParseOutput for one event: a decision written in a
 // channel the event does not read is dropped, as Claude Code drops it

@@ -1,0 +1,95 @@
+package claude_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hookctl/hookctl/engine"
+	"github.com/hookctl/hookctl/protocol/claude"
+)
+
+// TestHandlerResultReadAsStdout: an output in Claude Code's shapes means
+// the same decision and reason whether a command hook prints it (read by
+// ParseOutput) or a script or Go handler returns it (read by the engine):
+// a top-level "approve" beside hookSpecificOutput's "deny" is a deny both
+// ways, never an allow for the handler alone. Random outputs of the
+// official shapes, on PreToolUse and PermissionRequest.
+func TestHandlerResultReadAsStdout(t *testing.T) {
+	decisions := []any{"allow", "deny", "ask", "approve", "block", "", nil}
+	r := rand.New(rand.NewPCG(28, 9))
+	pick := func() any { return decisions[r.IntN(len(decisions))] }
+	output := func() map[string]any {
+		out := map[string]any{}
+		if r.IntN(2) == 0 {
+			out["decision"] = pick()
+		}
+		if r.IntN(3) == 0 {
+			out["reason"] = "top"
+		}
+		if r.IntN(3) != 0 {
+			hso := map[string]any{"hookEventName": "PreToolUse"}
+			switch r.IntN(4) {
+			case 0:
+				hso["permissionDecision"] = pick()
+			case 1:
+				hso["decision"] = map[string]any{"behavior": pick(), "message": "inner message"}
+			case 2:
+				hso["permissionDecision"] = pick()
+				hso["decision"] = pick()
+			}
+			if r.IntN(2) == 0 {
+				hso["permissionDecisionReason"] = "inner"
+			}
+			if r.IntN(2) == 0 {
+				hso["additionalContext"] = "ctx"
+			}
+			out["hookSpecificOutput"] = hso
+		}
+		return out
+	}
+	ctx := context.Background()
+	payload := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}
+	for i := range 3000 {
+		raw := output()
+		stdout, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := claude.ParseOutput(stdout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var returned map[string]any
+		if err := json.Unmarshal(stdout, &returned); err != nil {
+			t.Fatal(err)
+		}
+		event := []string{"PreToolUse", "PermissionRequest"}[i%2]
+		read := func(res engine.Result) string {
+			e, err := engine.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close(ctx)
+			if err := e.Register(engine.Hook{ID: "h", Event: event, Handler: engine.HandlerFunc(func(context.Context, *engine.Call) (engine.Result, error) {
+				return res, nil
+			})}); err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.Fire(ctx, engine.Event{Name: event, Payload: payload})
+			if err != nil {
+				t.Fatal(err)
+			}
+			status := ""
+			for _, tr := range out.Hooks {
+				status = string(tr.Status)
+			}
+			return fmt.Sprintf("decision %q reason %q status %s", out.Decision, out.Reason, status)
+		}
+		if asStdout, asResult := read(parsed), read(returned); asStdout != asResult {
+			t.Fatalf("%s %s: printed %s, returned %s", event, stdout, asStdout, asResult)
+		}
+	}
+}
