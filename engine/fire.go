@@ -700,6 +700,39 @@ func fieldsOf(res Result) (f resultFields) {
 	return f
 }
 
+// moreRestrictiveChannel settles a hookSpecificOutput that gives a
+// decision in both of Claude Code's channels (permissionDecision, which
+// PreToolUse reads, and decision or decision.behavior, which
+// PermissionRequest reads): ClaudeOutput took permissionDecision; when
+// the other channel holds a more restrictive decision of the event, that
+// one stands, with its message as the reason. A command hook's stdout is
+// read by its event's channel alone (Claude Code ignores the other); a
+// handler's result is read for both, so that a deny in either never
+// becomes an allow.
+func moreRestrictiveChannel(spec *EventSpec, hso map[string]any, res Result) {
+	pd, ok := hso["permissionDecision"].(string)
+	if !ok {
+		return
+	}
+	other, msg := hso["decision"], any(nil)
+	if obj, ok := other.(map[string]any); ok {
+		other, msg = obj["behavior"], obj["message"]
+	}
+	od, ok := other.(string)
+	if !ok {
+		return
+	}
+	a, aok := spec.normalizeDecision(pd)
+	b, bok := spec.normalizeDecision(od)
+	if !aok || !bok || slices.Index(spec.Decisions, b) >= slices.Index(spec.Decisions, a) {
+		return
+	}
+	res[fieldDecision] = od
+	if msg != nil {
+		res[fieldReason] = msg
+	}
+}
+
 // hasKey reports whether m has the key k.
 func hasKey(m map[string]any, k string) bool {
 	_, ok := m[k]
@@ -726,6 +759,7 @@ func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any
 			raw[k] = v
 		}
 		res = ClaudeOutput(raw)
+		moreRestrictiveChannel(spec, hso.(map[string]any), res)
 		dec, hasDec = res[fieldDecision]
 	}
 	if obj, ok := dec.(map[string]any); ok {
