@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/lib/shell"
 	"github.com/hookctl/hookctl/llm"
 	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/claude"
 	"github.com/hookctl/hookctl/protocol/hosts"
 	"github.com/hookctl/hookctl/script"
 	"github.com/hookctl/hookctl/state/kv"
@@ -271,6 +272,9 @@ func (o *Options) hclOptions() []hcl.Option {
 func NewEngine(opts ...engine.Option) (*engine.Engine, error) {
 	return engine.New(append([]engine.Option{
 		engine.WithConditionOptions(standardConditions()),
+		// A handler's result in Claude Code's shapes is read as a command
+		// hook printing it is.
+		engine.WithOutputReader(claude.ReadOutputFor),
 	}, opts...)...)
 }
 

@@ -11,10 +11,11 @@ import (
 // result vocabulary: hookSpecificOutput flattened (its permissionDecision
 // or decision over a top-level decision, its reasons over a top-level
 // reason), PermissionRequest's decision object read, camelCase names in
-// snake_case, legacy "approve" as "allow". It is how a command hook's
-// stdout is read (protocol/claude) and how a handler's result in those
-// shapes is (readResult), so that the two never read one output two
-// ways.
+// snake_case, legacy "approve" as "allow". protocol/claude reads a
+// command hook's stdout with it, after dropping the channels the event
+// does not read; a handler's result in those shapes is read the same way
+// (WithOutputReader), or by ClaudeOutput alone in an engine built
+// without a reader.
 func ClaudeOutput(raw map[string]any) Result {
 	res := Result{}
 	// Keys are read in sorted order, so that an output naming a field

@@ -58,6 +58,9 @@ type Engine struct {
 	// quietRuns leaves the traces of hooks that ran cleanly out of
 	// outcomes that trace only what a reply shows (WithQuietRuns).
 	quietRuns bool
+	// readOutput reads a handler's result in a host's output shapes
+	// (WithOutputReader; ClaudeOutput when nil).
+	readOutput func(event string, raw map[string]any) Result
 
 	closed atomic.Bool
 	drain  drain
@@ -210,6 +213,21 @@ func WithSkippedTraces() Option {
 func WithQuietRuns() Option {
 	return func(e *Engine) error {
 		e.quietRuns = true
+		return nil
+	}
+}
+
+// WithOutputReader sets how a handler's result in a host's own output
+// shapes (one with hookSpecificOutput) is read into hookctl's vocabulary:
+// read gets the event's canonical name and the result, which it must not
+// modify. The host's command hooks' stdout should be read by the same
+// function (protocol/claude.ReadOutputFor, which assemble.NewEngine sets),
+// so that a script or Go handler returning an output means what a command
+// hook printing it means, channel for channel. Without it, ClaudeOutput
+// reads it (every channel, no event's rules).
+func WithOutputReader(read func(event string, raw map[string]any) Result) Option {
+	return func(e *Engine) error {
+		e.readOutput = read
 		return nil
 	}
 }

@@ -593,7 +593,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	if err == nil {
 		f = fieldsOf(res)
 		if !h.declared {
-			res, f, err = readResult(spec, res, f)
+			res, f, err = readResult(spec, res, f, e.readOutput)
 		}
 	}
 	if err != nil {
@@ -654,7 +654,7 @@ func jsonText(v any) string {
 // stdout is, and a decision that is not one of the event's is a
 // *DecisionError. A result without those fields is returned as it is.
 // f is fieldsOf(res); the fields of the result returned come with it.
-func readResult(spec *EventSpec, res Result, f resultFields) (Result, resultFields, error) {
+func readResult(spec *EventSpec, res Result, f resultFields, read func(string, map[string]any) Result) (Result, resultFields, error) {
 	hso, hasHSO := f.hso, f.hasHSO
 	dec, hasDec := f.dec, f.hasDec
 	if !hasDec {
@@ -663,7 +663,7 @@ func readResult(spec *EventSpec, res Result, f resultFields) (Result, resultFiel
 	if !hasHSO && (!hasDec || acceptedDecision(spec, dec)) {
 		return res, f, nil
 	}
-	res, err := readOutputShapes(spec, res, hso, hasHSO, dec, hasDec)
+	res, err := readOutputShapes(spec, res, hso, hasHSO, dec, hasDec, read)
 	if err != nil {
 		return nil, resultFields{}, err
 	}
@@ -700,39 +700,6 @@ func fieldsOf(res Result) (f resultFields) {
 	return f
 }
 
-// moreRestrictiveChannel settles a hookSpecificOutput that gives a
-// decision in both of Claude Code's channels (permissionDecision, which
-// PreToolUse reads, and decision or decision.behavior, which
-// PermissionRequest reads): ClaudeOutput took permissionDecision; when
-// the other channel holds a more restrictive decision of the event, that
-// one stands, with its message as the reason. A command hook's stdout is
-// read by its event's channel alone (Claude Code ignores the other); a
-// handler's result is read for both, so that a deny in either never
-// becomes an allow.
-func moreRestrictiveChannel(spec *EventSpec, hso map[string]any, res Result) {
-	pd, ok := hso["permissionDecision"].(string)
-	if !ok {
-		return
-	}
-	other, msg := hso["decision"], any(nil)
-	if obj, ok := other.(map[string]any); ok {
-		other, msg = obj["behavior"], obj["message"]
-	}
-	od, ok := other.(string)
-	if !ok {
-		return
-	}
-	a, aok := spec.normalizeDecision(pd)
-	b, bok := spec.normalizeDecision(od)
-	if !aok || !bok || slices.Index(spec.Decisions, b) >= slices.Index(spec.Decisions, a) {
-		return
-	}
-	res[fieldDecision] = od
-	if msg != nil {
-		res[fieldReason] = msg
-	}
-}
-
 // hasKey reports whether m has the key k.
 func hasKey(m map[string]any, k string) bool {
 	_, ok := m[k]
@@ -741,14 +708,14 @@ func hasKey(m map[string]any, k string) bool {
 
 // readOutputShapes is readResult for a result with hookSpecificOutput or
 // a decision that is not a plain accepted one.
-func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any, hasDec bool) (Result, error) {
+func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any, hasDec bool, read func(string, map[string]any) Result) (Result, error) {
 	if hasHSO {
 		if _, ok := hso.(map[string]any); !ok {
 			return nil, fmt.Errorf("the hook returned hookSpecificOutput %s, which is not an object", jsonText(hso))
 		}
-		// Read as a command hook's stdout is (ClaudeOutput):
-		// hookSpecificOutput's decision and reason over the top-level
-		// ones. A top-level camelCase alias a handler may use
+		// Read as a command hook's stdout is (read, WithOutputReader;
+		// else ClaudeOutput): hookSpecificOutput's decision and reason
+		// over the top-level ones. A top-level camelCase alias a handler may use
 		// (permissionDecision, permissionDecisionReason, ...) counts as
 		// the top-level field it stands for.
 		raw := make(map[string]any, len(res))
@@ -758,8 +725,11 @@ func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any
 			}
 			raw[k] = v
 		}
-		res = ClaudeOutput(raw)
-		moreRestrictiveChannel(spec, hso.(map[string]any), res)
+		if read == nil {
+			res = ClaudeOutput(raw)
+		} else {
+			res = read(spec.Name, raw)
+		}
 		dec, hasDec = res[fieldDecision]
 	}
 	if obj, ok := dec.(map[string]any); ok {

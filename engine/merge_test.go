@@ -91,8 +91,6 @@ func TestMalformedDecisions(t *testing.T) {
 		{"legacy block", engine.Result{"decision": "block", "reason": "r"}, "deny", false},
 		{"legacy approve", engine.Result{"decision": "approve"}, "allow", false},
 		{"hookSpecificOutput over a top-level approve", engine.Result{"decision": "approve", "hookSpecificOutput": map[string]any{"permissionDecision": "deny"}}, "deny", false},
-		{"both channels, permissionDecision allows", engine.Result{"hookSpecificOutput": map[string]any{"permissionDecision": "allow", "decision": map[string]any{"behavior": "deny"}}}, "deny", false},
-		{"both channels, decision allows", engine.Result{"hookSpecificOutput": map[string]any{"permissionDecision": "deny", "decision": "allow"}}, "deny", false},
 		{"hookSpecificOutput over a top-level permissionDecision", engine.Result{"permissionDecision": "allow", "hookSpecificOutput": map[string]any{"permissionDecision": "deny"}}, "deny", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -417,23 +415,5 @@ func TestEquivalentsInFieldOrder(t *testing.T) {
 		if out.Decision != engine.DecisionDeny || out.Reason != `blocked by hook "both" (block)` {
 			t.Fatalf("decision %q reason %q, want deny with the block's reason", out.Decision, out.Reason)
 		}
-	}
-}
-
-// TestPermissionRequestBothChannels: on PermissionRequest, which reads
-// decision.behavior, a handler's hookSpecificOutput that also allows
-// through permissionDecision is denied, with the behavior's message, as a
-// command hook printing it is (its permissionDecision is dropped).
-func TestPermissionRequestBothChannels(t *testing.T) {
-	e := newEngine(t)
-	res := engine.Result{
-		"hookSpecificOutput": map[string]any{"permissionDecision": "allow", "decision": map[string]any{"behavior": "deny", "message": "not this"}},
-	}
-	register(t, e, engine.Hook{ID: "both", Event: "PermissionRequest", Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
-		return res, nil
-	})})
-	out := fire(t, e, "PermissionRequest", bash("rm -rf /"))
-	if out.Decision != engine.DecisionDeny || out.Reason != "not this" {
-		t.Fatalf("decision %q reason %q, want deny: not this", out.Decision, out.Reason)
 	}
 }

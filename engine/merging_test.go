@@ -130,7 +130,7 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 		}
 		if hasHSO || hasDec && !acceptedDecision(spec, dec) {
 			var err error
-			if res, err = readOutputShapes(spec, res, hso, hasHSO, dec, hasDec); err != nil {
+			if res, err = readOutputShapes(spec, res, hso, hasHSO, dec, hasDec, nil); err != nil {
 				return nil, "", "", false, err
 			}
 		}
@@ -169,7 +169,7 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 		}
 		wantRes, wantD, wantReason, wantUpper, wantErr := lookups(spec, res)
 		f := fieldsOf(res)
-		gotRes, gf, gotErr := readResult(spec, res, f)
+		gotRes, gf, gotErr := readResult(spec, res, f, nil)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(gotRes, wantRes) {
 			t.Fatalf("%s %v: readResult %v, %v; look-ups %v, %v", spec.Name, res, gotRes, gotErr, wantRes, wantErr)
 		}

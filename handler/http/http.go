@@ -153,7 +153,8 @@ func (h *httpHook) Handle(ctx context.Context, call *engine.Call) (engine.Result
 	if !protocol.IsJSONOutput(reply) {
 		return nil, &StatusError{Status: resp.StatusCode, Body: firstLine(reply)}
 	}
-	res, err := claudeproto.ParseOutput(reply)
+	// Read as a command hook's stdout is: the event's channels only.
+	res, err := claudeproto.ParseOutputFor(call.Event, reply)
 	if err != nil {
 		return nil, err
 	}

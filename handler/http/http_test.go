@@ -107,3 +107,30 @@ func TestHTTPSpecValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPReplyReadAsStdout: an HTTP hook's reply is read as a command
+// hook's stdout is, by its event's channels: on PermissionRequest, which
+// reads decision.behavior, a permissionDecision beside it is dropped and
+// the behavior's deny stands (read for every channel, permissionDecision
+// came last and allowed).
+func TestHTTPReplyReadAsStdout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"allow","decision":{"behavior":"deny","message":"not this"}}}`)
+	}))
+	defer srv.Close()
+	h, err := httphook.New(httphook.Spec{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t)
+	if err := e.Register(engine.Hook{ID: "h", Event: "PermissionRequest", Handler: h}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Fire(context.Background(), engine.Event{Name: "PermissionRequest", Payload: bashPayload("rm -rf /")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Decision != engine.DecisionDeny || out.Reason != "not this" {
+		t.Fatalf("decision %q reason %q, want deny: not this", out.Decision, out.Reason)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/hookctl/hookctl/engine"
@@ -75,12 +76,32 @@ func ParseOutputFor(event string, stdout []byte) (engine.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readFor(event, raw), nil
+}
+
+// ReadOutputFor reads one decoded output object of event as
+// ParseOutputFor reads a command hook's stdout: the channels the event
+// does not read dropped (and listed under "ignored"), the rest
+// normalized. raw is not modified. assemble.NewEngine gives it to the
+// engine (engine.WithOutputReader), so that a script's or Go handler's
+// result in Claude Code's shapes is read as the same output printed by a
+// command hook.
+func ReadOutputFor(event string, raw map[string]any) engine.Result {
+	own := maps.Clone(raw)
+	if hso, ok := own["hookSpecificOutput"].(map[string]any); ok {
+		own["hookSpecificOutput"] = maps.Clone(hso) // dropUnread deletes from it
+	}
+	return readFor(event, own)
+}
+
+// readFor is ReadOutputFor on a map it may modify.
+func readFor(event string, raw map[string]any) engine.Result {
 	ignored := claudeCode.dropUnread(event, raw)
 	res := Normalize(raw)
 	if len(ignored) > 0 {
 		res["ignored"] = ignored
 	}
-	return res, nil
+	return res
 }
 
 // dropUnread removes from raw the decisions event does not read in this

@@ -13,10 +13,12 @@ import (
 
 // TestHandlerResultReadAsStdout: an output in Claude Code's shapes means
 // the same decision and reason whether a command hook prints it (read by
-// ParseOutput) or a script or Go handler returns it (read by the engine):
-// a top-level "approve" beside hookSpecificOutput's "deny" is a deny both
-// ways, never an allow for the handler alone. Random outputs of the
-// official shapes, on PreToolUse and PermissionRequest.
+// ParseOutputFor) or a script or Go handler returns it (read by the
+// engine through ReadOutputFor, as assemble.NewEngine sets it up), channel
+// for channel: a top-level "approve" beside hookSpecificOutput's "deny"
+// is a deny both ways, and a decision in a channel the event does not
+// read is dropped both ways. Random outputs of the official shapes, on
+// PreToolUse and PermissionRequest.
 func TestHandlerResultReadAsStdout(t *testing.T) {
 	decisions := []any{"allow", "deny", "ask", "approve", "block", "", nil}
 	r := rand.New(rand.NewPCG(28, 9))
@@ -29,7 +31,10 @@ func TestHandlerResultReadAsStdout(t *testing.T) {
 		if r.IntN(3) == 0 {
 			out["reason"] = "top"
 		}
-		if r.IntN(3) != 0 {
+		{
+			// Claude Code's shapes: a result with hookSpecificOutput (one
+			// without is hookctl's own vocabulary, whose decision field
+			// every event reads).
 			hso := map[string]any{"hookEventName": "PreToolUse"}
 			switch r.IntN(4) {
 			case 0:
@@ -58,7 +63,10 @@ func TestHandlerResultReadAsStdout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parsed, err := claude.ParseOutput(stdout)
+		event := []string{"PreToolUse", "PermissionRequest"}[i%2]
+		// As a command hook's stdout is read: the channels the event does
+		// not read are dropped (and listed under "ignored").
+		parsed, err := claude.ParseOutputFor(event, stdout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,9 +74,9 @@ func TestHandlerResultReadAsStdout(t *testing.T) {
 		if err := json.Unmarshal(stdout, &returned); err != nil {
 			t.Fatal(err)
 		}
-		event := []string{"PreToolUse", "PermissionRequest"}[i%2]
 		read := func(res engine.Result) string {
-			e, err := engine.New()
+			// As assemble.NewEngine makes it.
+			e, err := engine.New(engine.WithOutputReader(claude.ReadOutputFor))
 			if err != nil {
 				t.Fatal(err)
 			}
