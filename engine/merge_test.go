@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/engine"
@@ -415,5 +417,19 @@ func TestEquivalentsInFieldOrder(t *testing.T) {
 		if out.Decision != engine.DecisionDeny || out.Reason != `blocked by hook "both" (block)` {
 			t.Fatalf("decision %q reason %q, want deny with the block's reason", out.Decision, out.Reason)
 		}
+	}
+}
+
+// TestStaticResultRefusesClaudeShapes: a declarative result is written in
+// hookctl's fields; one in Claude Code's hookSpecificOutput shape is
+// refused when registered (its deny was an unknown field, noted and lost).
+func TestStaticResultRefusesClaudeShapes(t *testing.T) {
+	e := newEngine(t)
+	err := e.Register(engine.Hook{ID: "s", Event: "PreToolUse", Handler: engine.Static(engine.Result{
+		"hookSpecificOutput": map[string]any{"permissionDecision": "deny"},
+	})})
+	var ce *engine.HookConfigError
+	if !errors.As(err, &ce) || ce.Field != "result" || !strings.Contains(err.Error(), "hookSpecificOutput") {
+		t.Fatalf("register: %v", err)
 	}
 }

@@ -224,6 +224,7 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		fail("handler", errors.New("a hook needs a handler"))
 	}
 	names := h.events()
+	staticHSO := false
 	if len(names) == 0 {
 		fail("event", errors.New("a hook needs an event"))
 	}
@@ -238,6 +239,11 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 			c.events = append(c.events, spec.Name)
 		}
 		if res, ok := StaticResult(h.Handler); ok {
+			if _, hso := res["hookSpecificOutput"]; hso && !staticHSO {
+				// Its deny would be an unknown field, noted and lost.
+				staticHSO = true
+				fail("result", errors.New("hookSpecificOutput is Claude Code's output shape; a declarative result takes hookctl's fields (decision, reason, additional_context, ...)"))
+			}
 			if d, ok := res[fieldDecision].(string); ok && d != "" && !spec.AcceptsDecision(d) {
 				if len(spec.Decisions) == 0 {
 					fail("decision", fmt.Errorf("event %s takes no decision", spec.Name))
