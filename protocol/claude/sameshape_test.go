@@ -18,7 +18,7 @@ import (
 // for channel: a top-level "approve" beside hookSpecificOutput's "deny"
 // is a deny both ways, and a decision in a channel the event does not
 // read is dropped both ways. Random outputs of the official shapes, on
-// PreToolUse and PermissionRequest.
+// every event of Claude Code's.
 func TestHandlerResultReadAsStdout(t *testing.T) {
 	decisions := []any{"allow", "deny", "ask", "approve", "block", "", nil}
 	r := rand.New(rand.NewPCG(28, 9))
@@ -55,15 +55,23 @@ func TestHandlerResultReadAsStdout(t *testing.T) {
 		}
 		return out
 	}
+	// Every event of Claude Code's, PreToolUse and PermissionRequest
+	// (whose channels differ) most often.
+	events := []string{"PreToolUse", "PermissionRequest", "PreToolUse", "PermissionRequest"}
+	for _, s := range engine.BuiltinEvents() {
+		if s.Source == engine.SourceClaudeCode {
+			events = append(events, s.Name)
+		}
+	}
 	ctx := context.Background()
 	payload := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}
-	for i := range 3000 {
+	for i := range 6000 {
 		raw := output()
 		stdout, err := json.Marshal(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		event := []string{"PreToolUse", "PermissionRequest"}[i%2]
+		event := events[i%len(events)]
 		// As a command hook's stdout is read: the channels the event does
 		// not read are dropped (and listed under "ignored").
 		parsed, err := claude.ParseOutputFor(event, stdout)
