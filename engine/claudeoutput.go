@@ -18,65 +18,40 @@ import (
 // without a reader.
 func ClaudeOutput(raw map[string]any) Result {
 	res := Result{}
-	// Keys are read in sorted order, so that an output naming a field
-	// twice (permissionDecision and decision.behavior, stopReason and
-	// stop_reason, ...) always gives the same result.
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		v := raw[k]
-		switch k {
-		case "hookSpecificOutput":
-			hso, ok := v.(map[string]any)
-			if !ok {
+	// The top level, each name under its snake_case spelling: the exact
+	// names first (decision, reason, continue, stop_reason, ... and Claude
+	// Code's own camelCase ones, stopReason, systemMessage,
+	// suppressOutput), then any other spelling where its snake_case name
+	// is still free, so that a "Decision" never hides the "decision"
+	// Claude Code reads. Keys are read in name order: an output naming a
+	// field twice always gives the same result.
+	keys := slices.Sorted(maps.Keys(raw))
+	for _, exactPass := range []bool{true, false} {
+		for _, k := range keys {
+			if k == "hookSpecificOutput" {
 				continue
 			}
-			for _, hk := range slices.Sorted(maps.Keys(hso)) {
-				hv := hso[hk]
-				switch hk {
-				case "hookEventName":
-				case "permissionDecision":
-					res["decision"] = hv
-				case "permissionDecisionReason":
-					res["reason"] = hv
-				case "updatedInput":
-					res["updated_input"] = hv
-				case "updatedToolOutput", "updatedMCPToolOutput":
-					res["updated_output"] = hv
-				case "decision":
-					// PermissionRequest: { behavior, updatedInput, message, interrupt, updatedPermissions }
-					if d, ok := hv.(map[string]any); ok {
-						for _, dk := range slices.Sorted(maps.Keys(d)) {
-							dv := d[dk]
-							switch dk {
-							case "behavior":
-								res["decision"] = dv
-							case "updatedInput":
-								res["updated_input"] = dv
-							case "message":
-								res["reason"] = dv
-								res["message"] = dv
-							default:
-								res[jsonx.SnakeCase(dk)] = dv
-							}
-						}
-					} else {
-						res["decision"] = hv
-					}
-				default:
-					res[jsonx.SnakeCase(hk)] = hv
+			c, exact := topLevelName(k)
+			if exact != exactPass {
+				continue
+			}
+			if _, set := res[c]; set && !exact {
+				continue
+			}
+			res[c] = raw[k]
+		}
+	}
+	// hookSpecificOutput's fields over the top-level ones (its decision
+	// over the legacy top-level one, as in Claude Code); one that is
+	// empty (null, "") is none, and erases nothing.
+	if hso, ok := raw["hookSpecificOutput"].(map[string]any); ok {
+		for k, v := range specificOutput(hso) {
+			if v == nil || v == "" {
+				if _, set := res[k]; set {
+					continue
 				}
 			}
-		case "decision":
-			if _, set := res["decision"]; !set {
-				res["decision"] = v
-			}
-		case "reason":
-			if _, set := res["reason"]; !set {
-				res["reason"] = v
-			}
-		case "stopReason":
-			res["stop_reason"] = v
-		default:
-			res[jsonx.SnakeCase(k)] = v
+			res[k] = v
 		}
 	}
 	// Legacy top-level decisions.
@@ -84,4 +59,91 @@ func ClaudeOutput(raw map[string]any) Result {
 		res["decision"] = "allow"
 	}
 	return res
+}
+
+// topLevelName is the snake_case name of a top-level output field, and
+// whether k is a name Claude Code's output uses (a snake_case name or
+// one of its camelCase ones) rather than another spelling of one.
+func topLevelName(k string) (string, bool) {
+	switch k {
+	case "stopReason":
+		return "stop_reason", true
+	case "systemMessage":
+		return "system_message", true
+	case "suppressOutput":
+		return "suppress_output", true
+	}
+	if !hasUpper(k) {
+		return k, true
+	}
+	return jsonx.SnakeCase(k), false
+}
+
+// specificOutput reads hookSpecificOutput's fields onto hookctl's names,
+// in name order, the names Claude Code uses before other spellings.
+func specificOutput(hso map[string]any) Result {
+	res := Result{}
+	keys := slices.Sorted(maps.Keys(hso))
+	for _, exactPass := range []bool{true, false} {
+		for _, k := range keys {
+			v := hso[k]
+			name, exact := "", true
+			switch k {
+			case "hookEventName":
+				continue
+			case "permissionDecision":
+				name = "decision"
+			case "permissionDecisionReason":
+				name = "reason"
+			case "updatedInput":
+				name = "updated_input"
+			case "updatedToolOutput", "updatedMCPToolOutput":
+				name = "updated_output"
+			case "decision":
+				if exactPass {
+					decisionObject(res, v)
+				}
+				continue
+			default:
+				name, exact = topLevelName(k)
+			}
+			if exact != exactPass {
+				continue
+			}
+			if _, set := res[name]; set && !exact {
+				continue
+			}
+			res[name] = v
+		}
+	}
+	return res
+}
+
+// decisionObject reads hookSpecificOutput's decision: PermissionRequest's
+// { behavior, updatedInput, message, interrupt, updatedPermissions }, or
+// a plain value. It is read before the names that sort after it
+// (permissionDecision, updatedInput), which win over it.
+func decisionObject(res Result, v any) {
+	d, ok := v.(map[string]any)
+	if !ok {
+		res["decision"] = v
+		return
+	}
+	for _, dk := range slices.Sorted(maps.Keys(d)) {
+		dv := d[dk]
+		switch dk {
+		case "behavior":
+			res["decision"] = dv
+		case "updatedInput":
+			res["updated_input"] = dv
+		case "message":
+			res["reason"] = dv
+			res["message"] = dv
+		default:
+			if canonicalField(dk) == "decision" || jsonx.SnakeCase(dk) == "decision" {
+				continue // the behavior is the decision
+			}
+			res[jsonx.SnakeCase(dk)] = dv
+		}
+	}
 }

@@ -590,17 +590,29 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	call.started = start
 	e.hooksRun.Add(1)
 	var f resultFields
+	var blocking Result // what blocks in a result whose decision failed
 	if err == nil {
+		if !h.declared {
+			res = canonicalResult(spec, res)
+		}
 		f = fieldsOf(res)
 		if !h.declared {
-			res, f, err = readResult(spec, res, f, e.readOutput)
+			if res, f, err = readResult(spec, res, f, e.readOutput); err != nil {
+				blocking = blockingFields(spec, res)
+			}
 		}
 	}
 	if err != nil {
 		if call.untimed {
 			tr.Duration = time.Since(start)
 		}
-		return e.failed(spec, h, tr, err, canBlock)
+		if fr := e.failed(spec, h, tr, err, canBlock); fr != nil || blocking == nil {
+			return fr
+		}
+		// The hook failed (its trace says why, and its on_error did not
+		// block), but what else in its result blocks still does:
+		// continue: false or OpenClaw's block beside a malformed decision.
+		return blocking
 	}
 	if len(res) == 0 {
 		tr.Status = StatusRan
@@ -665,7 +677,7 @@ func readResult(spec *EventSpec, res Result, f resultFields, read func(string, m
 	}
 	res, err := readOutputShapes(spec, res, hso, hasHSO, dec, hasDec, read)
 	if err != nil {
-		return nil, resultFields{}, err
+		return res, resultFields{}, err // res as far as it was read, for blockingFields
 	}
 	return res, fieldsOf(res), nil
 }
@@ -700,35 +712,257 @@ func fieldsOf(res Result) (f resultFields) {
 	return f
 }
 
-// hasKey reports whether m has the key k.
-func hasKey(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
+// blockingFields are the fields of res that block, stop or ask by
+// themselves (continue: false, OpenClaw's block and cancel: a sticky
+// terminal rule that blocks; require_approval), with their reasons and
+// stop_reason; nil when it has none.
+func blockingFields(spec *EventSpec, res Result) Result {
+	var out Result
+	for k, v := range res {
+		r, _ := spec.ruleOf(k)
+		blocks := r.Rule == MergeSticky && r.Blocks && r.Terminal && valueEqual(v, stickyValue(r))
+		if !blocks && !(r.Ask && given(v)) {
+			continue
+		}
+		if out == nil {
+			out = Result{}
+		}
+		out[k] = v
+		for _, why := range []string{k + "_reason", "stop_reason"} {
+			if rv, ok := res[why]; ok {
+				out[why] = rv
+			}
+		}
+	}
+	return out
+}
+
+// bothChannels settles, for an engine without an output reader (one that
+// knows which channel each event reads), a hookSpecificOutput with a
+// decision in both of Claude Code's channels: permissionDecision, which
+// PreToolUse reads and ClaudeOutput took, and decision.behavior (or
+// decision), which PermissionRequest reads. The more restrictive of the
+// event's decisions stands (or the one that is the event's at all), with
+// its message as the reason: a deny in either never becomes an allow.
+func bothChannels(spec *EventSpec, hso map[string]any, res Result) {
+	pd, ok := hso["permissionDecision"].(string)
+	if !ok {
+		return
+	}
+	other, msg := hso["decision"], any(nil)
+	if obj, ok := other.(map[string]any); ok {
+		other, msg = obj["behavior"], obj["message"]
+	}
+	od, ok := other.(string)
+	if !ok {
+		return
+	}
+	a, aok := spec.normalizeDecision(pd)
+	b, bok := spec.normalizeDecision(od)
+	if !bok || aok && slices.Index(spec.Decisions, b) >= slices.Index(spec.Decisions, a) {
+		return
+	}
+	res[fieldDecision] = od
+	if given(msg) {
+		res[fieldReason] = msg
+	}
+}
+
+// canonicalResult is a handler's result with every field under its
+// snake_case name ("Decision", "permissionDecision" are "decision"),
+// hookSpecificOutput kept for readResult (a null one is none, and
+// dropped). A field given under several spellings is read once, the same
+// way on every call: an empty value (null, "") says nothing; of the
+// decisions, the most restrictive of the event's stands, with the reason
+// given beside it (permissionDecisionReason beside permissionDecision);
+// of any other field, the snake_case spelling's value, else the first
+// spelling's by name. res is not modified, and is returned as it is when
+// every name is already canonical.
+func canonicalResult(spec *EventSpec, res Result) Result {
+	canonical := true
+	for k, v := range res {
+		if k == "hookSpecificOutput" && v == nil || k != "hookSpecificOutput" && hasUpper(k) {
+			canonical = false
+			break
+		}
+		if _, typed := plainValue(v); typed {
+			canonical = false
+			break
+		}
+	}
+	if canonical {
+		return res
+	}
+	// Go's typed values are read as the JSON they stand for.
+	plainRes := make(Result, len(res))
+	for k, v := range res {
+		plainRes[k], _ = plainValue(v)
+	}
+	res = plainRes
+	out := make(Result, len(res))
+	spellings := map[string][]string{}
+	for _, k := range slices.Sorted(maps.Keys(res)) {
+		if k == "hookSpecificOutput" {
+			if res[k] != nil {
+				out[k] = res[k]
+			}
+			continue
+		}
+		c := canonicalField(k)
+		spellings[c] = append(spellings[c], k)
+	}
+	decisionKey := ""
+	if ks := spellings[fieldDecision]; len(ks) > 0 {
+		decisionKey = pickDecision(spec, res, ks)
+		out[fieldDecision] = res[decisionKey]
+	}
+	for c, ks := range spellings {
+		switch {
+		case c == fieldDecision:
+		case c == fieldReason && decisionKey == "permissionDecision" && given(res["permissionDecisionReason"]):
+			out[c] = res["permissionDecisionReason"]
+		default:
+			out[c] = res[pickSpelling(res, c, ks)]
+		}
+	}
+	return out
+}
+
+// plainValue is a Go handler's typed value as the JSON it stands for: a
+// Decision is its string, a Result or a map[string]string a
+// map[string]any, and the values of a map one level down likewise. It
+// reports whether v was typed so.
+func plainValue(v any) (any, bool) {
+	switch x := v.(type) {
+	case Decision:
+		return string(x), true
+	case Result:
+		m, _ := plainMap(x)
+		return m, true
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return m, true
+	case map[string]any:
+		return plainMap(x)
+	}
+	return v, false
+}
+
+// plainMap is m with its values' Go types read as plainValue reads them
+// (not further down); m itself when none is typed.
+func plainMap(m map[string]any) (map[string]any, bool) {
+	var out map[string]any
+	for k, v := range m {
+		pv, typed := scalarPlain(v)
+		if !typed {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(m)
+		}
+		out[k] = pv
+	}
+	if out == nil {
+		return m, false
+	}
+	return out, true
+}
+
+// scalarPlain is plainValue one level down: a Decision, a Result or a
+// map[string]string (a decision object in Go's types).
+func scalarPlain(v any) (any, bool) {
+	switch x := v.(type) {
+	case Decision:
+		return string(x), true
+	case Result:
+		return map[string]any(x), true
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return m, true
+	}
+	return v, false
+}
+
+// given reports whether a result value says something (not null, not "").
+func given(v any) bool { return v != nil && v != "" }
+
+// pickSpelling is the spelling of field c that canonicalResult reads: the
+// only one that says something, else c itself when it does, else the
+// first that does (ks is in name order), else c or the first.
+func pickSpelling(res Result, c string, ks []string) string {
+	if len(ks) == 1 {
+		return ks[0]
+	}
+	first := ""
+	for _, k := range ks {
+		if given(res[k]) {
+			if k == c {
+				return k
+			}
+			if first == "" {
+				first = k
+			}
+		}
+	}
+	if first != "" {
+		return first
+	}
+	if slices.Contains(ks, c) {
+		return c
+	}
+	return ks[0]
+}
+
+// pickDecision is the spelling of the decision canonicalResult reads: of
+// those that say something, the one most restrictive of the event's
+// decisions (an object's behavior counts), else pickSpelling's.
+func pickDecision(spec *EventSpec, res Result, ks []string) string {
+	best, bestRank := "", len(spec.Decisions)
+	for _, k := range ks {
+		v := res[k]
+		if obj, ok := v.(map[string]any); ok {
+			v = obj["behavior"]
+		}
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if d, ok := spec.normalizeDecision(s); ok {
+			if r := slices.Index(spec.Decisions, d); r < bestRank {
+				best, bestRank = k, r
+			}
+		}
+	}
+	if best != "" {
+		return best
+	}
+	return pickSpelling(res, fieldDecision, ks)
 }
 
 // readOutputShapes is readResult for a result with hookSpecificOutput or
-// a decision that is not a plain accepted one.
+// a decision that is not a plain accepted one. With an error it returns
+// the result as far as it was read.
 func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any, hasDec bool, read func(string, map[string]any) Result) (Result, error) {
 	if hasHSO {
 		if _, ok := hso.(map[string]any); !ok {
-			return nil, fmt.Errorf("the hook returned hookSpecificOutput %s, which is not an object", jsonText(hso))
+			return res, fmt.Errorf("the hook returned hookSpecificOutput %s, which is not an object", jsonText(hso))
 		}
 		// Read as a command hook's stdout is (read, WithOutputReader;
 		// else ClaudeOutput): hookSpecificOutput's decision and reason
-		// over the top-level ones. A top-level camelCase alias a handler may use
-		// (permissionDecision, permissionDecisionReason, ...) counts as
-		// the top-level field it stands for.
-		raw := make(map[string]any, len(res))
-		for k, v := range res {
-			if a, ok := fieldAliases[k]; ok && !hasKey(res, a) {
-				k = a
-			}
-			raw[k] = v
-		}
+		// over the top-level ones (res's names are canonical already:
+		// canonicalResult).
 		if read == nil {
-			res = ClaudeOutput(raw)
+			hso := hso.(map[string]any)
+			res = ClaudeOutput(res)
+			bothChannels(spec, hso, res)
 		} else {
-			res = read(spec.Name, raw)
+			res = read(spec.Name, res)
 		}
 		dec, hasDec = res[fieldDecision]
 	}
@@ -736,17 +970,20 @@ func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any
 		// PermissionRequest's decision: { behavior, updatedInput, message }.
 		b, isStr := obj["behavior"].(string)
 		if !isStr {
-			return nil, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
+			return res, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
 		}
 		out := maps.Clone(res)
 		out[fieldDecision] = b
-		for k, v := range obj {
-			switch k {
-			case "behavior":
-			case "message":
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			v := obj[k]
+			switch c := canonicalField(k); {
+			case k == "behavior", c == fieldDecision:
+				// The behavior is the decision: no other key of the
+				// object overrides it.
+			case k == "message":
 				out[fieldReason], out["message"] = v, v
 			default:
-				out[canonicalField(k)] = v
+				out[c] = v
 			}
 		}
 		res, dec = out, b
@@ -754,7 +991,7 @@ func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any
 	if !hasDec || acceptedDecision(spec, dec) {
 		return res, nil
 	}
-	return nil, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
+	return res, &DecisionError{Event: spec.Name, Decision: dec, Accepts: spec.Decisions}
 }
 
 // acceptedDecision reports whether a decision is none (nil, ""), one the

@@ -60,6 +60,12 @@ func (p *prepared) load(r Result) *prepared {
 			p.fields = append(p.fields, kv{k, v})
 		}
 	}
+	if len(p.fields) > 1 {
+		// In name order, as a declarative result's: fields that freeze
+		// one another (require_approval, params) merge the same way on
+		// every call.
+		slices.SortFunc(p.fields, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+	}
 	return p
 }
 
@@ -153,7 +159,9 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	var notes []string
 	dec, hasDec := p.decision, p.hasDecision
 	altField := m.spec.DecisionField != "" && m.spec.DecisionField != fieldDecision
-	if altField && !hasDec {
+	if altField && (!hasDec || !given(dec)) {
+		// An empty decision (null, "") does not hide the event's own
+		// decision field (OpenClaw's outcome, action).
 		for _, f := range p.fields {
 			if f.k == m.spec.DecisionField {
 				dec, hasDec = f.v, true
@@ -436,6 +444,20 @@ func mergeChain(m *merger, f field) (bool, string) {
 	}
 	m.out[f.k] = f.v
 	m.setPayload(f.rule.Target, f.v)
+	switch in := m.spec.merge().input; {
+	case f.rule.Input:
+		// The event's rewritten input in another vocabulary (OpenClaw's
+		// params on PreToolUse) is the rewritten input: the next hooks
+		// judge it as tool_input, and the last rewrite, in either
+		// spelling, is what the host runs.
+		m.out["updated_input"] = f.v
+		m.setPayload("tool_input", f.v)
+	case in != "" && f.rule.Target == "tool_input":
+		// updated_input: hooks that read the other vocabulary see it too.
+		if _, has := m.payload[in]; has {
+			m.setPayload(in, f.v)
+		}
+	}
 	return false, ""
 }
 

@@ -433,3 +433,44 @@ func TestStaticResultRefusesClaudeShapes(t *testing.T) {
 		t.Fatalf("register: %v", err)
 	}
 }
+
+// TestParamsRewriteIsJudged: OpenClaw's params on PreToolUse is the
+// rewritten tool input: the hooks after it judge the rewrite as
+// tool_input (a guard denies it), and the last rewrite in either spelling
+// is what the host runs. (params chained into payload.params alone: the
+// guard judged the original input and the host ran the rewrite.)
+func TestParamsRewriteIsJudged(t *testing.T) {
+	guard := fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+		in, _ := c.Payload["tool_input"].(map[string]any)
+		if cmd, _ := in["command"].(string); strings.Contains(cmd, "rm -rf") {
+			return engine.Deny("rm -rf: " + cmd), nil
+		}
+		return nil, nil
+	})
+	rewrite := func(field string, cmd string) engine.Handler {
+		return fn(func(context.Context, *engine.Call) (engine.Result, error) {
+			return engine.Result{field: map[string]any{"command": cmd}}, nil
+		})
+	}
+	for _, field := range []string{"params", "updated_input"} {
+		e := newEngine(t)
+		register(t, e,
+			engine.Hook{ID: "rewrite", Event: "PreToolUse", Priority: 10, Handler: rewrite(field, "rm -rf ~")},
+			engine.Hook{ID: "guard", Event: "PreToolUse", Handler: guard})
+		out := fire(t, e, "PreToolUse", bash("ls"))
+		if out.Decision != engine.DecisionDeny {
+			t.Errorf("%s: decision %q, want the guard's deny of the rewrite", field, out.Decision)
+		}
+	}
+	// The last rewrite wins, whichever spelling it comes in.
+	for _, order := range [][2]string{{"params", "updated_input"}, {"updated_input", "params"}} {
+		e := newEngine(t)
+		register(t, e,
+			engine.Hook{ID: "first", Event: "PreToolUse", Priority: 10, Handler: rewrite(order[0], "echo first")},
+			engine.Hook{ID: "second", Event: "PreToolUse", Priority: 5, Handler: rewrite(order[1], "echo second")})
+		out := fire(t, e, "PreToolUse", bash("ls"))
+		if cmd, _ := out.UpdatedInput["command"].(string); cmd != "echo second" {
+			t.Errorf("%v: updated input %v, want the second rewrite", order, out.UpdatedInput)
+		}
+	}
+}

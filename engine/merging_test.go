@@ -131,7 +131,7 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 		if hasHSO || hasDec && !acceptedDecision(spec, dec) {
 			var err error
 			if res, err = readOutputShapes(spec, res, hso, hasHSO, dec, hasDec, nil); err != nil {
-				return nil, "", "", false, err
+				return res, "", "", false, err
 			}
 		}
 		d, _ := res[fieldDecision].(string)

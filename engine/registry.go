@@ -229,6 +229,11 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		fail("event", errors.New("a hook needs an event"))
 	}
 	c := &compiledHook{Hook: h}
+	staticRes, isStatic := StaticResult(h.Handler)
+	var staticRead Result
+	if isStatic && decisionSpellings(staticRes) > 1 {
+		fail("decision", errors.New("the result gives its decision under two names (decision, Decision, permissionDecision): give it once"))
+	}
 	for _, n := range names {
 		spec, ok := r.lookup(n)
 		if !ok {
@@ -238,19 +243,40 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		if !slices.Contains(c.events, spec.Name) {
 			c.events = append(c.events, spec.Name)
 		}
-		if res, ok := StaticResult(h.Handler); ok {
-			if _, hso := res["hookSpecificOutput"]; hso && !staticHSO {
+		if isStatic {
+			if _, hso := staticRes["hookSpecificOutput"]; hso && !staticHSO {
 				// Its deny would be an unknown field, noted and lost.
 				staticHSO = true
 				fail("result", errors.New("hookSpecificOutput is Claude Code's output shape; a declarative result takes hookctl's fields (decision, reason, additional_context, ...)"))
+				continue
 			}
-			if d, ok := res[fieldDecision].(string); ok && d != "" && !spec.AcceptsDecision(d) {
-				if len(spec.Decisions) == 0 {
+			// Read as a handler's result is read on every call, once:
+			// its names canonical, a decision object's behavior, a
+			// decision that is none of the catalog's refused.
+			canon := canonicalResult(spec, staticRes)
+			accepts := func(d string) bool {
+				switch {
+				case d == "" || spec.AcceptsDecision(d):
+					return true
+				case len(spec.Decisions) == 0:
 					fail("decision", fmt.Errorf("event %s takes no decision", spec.Name))
-				} else {
+				default:
 					fail("decision", fmt.Errorf("event %s accepts %s, not %q", spec.Name, strings.Join(spec.Decisions, ", "), d))
 				}
+				return false
 			}
+			if d, ok := canon[fieldDecision].(string); ok && !accepts(d) {
+				continue
+			}
+			res, _, err := readResult(spec, canon, fieldsOf(canon), nil)
+			if err != nil {
+				fail("decision", err)
+				continue
+			}
+			if d, ok := res[fieldDecision].(string); ok && !accepts(d) {
+				continue
+			}
+			staticRead = res
 		}
 	}
 	m, err := CompileMatcher(h.Matcher)
@@ -310,6 +336,10 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 	if c.matcher != nil && c.matcher.MatchesAll() {
 		c.matcher = nil
 	}
+	if staticRead != nil {
+		h.Handler = Static(staticRead)
+		c.Hook.Handler = h.Handler
+	}
 	c.kind = handlerKind(h.Handler)
 	_, c.declared = StaticResult(h.Handler)
 	if in, ok := h.Handler.(Inliner); ok {
@@ -336,6 +366,19 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		c.static = prepareStatic(res)
 	}
 	return c, nil
+}
+
+// decisionSpellings counts the names a result gives a decision under
+// (decision, Decision, permissionDecision, ...) with a value that says
+// something.
+func decisionSpellings(res Result) int {
+	n := 0
+	for k, v := range res {
+		if canonicalField(k) == fieldDecision && given(v) {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *registry) hookExists(id string) bool {

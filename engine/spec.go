@@ -232,6 +232,9 @@ type merging struct {
 	// equiv lists, by name, the fields of Merge that equivalents turns
 	// into a decision or a rewrite.
 	equiv []equivRule
+	// input is the payload field of a chain field marked Input (OpenClaw's
+	// params), "" when there is none.
+	input string
 }
 
 // equivRule is one field of merging.equiv.
@@ -249,6 +252,9 @@ func newMerging(s *EventSpec) *merging {
 	for f, r := range s.Merge {
 		if r.Rule == MergeSticky && r.Blocks && r.Terminal || r.Input || r.Ask {
 			m.equiv = append(m.equiv, equivRule{f, r})
+		}
+		if r.Input && r.Rule == MergeChain && (m.input == "" || r.Target < m.input) {
+			m.input = r.Target
 		}
 	}
 	slices.SortFunc(m.equiv, func(a, b equivRule) int { return strings.Compare(a.field, b.field) })
@@ -411,7 +417,7 @@ func (s *EventSpec) normalizeDecision(d string) (string, bool) {
 	var alt []string
 	switch d {
 	case "approve":
-		alt = []string{"allow"}
+		alt = []string{"allow", "pass"} // as "allow" reads on an event of "pass"
 	case "block":
 		alt = []string{"deny", "cancel"}
 	case "deny":

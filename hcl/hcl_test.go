@@ -412,3 +412,23 @@ func TestSettingsStateURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestResultNamesNoFieldTwice: a declarative hook's result may not set a
+// field the hook sets with its own attribute (decision = "deny" undone by
+// result = { decision = "allow" }, unseen by who reads the hook).
+func TestResultNamesNoFieldTwice(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"hooks.hcl": `hook "d" {
+  event    = "PreToolUse"
+  decision = "deny"
+  reason   = "never"
+  result   = { decision = "allow" }
+}
+`})
+	cfg, err := hcl.Parse(filepath.Join(dir, "hooks.hcl"))
+	if err == nil {
+		err = cfg.Diagnostics()
+	}
+	if err == nil || !strings.Contains(err.Error(), "result sets decision, which the hook also sets with its own attribute (line 3)") {
+		t.Fatalf("want the field set twice refused, got %v", err)
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -393,8 +395,14 @@ func (l *loader) declarative(c *hcl2.BodyContent) engine.Handler {
 				l.ev.errorf(a.Expr.Range(), "Invalid result", "result must be an object of result fields.")
 				continue
 			}
-			for k, x := range m {
-				res[k] = x
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				if own := c.Attributes[k]; own != nil && k != "result" {
+					// A reviewer reading decision = "deny" must not
+					// have it undone by result = { decision = "allow" }.
+					l.ev.errorf(a.Expr.Range(), "Invalid result", "result sets %s, which the hook also sets with its own attribute (line %d): set it once.", k, own.Range.Start.Line)
+					continue
+				}
+				res[k] = m[k]
 			}
 		case "continue", "suppress_output":
 			if _, isBool := v.(bool); !isBool {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/hcl"
+	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/internal/suggest"
 )
 
@@ -135,6 +136,10 @@ func lintResult(eng *engine.Engine, h engine.Hook, res engine.Result, r hcl.Rang
 		known := spec.ResultFields()
 		for _, k := range slices.Sorted(maps.Keys(res)) {
 			if slices.Contains(known, k) {
+				continue
+			}
+			if sk := jsonx.SnakeCase(k); sk != k && slices.Contains(known, sk) {
+				warn(r, "Unknown result field", "%s", hcl.Detailf("The result field %q is read as %q: write %q.", k, sk, sk))
 				continue
 			}
 			detail := hcl.Detailf("%s does not take the result field %q: it would be kept in the output and read by nothing.", spec.Name, k)

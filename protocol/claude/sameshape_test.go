@@ -109,3 +109,27 @@ func TestHandlerResultReadAsStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNamesClaudeCodeReads: the fields Claude Code reads win over
+// other spellings of them in a command hook's output ("Decision" never
+// hides the "decision" beside it), and an empty hookSpecificOutput value
+// erases no top-level one.
+func TestOutputNamesClaudeCodeReads(t *testing.T) {
+	for _, c := range []struct {
+		event, stdout, decision string
+	}{
+		{"Stop", `{"Decision":null,"decision":"block","reason":"keep going"}`, "block"},
+		{"UserPromptSubmit", `{"Decision":"","decision":"block","reason":"secret"}`, "block"},
+		{"PreToolUse", `{"Decision":"approve","decision":"block"}`, "block"},
+		{"Stop", `{"decision":"block","hookSpecificOutput":{"decision":null}}`, "block"},
+		{"PermissionRequest", `{"hookSpecificOutput":{"decision":{"behavior":"deny","decision":"allow","permissionDecision":"allow"}}}`, "deny"},
+	} {
+		res, err := claude.ParseOutputFor(c.event, []byte(c.stdout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res["decision"] != c.decision {
+			t.Errorf("%s %s: decision %v, want %q", c.event, c.stdout, res["decision"], c.decision)
+		}
+	}
+}
