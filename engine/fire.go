@@ -592,10 +592,11 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	var f resultFields
 	var blocking Result // what blocks in a result whose decision failed
 	if err == nil {
-		if !h.declared {
-			res = canonicalResult(spec, res)
-		}
 		f = fieldsOf(res)
+		if !h.declared && !f.canonical() {
+			res = canonicalResult(spec, res)
+			f = fieldsOf(res)
+		}
 		if !h.declared {
 			if res, f, err = readResult(spec, res, f, e.readOutput); err != nil {
 				blocking = blockingFields(spec, res)
@@ -690,6 +691,14 @@ type resultFields struct {
 	hso, dec, pdec, reason  any
 	hasHSO, hasDec, hasPDec bool
 	upper                   bool
+	// alias: a name other than hookSpecificOutput is in camelCase;
+	// typed: a value is one of Go's types canonicalResult reads.
+	alias, typed bool
+}
+
+// canonical reports whether the result needs no canonicalResult.
+func (f *resultFields) canonical() bool {
+	return !f.alias && !f.typed && !(f.hasHSO && f.hso == nil)
 }
 
 // fieldsOf reads res's fields once.
@@ -705,11 +714,31 @@ func fieldsOf(res Result) (f resultFields) {
 		case fieldReason:
 			f.reason = v
 		}
-		if !f.upper && hasUpper(k) {
+		if hasUpper(k) {
 			f.upper = true
+			f.alias = f.alias || k != "hookSpecificOutput"
+		}
+		if !f.typed {
+			f.typed = typedValue(k, v)
 		}
 	}
 	return f
+}
+
+// typedValue reports whether v is a value canonicalResult reads from Go's
+// types: a Decision, a Result or a map[string]string, or such a value in
+// hookSpecificOutput or a decision object.
+func typedValue(k string, v any) bool {
+	switch x := v.(type) {
+	case Decision, Result, map[string]string:
+		return true
+	case map[string]any:
+		if k == "hookSpecificOutput" || k == fieldDecision {
+			_, typed := plainMap(x)
+			return typed
+		}
+	}
+	return false
 }
 
 // blockingFields are the fields of res that block, stop or ask by
