@@ -615,6 +615,12 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 		// continue: false or OpenClaw's block beside a malformed decision.
 		return blocking
 	}
+	if given(f.ignored) {
+		// Dropped as Claude Code drops it, but never unsaid: the trace
+		// keeps a note and stderr a warning.
+		tr.Note = fmt.Sprintf("dropped, as %s reads only its own channel: %v", spec.Name, f.ignored)
+		e.log.Warn("hook output gave a decision in a channel its event does not read; it was dropped", "hook", h.ID, "event", spec.Name, "ignored", f.ignored)
+	}
 	if len(res) == 0 {
 		tr.Status = StatusRan
 		return nil
@@ -694,6 +700,9 @@ type resultFields struct {
 	// alias: a name other than hookSpecificOutput is in camelCase;
 	// typed: a value is one of Go's types canonicalResult reads.
 	alias, typed bool
+	// ignored lists what a host's reading dropped (a decision in a
+	// channel the event does not read).
+	ignored any
 }
 
 // canonical reports whether the result needs no canonicalResult.
@@ -713,6 +722,8 @@ func fieldsOf(res Result) (f resultFields) {
 			f.pdec, f.hasPDec = v, true
 		case fieldReason:
 			f.reason = v
+		case "ignored":
+			f.ignored = v
 		}
 		if hasUpper(k) {
 			f.upper = true
