@@ -284,12 +284,6 @@ var universalMerge = map[string]FieldRule{
 	"ignored": {Rule: MergeAppend},
 }
 
-// knowsField reports whether field is in the event's result vocabulary.
-func (s *EventSpec) knowsField(field string) bool {
-	_, known := s.ruleOf(field)
-	return known
-}
-
 // dialectFields are the camelCase spellings of Claude Code's JSON output
 // that hookctl accepts in results.
 var dialectFields = []string{
