@@ -56,6 +56,9 @@ func toolPreMerge() map[string]FieldRule {
 		"block", stop,
 		"block_reason", last,
 		"params", FieldRule{Rule: MergeChain, Target: "params", FreezeAfter: "require_approval", Input: true},
+		// The same rewrite in Claude Code's spelling: frozen alike once a
+		// hook asked for approval.
+		"updated_input", FieldRule{Rule: MergeChain, Target: "tool_input", FreezeAfter: "require_approval"},
 		"require_approval", FieldRule{Rule: MergeFirst, Ask: true},
 	)
 }

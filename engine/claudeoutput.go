@@ -22,8 +22,9 @@ func ClaudeOutput(raw map[string]any) Result {
 	// names first (decision, reason, continue, stop_reason, ... and Claude
 	// Code's own camelCase ones, stopReason, systemMessage,
 	// suppressOutput), then any other spelling where its snake_case name
-	// is still free, so that a "Decision" never hides the "decision"
-	// Claude Code reads. Keys are read in name order: an output naming a
+	// is still free (or says nothing), so that a "Decision" never hides
+	// the "decision" Claude Code reads; a value that says nothing (null,
+	// "") never replaces one that does. Keys are read in name order: an output naming a
 	// field twice always gives the same result.
 	keys := slices.Sorted(maps.Keys(raw))
 	for _, exactPass := range []bool{true, false} {
@@ -35,8 +36,8 @@ func ClaudeOutput(raw map[string]any) Result {
 			if exact != exactPass {
 				continue
 			}
-			if _, set := res[c]; set && !exact {
-				continue
+			if cur, set := res[c]; set && (!exact && given(cur) || given(cur) && !given(raw[k])) {
+				continue // another spelling, or a value that says nothing
 			}
 			res[c] = raw[k]
 		}
@@ -110,8 +111,8 @@ func specificOutput(hso map[string]any) Result {
 			if exact != exactPass {
 				continue
 			}
-			if _, set := res[name]; set && !exact {
-				continue
+			if cur, set := res[name]; set && (!exact && given(cur) || given(cur) && !given(v)) {
+				continue // another spelling, or a value that says nothing
 			}
 			res[name] = v
 		}

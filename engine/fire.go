@@ -707,7 +707,8 @@ type resultFields struct {
 
 // canonical reports whether the result needs no canonicalResult.
 func (f *resultFields) canonical() bool {
-	return !f.alias && !f.typed && !(f.hasHSO && f.hso == nil)
+	_, hsoObj := f.hso.(map[string]any)
+	return !f.alias && !f.typed && (!f.hasHSO || hsoObj)
 }
 
 // fieldsOf reads res's fields once.
@@ -745,7 +746,7 @@ func typedValue(k string, v any) bool {
 		return true
 	case map[string]any:
 		if k == "hookSpecificOutput" || k == fieldDecision {
-			_, typed := plainMap(x)
+			_, typed := plainMap(x, 3)
 			return typed
 		}
 	}
@@ -778,33 +779,47 @@ func blockingFields(spec *EventSpec, res Result) Result {
 }
 
 // bothChannels settles, for an engine without an output reader (one that
-// knows which channel each event reads), a hookSpecificOutput with a
-// decision in both of Claude Code's channels: permissionDecision, which
-// PreToolUse reads and ClaudeOutput took, and decision.behavior (or
-// decision), which PermissionRequest reads. The more restrictive of the
-// event's decisions stands (or the one that is the event's at all), with
-// its message as the reason: a deny in either never becomes an allow.
-func bothChannels(spec *EventSpec, hso map[string]any, res Result) {
-	pd, ok := hso["permissionDecision"].(string)
-	if !ok {
+// knows which channel each event reads), a result that gives a decision
+// in more than one of Claude Code's channels: the top-level decision,
+// hookSpecificOutput's permissionDecision (PreToolUse's) and its decision
+// or decision.behavior (PermissionRequest's). ClaudeOutput took
+// hookSpecificOutput's, permissionDecision last; here the most
+// restrictive of the event's decisions among them stands, with its
+// channel's reason: a deny in any never becomes an allow.
+func bothChannels(spec *EventSpec, raw, hso map[string]any, res Result) {
+	type channel struct{ v, reason any }
+	var chans []channel
+	add := func(v, reason any) {
+		if given(v) {
+			chans = append(chans, channel{v, reason})
+		}
+	}
+	add(raw[fieldDecision], raw[fieldReason])
+	add(hso["permissionDecision"], hso["permissionDecisionReason"])
+	od, msg := hso["decision"], any(nil)
+	if obj, ok := od.(map[string]any); ok {
+		od, msg = obj["behavior"], obj["message"]
+	}
+	add(od, msg)
+	if len(chans) < 2 {
 		return
 	}
-	other, msg := hso["decision"], any(nil)
-	if obj, ok := other.(map[string]any); ok {
-		other, msg = obj["behavior"], obj["message"]
+	best := -1
+	for i, c := range chans {
+		s, _ := c.v.(string)
+		if _, ok := spec.normalizeDecision(s); !ok {
+			continue
+		}
+		if best < 0 || spec.moreRestrictive(c.v, chans[best].v) {
+			best = i
+		}
 	}
-	od, ok := other.(string)
-	if !ok {
+	if best < 0 {
 		return
 	}
-	a, aok := spec.normalizeDecision(pd)
-	b, bok := spec.normalizeDecision(od)
-	if !bok || aok && slices.Index(spec.Decisions, b) >= slices.Index(spec.Decisions, a) {
-		return
-	}
-	res[fieldDecision] = od
-	if given(msg) {
-		res[fieldReason] = msg
+	res[fieldDecision] = ClaudeOutput(map[string]any{fieldDecision: chans[best].v})[fieldDecision]
+	if given(chans[best].reason) {
+		res[fieldReason] = chans[best].reason
 	}
 }
 
@@ -819,18 +834,7 @@ func bothChannels(spec *EventSpec, hso map[string]any, res Result) {
 // spelling's by name. res is not modified, and is returned as it is when
 // every name is already canonical.
 func canonicalResult(spec *EventSpec, res Result) Result {
-	canonical := true
-	for k, v := range res {
-		if k == "hookSpecificOutput" && v == nil || k != "hookSpecificOutput" && hasUpper(k) {
-			canonical = false
-			break
-		}
-		if _, typed := plainValue(v); typed {
-			canonical = false
-			break
-		}
-	}
-	if canonical {
+	if f := fieldsOf(res); f.canonical() {
 		return res
 	}
 	// Go's typed values are read as the JSON they stand for.
@@ -843,7 +847,7 @@ func canonicalResult(spec *EventSpec, res Result) Result {
 	spellings := map[string][]string{}
 	for _, k := range slices.Sorted(maps.Keys(res)) {
 		if k == "hookSpecificOutput" {
-			if res[k] != nil {
+			if keepSpecificOutput(res) {
 				out[k] = res[k]
 			}
 			continue
@@ -870,14 +874,17 @@ func canonicalResult(spec *EventSpec, res Result) Result {
 
 // plainValue is a Go handler's typed value as the JSON it stands for: a
 // Decision is its string, a Result or a map[string]string a
-// map[string]any, and the values of a map one level down likewise. It
-// reports whether v was typed so.
-func plainValue(v any) (any, bool) {
+// map[string]any, and so on in the maps within, a few levels down (a
+// decision object in hookSpecificOutput). It reports whether v was typed
+// so; an untyped map is returned as it is.
+func plainValue(v any) (any, bool) { return plainDepth(v, 4) }
+
+func plainDepth(v any, depth int) (any, bool) {
 	switch x := v.(type) {
 	case Decision:
 		return string(x), true
 	case Result:
-		m, _ := plainMap(x)
+		m, _ := plainMap(x, depth)
 		return m, true
 	case map[string]string:
 		m := make(map[string]any, len(x))
@@ -886,17 +893,20 @@ func plainValue(v any) (any, bool) {
 		}
 		return m, true
 	case map[string]any:
-		return plainMap(x)
+		return plainMap(x, depth)
 	}
 	return v, false
 }
 
-// plainMap is m with its values' Go types read as plainValue reads them
-// (not further down); m itself when none is typed.
-func plainMap(m map[string]any) (map[string]any, bool) {
+// plainMap is m with its values read as plainValue reads them; m itself
+// when none is typed.
+func plainMap(m map[string]any, depth int) (map[string]any, bool) {
+	if depth <= 0 {
+		return m, false
+	}
 	var out map[string]any
 	for k, v := range m {
-		pv, typed := scalarPlain(v)
+		pv, typed := plainDepth(v, depth-1)
 		if !typed {
 			continue
 		}
@@ -911,22 +921,44 @@ func plainMap(m map[string]any) (map[string]any, bool) {
 	return out, true
 }
 
-// scalarPlain is plainValue one level down: a Decision, a Result or a
-// map[string]string (a decision object in Go's types).
-func scalarPlain(v any) (any, bool) {
-	switch x := v.(type) {
-	case Decision:
-		return string(x), true
-	case Result:
-		return map[string]any(x), true
-	case map[string]string:
-		m := make(map[string]any, len(x))
-		for k, s := range x {
-			m[k] = s
+// keepSpecificOutput reports whether res's hookSpecificOutput is read: an
+// object is; one that is empty (null, false, "", 0, an empty list, as
+// `cond && {...}` gives) is none; any other value is a failure of the
+// hook unless the result decides at its top level, which then stands (as
+// a command hook printing it is read).
+func keepSpecificOutput(res Result) bool {
+	switch v := res["hookSpecificOutput"].(type) {
+	case map[string]any:
+		return true
+	case nil:
+		return false
+	case bool:
+		if !v {
+			return false
 		}
-		return m, true
+	case string:
+		if v == "" {
+			return false
+		}
+	case float64:
+		if v == 0 {
+			return false
+		}
+	case int:
+		if v == 0 {
+			return false
+		}
+	case []any:
+		if len(v) == 0 {
+			return false
+		}
 	}
-	return v, false
+	for k, v := range res {
+		if canonicalField(k) == fieldDecision && given(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // given reports whether a result value says something (not null, not "").
@@ -998,9 +1030,9 @@ func readOutputShapes(spec *EventSpec, res Result, hso any, hasHSO bool, dec any
 		// over the top-level ones (res's names are canonical already:
 		// canonicalResult).
 		if read == nil {
-			hso := hso.(map[string]any)
-			res = ClaudeOutput(res)
-			bothChannels(spec, hso, res)
+			raw := res
+			res = ClaudeOutput(raw)
+			bothChannels(spec, raw, hso.(map[string]any), res)
 		} else {
 			res = read(spec.Name, res)
 		}

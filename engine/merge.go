@@ -159,11 +159,12 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 	var notes []string
 	dec, hasDec := p.decision, p.hasDecision
 	altField := m.spec.DecisionField != "" && m.spec.DecisionField != fieldDecision
-	if altField && (!hasDec || !given(dec)) {
-		// An empty decision (null, "") does not hide the event's own
-		// decision field (OpenClaw's outcome, action).
+	if altField {
+		// The event's own decision field (OpenClaw's outcome, action)
+		// beside decision: an empty one (null, "") says nothing, and of
+		// two, the more restrictive of the event's stands.
 		for _, f := range p.fields {
-			if f.k == m.spec.DecisionField {
+			if f.k == m.spec.DecisionField && given(f.v) && (!hasDec || !given(dec) || m.spec.moreRestrictive(f.v, dec)) {
 				dec, hasDec = f.v, true
 				break
 			}
@@ -441,6 +442,12 @@ func mergeConcat(m *merger, f field) (bool, string) {
 func mergeChain(m *merger, f field) (bool, string) {
 	if f.v == nil {
 		return false, ""
+	}
+	if _, isObj := f.v.(map[string]any); !isObj && (f.rule.Target == "tool_input" || f.rule.Input) {
+		// A tool's input is an object: another value would leave the
+		// next hooks judging no command at all while the host, which
+		// takes only an object, runs the input as it was.
+		return false, fmt.Sprintf("%s ignored: a rewritten tool input must be an object (the whole input), got %T", f.k, f.v)
 	}
 	m.out[f.k] = f.v
 	m.setPayload(f.rule.Target, f.v)

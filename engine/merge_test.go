@@ -474,3 +474,31 @@ func TestParamsRewriteIsJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteMustBeAnObject: a rewritten tool input that is not an object
+// ('x', 5, true, []) is ignored with a note: the next hooks judge the
+// input the host runs (it was their tool_input, so a guard had no opinion,
+// and the host ran the original call).
+func TestRewriteMustBeAnObject(t *testing.T) {
+	guard := fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+		in, _ := c.Payload["tool_input"].(map[string]any)
+		if cmd, _ := in["command"].(string); strings.Contains(cmd, "rm -rf") {
+			return engine.Deny("rm -rf"), nil
+		}
+		return nil, nil
+	})
+	for _, field := range []string{"updated_input", "params", "updatedInput"} {
+		for _, v := range []any{"x", 5.0, true, []any{}} {
+			e := newEngine(t)
+			register(t, e,
+				engine.Hook{ID: "rewrite", Event: "PreToolUse", Priority: 10, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+					return engine.Result{field: v}, nil
+				})},
+				engine.Hook{ID: "guard", Event: "PreToolUse", Handler: guard})
+			out := fire(t, e, "PreToolUse", bash("rm -rf ~"))
+			if out.Decision != engine.DecisionDeny || traceOf(t, out, "rewrite").Note == "" {
+				t.Errorf("%s = %v: decision %q note %q, want the guard's deny of the original and a note", field, v, out.Decision, traceOf(t, out, "rewrite").Note)
+			}
+		}
+	}
+}

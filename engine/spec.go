@@ -431,6 +431,20 @@ func (s *EventSpec) normalizeDecision(d string) (string, bool) {
 	return "", false
 }
 
+// moreRestrictive reports whether decisions a and b are both the event's
+// and a is the more restrictive (a b that is none of them is left to the
+// merge's own rules: StrictDecisions blocks on it).
+func (s *EventSpec) moreRestrictive(a, b any) bool {
+	as, _ := a.(string)
+	na, ok := s.normalizeDecision(as)
+	if !ok {
+		return false
+	}
+	bs, _ := b.(string)
+	nb, ok := s.normalizeDecision(bs)
+	return ok && slices.Index(s.Decisions, na) < slices.Index(s.Decisions, nb)
+}
+
 // decisionField is the name the merged decision is reported under.
 func (s *EventSpec) decisionField() string {
 	if s.DecisionField != "" {

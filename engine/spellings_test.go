@@ -75,6 +75,19 @@ func TestResultSpellings(t *testing.T) {
 			`decision="" blocked=true continue=false failed=true`},
 		{"a malformed decision keeps require_approval beside it", "PreToolUse", engine.Result{"require_approval": map[string]any{"title": "t"}, "decision": "Deny"}, 0,
 			`decision="ask" blocked=false continue=true failed=true`},
+		{"an empty-string hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "reason": "no", "hookSpecificOutput": ""}, 0, deny},
+		{"a false hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": false}, 0, deny},
+		{"a zero hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": 0.0}, 0, deny},
+		{"an empty-list hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": []any{}}, 0, deny},
+		{"a string hookSpecificOutput beside a top-level deny", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": "x"}, 0, deny},
+		{"the event's decision field more restrictive than decision", "before_agent_run", engine.Result{"decision": "pass", "outcome": "block"}, 0,
+			`decision="block" blocked=true continue=true failed=false`},
+		{"an empty outcome hides no Outcome", "before_agent_run", engine.Result{"Outcome": "block", "outcome": ""}, 0,
+			`decision="block" blocked=true continue=true failed=false`},
+		{"a null permissionDecision beside a behavior deny", "PermissionRequest", engine.Result{"hookSpecificOutput": map[string]any{
+			"decision": map[string]any{"behavior": "deny"}, "permissionDecision": nil}}, 0, deny},
+		{"Go's Decision type in a decision object", "PermissionRequest", engine.Result{"hookSpecificOutput": map[string]any{
+			"decision": map[string]any{"behavior": engine.DecisionDeny}}}, 0, deny},
 	}
 	for _, c := range cases {
 		for _, reader := range []bool{false, true} {
@@ -137,6 +150,37 @@ func TestStaticResultsReadAsHandlers(t *testing.T) {
 		err := newEngine(t).Register(static("bad", "PreToolUse", res))
 		if err == nil || !strings.Contains(err.Error(), "decision") {
 			t.Errorf("%v: registered (%v), want refused", res, err)
+		}
+	}
+}
+
+// TestBareEngineTopLevelBlock: without an output reader, a top-level
+// block beside hookSpecificOutput's allow on an event that reads the
+// top-level decision (Stop) still blocks: the most restrictive channel.
+func TestBareEngineTopLevelBlock(t *testing.T) {
+	res := engine.Result{"decision": "block", "reason": "keep going", "hookSpecificOutput": map[string]any{"decision": "allow"}}
+	for _, opts := range [][]engine.Option{nil, {engine.WithOutputReader(claude.ReadOutputFor)}} {
+		got := outcomes(t, "Stop", res, 0, opts...)
+		if want := `decision="block" blocked=true continue=true failed=false`; len(got) != 1 || got[0] != want {
+			t.Errorf("reader %v: %q, want %q", opts != nil, got, want)
+		}
+	}
+}
+
+// TestApprovalFreezesEitherRewrite: once a hook asked for approval, a
+// later rewrite of the tool input is frozen out whichever spelling it
+// comes in (params or updated_input): what is reviewed cannot change.
+func TestApprovalFreezesEitherRewrite(t *testing.T) {
+	for _, field := range []string{"params", "updated_input"} {
+		e := newEngine(t)
+		register(t, e,
+			static("ask", "PreToolUse", engine.Result{"require_approval": map[string]any{"title": "review"}}),
+			engine.Hook{ID: "rewrite", Event: "PreToolUse", Priority: -1, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+				return engine.Result{field: map[string]any{"command": "rm -rf ~"}}, nil
+			})})
+		out := fire(t, e, "PreToolUse", bash("ls"))
+		if out.UpdatedInput != nil || !strings.Contains(traceOf(t, out, "rewrite").Note, "frozen") {
+			t.Errorf("%s: updated input %v, note %q; want it frozen out", field, out.UpdatedInput, traceOf(t, out, "rewrite").Note)
 		}
 	}
 }

@@ -123,6 +123,8 @@ func TestOutputNamesClaudeCodeReads(t *testing.T) {
 		{"PreToolUse", `{"Decision":"approve","decision":"block"}`, "block"},
 		{"Stop", `{"decision":"block","hookSpecificOutput":{"decision":null}}`, "block"},
 		{"PermissionRequest", `{"hookSpecificOutput":{"decision":{"behavior":"deny","decision":"allow","permissionDecision":"allow"}}}`, "deny"},
+		{"Notification", `{"hookSpecificOutput":{"decision":{"behavior":"deny"},"permissionDecision":null}}`, "deny"},
+		{"Notification", `{"decision":"block","Decision":""}`, "block"},
 	} {
 		res, err := claude.ParseOutputFor(c.event, []byte(c.stdout))
 		if err != nil {
@@ -131,5 +133,18 @@ func TestOutputNamesClaudeCodeReads(t *testing.T) {
 		if res["decision"] != c.decision {
 			t.Errorf("%s %s: decision %v, want %q", c.event, c.stdout, res["decision"], c.decision)
 		}
+	}
+}
+
+// TestOutputEmptyValueHidesNoSpelling: an exact name whose value says
+// nothing ("") does not hide another spelling that does (the same rule a
+// handler's result is read by).
+func TestOutputEmptyValueHidesNoSpelling(t *testing.T) {
+	res, err := claude.ParseOutput([]byte(`{"Outcome":"block","outcome":""}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res["outcome"] != "block" {
+		t.Fatalf("outcome %v, want block", res["outcome"])
 	}
 }
