@@ -43,7 +43,7 @@ func dangerousSpec() Spec {
 			"($CLAUDE_PROJECT_DIR, else the payload's cwd; home subtrees included, the temporary directories not). " +
 			"It follows cd, $(pwd) and $PWD, xargs and parallel arguments and python, node, ruby and perl one-liners, " +
 			"and asks about a recursive delete whose targets it cannot see (xargs fed by a pipe, find \"$DIR\" -delete).",
-		Events:   []string{"PreToolUse"},
+		Events:   []string{"PreToolUse", "PermissionRequest"},
 		Priority: 1000,
 		Options: []OptionSpec{
 			{Name: "allow", Type: TypeList, Doc: "regular expressions matched against each command of the line (its words joined by spaces, launchers such as sudo removed); a command matching one is never flagged"},
@@ -74,7 +74,11 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 		decide = engine.Ask
 	}
 	h := b.hook(engine.Hook{
-		Event:   "PreToolUse",
+		Event: "PreToolUse",
+		// And the input a permission prompt is about to run: a
+		// PermissionRequest hook's updatedInput is applied after the
+		// PreToolUse hooks, so it is judged here too.
+		Events:  []string{"PermissionRequest"},
 		Matcher: "Bash",
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
 			cmd := str(object(c.Payload, "tool_input"), "command")

@@ -13,14 +13,14 @@
 //
 // The builtins are:
 //
-//   - dangerous-commands (PreToolUse on Bash, priority 1000): denies (or
+//   - dangerous-commands (PreToolUse and PermissionRequest on Bash, priority 1000): denies (or
 //     asks about) destructive shell commands found by parsing the command
 //     line with lib/shell: recursive rm of /, ~, home or system
 //     directories, --no-preserve-root, mkfs, dd or redirections onto disk
 //     devices, fork bombs, curl or wget piped into a shell or interpreter,
 //     chmod 777 and chown -R of system directories, git force pushes, and
 //     git reset --hard / git clean -f.
-//   - secret-files (PreToolUse on Read, Edit, Write, MultiEdit,
+//   - secret-files (PreToolUse and PermissionRequest on Read, Edit, Write, MultiEdit,
 //     NotebookEdit, Grep, Glob and Bash, priority 900): denies (or asks
 //     about) touching .env files, private keys, cloud and package-manager
 //     credentials, by tool path or by a Bash command that reads, copies,

@@ -60,11 +60,11 @@ func ExampleSpecs() {
 	}
 	// Output:
 	// compaction-guard       500 [PreCompact]
-	// dangerous-commands    1000 [PreToolUse]
+	// dangerous-commands    1000 [PreToolUse PermissionRequest]
 	// notification-router   -100 [Notification]
 	// prompt-length          500 [UserPromptSubmit]
 	// read-only-approver     -50 [PermissionRequest]
-	// secret-files           900 [PreToolUse]
+	// secret-files           900 [PreToolUse PermissionRequest]
 	// session-log           -100 [SessionStart SessionEnd SubagentStart SubagentStop Stop]
 	// task-log              -100 [TaskCreated TaskCompleted]
 	// tool-log              -100 [PostToolUse PostToolUseFailure]

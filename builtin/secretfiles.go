@@ -54,7 +54,7 @@ func secretSpec() Spec {
 		Description: "Denies (or asks about) reading, writing or sending secret files: .env files, private keys, SSH, cloud and " +
 			"package-manager credentials, by tool path or by a Bash command that reads, copies, uploads, sources or redirects them. " +
 			"Example and public-key files stay allowed.",
-		Events:   []string{"PreToolUse"},
+		Events:   []string{"PreToolUse", "PermissionRequest"},
 		Priority: 900,
 		Options: []OptionSpec{
 			{Name: "allow", Type: TypeList, Doc: "extra globs of files that are never protected, added to " + strings.Join(defaultSecretAllow, " ")},
@@ -96,7 +96,11 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		decide = engine.Ask
 	}
 	h := b.hook(engine.Hook{
-		Event:   "PreToolUse",
+		Event: "PreToolUse",
+		// And the input a permission prompt is about to run: a
+		// PermissionRequest hook's updatedInput is applied after the
+		// PreToolUse hooks, so it is judged here too.
+		Events:  []string{"PermissionRequest"},
 		Matcher: secretTools,
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
 			if hit, ok := sc.checkTool(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
