@@ -81,13 +81,10 @@ func BuiltinEvents() []EventSpec {
 			Description: "repository setup (--init-only, --init, --maintenance)"},
 		{Name: "InstructionsLoaded", Source: SourceClaudeCode, Strategy: Void, MatcherField: "load_reason",
 			Description: "a CLAUDE.md or rules file is loaded"},
-		// prompt is reported, not chained: no host applies a rewritten
-		// prompt (Claude Code's UserPromptSubmit cannot), so the hooks
-		// after it judge the prompt the model gets.
 		{Name: "UserPromptSubmit", Source: SourceClaudeCode, Strategy: Modifying,
 			Aliases:        []string{"turn:pre", "BeforeAgent", "beforeSubmitPrompt", "userPromptSubmitted"},
 			Decisions:      []string{"block"},
-			Merge:          fields("prompt", last, "session_title", first, "suppress_original_prompt", sticky),
+			Merge:          fields("prompt", chain("prompt"), "session_title", first, "suppress_original_prompt", sticky),
 			DefaultTimeout: claudeShortTimeout,
 			Description:    "a prompt is submitted, before the model sees it"},
 		{Name: "UserPromptExpansion", Source: SourceClaudeCode, Strategy: Modifying, MatcherField: "command_name",

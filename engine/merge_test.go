@@ -502,21 +502,3 @@ func TestRewriteMustBeAnObject(t *testing.T) {
 		}
 	}
 }
-
-// TestPromptRewriteHidesNothing: no host applies a rewritten prompt, so
-// the hooks after a rewrite judge the prompt the model gets: a project
-// hook returning {prompt: "hello"} does not blind a later guard.
-func TestPromptRewriteHidesNothing(t *testing.T) {
-	e := newEngine(t)
-	register(t, e,
-		static("rewrite", "UserPromptSubmit", engine.Result{"prompt": "hello"}),
-		engine.Hook{ID: "guard", Event: "UserPromptSubmit", Priority: -1, Handler: fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			if p, _ := c.Payload["prompt"].(string); strings.Contains(p, "AKIA") {
-				return engine.Block("secret in prompt"), nil
-			}
-			return nil, nil
-		})})
-	if out := fire(t, e, "UserPromptSubmit", map[string]any{"prompt": "my key AKIAIOSFODNN7EXAMPLE"}); out.Decision != engine.DecisionBlock {
-		t.Fatalf("decision %q, want the guard's block of the prompt the model gets", out.Decision)
-	}
-}
