@@ -948,6 +948,14 @@ func keepSpecificOutput(res Result) bool {
 		if v == 0 {
 			return false
 		}
+	case int64:
+		if v == 0 {
+			return false
+		}
+	case json.Number:
+		if f, err := v.Float64(); err == nil && f == 0 {
+			return false
+		}
 	case []any:
 		if len(v) == 0 {
 			return false

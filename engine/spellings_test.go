@@ -79,6 +79,8 @@ func TestResultSpellings(t *testing.T) {
 		{"a false hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": false}, 0, deny},
 		{"a zero hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": 0.0}, 0, deny},
 		{"an empty-list hookSpecificOutput is none", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": []any{}}, 0, deny},
+		{"a zero hookSpecificOutput alone is none", "PreToolUse", engine.Result{"hookSpecificOutput": int64(0), "additional_context": "x"}, 0,
+			`decision="" blocked=false continue=true failed=false`},
 		{"a string hookSpecificOutput beside a top-level deny", "PreToolUse", engine.Result{"decision": "deny", "hookSpecificOutput": "x"}, 0, deny},
 		{"the event's decision field more restrictive than decision", "before_agent_run", engine.Result{"decision": "pass", "outcome": "block"}, 0,
 			`decision="block" blocked=true continue=true failed=false`},
