@@ -601,6 +601,8 @@ interface PreToolUseResult extends HookResult {
   params?: Record<string, unknown>;
   /** Merged: first. */
   require_approval?: unknown;
+  /** Merged: chain, the next hook sees it as event.tool_input. */
+  updated_input?: unknown;
 }
 
 /** PermissionRequest: a permission prompt is about to show (claude-code, modifying). Matchers test tool_name. */
