@@ -55,11 +55,19 @@ func ClaudeOutput(raw map[string]any) Result {
 			res[k] = v
 		}
 	}
-	// Legacy top-level decisions.
-	if d, ok := res["decision"].(string); ok && d == "approve" {
-		res["decision"] = "allow"
+	if d, ok := res["decision"]; ok {
+		res["decision"] = legacyDecision(d)
 	}
 	return res
+}
+
+// legacyDecision is a decision with Claude Code's legacy "approve" read
+// as "allow".
+func legacyDecision(v any) any {
+	if v == "approve" {
+		return "allow"
+	}
+	return v
 }
 
 // topLevelName is the snake_case name of a top-level output field, and

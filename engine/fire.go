@@ -593,7 +593,9 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	var blocking Result // what blocks in a result whose decision failed
 	if err == nil {
 		f = fieldsOf(res)
-		if !h.declared && !f.canonical() {
+		if !f.canonical() {
+			// (A declarative result is canonical from its registration,
+			// unless a middleware returned another.)
 			res = canonicalResult(spec, res)
 			f = fieldsOf(res)
 		}
@@ -628,12 +630,9 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	tr.Status = StatusDecided
 	tr.Output = res
 	d, _ := f.dec.(string)
-	if d == "" {
-		d, _ = f.pdec.(string)
-	}
 	tr.Decision = Decision(d)
 	tr.Reason, _ = f.reason.(string)
-	if !canBlock && (spec.DecisionField != "" && spec.DecisionField != fieldDecision || f.upper) {
+	if !canBlock && spec.DecisionField != "" && spec.DecisionField != fieldDecision {
 		// A void, observe or background hook: the trace a declarative
 		// hook's result gets (staticTrace), and a chain hook's (run):
 		// canonical names, the event's decision field.
@@ -672,13 +671,11 @@ func jsonText(v any) string {
 // decision object) are read onto the result's names as a command hook's
 // stdout is, and a decision that is not one of the event's is a
 // *DecisionError. A result without those fields is returned as it is.
-// f is fieldsOf(res); the fields of the result returned come with it.
+// res is in canonical form (canonicalResult) and f is fieldsOf(res); the
+// fields of the result returned come with it.
 func readResult(spec *EventSpec, res Result, f resultFields, read func(string, map[string]any) Result) (Result, resultFields, error) {
 	hso, hasHSO := f.hso, f.hasHSO
 	dec, hasDec := f.dec, f.hasDec
-	if !hasDec {
-		dec, hasDec = f.pdec, f.hasPDec
-	}
 	if !hasHSO && (!hasDec || acceptedDecision(spec, dec)) {
 		return res, f, nil
 	}
@@ -690,13 +687,12 @@ func readResult(spec *EventSpec, res Result, f resultFields, read func(string, m
 }
 
 // resultFields is what one pass over a result's fields finds: the fields
-// readResult and a hook's trace read, and whether any name is in
-// camelCase. A result is a few fields: one pass costs less than a look-up
-// of each.
+// readResult and a hook's trace read, and whether canonicalResult has
+// work to do. A result is a few fields: one pass costs less than a
+// look-up of each.
 type resultFields struct {
-	hso, dec, pdec, reason  any
-	hasHSO, hasDec, hasPDec bool
-	upper                   bool
+	hso, dec, reason any
+	hasHSO, hasDec   bool
 	// alias: a name other than hookSpecificOutput is in camelCase;
 	// typed: a value is one of Go's types canonicalResult reads.
 	alias, typed bool
@@ -719,16 +715,13 @@ func fieldsOf(res Result) (f resultFields) {
 			f.hso, f.hasHSO = v, true
 		case fieldDecision:
 			f.dec, f.hasDec = v, true
-		case "permissionDecision":
-			f.pdec, f.hasPDec = v, true
 		case fieldReason:
 			f.reason = v
 		case "ignored":
 			f.ignored = v
 		}
-		if hasUpper(k) {
-			f.upper = true
-			f.alias = f.alias || k != "hookSpecificOutput"
+		if !f.alias && k != "hookSpecificOutput" && hasUpper(k) {
+			f.alias = true
 		}
 		if !f.typed {
 			f.typed = typedValue(k, v)
@@ -796,28 +789,20 @@ func bothChannels(spec *EventSpec, raw, hso map[string]any, res Result) {
 	}
 	add(raw[fieldDecision], raw[fieldReason])
 	add(hso["permissionDecision"], hso["permissionDecisionReason"])
-	od, msg := hso["decision"], any(nil)
-	if obj, ok := od.(map[string]any); ok {
-		od, msg = obj["behavior"], obj["message"]
-	}
-	add(od, msg)
+	add(behaviorOf(hso["decision"]))
 	if len(chans) < 2 {
 		return
 	}
 	best := -1
 	for i, c := range chans {
-		s, _ := c.v.(string)
-		if _, ok := spec.normalizeDecision(s); !ok {
-			continue
-		}
-		if best < 0 || spec.moreRestrictive(c.v, chans[best].v) {
+		if spec.isDecision(c.v) && (best < 0 || spec.moreRestrictive(c.v, chans[best].v)) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return
 	}
-	res[fieldDecision] = ClaudeOutput(map[string]any{fieldDecision: chans[best].v})[fieldDecision]
+	res[fieldDecision] = legacyDecision(chans[best].v)
 	if given(chans[best].reason) {
 		res[fieldReason] = chans[best].reason
 	}
@@ -834,15 +819,18 @@ func bothChannels(spec *EventSpec, raw, hso map[string]any, res Result) {
 // spelling's by name. res is not modified, and is returned as it is when
 // every name is already canonical.
 func canonicalResult(spec *EventSpec, res Result) Result {
-	if f := fieldsOf(res); f.canonical() {
+	f := fieldsOf(res)
+	if f.canonical() {
 		return res
 	}
-	// Go's typed values are read as the JSON they stand for.
-	plainRes := make(Result, len(res))
-	for k, v := range res {
-		plainRes[k], _ = plainValue(v)
+	if f.typed {
+		// Go's typed values are read as the JSON they stand for.
+		plain := make(Result, len(res))
+		for k, v := range res {
+			plain[k], _ = plainValue(v)
+		}
+		res = plain
 	}
-	res = plainRes
 	out := make(Result, len(res))
 	spellings := map[string][]string{}
 	for _, k := range slices.Sorted(maps.Keys(res)) {
@@ -1003,26 +991,26 @@ func pickSpelling(res Result, c string, ks []string) string {
 // those that say something, the one most restrictive of the event's
 // decisions (an object's behavior counts), else pickSpelling's.
 func pickDecision(spec *EventSpec, res Result, ks []string) string {
-	best, bestRank := "", len(spec.Decisions)
+	best, bestV := "", any(nil)
 	for _, k := range ks {
-		v := res[k]
-		if obj, ok := v.(map[string]any); ok {
-			v = obj["behavior"]
-		}
-		s, ok := v.(string)
-		if !ok {
-			continue
-		}
-		if d, ok := spec.normalizeDecision(s); ok {
-			if r := slices.Index(spec.Decisions, d); r < bestRank {
-				best, bestRank = k, r
-			}
+		v, _ := behaviorOf(res[k])
+		if spec.isDecision(v) && (best == "" || spec.moreRestrictive(v, bestV)) {
+			best, bestV = k, v
 		}
 	}
 	if best != "" {
 		return best
 	}
 	return pickSpelling(res, fieldDecision, ks)
+}
+
+// behaviorOf is a decision value as it decides: a decision object's
+// behavior (and its message), else the value itself.
+func behaviorOf(v any) (decision, message any) {
+	if obj, ok := v.(map[string]any); ok {
+		return obj["behavior"], obj["message"]
+	}
+	return v, nil
 }
 
 // readOutputShapes is readResult for a result with hookSpecificOutput or
@@ -1094,16 +1082,6 @@ var decisionWords = map[string]bool{
 	string(DecisionAsk): true, string(DecisionDefer): true, string(DecisionAllow): true,
 	string(DecisionPass): true, string(DecisionFinalize): true, string(DecisionRevise): true,
 	string(DecisionContinue): true, "approve": true,
-}
-
-// anyUpper reports whether a result names a field in camelCase.
-func anyUpper(r Result) bool {
-	for k := range r {
-		if hasUpper(k) {
-			return true
-		}
-	}
-	return false
 }
 
 // failed records a hook that could not run or failed, and applies its

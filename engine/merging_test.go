@@ -118,10 +118,20 @@ func TestFinishReadsWhatLookupsRead(t *testing.T) {
 
 // TestResultFieldsReadAsLookups: a result read in one pass (fieldsOf,
 // readResult) gives what looking each field up gave: the same result or
-// error, decision, reason and camelCase flag, for random results in every
-// output shape (hookSpecificOutput, PermissionRequest's decision object,
-// camelCase names, wrong types), on events with and without a decision.
+// error, decision and reason, and a result with no camelCase name left,
+// for random results in every output shape (hookSpecificOutput,
+// PermissionRequest's decision object, camelCase names, wrong types), put
+// in canonical form first as the engine puts them, on events with and
+// without a decision.
 func TestResultFieldsReadAsLookups(t *testing.T) {
+	anyUpper := func(r Result) bool {
+		for k := range r {
+			if hasUpper(k) {
+				return true
+			}
+		}
+		return false
+	}
 	lookups := func(spec *EventSpec, res Result) (Result, string, string, bool, error) {
 		hso, hasHSO := res["hookSpecificOutput"]
 		dec, hasDec := res[fieldDecision]
@@ -167,6 +177,7 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 			}
 			res[k] = values[r.IntN(len(values))]
 		}
+		res = canonicalResult(spec, res)
 		wantRes, wantD, wantReason, wantUpper, wantErr := lookups(spec, res)
 		f := fieldsOf(res)
 		gotRes, gf, gotErr := readResult(spec, res, f, nil)
@@ -177,12 +188,9 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 			continue
 		}
 		d, _ := gf.dec.(string)
-		if d == "" {
-			d, _ = gf.pdec.(string)
-		}
 		reason, _ := gf.reason.(string)
-		if d != wantD || reason != wantReason || gf.upper != wantUpper {
-			t.Fatalf("%s %v: decision %q reason %q upper %v; look-ups %q %q %v", spec.Name, res, d, reason, gf.upper, wantD, wantReason, wantUpper)
+		if d != wantD || reason != wantReason || wantUpper || gf.alias {
+			t.Fatalf("%s %v: decision %q reason %q camelCase %v; look-ups %q %q %v", spec.Name, res, d, reason, gf.alias, wantD, wantReason, wantUpper)
 		}
 	}
 }

@@ -431,6 +431,14 @@ func (s *EventSpec) normalizeDecision(d string) (string, bool) {
 	return "", false
 }
 
+// isDecision reports whether v is one of the event's decisions (after
+// normalisation).
+func (s *EventSpec) isDecision(v any) bool {
+	d, _ := v.(string)
+	_, ok := s.normalizeDecision(d)
+	return ok
+}
+
 // moreRestrictive reports whether decisions a and b are both the event's
 // and a is the more restrictive (a b that is none of them is left to the
 // merge's own rules: StrictDecisions blocks on it).
