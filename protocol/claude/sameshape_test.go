@@ -148,3 +148,25 @@ func TestOutputEmptyValueHidesNoSpelling(t *testing.T) {
 		t.Fatalf("outcome %v, want block", res["outcome"])
 	}
 }
+
+// TestReadOutputForLeavesTheResult: a script may return the same result
+// object on every call (a constant return is one map for all of them):
+// reading it drops channels from a copy, never from the result, so every
+// fire reads it alike.
+func TestReadOutputForLeavesTheResult(t *testing.T) {
+	res := map[string]any{"decision": "deny", "hookSpecificOutput": map[string]any{
+		"permissionDecision": "allow", "decision": map[string]any{"behavior": "deny", "message": "no"}}}
+	want, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := claude.ReadOutputFor("PermissionRequest", res)
+	for range 3 {
+		if got := claude.ReadOutputFor("PermissionRequest", res); fmt.Sprint(got) != fmt.Sprint(first) {
+			t.Fatalf("read %v, then %v", first, got)
+		}
+	}
+	if after, _ := json.Marshal(res); string(after) != string(want) {
+		t.Fatalf("the result was changed by its reading: %s, was %s", after, want)
+	}
+}
