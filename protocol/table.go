@@ -49,6 +49,14 @@ type Table struct {
 	Defer bool
 	// Encode writes an outcome in the host's reply format.
 	Encode func(ev *Event, out engine.Outcome) Reply
+	// Carries reports whether Encode's reply to ev carries the rewritten
+	// value of a result field (RewriteOf: prompt, updated_input, ...) to
+	// the host, or answers for it itself (Cursor denies a rewritten call
+	// on the gates that cannot take one). nil carries none. A rewrite
+	// the reply does not carry is refused on a gate (Rewrite.Gate: the
+	// event is blocked, saying why) and said on stderr elsewhere: never
+	// dropped unsaid.
+	Carries func(ev *Event, out *engine.Outcome, field string) bool
 	// Timeout is how long the host waits for a hook that sets no timeout
 	// of its own; Timeouts holds the events (host names) where that
 	// differs. TimeoutUnit is the unit of the host's timeout field (a
@@ -229,7 +237,8 @@ func (t *Table) catalogEvent(name string) string {
 // cannot express: a defer on a host that cannot defer is an ask, and an
 // ask on a host that cannot ask is mapped by opts; the stderr lines say
 // what was mapped. A decision the host has no word for is never dropped
-// (which every host reads as no objection, and lets the call run).
+// (which every host reads as no objection, and lets the call run), nor is
+// a rewrite the reply cannot carry (Carries): on a gate it blocks.
 func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
 	var notes []string
 	if out.Decision == engine.DecisionDefer && !t.Defer {
@@ -251,7 +260,16 @@ func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
 			out.Decision, out.Blocked = engine.DecisionAllow, false
 		}
 	}
-	r := t.Encode(ev, out)
+	block, note := t.uncarried(ev, &out)
+	if note != "" {
+		notes = append(notes, note)
+	}
+	var r Reply
+	if block != nil {
+		r = *block
+	} else {
+		r = t.Encode(ev, out)
+	}
 	if len(notes) > 0 {
 		r.Stderr = strings.TrimSpace(strings.Join(notes, "\n") + "\n" + r.Stderr)
 	}

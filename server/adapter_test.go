@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -109,5 +112,52 @@ func TestServer(t *testing.T) {
 		if !<-done {
 			t.Fatal("a concurrent request failed")
 		}
+	}
+}
+
+// TestServerRefusesAPromptRewrite: a prompt rewrite, which Claude Code
+// and Gemini CLI cannot apply, is the host's block on their routes (as
+// from hookctl claude and the daemon: protocol.Table.Reply), while
+// /v1/fire gives it to the caller, who can apply it.
+func TestServerRefusesAPromptRewrite(t *testing.T) {
+	e := newEngine(t)
+	if err := e.Register(engine.Hook{ID: "redact", Event: "UserPromptSubmit",
+		Handler: engine.HandlerFunc(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			p, _ := c.Payload["prompt"].(string)
+			return engine.Result{"prompt": strings.ReplaceAll(p, "hunter2", "***")}, nil
+		})}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.NewServer(e, nil))
+	defer srv.Close()
+	post := func(path, body string) map[string]any {
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil && err != io.EOF || resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %v", path, resp.StatusCode, err)
+		}
+		return m
+	}
+	const secret = `{"session_id":"s","hook_event_name":"%s","prompt":"my password is hunter2"}`
+	for _, path := range []string{"/claude", "/hook/gemini"} {
+		event := "UserPromptSubmit"
+		if path == "/hook/gemini" {
+			event = "BeforeAgent"
+		}
+		m := post(path, fmt.Sprintf(secret, event))
+		if r, _ := m["reason"].(string); m["decision"] != "block" || !strings.Contains(r, "cannot apply") || !strings.Contains(r, "my password is ***") {
+			t.Errorf("%s: %v", path, m)
+		}
+	}
+	if m := post("/v1/fire/UserPromptSubmit", fmt.Sprintf(secret, "UserPromptSubmit")); m["blocked"] != false || m["output"].(map[string]any)["prompt"] != "my password is ***" {
+		t.Errorf("/v1/fire: %v", m)
+	}
+	// A hook that gives the prompt back as it was rewrote nothing.
+	if m := post("/claude", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hello"}`); m["decision"] != nil {
+		t.Errorf("unchanged prompt: %v", m)
 	}
 }

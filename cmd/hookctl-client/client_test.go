@@ -384,30 +384,42 @@ func TestDaemonAnswersAsHookctl(t *testing.T) {
 `
 	e.write("ask.hcl", ask)
 	e.run(e.full, "", "trust", "--config", "ask.hcl")
+	// A prompt rewrite no host applies: the host's block, by either way.
+	e.write("prompt.hcl", `hook "redact" {
+  event = "UserPromptSubmit"
+  js    = "return { prompt: event.prompt.replace('hunter2', '***') }"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "prompt.hcl")
+	prompt := `{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"my password is hunter2"}`
+	beforeAgent := `{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"my password is hunter2"}`
 	crush := `{"event":"PreToolUse","session_id":"s","tool_name":"bash","tool_input":{"command":"ls"}}`
 	debug := regexp.MustCompile(`(?m)^hookctl-client: .*\n`)
 	for _, c := range []struct {
 		stdin string
 		env   []string
 		args  []string
-		viaD  bool // answered by the daemon
+		viaD  bool   // answered by the daemon
+		want  string // in the answer's stdout, when set
 	}{
-		{rm, nil, []string{"claude", "-c", "hooks.hcl"}, true},
-		{rm, nil, []string{"claude", "--config=untrusted.hcl"}, true},
-		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted", "warn"}, true},
-		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl"}, true},
-		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted=block"}, true},
-		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--allow-untrusted"}, true},
-		{rm, []string{"HOOKCTL_ALLOW_UNTRUSTED=1"}, []string{"claude", "--config", "untrusted.hcl"}, true},
-		{rm, nil, []string{"claude", "--config", "missing.hcl", "--on-config-error", "warn"}, true},
-		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--on-ask", "maybe"}, true},
-		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl"}, true},
-		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl", "--on-ask", "allow"}, true},
-		{crush, []string{"HOOKCTL_ON_ASK=allow"}, []string{"hook", "--config", "ask.hcl"}, true},
-		{crush, nil, []string{"hook", "--host", "nohost", "--config", "ask.hcl"}, true},
-		{`{"hook_event_name":"BeforeTool","tool_name":"x"}`, nil, []string{"hook", "--config", "ask.hcl", "--log-level", "debug"}, true},
-		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--bogus"}, false},
-		{rm, nil, []string{"claude", "--help"}, false},
+		{rm, nil, []string{"claude", "-c", "hooks.hcl"}, true, ""},
+		{rm, nil, []string{"claude", "--config=untrusted.hcl"}, true, ""},
+		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted", "warn"}, true, ""},
+		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl"}, true, ""},
+		{rm, []string{"HOOKCTL_ON_UNTRUSTED=warn"}, []string{"claude", "--config", "untrusted.hcl", "--on-untrusted=block"}, true, ""},
+		{rm, nil, []string{"claude", "--config", "untrusted.hcl", "--allow-untrusted"}, true, ""},
+		{rm, []string{"HOOKCTL_ALLOW_UNTRUSTED=1"}, []string{"claude", "--config", "untrusted.hcl"}, true, ""},
+		{rm, nil, []string{"claude", "--config", "missing.hcl", "--on-config-error", "warn"}, true, ""},
+		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--on-ask", "maybe"}, true, ""},
+		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl"}, true, ""},
+		{crush, nil, []string{"hook", "--host", "crush", "--config", "ask.hcl", "--on-ask", "allow"}, true, ""},
+		{crush, []string{"HOOKCTL_ON_ASK=allow"}, []string{"hook", "--config", "ask.hcl"}, true, ""},
+		{crush, nil, []string{"hook", "--host", "nohost", "--config", "ask.hcl"}, true, ""},
+		{`{"hook_event_name":"BeforeTool","tool_name":"x"}`, nil, []string{"hook", "--config", "ask.hcl", "--log-level", "debug"}, true, ""},
+		{prompt, nil, []string{"claude", "--config", "prompt.hcl"}, true, `"decision":"block".*cannot apply.*my password is \*\*\*`},
+		{beforeAgent, nil, []string{"hook", "--host", "gemini", "--config", "prompt.hcl"}, true, `"decision":"block".*cannot apply`},
+		{rm, nil, []string{"claude", "--config", "hooks.hcl", "--bogus"}, false, ""},
+		{rm, nil, []string{"claude", "--help"}, false, ""},
 	} {
 		saved := e.vars
 		e.vars = append(slices.Clone(e.vars), c.env...)
@@ -418,6 +430,9 @@ func TestDaemonAnswersAsHookctl(t *testing.T) {
 			t.Errorf("%q %v: answered by the daemon: %v, want %v\n%s", c.args, c.env, via, c.viaD, errOut)
 		}
 		errOut = debug.ReplaceAllString(errOut, "")
+		if c.want != "" && !regexp.MustCompile(c.want).MatchString(out) {
+			t.Errorf("%q: stdout %q, want %s", c.args, out, c.want)
+		}
 		if out != wantOut || errOut != wantErr || code != wantCode {
 			t.Errorf("%q %v:\nclient: exit %d\n%s\n%s\nhookctl: exit %d\n%s\n%s", c.args, c.env, code, out, errOut, wantCode, wantOut, wantErr)
 		}

@@ -125,6 +125,29 @@ func (d *Dialect) Format(out engine.Outcome) protocol.Reply {
 	return protocol.Reply{Stdout: append(b, '\n')}
 }
 
+// Carries reports whether Claude Code's reply to ev carries the rewrite
+// field of out (protocol.Table.Carries): updatedInput where the event's
+// shape has it (on PermissionRequest inside a decision only), the
+// event's own fields (updatedToolOutput, displayContent) as Format
+// passes them.
+func Carries(ev *protocol.Event, out *engine.Outcome, field string) bool {
+	return claudeCode.carries(ev.Name, out, field)
+}
+
+func (d *Dialect) carries(event string, out *engine.Outcome, field string) bool {
+	sh := d.shape(event)
+	if field == "updated_input" {
+		return sh.UpdatedInput && (sh.Decision != BehaviorObject || out.Decision != "")
+	}
+	for _, f := range sh.Fields {
+		if f.Result == field {
+			v, ok := out.Output[field]
+			return f.passes(v, ok)
+		}
+	}
+	return false
+}
+
 // joinMessages joins the non-empty messages with a blank line.
 func joinMessages(msgs ...string) string {
 	var out []string

@@ -24,7 +24,8 @@ func New() *Protocol {
 	return &Protocol{Table: protocol.Table{
 		HostName: Name, HostTitle: "Claude Code", EventField: "hook_event_name",
 		Exit: 2, Ask: true, Defer: true,
-		Encode: func(_ *protocol.Event, out engine.Outcome) protocol.Reply { return Format(out) },
+		Encode:  func(_ *protocol.Event, out engine.Outcome) protocol.Reply { return Format(out) },
+		Carries: Carries,
 		// timeout in seconds; a command hook's default is 600 s, 30 s on
 		// UserPromptSubmit, PreModelSwitch and PostModelSwitch, 10 s on
 		// MessageDisplay (claude-code-hooks.md, section 4). SessionEnd

@@ -32,6 +32,12 @@ func New() *Protocol {
 		EventMap: events(),
 		Exit:     2,
 		Encode:   reply,
+		Carries: func(ev *protocol.Event, out *engine.Outcome, field string) bool {
+			if ev.Name == "PreToolUse" {
+				return field == "updated_input"
+			}
+			return claude.Carries(ev, out, field)
+		},
 		// timeout in seconds, 600 when omitted (Codex's hooks
 		// documentation, quoted in openai/codex#35382); SessionEnd and
 		// Interrupt are capped at 3 s (secondary sources).

@@ -42,6 +42,9 @@ func New() *Protocol {
 		JSONFields: []string{"toolArgs"},
 		Ask:        true,
 		Encode:     reply,
+		Carries: func(ev *protocol.Event, _ *engine.Outcome, field string) bool {
+			return protocol.IsToolGate(ev.Name) && field == "updated_input"
+		},
 		// timeoutSec, 30 by default (GitHub's hooks configuration
 		// reference; claude-code-hooks.md).
 		Timeout:      30 * time.Second,

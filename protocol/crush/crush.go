@@ -29,6 +29,7 @@ func New() *Protocol {
 		EventMap: map[string]protocol.Mapping{"PreToolUse": {Event: "PreToolUse"}},
 		Exit:     2,
 		Encode:   reply,
+		Carries:  protocol.CarriesToolInput,
 		// timeout in seconds, 30 by default (crush's hooks config;
 		// agent-hosts.md).
 		Timeout:      30 * time.Second,

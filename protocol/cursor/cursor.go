@@ -48,6 +48,9 @@ func New() *Protocol {
 		Fields: map[string]string{"conversation_id": "session_id"},
 		Exit:   2, Ask: true,
 		Encode: reply,
+		// On every tool gate: Cursor's reply denies a rewritten call on
+		// the gates that cannot take updated_input, saying what to run.
+		Carries: protocol.CarriesToolInput,
 		// timeout in seconds; Cursor's documentation calls the default
 		// "the platform default" without a number: 30 s is assumed, and
 		// install always writes the timeout.
@@ -97,7 +100,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		case out.Decision == engine.DecisionAsk:
 			perm = "deny" // beforeReadFile cannot ask
 		}
-		if perm == "allow" && out.UpdatedInput != nil && ev.HostEvent != "preToolUse" {
+		if _, changed := protocol.Rewritten(ev, &out); perm == "allow" && changed && ev.HostEvent != "preToolUse" {
 			// Only preToolUse takes updated_input: elsewhere a rewrite
 			// cannot be applied, and running the call unrewritten would
 			// ignore the hook. The agent is told what to run instead.

@@ -46,7 +46,8 @@ func New() *Protocol {
 			"BeforeToolSelection": {Event: "BeforeToolSelection", Unsupported: true, Silent: true},
 		},
 		Exit: 2, Ask: true,
-		Encode: reply,
+		Encode:  reply,
+		Carries: protocol.CarriesToolInput,
 		// timeout in milliseconds, 60000 by default (verified with Gemini
 		// CLI 0.61.0; agent-hosts.md).
 		Timeout: 60 * time.Second, TimeoutUnit: time.Millisecond,
