@@ -387,8 +387,11 @@ func (fi *firing) run(ctx context.Context) {
 		default:
 			call := &f.call
 			*call = fi.call(h, m.payload, state)
-			if res := e.execute(ctx, s, spec, h, call, &tr, true); res != nil {
-				p = f.prep.load(res)
+			if res, held := e.execute(ctx, s, spec, h, call, &tr, true, &f.prep); res != nil {
+				p = &f.prep
+				if !held {
+					p.load(res)
+				}
 				if !tr.FailClosed {
 					tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
 				}
@@ -540,7 +543,10 @@ func (f *fireState) remember(cond *conditions.Program, payload map[string]any, o
 // execute runs one hook with its timeout and error policy and records what
 // happened in tr. It returns the result to merge: the hook's own, or under
 // a fail-closed policy (when canBlock) a blocking result naming the hook.
-func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool) Result {
+// With prep, the result's fields are read as prep loads it (one pass over
+// them, where reading them and then loading them took two), and held
+// says whether prep holds the result returned.
+func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool, prep *prepared) (_ Result, held bool) {
 	// Sync hooks sit on hot paths and, as in OpenClaw, get no deadline
 	// unless the hook sets one.
 	timeout := h.Timeout
@@ -591,15 +597,23 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	e.hooksRun.Add(1)
 	var f resultFields
 	var blocking Result // what blocks in a result whose decision failed
+	read := func(r Result) resultFields {
+		if prep == nil {
+			return fieldsOf(r)
+		}
+		held = true
+		return prep.load(r).info
+	}
 	if err == nil {
-		f = fieldsOf(res)
+		f = read(res)
 		if !f.canonical() {
 			// (A declarative result is canonical from its registration,
 			// unless a middleware returned another.)
 			res = canonicalResult(spec, res)
-			f = fieldsOf(res)
+			f = read(res)
 		}
-		if !h.declared {
+		if !h.declared && f.toRead(spec) {
+			held = false // another result, unless it failed
 			if res, f, err = readResult(spec, res, f, e.readOutput); err != nil {
 				blocking = blockingFields(spec, res)
 			}
@@ -610,12 +624,12 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 			tr.Duration = time.Since(start)
 		}
 		if fr := e.failed(spec, h, tr, err, canBlock); fr != nil || blocking == nil {
-			return fr
+			return fr, false
 		}
 		// The hook failed (its trace says why, and its on_error did not
 		// block), but what else in its result blocks still does:
 		// continue: false or OpenClaw's block beside a malformed decision.
-		return blocking
+		return blocking, false
 	}
 	if given(f.ignored) {
 		// Dropped as Claude Code drops it, but never unsaid: the trace
@@ -625,7 +639,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	if len(res) == 0 {
 		tr.Status = StatusRan
-		return nil
+		return nil, false
 	}
 	tr.Status = StatusDecided
 	tr.Output = res
@@ -640,7 +654,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 		p.load(res)
 		tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
 	}
-	return res
+	return res, held
 }
 
 // DecisionError is a hook's result whose decision is not one of its
@@ -674,11 +688,11 @@ func jsonText(v any) string {
 // res is in canonical form (canonicalResult) and f is fieldsOf(res); the
 // fields of the result returned come with it.
 func readResult(spec *EventSpec, res Result, f resultFields, read func(string, map[string]any) Result) (Result, resultFields, error) {
-	hso, hasHSO := f.hso, f.hasHSO
-	dec, hasDec := f.dec, f.hasDec
-	if !hasHSO && (!hasDec || acceptedDecision(spec, dec)) {
+	if !f.toRead(spec) {
 		return res, f, nil
 	}
+	hso, hasHSO := f.hso, f.hasHSO
+	dec, hasDec := f.dec, f.hasDec
 	res, err := readOutputShapes(spec, res, hso, hasHSO, dec, hasDec, read)
 	if err != nil {
 		return res, resultFields{}, err // res as far as it was read, for blockingFields
@@ -701,33 +715,45 @@ type resultFields struct {
 	ignored any
 }
 
+// toRead reports whether readResult has work to do: Claude Code's output
+// shapes, or a decision that is not one of the event's.
+func (f *resultFields) toRead(spec *EventSpec) bool {
+	return f.hasHSO || f.hasDec && !acceptedDecision(spec, f.dec)
+}
+
 // canonical reports whether the result needs no canonicalResult.
 func (f *resultFields) canonical() bool {
 	_, hsoObj := f.hso.(map[string]any)
 	return !f.alias && !f.typed && (!f.hasHSO || hsoObj)
 }
 
-// fieldsOf reads res's fields once.
+// fieldsOf reads res's fields once (prepared.load reads them as it
+// prepares a result).
 func fieldsOf(res Result) (f resultFields) {
 	for k, v := range res {
-		switch k {
-		case "hookSpecificOutput":
-			f.hso, f.hasHSO = v, true
-		case fieldDecision:
-			f.dec, f.hasDec = v, true
-		case fieldReason:
-			f.reason = v
-		case "ignored":
-			f.ignored = v
-		}
-		if !f.alias && k != "hookSpecificOutput" && hasUpper(k) {
-			f.alias = true
-		}
-		if !f.typed {
-			f.typed = typedValue(k, v)
-		}
+		f.see(k, v)
 	}
 	return f
+}
+
+// see reads one field of a result.
+func (f *resultFields) see(k string, v any) {
+	switch k {
+	case "hookSpecificOutput":
+		f.hso, f.hasHSO = v, true
+	case fieldDecision:
+		f.dec, f.hasDec = v, true
+	case fieldReason:
+		f.reason = v
+	case "ignored":
+		f.ignored = v
+	}
+	if !f.alias && k != "hookSpecificOutput" && hasUpper(k) {
+		f.alias = true
+	}
+	if !f.typed {
+		f.typed = typedValue(k, v)
+	}
 }
 
 // typedValue reports whether v is a value canonicalResult reads from Go's
@@ -1263,7 +1289,7 @@ func (fi *firing) runParallel(hooks []*compiledHook, phase Phase, payload map[st
 func (fi *firing) runInline(h *compiledHook, payload map[string]any, state *State, tr *HookTrace) {
 	call := &fi.f.call
 	*call = fi.call(h, payload, state)
-	fi.e.execute(fi.ctx, fi.snap, fi.spec, h, call, tr, false)
+	fi.e.execute(fi.ctx, fi.snap, fi.spec, h, call, tr, false, nil)
 	if fi.e.obs != nil {
 		fi.hookDone(fi.ctx, tr, payload)
 	}
@@ -1275,7 +1301,7 @@ func (e *Engine) runTask(t *task) {
 		e.runBackground(t)
 		return
 	}
-	e.execute(t.ctx, t.snap, t.spec, t.h, &t.call, t.tr, false)
+	e.execute(t.ctx, t.snap, t.spec, t.h, &t.call, t.tr, false, nil)
 	if e.obs != nil {
 		e.taskDone(t.ctx, t, t.tr)
 	}
@@ -1343,7 +1369,7 @@ func (e *Engine) runBackground(t *task) {
 	tr := newTrace(t.h, PhaseBackground)
 	ctx, cancel := e.workers.backgroundContext(t.ctx)
 	defer cancel()
-	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false)
+	e.execute(context.WithValue(ctx, workerKey{}, true), t.snap, t.spec, t.h, &t.call, &tr, false, nil)
 	if e.obs != nil {
 		e.backgroundDone(t, tr)
 	}

@@ -27,6 +27,9 @@ type prepared struct {
 	hasDecision bool
 	hasReason   bool
 	fields      []kv // every other field
+	// info is what fieldsOf finds in the result loaded, read in the
+	// same pass: a hook's result is read once before it merges.
+	info resultFields
 }
 
 // load prepares r, reusing p's buffers. r is not modified: camelCase names
@@ -35,6 +38,7 @@ func (p *prepared) load(r Result) *prepared {
 	*p = prepared{fields: p.fields[:0], res: r}
 	copied := false
 	for k, v := range r {
+		p.info.see(k, v)
 		if hasUpper(k) {
 			if !copied {
 				p.res = make(Result, len(r))

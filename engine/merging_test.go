@@ -194,3 +194,46 @@ func TestResultFieldsReadAsLookups(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadReadsWhatFieldsOfReads: a chain hook's result is read as it
+// is loaded for the merge (prepared.load), in one pass where fieldsOf and
+// then load took two: what the pass finds must be what fieldsOf finds,
+// and the prepared result what a load after fieldsOf gives, on random
+// results of every shape, loaded into one reused buffer.
+func TestLoadReadsWhatFieldsOfReads(t *testing.T) {
+	keys := []string{"decision", "Decision", "permissionDecision", "reason", "hookSpecificOutput", "additional_context",
+		"additionalContext", "updatedInput", "updated_input", "continue", "ignored", "block", "params"}
+	values := []any{"deny", "allow", "", nil, 3.0, true, "text", Decision("deny"), Result{"a": 1},
+		map[string]string{"a": "b"}, map[string]any{"behavior": "allow"}, map[string]any{"k": Decision("x")},
+		map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+	var spec *EventSpec
+	for _, s := range BuiltinEvents() {
+		if s.Name == "PreToolUse" {
+			spec = &s
+		}
+	}
+	r := rand.New(rand.NewPCG(28, 11))
+	var reused prepared
+	for range 20000 {
+		res := Result{}
+		for range r.IntN(5) {
+			res[keys[r.IntN(len(keys))]] = values[r.IntN(len(values))]
+		}
+		want := fieldsOf(res)
+		if got := reused.load(res); !reflect.DeepEqual(got.info, want) {
+			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, got.info, want)
+		}
+		// The merge loads canonical results (two spellings of one field
+		// are settled by canonicalResult first).
+		res = canonicalResult(spec, res)
+		var plain prepared
+		plain.load(res)
+		got := reused.load(res)
+		if want := fieldsOf(res); !reflect.DeepEqual(got.info, want) {
+			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, got.info, want)
+		}
+		if !reflect.DeepEqual(*got, plain) && !(len(got.fields) == 0 && len(plain.fields) == 0) {
+			t.Fatalf("%v: loaded into a reused buffer %+v, fresh %+v", res, *got, plain)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package dirlist
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -24,6 +26,8 @@ type Cache struct {
 	mu    sync.Mutex
 	dirs  map[string]listed
 	stamp func(string) filestamp.Stamp
+	// stat is stamp with the error of a directory it cannot stamp.
+	stat func(string) (filestamp.Stamp, error)
 	now   func() time.Time
 	read  func(string) ([]string, error)
 }
@@ -39,7 +43,10 @@ type Option func(*Cache)
 // WithStamp stamps directories with stamp instead of filestamp.Of (tests
 // play a file system whose clock is coarse with it).
 func WithStamp(stamp func(dir string) filestamp.Stamp) Option {
-	return func(c *Cache) { c.stamp = stamp }
+	return func(c *Cache) {
+		c.stamp = stamp
+		c.stat = func(dir string) (filestamp.Stamp, error) { return stamp(dir), nil }
+	}
 }
 
 // WithReadDir lists directories with read instead of os.ReadDir's names
@@ -53,7 +60,7 @@ func WithClock(now func() time.Time) Option { return func(c *Cache) { c.now = no
 
 // New returns an empty Cache.
 func New(opts ...Option) *Cache {
-	c := &Cache{dirs: map[string]listed{}, stamp: filestamp.Of, now: time.Now, read: read}
+	c := &Cache{dirs: map[string]listed{}, stamp: filestamp.Of, stat: filestamp.OfErr, now: time.Now, read: read}
 	for _, o := range opts {
 		o(c)
 	}
@@ -69,9 +76,15 @@ func (c *Cache) Names(dir string) ([]string, error) {
 	if c == nil {
 		return read(dir)
 	}
-	before := c.stamp(dir)
+	before, err := c.stat(dir)
 	if !before.Exists {
 		c.forget(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Not there: its listing would say so again, at the cost of
+			// a system call on every call. Any other error is the
+			// listing's own.
+			return nil, err
+		}
 		return c.read(dir)
 	}
 	c.mu.Lock()

@@ -199,3 +199,37 @@ func TestDifferential(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingDirectoryIsNotListed: a directory that is not there is
+// answered from its stat (fs.ErrNotExist), without a listing's system
+// call on every call; one that appears is listed.
+func TestMissingDirectoryIsNotListed(t *testing.T) {
+	reads := 0
+	c := dirlist.New(dirlist.WithReadDir(func(dir string) ([]string, error) {
+		reads++
+		entries, err := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names, err
+	}))
+	dir := filepath.Join(t.TempDir(), "hookctl")
+	for range 3 {
+		if names, err := c.Names(dir); !errors.Is(err, fs.ErrNotExist) || names != nil {
+			t.Fatalf("missing: %v %v", names, err)
+		}
+	}
+	if reads != 0 {
+		t.Fatalf("a missing directory listed %d times", reads)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.hcl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := c.Names(dir); err != nil || !slices.Equal(names, []string{"a.hcl"}) || reads != 1 {
+		t.Fatalf("appeared: %v %v (%d reads)", names, err, reads)
+	}
+}

@@ -26,11 +26,17 @@ type Stamp struct {
 
 // Of stamps one file (following symbolic links).
 func Of(path string) Stamp {
+	s, _ := OfErr(path)
+	return s
+}
+
+// OfErr is Of with the error of a file that could not be stat'ed.
+func OfErr(path string) (Stamp, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return Stamp{}
+		return Stamp{}, err
 	}
-	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true, ID: idOf(path, fi)}
+	return Stamp{ModTime: fi.ModTime(), Size: fi.Size(), Exists: true, ID: idOf(path, fi)}, nil
 }
 
 // OfInfo is Of from fi, what a stat of the file at path returned just

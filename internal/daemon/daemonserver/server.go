@@ -203,6 +203,7 @@ type self struct {
 	identity string
 	cwd      string
 	env      []string // daemon.EnvKey of the daemon's environment
+	environ  []string // the daemon's environment as it came (os.Environ)
 	attrs    string   // daemon.ProcessAttrs of the daemon
 }
 
@@ -213,7 +214,8 @@ func selfOf(identity string) (self, error) {
 	if err != nil {
 		return self{}, err
 	}
-	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(os.Environ()), attrs: daemon.ProcessAttrs()}, nil
+	environ := os.Environ()
+	return self{identity: identity, cwd: cwd, env: daemon.EnvKey(environ), environ: environ, attrs: daemon.ProcessAttrs()}, nil
 }
 
 // refusal says why the daemon will not run req ("" when it will). A call
@@ -227,7 +229,10 @@ func (s self) refusal(req *daemon.Request) string {
 		return "the daemon runs hook calls only (claude, hook)"
 	case req.Cwd != s.cwd:
 		return "the call comes from another working directory than the daemon's"
-	case !slices.Equal(daemon.EnvKey(req.Env), s.env):
+	case !slices.Equal(req.Env, s.environ) && !slices.Equal(daemon.EnvKey(req.Env), s.env):
+		// (The same variables in the same order are the same
+		// environment, without a sort: a client sends its environ as
+		// the one that started the daemon did.)
 		return "the call has another environment than the daemon's"
 	case req.Attrs != s.attrs:
 		return "the call has another umask or other resource limits than the daemon's"

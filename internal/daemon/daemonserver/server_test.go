@@ -137,6 +137,8 @@ func TestRefusals(t *testing.T) {
 		{"command", func(r *daemon.Request) { r.Command = "fire" }, "the daemon runs hook calls only (claude, hook)"},
 		{"cwd", func(r *daemon.Request) { r.Cwd = "/" }, "the call comes from another working directory than the daemon's"},
 		{"env", func(r *daemon.Request) { r.Env = append(r.Env, "DEPLOY_ENV=prod") }, "the call has another environment than the daemon's"},
+		{"env value", func(r *daemon.Request) { r.Env[len(r.Env)/2] += "x" }, "the call has another environment than the daemon's"},
+		{"env swapped", func(r *daemon.Request) { r.Env[0] = "DEPLOY_ENV=prod" }, "the call has another environment than the daemon's"},
 		{"attrs", func(r *daemon.Request) { r.Attrs += " more" }, "the call has another umask or other resource limits than the daemon's"},
 	} {
 		req := ownRequest(t)
