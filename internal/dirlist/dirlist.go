@@ -28,8 +28,8 @@ type Cache struct {
 	stamp func(string) filestamp.Stamp
 	// stat is stamp with the error of a directory it cannot stamp.
 	stat func(string) (filestamp.Stamp, error)
-	now   func() time.Time
-	read  func(string) ([]string, error)
+	now  func() time.Time
+	read func(string) ([]string, error)
 }
 
 type listed struct {
