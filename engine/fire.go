@@ -24,6 +24,13 @@ type Event struct {
 	Name    string
 	ID      EventID
 	Payload map[string]any
+	// ReadInput, when set, is the host's reading of a tool input: the
+	// fields its decoder derived from the input the host sends (Codex's
+	// command of exec_command's cmd, the files an apply_patch touches),
+	// derived again from a tool input a hook rewrites before the next
+	// hooks judge it, so that they judge what the host will run rather
+	// than the fields of the input before. It returns in, or a copy.
+	ReadInput func(tool string, in map[string]any) map[string]any
 }
 
 // fireState is the per-fire scratch space, pooled.
@@ -311,7 +318,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: out, ent: ent, guard: guard, rest: len(ent.all),
 		skips: skips, quiet: e.quietRuns && !skips}
 	f.m.init(spec, payload)
-	f.m.spare = spare
+	f.m.spare, f.m.readInput = spare, ev.ReadInput
 	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
 	out.State = state.Snapshot()

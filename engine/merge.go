@@ -117,6 +117,8 @@ type merger struct {
 
 	payload      map[string]any
 	payloadOwned bool
+	// readInput is the fire's Event.ReadInput.
+	readInput func(tool string, in map[string]any) map[string]any
 	// payloadGen counts the writes to payload, so that a condition result
 	// remembered in this fire is used only on the payload it saw.
 	payloadGen uint64
@@ -454,7 +456,15 @@ func mergeChain(m *merger, f field) (bool, string) {
 		return false, fmt.Sprintf("%s ignored: a rewritten tool input must be an object (the whole input), got %T", f.k, f.v)
 	}
 	m.out[f.k] = f.v
-	m.setPayload(f.rule.Target, f.v)
+	seen := f.v // what the next hooks judge
+	if toolInput := f.rule.Target == "tool_input" || f.rule.Input; toolInput && m.readInput != nil {
+		// As the host's decoder reads the input it sends: the host gets
+		// the rewrite as the hook returned it, the next hooks its
+		// reading (fields derived from the ones it runs, never stale).
+		tool, _ := m.payload["tool_name"].(string)
+		seen = m.readInput(tool, f.v.(map[string]any))
+	}
+	m.setPayload(f.rule.Target, seen)
 	switch in := m.spec.merge().input; {
 	case f.rule.Input:
 		// The event's rewritten input in another vocabulary (OpenClaw's
@@ -462,11 +472,11 @@ func mergeChain(m *merger, f field) (bool, string) {
 		// judge it as tool_input, and the last rewrite, in either
 		// spelling, is what the host runs.
 		m.out["updated_input"] = f.v
-		m.setPayload("tool_input", f.v)
+		m.setPayload("tool_input", seen)
 	case in != "" && f.rule.Target == "tool_input":
 		// updated_input: hooks that read the other vocabulary see it too.
 		if _, has := m.payload[in]; has {
-			m.setPayload(in, f.v)
+			m.setPayload(in, seen)
 		}
 	}
 	return false, ""

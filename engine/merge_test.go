@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -500,5 +501,65 @@ func TestRewriteMustBeAnObject(t *testing.T) {
 				t.Errorf("%s = %v: decision %q note %q, want the guard's deny of the original and a note", field, v, out.Decision, traceOf(t, out, "rewrite").Note)
 			}
 		}
+	}
+}
+
+// TestRewriteReadAsTheHostReadsIt: with Event.ReadInput, a rewritten
+// tool input is read as the host's decoder read the original before the
+// next hooks judge it (a field derived from the one the host runs,
+// replaced rather than left stale), in either spelling; the host gets
+// the rewrite as the hook returned it, and the hook's map is not changed.
+func TestRewriteReadAsTheHostReadsIt(t *testing.T) {
+	readInput := func(_ string, in map[string]any) map[string]any {
+		cmd, ok := in["cmd"].(string)
+		if !ok || in["command"] == any(cmd) {
+			return in
+		}
+		out := maps.Clone(in)
+		out["command"] = cmd
+		return out
+	}
+	guard := fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+		in, _ := c.Payload["tool_input"].(map[string]any)
+		if cmd, _ := in["command"].(string); strings.Contains(cmd, "rm -rf") {
+			return engine.Deny("rm -rf: " + cmd), nil
+		}
+		return nil, nil
+	})
+	for _, field := range []string{"params", "updated_input"} {
+		returned := map[string]any{"cmd": "rm -rf ~", "command": "ls"} // a stale command beside it
+		e := newEngine(t)
+		register(t, e,
+			engine.Hook{ID: "rewrite", Event: "PreToolUse", Priority: 10, Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+				return engine.Result{field: returned}, nil
+			})},
+			engine.Hook{ID: "guard", Event: "PreToolUse", Handler: guard})
+		payload := map[string]any{"tool_name": "exec_command", "tool_input": map[string]any{"cmd": "ls", "command": "ls"}}
+		for _, read := range []bool{false, true} {
+			ev := engine.Event{Name: "PreToolUse", Payload: payload}
+			if read {
+				ev.ReadInput = readInput
+			}
+			out, err := e.Fire(context.Background(), ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if denied := out.Decision == engine.DecisionDeny; denied != read {
+				t.Errorf("%s, read %v: decision %q", field, read, out.Decision)
+			}
+		}
+		if returned["command"] != "ls" || len(returned) != 2 {
+			t.Errorf("%s: the hook's result changed: %v", field, returned)
+		}
+	}
+	// What the host gets is the rewrite as returned.
+	e := newEngine(t)
+	register(t, e, engine.Hook{ID: "rewrite", Event: "PreToolUse", Handler: fn(func(context.Context, *engine.Call) (engine.Result, error) {
+		return engine.Result{"updated_input": map[string]any{"cmd": "echo hi"}}, nil
+	})})
+	out, err := e.Fire(context.Background(), engine.Event{Name: "PreToolUse", Payload: map[string]any{"tool_name": "exec_command",
+		"tool_input": map[string]any{"cmd": "ls"}}, ReadInput: readInput})
+	if err != nil || !reflect.DeepEqual(out.UpdatedInput, map[string]any{"cmd": "echo hi"}) {
+		t.Fatalf("host's input %v, %v", out.UpdatedInput, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/engine"
 )
@@ -74,13 +75,25 @@ func KnownEvent(name string) bool {
 // (before_tool_call is PreToolUse); name itself when the catalog does not
 // have it.
 func CatalogName(name string) string {
-	for _, s := range engine.BuiltinEvents() {
-		if s.Name == name || slices.Contains(s.Aliases, name) {
-			return s.Name
-		}
+	if c, ok := catalogNames()[name]; ok {
+		return c
 	}
 	return name
 }
+
+// catalogNames maps every catalog event's name and aliases to its name:
+// read on every decode, built once from the catalog (read-only).
+var catalogNames = sync.OnceValue(func() map[string]string {
+	names := map[string]string{}
+	for _, s := range engine.BuiltinEvents() {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			if _, taken := names[n]; !taken { // the first event that has it, as KnownEvent reads
+				names[n] = s.Name
+			}
+		}
+	}
+	return names
+})
 
 // IsJSONOutput reports whether hook stdout is to be read as JSON: its
 // first non-space character is '{' (Claude Code's rule, which every host

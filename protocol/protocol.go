@@ -30,6 +30,10 @@ type Event struct {
 	Payload   map[string]any
 	// Detected says why the host was chosen when it was detected.
 	Detected string
+	// ReadInput is the host's reading of a tool input its decoder
+	// applied to the payload's (engine.Event.ReadInput): a tool input a
+	// hook rewrites is read the same way before the next hooks judge it.
+	ReadInput func(tool string, in map[string]any) map[string]any
 }
 
 // AskPolicy is what an ask becomes on a host that cannot ask.

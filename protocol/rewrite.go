@@ -102,10 +102,16 @@ func (t *Table) uncarried(ev *Event, out *engine.Outcome) (block *Reply, note st
 	if s, ok := v.(string); ok {
 		shown = s
 	}
-	msg := fmt.Sprintf("hookctl: a hook rewrote the %s, which %s cannot apply on %s; blocked, since %s would go ahead with the original, which the hooks after the rewrite did not judge. The rewritten %s: %s",
-		what, t.HostTitle, ev.HostEvent, t.HostTitle, what, clip(shown, 2000))
-	r := t.Block(ev, msg)
-	return &r, ""
+	shown = clip(shown, 2000)
+	r := t.Block(ev, fmt.Sprintf("hookctl: a hook rewrote the %s, which %s cannot apply on %s; blocked, since %s would go ahead with the original, which the hooks after the rewrite did not judge. The rewritten %s: %s",
+		what, t.HostTitle, ev.HostEvent, t.HostTitle, what, shown))
+	if len(r.Stdout) > 0 || r.ExitCode != 0 {
+		return &r, ""
+	}
+	// A host that cannot block the event either (Copilot CLI's
+	// userPromptSubmitted): said, and the rest of the reply given.
+	return nil, fmt.Sprintf("hookctl: a hook rewrote the %s, which %s can neither apply nor block on %s: it goes ahead with the original, which the hooks after the rewrite did not judge. The rewritten %s: %s",
+		what, t.HostTitle, ev.HostEvent, what, shown)
 }
 
 // clip shortens s to at most n bytes, on a rune boundary, marking the cut.

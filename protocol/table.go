@@ -167,7 +167,10 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 	if !mapped {
 		m = Mapping{Event: ev.HostEvent}
 	}
-	ev.Name = m.Event
+	// The catalog's name, whichever alias the payload used (turn:pre,
+	// before_tool_call, another host's name): the reply, its rewrites
+	// and its blocks are the catalog event's.
+	ev.Name = CatalogName(m.Event)
 	if len(t.Fields) == 0 && len(t.JSONFields) == 0 && m.Tool == "" && t.EventField == "hook_event_name" && !mapped {
 		ev.Payload = raw
 		return ev, nil

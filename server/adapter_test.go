@@ -160,4 +160,9 @@ func TestServerRefusesAPromptRewrite(t *testing.T) {
 	if m := post("/claude", `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hello"}`); m["decision"] != nil {
 		t.Errorf("unchanged prompt: %v", m)
 	}
+	// Where the command says it on stderr (Copilot CLI cannot block the
+	// prompt), the HTTP reply says it in its systemMessage.
+	if m := post("/hook/copilot", `{"sessionId":"s","hookEventName":"userPromptSubmitted","prompt":"my password is hunter2"}`); !strings.Contains(fmt.Sprint(m["systemMessage"]), "can neither apply nor block") {
+		t.Errorf("/hook/copilot: %v", m)
+	}
 }

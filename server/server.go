@@ -642,6 +642,12 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 		// No exit status over HTTP: continue=false carries the stop.
 		b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reply.Stderr})
 		body = append(b, '\n')
+	} else if msg := strings.TrimSpace(reply.Stderr); msg != "" {
+		// What the command would say on stderr (a rewrite the host
+		// cannot apply, an ask mapped, context dropped): an HTTP reply
+		// has no stderr, so it is the reply's systemMessage, which the
+		// user is shown, never dropped.
+		body = withSystemMessage(body, msg)
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.lim.WriteTimeout))
 	w.Header().Set("Content-Type", "application/json")
@@ -650,6 +656,28 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 		return
 	}
 	_, _ = w.Write(body)
+}
+
+// withSystemMessage adds msg to a JSON object reply's systemMessage (an
+// empty reply becomes one with it); a reply that is not a JSON object
+// (WorktreeCreate's path) is left as it is.
+func withSystemMessage(body []byte, msg string) []byte {
+	top := map[string]any{}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		var err error
+		if top, err = jsonx.DecodeObject(body); err != nil {
+			return body
+		}
+	}
+	if prev, _ := top["systemMessage"].(string); prev != "" {
+		msg = prev + "\n\n" + msg
+	}
+	top["systemMessage"] = msg
+	b, err := jsonx.Marshal(top)
+	if err != nil {
+		return body
+	}
+	return append(b, '\n')
 }
 
 // answerWith is the answer of a server without WithAnswer: the hook

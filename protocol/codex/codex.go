@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"path"
+	"reflect"
 	"strings"
 	"time"
 
@@ -67,41 +68,52 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 	if err != nil {
 		return nil, err
 	}
+	// A tool input a hook rewrites is read as the payload's is: the
+	// hooks after it judge the command and the files Codex will run.
+	ev.ReadInput = ReadInput
 	name, _ := ev.Payload["tool_name"].(string)
 	in, ok := ev.Payload["tool_input"].(map[string]any)
 	if !ok || name == "" {
 		return ev, nil
 	}
-	var out map[string]any
-	switch {
-	case name == applyPatch:
-		out = patchInput(in)
-	case engine.CanonicalTool(name) == "Bash":
-		out = in
-		changed := false
-		if _, has := in["command"]; !has {
-			// exec_command names its command line cmd: the built-ins and
-			// conditions read command.
-			if cmd, isStr := in["cmd"].(string); isStr {
-				out, changed = maps.Clone(in), true
-				out["command"] = cmd
-			}
-		}
-		// The model may run apply_patch through the shell.
-		calls, isPatch, err := shellPatch(out["command"])
-		switch {
-		case isPatch:
-			out = withCalls(maps.Clone(out), calls, err)
-		case !changed:
-			return ev, nil
-		}
-	default:
+	out := ReadInput(name, in)
+	if sameMap(out, in) {
 		return ev, nil
 	}
 	// A copy: the payload may be the caller's map.
 	ev.Payload = maps.Clone(ev.Payload)
 	ev.Payload["tool_input"] = out
 	return ev, nil
+}
+
+// ReadInput is Codex's reading of a tool's input (in, or a copy): an
+// apply_patch's files (paths, file_path, content) read from its patch;
+// exec_command's command line, which it names cmd, as command, where the
+// built-ins and conditions read it (cmd is what Codex runs: a command
+// beside it is replaced); a shell line that runs apply_patch, its
+// patches' files.
+func ReadInput(name string, in map[string]any) map[string]any {
+	switch {
+	case name == applyPatch:
+		return patchInput(in)
+	case engine.CanonicalTool(name) == "Bash":
+		out := in
+		if cmd, isStr := in["cmd"].(string); isStr && in["command"] != any(cmd) {
+			out = maps.Clone(in)
+			out["command"] = cmd
+		}
+		// The model may run apply_patch through the shell.
+		if calls, isPatch, err := shellPatch(out["command"]); isPatch {
+			return withCalls(maps.Clone(out), calls, err)
+		}
+		return out
+	}
+	return in
+}
+
+// sameMap reports whether a and b are one map.
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // shellPatch finds the patches of a shell call that runs apply_patch: a

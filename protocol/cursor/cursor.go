@@ -100,7 +100,7 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		case out.Decision == engine.DecisionAsk:
 			perm = "deny" // beforeReadFile cannot ask
 		}
-		if _, changed := protocol.Rewritten(ev, &out); perm == "allow" && changed && ev.HostEvent != "preToolUse" {
+		if _, changed := protocol.Rewritten(ev, &out); perm != "deny" && changed && ev.HostEvent != "preToolUse" {
 			// Only preToolUse takes updated_input: elsewhere a rewrite
 			// cannot be applied, and running the call unrewritten would
 			// ignore the hook. The agent is told what to run instead.
@@ -112,7 +112,10 @@ func reply(ev *protocol.Event, out engine.Outcome) protocol.Reply {
 		if perm != "allow" {
 			r := hostkit.ReasonOr(out.Reason, hostkit.ReasonOr(out.StopReason, "blocked by a hook"))
 			top["user_message"], top["agent_message"] = r, r
-		} else if out.UpdatedInput != nil && ev.HostEvent == "preToolUse" {
+		}
+		if perm != "deny" && out.UpdatedInput != nil && ev.HostEvent == "preToolUse" {
+			// With an ask too: the user is asked about the call the
+			// hooks judged, the rewrite.
 			top["updated_input"] = out.UpdatedInput
 		}
 		if msg != "" && perm == "allow" {

@@ -47,7 +47,7 @@ func New() *Protocol {
 		},
 		Exit: 2, Ask: true,
 		Encode:  reply,
-		Carries: protocol.CarriesToolInput,
+		Carries: carries,
 		// timeout in milliseconds, 60000 by default (verified with Gemini
 		// CLI 0.61.0; agent-hosts.md).
 		Timeout: 60 * time.Second, TimeoutUnit: time.Millisecond,
@@ -262,4 +262,23 @@ func (p *Protocol) Gates(projectDir string, getenv func(string) string) []protoc
 		}
 	}
 	return []protocol.Gate{g}
+}
+
+// carries is Gemini CLI's Table.Carries: a rewritten tool input on
+// BeforeTool, when it has every field of the original. Gemini CLI merges
+// hookSpecificOutput.tool_input into the call's arguments, so a field a
+// rewrite leaves out keeps its original value: the call it runs would be
+// one the hooks after the rewrite did not judge (a rewrite of {} left
+// them no command, and Gemini CLI ran the original).
+func carries(ev *protocol.Event, out *engine.Outcome, field string) bool {
+	if !protocol.CarriesToolInput(ev, out, field) {
+		return false
+	}
+	orig, _ := ev.Payload["tool_input"].(map[string]any)
+	for k := range orig {
+		if _, ok := out.UpdatedInput[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

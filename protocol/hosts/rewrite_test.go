@@ -2,6 +2,7 @@ package hosts_test
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -41,13 +42,21 @@ func TestRewritesCarriedOrRefused(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no rewrite", event)
 			}
-			for _, he := range hostEvents(p, event) {
-				for _, decision := range []engine.Decision{"", engine.DecisionAllow} {
+			for _, he := range eventNames(p, event) {
+				for _, decision := range []engine.Decision{"", engine.DecisionAllow, engine.DecisionAsk, engine.DecisionDefer} {
 					if decision != "" && !slices.Contains(eventDecisions(event), string(decision)) {
 						continue
 					}
-					ev := &protocol.Event{Protocol: p, HostEvent: he, Name: event,
-						Payload: map[string]any{"hook_event_name": he, rw.Target: originals[rw.Target]}}
+					ev := decode(t, p, he, map[string]any{rw.Target: originals[rw.Target]})
+					if ev.Name != event {
+						t.Fatalf("%s: %s decoded as %s", p.Name(), he, ev.Name)
+					}
+					if rw.Target == "tool_input" {
+						// The tool input as the host's decoder read it.
+						values[rw.Field] = maps.Clone(ev.Payload["tool_input"].(map[string]any))
+						values[rw.Field].(map[string]any)["command"] = "REWRITTEN command"
+						originals[rw.Target] = ev.Payload["tool_input"]
+					}
 					v := values[rw.Field]
 					out := engine.Outcome{Event: event, Continue: true, Decision: decision, Output: map[string]any{rw.Field: v}}
 					if rw.Field == "updated_input" {
@@ -59,8 +68,12 @@ func TestRewritesCarriedOrRefused(t *testing.T) {
 					switch {
 					case carried(r.Stdout, v):
 					case rw.Gate:
+						// Refused: the host's block (the hooks' own, or
+						// the refusal's, which says why), or where the
+						// host cannot block the event, said.
 						blk := p.Block(ev, "hookctl: a message long enough to be read as text, not a word")
-						if shapeOf(r) != shapeOf(blk) || !strings.Contains(string(r.Stdout)+r.Stderr, "cannot apply") {
+						if canBlock := len(blk.Stdout) > 0 || blk.ExitCode != 0; canBlock && shapeOf(r) != shapeOf(blk) ||
+							!canBlock && !strings.Contains(r.Stderr, "can neither apply nor block") {
 							t.Errorf("%s: the %s rewrite the reply does not carry is not refused: %q, stderr %q (the block: %q)", name, rw.Field, r.Stdout, r.Stderr, blk.Stdout)
 						}
 					default:
@@ -87,19 +100,63 @@ func TestRewritesCarriedOrRefused(t *testing.T) {
 	}
 }
 
-// hostEvents are the host's names for a catalog event it supports.
-func hostEvents(p protocol.Protocol, event string) []string {
-	var out []string
+// eventNames are the names a payload can give a catalog event on a
+// host: the host's own (those it supports) and the catalog's name and
+// aliases, which every host's command takes.
+func eventNames(p protocol.Protocol, event string) []string {
+	out := []string{event}
 	for name, m := range p.Events() {
 		if m.Event == event && !m.Unsupported {
 			out = append(out, name)
 		}
 	}
-	if len(out) == 0 && p.Name() == "claude" {
-		out = append(out, event)
+	for _, s := range engine.BuiltinEvents() {
+		if s.Name == event {
+			for _, a := range s.Aliases {
+				if m, mapped := p.Events()[a]; !mapped || m.Event == event && !m.Unsupported {
+					out = append(out, a)
+				}
+			}
+		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
+}
+
+// decode is the host's decoding of a payload naming its event name,
+// with the fields given.
+func decode(t *testing.T, p protocol.Protocol, name string, fields map[string]any) *protocol.Event {
+	t.Helper()
+	raw := map[string]any{"session_id": "s", "cwd": "/tmp", "tool_name": "Bash"}
+	maps.Copy(raw, fields)
+	field := "hook_event_name"
+	if f, ok := p.(interface{ PayloadEventField() string }); ok && f.PayloadEventField() != "" {
+		field = f.PayloadEventField()
+	}
+	raw[field] = name
+	ev, err := p.Decode(raw, name)
+	if err != nil {
+		t.Fatalf("%s: decode %s: %v", p.Name(), name, err)
+	}
+	return ev
+}
+
+// TestDenyUnderAnyName: a deny is the host's deny whichever name of the
+// event the payload gives (before_tool_call, tool.pre, BeforeTool on
+// Cursor, crush and Copilot CLI were answered as no tool gate: an empty
+// reply, a go-ahead).
+func TestDenyUnderAnyName(t *testing.T) {
+	for _, p := range hosts.New().All() {
+		for _, he := range eventNames(p, "PreToolUse") {
+			ev := decode(t, p, he, map[string]any{"tool_input": map[string]any{"command": "rm -rf ~"}})
+			const why = "hookctl: a message long enough to be read as text, not a word"
+			out := engine.Outcome{Event: "PreToolUse", Continue: true, Decision: engine.DecisionDeny, Blocked: true, Reason: why}
+			r, blk := p.Reply(ev, out, protocol.Options{}), p.Block(ev, why)
+			if shapeOf(r) != shapeOf(blk) || !strings.Contains(string(r.Stdout)+r.Stderr, why) || len(r.Stdout) == 0 && r.ExitCode == 0 {
+				t.Errorf("%s/%s: deny answered %q (exit %d, stderr %q), the host's block is %q", p.Name(), he, r.Stdout, r.ExitCode, r.Stderr, blk.Stdout)
+			}
+		}
+	}
 }
 
 func eventDecisions(event string) []string {
@@ -144,7 +201,7 @@ func carried(stdout []byte, v any) bool {
 	return walk(doc)
 }
 
-// shapeOf is a reply with every text (a string of more than 20
+// shapeOf is a reply with every text (a string of more than 12
 // characters) made one: a block's shape, whatever its reason.
 func shapeOf(r protocol.Reply) string {
 	var doc any
@@ -163,7 +220,7 @@ func shapeOf(r protocol.Reply) string {
 				x[i] = norm(e)
 			}
 		case string:
-			if len(x) > 20 {
+			if len(x) > 12 {
 				return "<text>"
 			}
 		}
@@ -171,4 +228,32 @@ func shapeOf(r protocol.Reply) string {
 	}
 	b, _ := json.Marshal(norm(doc))
 	return string(b) + "|" + string(rune('0'+r.ExitCode))
+}
+
+// TestGeminiPartialRewriteRefused: Gemini CLI merges a rewritten tool
+// input into the call's arguments, so a rewrite that leaves a field out
+// runs with that field's original value, which the hooks after it never
+// judged ({} left a guard no command, and Gemini CLI ran rm -rf ~): it is
+// refused; a rewrite of every field is carried.
+func TestGeminiPartialRewriteRefused(t *testing.T) {
+	p, _ := hosts.New().Lookup("gemini")
+	ev := decode(t, p, "BeforeTool", map[string]any{"tool_name": "run_shell_command",
+		"tool_input": map[string]any{"command": "rm -rf ~", "description": "d"}})
+	for _, c := range []struct {
+		rewrite map[string]any
+		carried bool
+	}{
+		{map[string]any{}, false},
+		{map[string]any{"description": "x"}, false},
+		{map[string]any{"command": "ls"}, false},
+		{map[string]any{"command": "ls", "description": "d"}, true},
+		{map[string]any{"command": "ls", "description": "d", "dir": "/tmp"}, true},
+	} {
+		out := engine.Outcome{Event: "PreToolUse", Continue: true, UpdatedInput: c.rewrite, Output: map[string]any{"updated_input": c.rewrite}}
+		r := p.Reply(ev, out, protocol.Options{})
+		blocked := strings.Contains(string(r.Stdout), `"decision":"deny"`) && strings.Contains(string(r.Stdout), "cannot apply")
+		if carried(r.Stdout, c.rewrite) == blocked || blocked == c.carried {
+			t.Errorf("%v: %s (carried: want %v)", c.rewrite, r.Stdout, c.carried)
+		}
+	}
 }
