@@ -604,12 +604,13 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	e.hooksRun.Add(1)
 	var f resultFields
 	var blocking Result // what blocks in a result whose decision failed
-	read := func(r Result) resultFields {
+	read := func(r Result) (f resultFields) {
 		if prep == nil {
 			return fieldsOf(r)
 		}
 		held = true
-		return prep.load(r).info
+		prep.loadSeeing(r, &f)
+		return f
 	}
 	if err == nil {
 		f = read(res)

@@ -27,18 +27,22 @@ type prepared struct {
 	hasDecision bool
 	hasReason   bool
 	fields      []kv // every other field
-	// info is what fieldsOf finds in the result loaded, read in the
-	// same pass: a hook's result is read once before it merges.
-	info resultFields
 }
 
 // load prepares r, reusing p's buffers. r is not modified: camelCase names
 // produce a canonical copy.
-func (p *prepared) load(r Result) *prepared {
+func (p *prepared) load(r Result) *prepared { return p.loadSeeing(r, nil) }
+
+// loadSeeing is load that also reads r's fields into info, as fieldsOf
+// does, in the same pass: a chain hook's result is read once before it
+// merges.
+func (p *prepared) loadSeeing(r Result, info *resultFields) *prepared {
 	*p = prepared{fields: p.fields[:0], res: r}
 	copied := false
 	for k, v := range r {
-		p.info.see(k, v)
+		if info != nil {
+			info.see(k, v)
+		}
 		if hasUpper(k) {
 			if !copied {
 				p.res = make(Result, len(r))

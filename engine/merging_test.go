@@ -220,17 +220,19 @@ func TestLoadReadsWhatFieldsOfReads(t *testing.T) {
 			res[keys[r.IntN(len(keys))]] = values[r.IntN(len(values))]
 		}
 		want := fieldsOf(res)
-		if got := reused.load(res); !reflect.DeepEqual(got.info, want) {
-			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, got.info, want)
+		var info resultFields
+		if reused.loadSeeing(res, &info); !reflect.DeepEqual(info, want) {
+			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, info, want)
 		}
 		// The merge loads canonical results (two spellings of one field
 		// are settled by canonicalResult first).
 		res = canonicalResult(spec, res)
 		var plain prepared
 		plain.load(res)
-		got := reused.load(res)
-		if want := fieldsOf(res); !reflect.DeepEqual(got.info, want) {
-			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, got.info, want)
+		info = resultFields{}
+		got := reused.loadSeeing(res, &info)
+		if want := fieldsOf(res); !reflect.DeepEqual(info, want) {
+			t.Fatalf("%v: load read %+v, fieldsOf %+v", res, info, want)
 		}
 		if !reflect.DeepEqual(*got, plain) && !(len(got.fields) == 0 && len(plain.fields) == 0) {
 			t.Fatalf("%v: loaded into a reused buffer %+v, fresh %+v", res, *got, plain)
