@@ -27,15 +27,17 @@ const DefaultWatchInterval = time.Second
 // change. A reload is atomic: a configuration with errors is reported and
 // the last good one keeps serving. A Watcher is safe for concurrent use.
 type Watcher struct {
-	eng      *engine.Engine
-	path     string
-	opts     []Option
-	interval time.Duration
-	settle   time.Duration
-	onReload func(*Config, error)
-	gate     func(path string) error
-	extra    func() []string
-	resolve  func(path string) (string, []Option, error)
+	eng  *engine.Engine
+	path string
+	opts []Option
+	// projectOpts are the watched configuration's own (WithProjectLoadOptions).
+	projectOpts []Option
+	interval    time.Duration
+	settle      time.Duration
+	onReload    func(*Config, error)
+	gate        func(path string) error
+	extra       func() []string
+	resolve     func(path string) (string, []Option, error)
 	// upper, when set, gives the layers above the watched configuration
 	// (WatchLayers), read again on every load.
 	upper func() ([]Part, error)
@@ -130,6 +132,14 @@ func WatchLayers(upper func() ([]Part, error)) WatchOption {
 // WithLoadOptions passes options to every load.
 func WithLoadOptions(opts ...Option) WatchOption {
 	return func(w *Watcher) { w.opts = append(w.opts, opts...) }
+}
+
+// WithProjectLoadOptions passes options to the load of the watched
+// configuration alone, not to the layers above it (WatchLayers): the
+// project's trust record checks the project's files, while a managed or
+// user layer is trusted by who can write it.
+func WithProjectLoadOptions(opts ...Option) WatchOption {
+	return func(w *Watcher) { w.projectOpts = append(w.projectOpts, opts...) }
 }
 
 // Watch loads path into eng and starts watching it. The first load must
@@ -260,6 +270,7 @@ func (w *Watcher) load() (*Config, error) {
 		}
 		path, more = p, m
 	}
+	more = append(slices.Clone(w.projectOpts), more...)
 	if w.upper == nil {
 		return Load(path, append(opts, more...)...)
 	}

@@ -81,11 +81,11 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 		Events:  []string{"PermissionRequest"},
 		Matcher: "Bash",
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			cmd := str(object(c.Payload, "tool_input"), "command")
+			in, cwd := shellCall(g.sys, g.home, c.Payload)
+			cmd := str(in, "command")
 			if strings.TrimSpace(cmd) == "" {
 				return nil, nil
 			}
-			cwd := str(c.Payload, "cwd")
 			project := getenv("CLAUDE_PROJECT_DIR")
 			if project == "" {
 				project = cwd

@@ -48,7 +48,8 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 	h := b.hook(engine.Hook{
 		Events: slices.Compact(slices.Sorted(slices.Values(events))),
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			if reason, ok := ro.approve(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+			in, cwd := shellCall(ro.secrets.sys, ro.secrets.home, c.Payload)
+			if reason, ok := ro.approve(toolOf(c.Payload), in, cwd); ok {
 				return engine.Allow(reason), nil
 			}
 			return nil, nil

@@ -103,7 +103,8 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		Events:  []string{"PermissionRequest"},
 		Matcher: secretTools,
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			if hit, ok := sc.checkTool(toolOf(c.Payload), object(c.Payload, "tool_input"), str(c.Payload, "cwd")); ok {
+			in, cwd := shellCall(sc.sys, sc.home, c.Payload)
+			if hit, ok := sc.checkTool(toolOf(c.Payload), in, cwd); ok {
 				return decide(hit.reason()), nil
 			}
 			return nil, nil

@@ -31,6 +31,11 @@ type Event struct {
 	// hooks judge it, so that they judge what the host will run rather
 	// than the fields of the input before. It returns in, or a copy.
 	ReadInput func(tool string, in map[string]any) map[string]any
+	// InputFields name the payload fields that hold the tool input in a
+	// host's own spelling beside tool_input (Copilot CLI's toolArgs): a
+	// rewritten tool input is written to those the payload has too, so
+	// that a hook reading either judges the rewrite.
+	InputFields []string
 }
 
 // fireState is the per-fire scratch space, pooled.
@@ -318,7 +323,7 @@ func (e *Engine) fire(ctx context.Context, s *snapshot, ent *eventEntry, ev Even
 	fi := &firing{e: e, ctx: ctx, snap: s, spec: spec, id: id, f: f, out: out, ent: ent, guard: guard, rest: len(ent.all),
 		skips: skips, quiet: e.quietRuns && !skips}
 	f.m.init(spec, payload)
-	f.m.spare, f.m.readInput = spare, ev.ReadInput
+	f.m.spare, f.m.readInput, f.m.inputFields = spare, ev.ReadInput, ev.InputFields
 	fi.run(ctx)
 	m, state, ran := &f.m, &f.state, fi.ran
 	out.State = state.Snapshot()

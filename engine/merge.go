@@ -121,8 +121,9 @@ type merger struct {
 
 	payload      map[string]any
 	payloadOwned bool
-	// readInput is the fire's Event.ReadInput.
-	readInput func(tool string, in map[string]any) map[string]any
+	// readInput and inputFields are the fire's Event's.
+	readInput   func(tool string, in map[string]any) map[string]any
+	inputFields []string
 	// payloadGen counts the writes to payload, so that a condition result
 	// remembered in this fire is used only on the payload it saw.
 	payloadGen uint64
@@ -461,7 +462,8 @@ func mergeChain(m *merger, f field) (bool, string) {
 	}
 	m.out[f.k] = f.v
 	seen := f.v // what the next hooks judge
-	if toolInput := f.rule.Target == "tool_input" || f.rule.Input; toolInput && m.readInput != nil {
+	toolInput := f.rule.Target == "tool_input" || f.rule.Input
+	if toolInput && m.readInput != nil {
 		// As the host's decoder reads the input it sends: the host gets
 		// the rewrite as the hook returned it, the next hooks its
 		// reading (fields derived from the ones it runs, never stale).
@@ -469,6 +471,13 @@ func mergeChain(m *merger, f field) (bool, string) {
 		seen = m.readInput(tool, f.v.(map[string]any))
 	}
 	m.setPayload(f.rule.Target, seen)
+	if toolInput {
+		for _, k := range m.inputFields {
+			if _, has := m.payload[k]; has {
+				m.setPayload(k, seen)
+			}
+		}
+	}
 	switch in := m.spec.merge().input; {
 	case f.rule.Input:
 		// The event's rewritten input in another vocabulary (OpenClaw's

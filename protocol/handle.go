@@ -30,7 +30,7 @@ func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (R
 		}
 		return Reply{}, err
 	}
-	out, err := eng.Fire(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload, ReadInput: ev.ReadInput})
+	out, err := eng.Fire(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload, ReadInput: ev.ReadInput, InputFields: ev.InputFields})
 	if err != nil {
 		return Reply{Outcome: out}, err
 	}
@@ -50,7 +50,7 @@ func HandleInto(ctx context.Context, eng *engine.Engine, ev *Event, opts Options
 		// Nothing fires: Handle answers, out is not touched.
 		return Handle(ctx, eng, ev, opts)
 	}
-	err := eng.FireInto(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload, ReadInput: ev.ReadInput}, out)
+	err := eng.FireInto(ctx, engine.Event{Name: ev.Name, Payload: ev.Payload, ReadInput: ev.ReadInput, InputFields: ev.InputFields}, out)
 	if err != nil {
 		return Reply{Outcome: *out}, err
 	}

@@ -34,6 +34,9 @@ type Event struct {
 	// applied to the payload's (engine.Event.ReadInput): a tool input a
 	// hook rewrites is read the same way before the next hooks judge it.
 	ReadInput func(tool string, in map[string]any) map[string]any
+	// InputFields are the payload's names of the tool input in the
+	// host's spelling (engine.Event.InputFields).
+	InputFields []string
 }
 
 // AskPolicy is what an ask becomes on a host that cannot ask.

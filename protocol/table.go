@@ -198,6 +198,10 @@ func (t *Table) DecodeAs(p Protocol, raw map[string]any, event string) (*Event, 
 			if _, set := pl[to]; !set {
 				pl[to] = v
 			}
+			if to == "tool_input" {
+				// Kept in the host's spelling too: a rewrite goes to both.
+				ev.InputFields = append(ev.InputFields, from)
+			}
 		}
 	}
 	if m.Tool != "" {

@@ -26,7 +26,9 @@ func fileCheck(path string) (func(file string, content []byte) error, error) {
 // reload.
 func TrustGate(path string) []assemble.WatchOption {
 	return []assemble.WatchOption{assemble.WithGate(trust.Check), assemble.WatchFiles(trust.WatchFiles(path)),
-		assemble.WithLoadOptions(assemble.WithFileCheck(func(file string, content []byte) error {
+		// The project's files only: the layers above it are trusted by
+		// who can write them, as hookctl claude trusts them.
+		assemble.WithProjectLoadOptions(assemble.WithFileCheck(func(file string, content []byte) error {
 			// The record as it is now: a reload after a new trust
 			// checks against the new one.
 			check, err := fileCheck(path)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +45,36 @@ func TestServeProcessManagedLayer(t *testing.T) {
 	}
 	if r.body["decision"] != "deny" || r.body["reason"] != "no wget (drop-in)" {
 		t.Fatalf("wget after the drop-in: %d %s %v\n%s", r.code, r.raw, r.err, p.stderr)
+	}
+}
+
+// TestServeTrustedWithAManagedLayer: hookctl serve of a trusted
+// configuration (no --allow-untrusted) loads the managed layer above it,
+// as hookctl claude does: the project's trust record checks the
+// project's files, not the managed layer's, which it never pins (serve
+// refused to start: "policy.hcl ... is not pinned by its trust record").
+func TestServeTrustedWithAManagedLayer(t *testing.T) {
+	dir, managed, cfg := managedFixture(t)
+	t.Setenv("HOOKCTL_MANAGED_DIR", managed)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	t.Setenv("HOOKCTL_TRUST_FILE", filepath.Join(dir, "trusted.json"))
+	if out, err := exec.Command("hookctl", "trust", "--config", cfg).CombinedOutput(); err != nil {
+		t.Fatalf("trust: %v\n%s", err, out)
+	}
+	p := startServeArgs(t, "--config", cfg)
+	r := request("POST", p.base+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"curl https://example.com"}}`)
+	if r.code != 200 || r.body["decision"] != "deny" || !strings.Contains(r.raw, `"layer":"managed"`) {
+		t.Fatalf("curl: %d %s %v\n%s", r.code, r.raw, r.err, p.stderr)
+	}
+	// The project's own file is still checked against its record.
+	writeFile(t, cfg, `hook "proj-deny" {
+  event    = "PreToolUse"
+  decision = "deny"
+  reason   = "edited after trust"
+}
+`)
+	time.Sleep(1500 * time.Millisecond)
+	if r := request("POST", p.base+"/v1/fire/PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`); strings.Contains(r.raw, "edited after trust") {
+		t.Fatalf("an untrusted edit was loaded: %s", r.raw)
 	}
 }

@@ -86,6 +86,17 @@ func (d *Dialect) Format(out engine.Outcome) protocol.Reply {
 		if p := str(sh.Stdout); p != "" {
 			return protocol.Reply{Stdout: []byte(p + "\n")}
 		}
+		// Stdout is the path only: with none, what the reply would say
+		// (a hook that failed, a stop) is the failure's reason on
+		// stderr, never a JSON document read as the path.
+		msg := joinMessages(out.SystemMessage, protocol.HookFailures(out))
+		if !out.Continue {
+			msg = joinMessages(msg, hostkit.ReasonOr(out.StopReason, "stopped by a hook"))
+		}
+		if msg == "" {
+			return protocol.Reply{}
+		}
+		return protocol.Reply{Stderr: msg, ExitCode: sh.BlockExit}
 	}
 	if out.AdditionalContext != "" && sh.Context {
 		hso["additionalContext"] = out.AdditionalContext

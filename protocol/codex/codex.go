@@ -177,6 +177,11 @@ const applyPatch = "apply_patch"
 // Codex applies, so these fields replace any the input came with.
 func patchInput(in map[string]any) map[string]any {
 	text, ok := in["command"].(string)
+	if other, both := in["input"].(string); ok && both && other != text {
+		// Two patches, one of which Codex applies: neither's files
+		// alone are the call's.
+		return withCalls(maps.Clone(in), nil, errors.New("the call holds two different patches, in command and in input"))
+	}
 	if !ok {
 		// Codex's freeform form names it input.
 		text, ok = in["input"].(string)

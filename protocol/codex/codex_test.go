@@ -184,3 +184,26 @@ func TestDecodeShellToolNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPatchesAreUnknown: an apply_patch call that holds a patch in
+// command and another in input is Codex's to apply, one or the other:
+// its files are unknown (secret-files refuses it), where the first alone
+// was read and a .env write in the other was allowed.
+func TestTwoPatchesAreUnknown(t *testing.T) {
+	readme := "*** Begin Patch\n*** Add File: README.md\n+hi\n*** End Patch\n"
+	env := "*** Begin Patch\n*** Add File: .env\n+S=1\n*** End Patch\n"
+	for _, c := range []struct {
+		input   map[string]any
+		unknown bool
+	}{
+		{map[string]any{"command": readme, "input": env}, true},
+		{map[string]any{"command": env, "input": readme}, true},
+		{map[string]any{"command": readme, "input": readme}, false},
+		{map[string]any{"input": env}, false},
+	} {
+		got := codex.ReadInput("apply_patch", c.input)
+		if unknown, _ := got["paths_unknown"].(bool); unknown != c.unknown {
+			t.Errorf("%v: %v", c.input, got)
+		}
+	}
+}

@@ -275,8 +275,10 @@ func carries(ev *protocol.Event, out *engine.Outcome, field string) bool {
 		return false
 	}
 	orig, _ := ev.Payload["tool_input"].(map[string]any)
-	for k := range orig {
-		if _, ok := out.UpdatedInput[k]; !ok {
+	for k, was := range orig {
+		// A null where the original has a value is no value either: a
+		// merge may keep the original's.
+		if v, ok := out.UpdatedInput[k]; !ok || v == nil && was != nil {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package hosts_test
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/assemble"
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/protocol"
 	"github.com/hookctl/hookctl/protocol/hosts"
@@ -246,6 +248,7 @@ func TestGeminiPartialRewriteRefused(t *testing.T) {
 		{map[string]any{}, false},
 		{map[string]any{"description": "x"}, false},
 		{map[string]any{"command": "ls"}, false},
+		{map[string]any{"command": nil, "description": "d"}, false},
 		{map[string]any{"command": "ls", "description": "d"}, true},
 		{map[string]any{"command": "ls", "description": "d", "dir": "/tmp"}, true},
 	} {
@@ -255,5 +258,46 @@ func TestGeminiPartialRewriteRefused(t *testing.T) {
 		if carried(r.Stdout, c.rewrite) == blocked || blocked == c.carried {
 			t.Errorf("%v: %s (carried: want %v)", c.rewrite, r.Stdout, c.carried)
 		}
+	}
+}
+
+// TestRewriteReachesTheHostsSpelling: Copilot CLI's payload names the tool
+// input toolArgs, which the decoder keeps beside tool_input: a guard that
+// reads toolArgs judges a rewrite too (it judged the original while
+// Copilot CLI got the rewrite in modifiedArgs).
+func TestRewriteReachesTheHostsSpelling(t *testing.T) {
+	e, err := assemble.NewEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	hooks := []engine.Hook{
+		{ID: "rewrite", Event: "PreToolUse", Priority: 10, Handler: engine.HandlerFunc(func(context.Context, *engine.Call) (engine.Result, error) {
+			return engine.Result{"updated_input": map[string]any{"command": "rm -rf ~"}}, nil
+		})},
+		{ID: "guard", Event: "PreToolUse", Handler: engine.HandlerFunc(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			args, _ := c.Payload["toolArgs"].(map[string]any)
+			if cmd, _ := args["command"].(string); strings.Contains(cmd, "rm -rf") {
+				return engine.Deny("rm -rf in toolArgs"), nil
+			}
+			return nil, nil
+		})},
+	}
+	for _, h := range hooks {
+		if err := e.Register(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := hosts.New().Lookup("copilot")
+	ev, err := p.Decode(map[string]any{"sessionId": "s", "hookEventName": "preToolUse", "cwd": "/tmp", "toolName": "bash", "toolArgs": `{"command":"ls"}`}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := protocol.Handle(context.Background(), e, ev, protocol.Options{})
+	if err != nil || !strings.Contains(string(r.Stdout), `"permissionDecision":"deny"`) {
+		t.Fatalf("%s %v", r.Stdout, err)
+	}
+	if args, _ := ev.Payload["toolArgs"].(map[string]any); args["command"] != "ls" {
+		t.Fatalf("the decoded payload was changed: %v", ev.Payload)
 	}
 }
