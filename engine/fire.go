@@ -385,6 +385,7 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		}
 		var p *prepared
+		var rules *staticRules
 		var untimed *Call // a script's call that was not timed
 		switch {
 		case cerr != nil:
@@ -393,7 +394,7 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		case h.static != nil:
 			// Declarative: no code to run, nothing to time.
-			p = h.static
+			p, rules = h.static, h.rulesFor(spec)
 			fi.ran++
 			staticTrace(spec, p, &tr)
 		default:
@@ -413,7 +414,7 @@ func (fi *firing) run(ctx context.Context) {
 			}
 		}
 		if p != nil {
-			if _, note := m.add(h.ID, p); note != "" {
+			if _, note := m.add(h.ID, p, rules); note != "" {
 				tr.Note = note
 				if untimed != nil {
 					// Kept for its note after all: timed up to here.

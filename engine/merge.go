@@ -153,7 +153,10 @@ func (m *merger) reset() {
 // add merges one hook's result. It reports whether the result ends the
 // chain (a terminal decision or field), and a note when part of the result
 // was ignored.
-func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
+//
+// rules, when given, are the rules of p's fields on this event, looked up
+// at registration (a declarative result's).
+func (m *merger) add(hookID string, p *prepared, rules *staticRules) (terminal bool, note string) {
 	m.unknown = false
 	// The payload the hooks so far saw stays as they saw it: this hook's
 	// rewrites go to a copy.
@@ -201,11 +204,17 @@ func (m *merger) add(hookID string, p *prepared) (terminal bool, note string) {
 			notes = append(notes, n)
 		}
 	}
-	for _, f := range p.fields {
+	for i, f := range p.fields {
 		if altField && f.k == m.spec.DecisionField {
 			continue
 		}
-		rule, known := m.spec.ruleOf(f.k)
+		var rule FieldRule
+		var known bool
+		if rules != nil {
+			rule, known = rules.rules[i], rules.known[i]
+		} else {
+			rule, known = m.spec.ruleOf(f.k)
+		}
 		if !known {
 			notes = append(notes, m.unknownField(f.k))
 			m.unknown = true

@@ -33,8 +33,10 @@ type compiledHook struct {
 	selfTimed bool
 	fromCfg   bool
 	// static is the prepared result of a declarative hook, which never
-	// needs its handler called.
-	static *prepared
+	// needs its handler called; staticRules are its fields' merge rules
+	// on each of its events, looked up once at registration.
+	static      *prepared
+	staticRules []staticRules
 	// declared marks a declarative hook (StaticResult), whose result was
 	// checked when it was registered.
 	declared bool
@@ -364,8 +366,42 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 	}
 	if res, ok := StaticResult(h.Handler); ok && !r.off.Has(fastpath.EngineStatic) {
 		c.static = prepareStatic(res)
+		for _, n := range c.events {
+			if spec, ok := r.lookup(n); ok {
+				c.staticRules = append(c.staticRules, rulesOf(spec, c.static))
+			}
+		}
 	}
 	return c, nil
+}
+
+// staticRules are the merge rules of a declarative result's fields on one
+// event: what ruleOf gives each, in the order of prepared.fields.
+type staticRules struct {
+	spec  *EventSpec
+	rules []FieldRule
+	known []bool
+}
+
+// rulesOf looks up the rules of p's fields on spec.
+func rulesOf(spec *EventSpec, p *prepared) staticRules {
+	sr := staticRules{spec: spec, rules: make([]FieldRule, len(p.fields)), known: make([]bool, len(p.fields))}
+	for i, f := range p.fields {
+		sr.rules[i], sr.known[i] = spec.ruleOf(f.k)
+	}
+	return sr
+}
+
+// rulesFor returns the hook's static rules on spec, nil when they were
+// looked up for another spec (one registered again since): the merge
+// then looks each up.
+func (c *compiledHook) rulesFor(spec *EventSpec) *staticRules {
+	for i := range c.staticRules {
+		if c.staticRules[i].spec == spec {
+			return &c.staticRules[i]
+		}
+	}
+	return nil
 }
 
 // decisionSpellings counts the names a result gives a decision under
