@@ -81,23 +81,34 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 		Events:  []string{"PermissionRequest"},
 		Matcher: "Bash",
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			in, cwd := shellCall(g.sys, g.home, c.Payload)
+			in, dirs := shellCall(g.sys, g.home, c.Payload)
 			cmd := str(in, "command")
 			if strings.TrimSpace(cmd) == "" {
 				return nil, nil
 			}
 			project := getenv("CLAUDE_PROJECT_DIR")
 			if project == "" {
-				project = cwd
+				project = str(c.Payload, "cwd")
 			}
-			f, ok := g.checkIn(cmd, cwd, project)
-			switch {
-			case !ok:
-				return nil, nil
-			case f.ask:
-				return engine.Ask(f.reason()), nil
+			// Judged in each directory the call may run in: a deny in
+			// any stands over an ask in another.
+			var asked *finding
+			for _, dir := range dirs {
+				f, ok := g.checkIn(cmd, dir, project)
+				switch {
+				case !ok:
+				case f.ask:
+					if asked == nil {
+						asked = &f
+					}
+				default:
+					return decide(f.reason()), nil
+				}
 			}
-			return decide(f.reason()), nil
+			if asked != nil {
+				return engine.Ask(asked.reason()), nil
+			}
+			return nil, nil
 		}),
 	})
 	return []engine.Hook{h}, nil

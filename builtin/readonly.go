@@ -48,11 +48,18 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 	h := b.hook(engine.Hook{
 		Events: slices.Compact(slices.Sorted(slices.Values(events))),
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			in, cwd := shellCall(ro.secrets.sys, ro.secrets.home, c.Payload)
-			if reason, ok := ro.approve(toolOf(c.Payload), in, cwd); ok {
-				return engine.Allow(reason), nil
+			// Approved only if read-only in every directory the call
+			// may run in.
+			in, dirs := shellCall(ro.secrets.sys, ro.secrets.home, c.Payload)
+			var reason string
+			for _, dir := range dirs {
+				r, ok := ro.approve(toolOf(c.Payload), in, dir)
+				if !ok {
+					return nil, nil
+				}
+				reason = r
 			}
-			return nil, nil
+			return engine.Allow(reason), nil
 		}),
 	})
 	return []engine.Hook{h}, nil

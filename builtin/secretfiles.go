@@ -103,9 +103,11 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		Events:  []string{"PermissionRequest"},
 		Matcher: secretTools,
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
-			in, cwd := shellCall(sc.sys, sc.home, c.Payload)
-			if hit, ok := sc.checkTool(toolOf(c.Payload), in, cwd); ok {
-				return decide(hit.reason()), nil
+			in, dirs := shellCall(sc.sys, sc.home, c.Payload)
+			for _, dir := range dirs {
+				if hit, ok := sc.checkTool(toolOf(c.Payload), in, dir); ok {
+					return decide(hit.reason()), nil
+				}
 			}
 			return nil, nil
 		}),

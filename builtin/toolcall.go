@@ -11,14 +11,15 @@ import (
 // shellCall is a tool call as the guards read it: its input, with a
 // command given as an argv (Codex's shell and local_shell:
 // ["bash", "-lc", LINE]) as the command line that argv runs, and the
-// directory it runs in.
-func shellCall(sys paths.System, home string, payload map[string]any) (in map[string]any, cwd string) {
+// directories it may run in (workDirs): one, unless the tool is not one
+// whose directory field is known.
+func shellCall(sys paths.System, home string, payload map[string]any) (in map[string]any, dirs []string) {
 	in = object(payload, "tool_input")
 	if argv, ok := in["command"].([]any); ok {
 		in = maps.Clone(in)
 		in["command"] = argvLine(argv)
 	}
-	return in, workDir(sys, home, payload, in)
+	return in, workDirs(sys, home, payload, in)
 }
 
 // argvLine is the command line that runs argv as its words: each word
@@ -46,17 +47,42 @@ func argvWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// workDir is the directory a tool call runs in: the tool input's own
-// (Gemini CLI's dir_path, or directory before it; Codex's workdir), taken
-// in the payload's cwd when relative, else the payload's cwd. A shell
-// tool run elsewhere than the session's directory is judged where it
-// runs: `rm -rf *` with dir_path "/" is the root's.
-func workDir(sys paths.System, home string, payload, in map[string]any) string {
+// dirFields are the fields of a shell tool's input that name the
+// directory it runs in, by the tool's name as its host sends it: Gemini
+// CLI's run_shell_command runs in dir_path (directory before it), Codex's
+// shell tools in workdir, Claude Code's Bash in the session's cwd
+// whatever its input holds.
+var dirFields = map[string][]string{
+	"run_shell_command": {"dir_path", "directory"},
+	"exec_command":      {"workdir"}, "shell": {"workdir"}, "local_shell": {"workdir"},
+	"shell_command": {"workdir"}, "container.exec": {"workdir"},
+	"Bash": nil,
+}
+
+// anyDirField lists every directory field dirFields knows.
+var anyDirField = []string{"dir_path", "directory", "workdir"}
+
+// workDirs are the directories a tool call may run in, each taken in the
+// payload's cwd when relative: those its tool's directory fields name
+// (dirFields; Gemini CLI's two both, when both are given: which one runs
+// depends on its version), else the payload's cwd. For a tool dirFields
+// does not know, the payload's cwd and every directory a field names: a
+// guard judges the call in each (a deny in any stands), so that a field
+// the host ignores cannot move where the call is judged.
+func workDirs(sys paths.System, home string, payload, in map[string]any) []string {
 	cwd := str(payload, "cwd")
-	for _, k := range []string{"dir_path", "directory", "workdir"} {
+	fields, known := dirFields[str(payload, "tool_name")]
+	if !known {
+		fields = anyDirField
+	}
+	var dirs []string
+	for _, k := range fields {
 		if d, ok := in[k].(string); ok && strings.TrimSpace(d) != "" {
-			return sys.Resolve(d, cwd, home)
+			dirs = append(dirs, sys.Resolve(d, cwd, home))
 		}
 	}
-	return cwd
+	if len(dirs) == 0 || !known {
+		dirs = append(dirs, cwd)
+	}
+	return dirs
 }

@@ -36,6 +36,29 @@ func TestShellCallsAsTheToolRunsThem(t *testing.T) {
 		{"shell", map[string]any{"command": []any{"rm", "-rf", "*"}, "workdir": "/usr"}, "dangerous"}, // inside a system directory
 		{"run_shell_command", map[string]any{"command": "rm -rf *", "dir_path": "build"}, ""},         // the project's build directory
 		{"run_shell_command", map[string]any{"command": "cat .env", "dir_path": "/srv/app"}, "secrets"},
+		// A directory field the tool does not run in moves nothing: Codex
+		// runs in workdir, Claude Code's Bash in the session's cwd, and a
+		// tool of unknown fields is judged in each.
+		{"exec_command", map[string]any{"cmd": "rm -rf *", "command": "rm -rf *", "workdir": "/", "dir_path": "x"}, "dangerous"},
+		{"shell", map[string]any{"command": []any{"bash", "-lc", "rm -rf *"}, "workdir": home, "directory": "x"}, "dangerous"},
+		{"exec_command", map[string]any{"cmd": "cat credentials", "command": "cat credentials", "workdir": home + "/.aws", "dir_path": "x"}, "secrets"},
+		{"Bash", map[string]any{"command": "rm -rf ../*", "dir_path": "x/y"}, "dangerous"},
+		{"bash", map[string]any{"command": "rm -rf *", "dir_path": "x", "workdir": "/"}, "dangerous"},
+		{"run_shell_command", map[string]any{"command": "rm -rf *", "dir_path": "x", "directory": home}, "dangerous"},
+		// The words after a -c script are its $0, $1, ...
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf "$1"' _ ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `sh -c 'rm -rf $0' ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf "$@"' _ ` + home}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf $*' x ` + home}, "dangerous"},
+		{"Bash", map[string]any{"command": `sh -c 'cat $1' _ .env`}, "secrets"},
+		{"Bash", map[string]any{"command": `bash -c 'cat "$1"' _ ~/.aws/credentials`}, "secrets"},
+		{"shell", map[string]any{"command": []any{"sh", "-c", `rm -rf "$1"`, "x", home}}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf "$1"' _ build`}, ""},
+		// The -c scripts of shells that are not POSIX ones.
+		{"Bash", map[string]any{"command": `fish -c 'rm -rf ~'`}, "dangerous"},
+		{"Bash", map[string]any{"command": `tcsh -c 'cat ~/.aws/credentials'`}, "secrets"},
+		{"shell", map[string]any{"command": []any{"csh", "-c", "rm -rf ~"}}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'cat "$0"' README.md`}, ""},
 	} {
 		p := tool(c.tool, c.input)
 		for name, h := range map[string]engine.Hook{"dangerous": dangerous, "secrets": secrets} {

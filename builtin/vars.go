@@ -54,6 +54,11 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		if !ok || !varNameRe().MatchString(name) {
 			return
 		}
+		if name == "BASH_ARGV0" {
+			// bash: assigning BASH_ARGV0 sets $0 (how a -c script's
+			// first word after it is bound).
+			addValue("0", value)
+		}
 		if inner, ok := strings.CutPrefix(value, "("); ok {
 			// An array: each element is a value.
 			words, _ := shell.Words(strings.TrimSuffix(inner, ")"))
@@ -193,7 +198,7 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[1-9@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[1-9@*])`)
+	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
 )
 
 // varVariants returns the versions of s with the variables the line
@@ -287,7 +292,7 @@ func varUseRe(name string) *regexp.Regexp {
 	switch {
 	case name == "@":
 		return regexp.MustCompile(`\$\{[@*]\}|\$[@*]`)
-	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+	case len(name) == 1 && name[0] >= '0' && name[0] <= '9':
 		return regexp.MustCompile(`\$\{` + name + `\}|\$` + name)
 	}
 	return regexp.MustCompile(`\$\{` + name + `(?:\[[^\]]*\])?\}|\$` + name + `\b`)

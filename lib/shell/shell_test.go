@@ -198,11 +198,16 @@ func TestParse(t *testing.T) {
 		{"bash -lc", `bash -lc 'git push --force'`, []Segment{
 			sg("git push --force", sub(), wrap("bash -c")),
 		}},
+		// The words after a -c script are its $0 (BASH_ARGV0, which bash
+		// assigns it from) and $1, ... (set --).
 		{"bash -e -c with options", `bash -e -o pipefail --norc -c 'curl x | tar xz' name arg`, []Segment{
-			sg("curl x", sub(), wrap("bash -c")), sg("tar xz", op("|"), sub(), wrap("bash -c")),
+			sgv(nil, assign("BASH_ARGV0=name"), sub(), wrap("bash -c")),
+			sg("set -- arg", op("\n"), sub(), wrap("bash -c")),
+			sg("curl x", op("\n"), sub(), wrap("bash -c")), sg("tar xz", op("|"), sub(), wrap("bash -c")),
 		}},
 		{"bash -c positional substitution", `bash -c 'echo "$0"' "$(whoami)"`, []Segment{
-			sg("echo $0", sub(), wrap("bash -c")), sg("whoami", sub()),
+			sgv(nil, assign("BASH_ARGV0=$(whoami)"), sub(), wrap("bash -c")),
+			sg("echo $0", op("\n"), sub(), wrap("bash -c")), sg("whoami", sub()),
 		}},
 		{"bash -c substitution in script", `bash -c "echo $(id -u)"`, []Segment{
 			sgv([]string{"echo", "$(id -u)"}, sub(), wrap("bash -c")), sg("id -u", sub(), wrap("bash -c")),
@@ -298,7 +303,8 @@ func TestParse(t *testing.T) {
 			sg("cp {} dst", wrap("xargs")),
 		}},
 		{"xargs sh -c", `xargs -0 sh -c 'rm "$@"' _`, []Segment{
-			sgv([]string{"rm", "$@"}, sub(), wrap("xargs", "sh -c")),
+			sgv(nil, assign("BASH_ARGV0=_"), sub(), wrap("xargs", "sh -c")),
+			sgv([]string{"rm", "$@"}, op("\n"), sub(), wrap("xargs", "sh -c")),
 		}},
 		{"xargs alone", "xargs", []Segment{sg("xargs")}},
 		{"time keyword", "time -p go test ./...", []Segment{sg("go test ./...", wrap("time"))}},

@@ -185,9 +185,13 @@ var launchers = map[string]*launch{
 	},
 }
 
-// shells are the shells whose -c STRING or standard input script is parsed.
+// shells are the shells whose -c STRING or standard input script is parsed
+// (as bash: the scripts of fish, csh, tcsh, yash and posh are not bash,
+// but their simple commands, such as rm -rf ~, read alike, and a script
+// bash cannot parse is read by the conservative tokenizer).
 var shells = map[string]bool{
 	"ash": true, "bash": true, "dash": true, "ksh": true, "mksh": true, "sh": true, "zsh": true,
+	"fish": true, "csh": true, "tcsh": true, "yash": true, "posh": true,
 }
 
 // script is a shell script that a command runs.
@@ -324,7 +328,25 @@ options:
 	rest := args[min(i, len(args)):]
 	switch {
 	case cmd && len(rest) > 0:
-		return &script{label: name + " -c", text: rest[0].text, words: []int{rest[0].word}}
+		sc := &script{label: name + " -c", text: rest[0].text, words: []int{rest[0].word}}
+		if len(rest) > 1 {
+			// The words after the script are its $0, $1, ...: bound as
+			// bash binds them (an assignment of BASH_ARGV0 sets $0), so
+			// that `sh -c 'rm -rf "$1"' _ ~` reads as the rm of ~.
+			var b strings.Builder
+			b.WriteString("BASH_ARGV0=" + quoteWord(rest[1].text) + "\n")
+			if len(rest) > 2 {
+				b.WriteString("set --")
+				for _, a := range rest[2:] {
+					b.WriteString(" " + quoteWord(a.text))
+				}
+				b.WriteString("\n")
+			}
+			// The words themselves stay the outer command's: a
+			// substitution in one runs in the outer shell.
+			sc.text = b.String() + sc.text
+		}
+		return sc
 	case cmd:
 		return nil
 	case haveStdin && (stdin || len(rest) == 0):
@@ -492,4 +514,10 @@ func splitArg(value string, rest []arg) []arg {
 		out = append(out, arg{text: w, word: -1})
 	}
 	return append(out, rest...)
+}
+
+// quoteWord is w as one word of a shell line, as it is (nothing in it
+// expands).
+func quoteWord(w string) string {
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

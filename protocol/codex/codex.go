@@ -89,16 +89,18 @@ func (p *Protocol) Decode(raw map[string]any, event string) (*protocol.Event, er
 // ReadInput is Codex's reading of a tool's input (in, or a copy): an
 // apply_patch's files (paths, file_path, content) read from its patch;
 // exec_command's command line, which it names cmd, as command, where the
-// built-ins and conditions read it (cmd is what Codex runs: a command
-// beside it is replaced); a shell line that runs apply_patch, its
-// patches' files.
+// built-ins and conditions read it (cmd is what exec_command runs: a
+// command beside it is replaced; shell, local_shell and shell_command run
+// their command, and a cmd beside it is not theirs); a shell line that
+// runs apply_patch, its patches' files.
 func ReadInput(name string, in map[string]any) map[string]any {
 	switch {
 	case name == applyPatch:
 		return patchInput(in)
 	case engine.CanonicalTool(name) == "Bash":
 		out := in
-		if cmd, isStr := in["cmd"].(string); isStr && in["command"] != any(cmd) {
+		_, hasCommand := in["command"]
+		if cmd, isStr := in["cmd"].(string); isStr && in["command"] != any(cmd) && (name == execCommand || !hasCommand) {
 			out = maps.Clone(in)
 			out["command"] = cmd
 		}
@@ -162,6 +164,9 @@ func shellJoin(argv []string) string {
 // applyPatch is Codex's tool that adds, changes, deletes and moves files
 // by a patch.
 const applyPatch = "apply_patch"
+
+// execCommand is the Codex tool that runs its cmd (the others run command).
+const execCommand = "exec_command"
 
 // patchInput is an apply_patch call's tool_input (a copy) with the files
 // of its patch in Claude Code's fields, so that every condition and

@@ -207,3 +207,25 @@ func TestTwoPatchesAreUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestCmdIsExecCommandsOnly: cmd is the command line of exec_command
+// alone; shell, local_shell and shell_command run their command, so a cmd
+// beside it (a decoy the model or a hook adds) is not what the guards
+// judge: `cmd: "ls"` beside `command: "rm -rf ~"` hid the command.
+func TestCmdIsExecCommandsOnly(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		in   map[string]any
+		want any
+	}{
+		{"exec_command", map[string]any{"cmd": "rm -rf ~", "command": "ls"}, "rm -rf ~"},
+		{"shell_command", map[string]any{"command": "rm -rf ~", "cmd": "ls"}, "rm -rf ~"},
+		{"shell", map[string]any{"command": []any{"bash", "-lc", "rm -rf ~"}, "cmd": "ls"}, []any{"bash", "-lc", "rm -rf ~"}},
+		{"local_shell", map[string]any{"command": []any{"rm", "-rf", "/"}, "cmd": "ls"}, []any{"rm", "-rf", "/"}},
+		{"shell_command", map[string]any{"cmd": "rm -rf ~"}, "rm -rf ~"}, // no command: cmd is all there is
+	} {
+		if got := codex.ReadInput(c.tool, c.in)["command"]; !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %v: command %v, want %v", c.tool, c.in, got, c.want)
+		}
+	}
+}
