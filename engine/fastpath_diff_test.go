@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -126,9 +127,20 @@ func (en diffEntrant) Enter(ctx context.Context, _ uint64, run func(context.Cont
 // genHandler returns a handler and its description.
 func genHandler(r *rand.Rand) (engine.Handler, string) {
 	res := diffResults[r.IntN(len(diffResults))]
-	switch r.IntN(8) {
+	switch r.IntN(10) {
 	case 0, 1, 2:
 		return engine.Static(res), fmt.Sprintf("static %v", res)
+	case 8, 9:
+		// A constant return, read once (as a script's is): the engine
+		// merges its reading where it would read the map.
+		if len(res) == 0 {
+			return engine.Static(res), fmt.Sprintf("static %v", res)
+		}
+		pr := engine.PrepareResult(maps.Clone(res))
+		return fn(func(_ context.Context, c *engine.Call) (engine.Result, error) {
+			c.Constant(pr)
+			return pr.Result(), nil
+		}), fmt.Sprintf("constant %v", res)
 	case 3:
 		return fn(func(context.Context, *engine.Call) (engine.Result, error) { return res, nil }), fmt.Sprintf("go %v", res)
 	case 4:

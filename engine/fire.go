@@ -401,9 +401,8 @@ func (fi *firing) run(ctx context.Context) {
 			call := &f.call
 			*call = fi.call(h, m.payload, state)
 			if res, held := e.execute(ctx, s, spec, h, call, &tr, true, &f.prep); res != nil {
-				p = &f.prep
-				if !held {
-					p.load(res)
+				if p = held; p == nil {
+					p = f.prep.load(res)
 				}
 				if !tr.FailClosed {
 					tr.Output, tr.Decision, tr.Reason = p.res, Decision(p.decisionString(spec)), p.reasonString()
@@ -557,9 +556,10 @@ func (f *fireState) remember(cond *conditions.Program, payload map[string]any, o
 // happened in tr. It returns the result to merge: the hook's own, or under
 // a fail-closed policy (when canBlock) a blocking result naming the hook.
 // With prep, the result's fields are read as prep loads it (one pass over
-// them, where reading them and then loading them took two), and held
-// says whether prep holds the result returned.
-func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool, prep *prepared) (_ Result, held bool) {
+// them, where reading them and then loading them took two); the prepared
+// result returned beside it holds the result returned (prep, or a
+// constant's reading: Call.Constant), or is nil.
+func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *compiledHook, call *Call, tr *HookTrace, canBlock bool, prep *prepared) (_ Result, held *prepared) {
 	// Sync hooks sit on hot paths and, as in OpenClaw, get no deadline
 	// unless the hook sets one.
 	timeout := h.Timeout
@@ -614,11 +614,22 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 		if prep == nil {
 			return fieldsOf(r)
 		}
-		held = true
+		held = prep
 		prep.loadSeeing(r, &f)
 		return f
 	}
-	if err == nil {
+	var constant *PreparedResult
+	if err == nil && !h.wrapped && !e.off.Has(fastpath.EngineConstant) {
+		// Read once, when the handler prepared it.
+		constant = call.constantOf(res)
+	}
+	switch {
+	case constant != nil && constant.info.canonical() && (h.declared || !constant.info.toRead(spec)):
+		f = constant.info
+		if prep != nil {
+			held = &constant.p
+		}
+	case err == nil:
 		f = read(res)
 		if !f.canonical() {
 			// (A declarative result is canonical from its registration,
@@ -627,7 +638,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 			f = read(res)
 		}
 		if !h.declared && f.toRead(spec) {
-			held = false // another result, unless it failed
+			held = nil // another result, unless it failed
 			if res, f, err = readResult(spec, res, f, e.readOutput); err != nil {
 				blocking = blockingFields(spec, res)
 			}
@@ -638,12 +649,12 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 			tr.Duration = time.Since(start)
 		}
 		if fr := e.failed(spec, h, tr, err, canBlock); fr != nil || blocking == nil {
-			return fr, false
+			return fr, nil
 		}
 		// The hook failed (its trace says why, and its on_error did not
 		// block), but what else in its result blocks still does:
 		// continue: false or OpenClaw's block beside a malformed decision.
-		return blocking, false
+		return blocking, nil
 	}
 	if given(f.ignored) {
 		// Dropped as Claude Code drops it, but never unsaid: the trace
@@ -653,7 +664,7 @@ func (e *Engine) execute(ctx context.Context, s *snapshot, spec *EventSpec, h *c
 	}
 	if len(res) == 0 {
 		tr.Status = StatusRan
-		return nil, false
+		return nil, nil
 	}
 	tr.Status = StatusDecided
 	tr.Output = res

@@ -81,7 +81,9 @@ type Call struct {
 	// (a clock read), and started is kept for the rare trace kept later
 	// for its merge note.
 	untimed bool
-	started time.Time
+	// constant is what the handler said of its result (Constant).
+	constant *PreparedResult
+	started  time.Time
 }
 
 // now is the current time, read from base when the fire set one.
@@ -363,4 +365,42 @@ func (s *State) reset() {
 	s.mu.Lock()
 	clear(s.m)
 	s.mu.Unlock()
+}
+
+// PreparedResult is a result a handler returns again and again, the same
+// map every time (a script's constant return, `return {decision: "deny",
+// reason: "..."}`), read once by PrepareResult: the engine merges it as
+// read then, where it reads every other result on every call. The map
+// must never change after it is prepared.
+type PreparedResult struct {
+	res  Result
+	n    int
+	p    prepared
+	info resultFields
+}
+
+// PrepareResult reads r once for the calls that return it (Call.Constant).
+func PrepareResult(r Result) *PreparedResult {
+	pr := &PreparedResult{res: r, n: len(r)}
+	pr.p.loadSeeing(r, &pr.info)
+	return pr
+}
+
+// Result is the prepared map, which the handler returns.
+func (pr *PreparedResult) Result() Result { return pr.res }
+
+// Constant tells the engine that the result this call's handler returns
+// is pr's map: the engine then merges it as PrepareResult read it. A
+// result that is not that very map, or that no longer has as many fields,
+// is read as any other; a hook run through middleware is always read.
+func (c *Call) Constant(pr *PreparedResult) { c.constant = pr }
+
+// constantOf returns the prepared reading of res when the call's handler
+// said res is a constant it prepared.
+func (c *Call) constantOf(res Result) *PreparedResult {
+	pr := c.constant
+	if pr == nil || len(res) != pr.n || len(res) == 0 || mapID(map[string]any(res)) != mapID(map[string]any(pr.res)) {
+		return nil
+	}
+	return pr
 }

@@ -40,6 +40,9 @@ type compiledHook struct {
 	// declared marks a declarative hook (StaticResult), whose result was
 	// checked when it was registered.
 	declared bool
+	// wrapped marks a hook run through middleware, which may change the
+	// handler's result: a constant one (Call.Constant) is read anew.
+	wrapped bool
 }
 
 // eventEntry is one event of a snapshot with its hooks in firing order.
@@ -356,6 +359,7 @@ func (r *registry) compile(h Hook, cc *conditions.Compiler, mw []Middleware) (*c
 		// unless it says otherwise, the inlining and timing of the
 		// handler it wraps.
 		c.Handler = wrap(h.Handler, c.info(), mw)
+		c.wrapped = true
 		if in, ok := c.Handler.(Inliner); ok {
 			c.inline = in.Inline()
 		}

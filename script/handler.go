@@ -227,8 +227,11 @@ func (vm *VM) safeResult(v goja.Value) (res engine.Result, err error) {
 	if v == vm.marker && vm.pending && vm.pendingPrimitive() {
 		return vm.pendingResult() // nothing to read can run script code
 	}
-	if res, ok := vm.constant(v); ok {
-		return res, nil
+	if pr, ok := vm.constant(v); ok {
+		if vm.cur != nil {
+			vm.cur.Constant(pr) // the engine need not read it again
+		}
+		return pr.Result(), nil
 	}
 	if ex := vm.rt.Try(func() { res, err = vm.result(v) }); ex != nil {
 		return nil, vm.convertError(ex)
@@ -256,8 +259,8 @@ func (vm *VM) readResult(v goja.Value, settled bool) (engine.Result, error) {
 	if obj == vm.marker && vm.pending {
 		return vm.pendingResult()
 	}
-	if res, ok := vm.constant(obj); ok {
-		return res, nil
+	if pr, ok := vm.constant(obj); ok {
+		return pr.Result(), nil
 	}
 	if !settled {
 		if obj.ExportType() == promiseType {

@@ -18,7 +18,7 @@ type programs struct {
 	mu     sync.Mutex
 	list   []*Program
 	keys   resultKeys
-	consts []engine.Result // constant returns' results, by index
+	consts []*engine.PreparedResult // constant returns' results, read once, by index
 	// maps holds, per file and line, the Map of the program whose first
 	// line that is (see shift).
 	maps map[linePos]jsrewrite.Map
@@ -160,15 +160,17 @@ func (c *programs) addConst(keys []string, vals []any) int {
 	if len(keys) > maxConstKeys {
 		return -1
 	}
-	res := constResult(keys, vals)
+	// Read once here: every call that returns it gives the engine this
+	// very map, which nothing changes (a script sees a frozen token).
+	pr := engine.PrepareResult(constResult(keys, vals))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.consts = append(c.consts, res)
+	c.consts = append(c.consts, pr)
 	return len(c.consts) - 1
 }
 
 // constResult returns the result of a constant return's index.
-func (c *programs) constResult(idx int) (engine.Result, bool) {
+func (c *programs) constResult(idx int) (*engine.PreparedResult, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if idx < 0 || idx >= len(c.consts) {

@@ -77,7 +77,7 @@ func (vm *VM) installConstHelper() {
 		vm.deepFreeze(tok)
 		if vm.constTok == nil {
 			vm.constTok = map[int]*goja.Object{}
-			vm.constRes = map[*goja.Object]engine.Result{}
+			vm.constRes = map[*goja.Object]*engine.PreparedResult{}
 		}
 		vm.constTok[idx], vm.constRes[tok] = tok, res
 		return tok
@@ -157,8 +157,9 @@ func (vm *VM) pendingPrimitive() bool {
 	return true
 }
 
-// constant returns the result a constant return's token stands for.
-func (vm *VM) constant(v goja.Value) (engine.Result, bool) {
+// constant returns the result a constant return's token stands for, read
+// once (engine.PrepareResult).
+func (vm *VM) constant(v goja.Value) (*engine.PreparedResult, bool) {
 	if vm.constRes == nil {
 		return nil, false
 	}
@@ -166,6 +167,6 @@ func (vm *VM) constant(v goja.Value) (engine.Result, bool) {
 	if !ok {
 		return nil, false
 	}
-	res, ok := vm.constRes[obj]
-	return res, ok
+	pr, ok := vm.constRes[obj]
+	return pr, ok
 }

@@ -93,7 +93,7 @@ type VM struct {
 	// Constant returns (results.go): this runtime's token per constant
 	// result index, and the result per token.
 	constTok map[int]*goja.Object
-	constRes map[*goja.Object]engine.Result
+	constRes map[*goja.Object]*engine.PreparedResult
 
 	// runJobs is a native function that runs the promise jobs queued in
 	// the call in progress (see drain); jobsLate says it stopped at the

@@ -41,6 +41,10 @@ const (
 	EngineEntrant
 	// EngineNoHooks answers an event without hooks without a fire.
 	EngineNoHooks
+	// EngineConstant merges a result a handler returns again and again
+	// (a script's constant return: Call.Constant) as read once, instead
+	// of reading it on every call.
+	EngineConstant
 
 	// All is every optimisation.
 	All Set = 1<<iota - 1
