@@ -732,6 +732,11 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 				return h, true
 			}
 		}
+		if len(vars[""]) > 0 && (hasReader(s.Name) || codeReaders[s.Name]) && overflowedVar(*s, vars) {
+			// A reader of a file named by a variable the line gives more
+			// values than the guard tries: its files are not all known.
+			return secretHit{file: s.Name, how: "it reads files named by a variable given more values than the guard tries"}, true
+		}
 	}
 	if sc.sys.IsWindows() && strings.IndexByte(line, '\\') >= 0 {
 		return sc.rawWindowsWords(line, cwd, segs)

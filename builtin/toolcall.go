@@ -59,8 +59,9 @@ var dirFields = map[string][]string{
 	"Bash": nil,
 }
 
-// anyDirField lists every directory field dirFields knows.
-var anyDirField = []string{"dir_path", "directory", "workdir"}
+// anyDirField lists the directory fields a tool dirFields does not know
+// may have: the ones dirFields names, and the other spellings agents use.
+var anyDirField = []string{"dir_path", "directory", "workdir", "cwd", "working_directory", "working_dir"}
 
 // workDirs are the directories a tool call may run in, each taken in the
 // payload's cwd when relative: those its tool's directory fields name

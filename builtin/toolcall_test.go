@@ -44,6 +44,9 @@ func TestShellCallsAsTheToolRunsThem(t *testing.T) {
 		{"exec_command", map[string]any{"cmd": "cat credentials", "command": "cat credentials", "workdir": home + "/.aws", "dir_path": "x"}, "secrets"},
 		{"Bash", map[string]any{"command": "rm -rf ../*", "dir_path": "x/y"}, "dangerous"},
 		{"bash", map[string]any{"command": "rm -rf *", "dir_path": "x", "workdir": "/"}, "dangerous"},
+		{"bash", map[string]any{"command": "rm -rf *", "working_directory": "/"}, "dangerous"},
+		{"bash", map[string]any{"command": "cat credentials", "working_dir": home + "/.aws"}, "secrets"},
+		{"bash", map[string]any{"command": "rm -rf *", "cwd": home}, "dangerous"},
 		{"run_shell_command", map[string]any{"command": "rm -rf *", "dir_path": "x", "directory": home}, "dangerous"},
 		// The words after a -c script are its $0, $1, ...
 		{"Bash", map[string]any{"command": `bash -c 'rm -rf "$1"' _ ~`}, "dangerous"},
@@ -54,6 +57,19 @@ func TestShellCallsAsTheToolRunsThem(t *testing.T) {
 		{"Bash", map[string]any{"command": `bash -c 'cat "$1"' _ ~/.aws/credentials`}, "secrets"},
 		{"shell", map[string]any{"command": []any{"sh", "-c", `rm -rf "$1"`, "x", home}}, "dangerous"},
 		{"Bash", map[string]any{"command": `bash -c 'rm -rf "$1"' _ build`}, ""},
+		// Positional parameters however they are reached.
+		{"Bash", map[string]any{"command": `sh -c '"$@"' _ rm -rf ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'shift; rm -rf "$1"' _ build ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `set -- x ~; shift; rm -rf "$1"`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'for a; do rm -rf "$a"; done' _ ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'for a in "$@"; do rm -rf "$a"; done' _ ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf "${10}"' _ 1 2 3 4 5 6 7 8 9 ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'x=$1; rm -rf "$x"' _ ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'f() { rm -rf "$1"; }; f "$2"' _ x ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'cat "${@:2}"' _ x .env`}, "secrets"},
+		{"Bash", map[string]any{"command": `bash -c 'for f in "$@"; do cat "$f"; done' _ README.md ~/.aws/credentials`}, "secrets"},
+		// A reader of a variable given more values than the guard tries.
+		{"Bash", map[string]any{"command": `bash -c 'cat "$@"' _ 1 2 3 4 5 6 7 8 9 .env`}, "secrets"},
 		// The -c scripts of shells that are not POSIX ones.
 		{"Bash", map[string]any{"command": `fish -c 'rm -rf ~'`}, "dangerous"},
 		{"Bash", map[string]any{"command": `tcsh -c 'cat ~/.aws/credentials'`}, "secrets"},

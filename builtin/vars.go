@@ -1,9 +1,11 @@
 package builtin
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hookctl/hookctl/lib/shell"
@@ -79,12 +81,24 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		}
 		addValue(name, value)
 	}
+	// A line that shifts its positional parameters gives $N each later
+	// argument too.
+	shifts := slices.ContainsFunc(segs, func(s shell.Segment) bool { return s.Name == "shift" })
 	positional := func(args []string) {
 		for i, a := range args {
-			if i < 9 {
-				addValue(string(rune('1'+i)), a)
+			if i < maxPositional {
+				addValue(strconv.Itoa(i+1), a)
+				if shifts {
+					for _, later := range args[i+1 : min(len(args), i+1+maxVarValues)] {
+						addValue(strconv.Itoa(i+1), later)
+					}
+				}
 			}
 			addValue("@", a)
+		}
+		if len(args) > 1 {
+			// All of them: "$@" as a command (sh -c '"$@"' _ rm -rf ~).
+			addValue("@", strings.Join(args, " "))
 		}
 	}
 	for _, s := range segs {
@@ -144,7 +158,54 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 			g.readVars(s, addValue)
 		}
 	}
+	resolveRefs(vars)
 	return vars
+}
+
+// maxPositional bounds the positional parameters bound by number ($1 to
+// ${99}); "$@" holds every one.
+const maxPositional = 99
+
+// resolveRefs gives a variable whose value names other variables the line
+// gives (x=$1, a for loop over "$@", a function called with "$2") each of
+// their values too, one level at a time, twice.
+func resolveRefs(vars map[string][]string) {
+	for range 2 {
+		for _, name := range slices.Sorted(maps.Keys(vars)) {
+			if name == "" {
+				continue
+			}
+			for _, v := range vars[name] {
+				if !strings.Contains(v, "$") {
+					continue
+				}
+				for _, m := range varRefRe().FindAllStringSubmatch(v, -1) {
+					ref := m[1] + m[2]
+					if ref == "*" {
+						ref = "@"
+					}
+					if ref == name {
+						continue
+					}
+					re := varUseRe(ref)
+					for _, rv := range vars[ref] {
+						addRaw(vars, name, re.ReplaceAllLiteralString(v, rv))
+					}
+				}
+			}
+		}
+	}
+}
+
+// addRaw adds value to name's values, as lineVars does.
+func addRaw(vars map[string][]string, name, value string) {
+	switch vs := vars[name]; {
+	case slices.Contains(vs, value):
+	case len(vs) < maxVarValues:
+		vars[name] = append(vs, value)
+	case !slices.Contains(vars[""], name):
+		vars[""] = append(vars[""], name)
+	}
 }
 
 // readVars gives the names read reads into the words of the here-string
@@ -198,7 +259,7 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
+	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
 )
 
 // varVariants returns the versions of s with the variables the line
@@ -294,6 +355,8 @@ func varUseRe(name string) *regexp.Regexp {
 		return regexp.MustCompile(`\$\{[@*]\}|\$[@*]`)
 	case len(name) == 1 && name[0] >= '0' && name[0] <= '9':
 		return regexp.MustCompile(`\$\{` + name + `\}|\$` + name)
+	case strings.Trim(name, "0123456789") == "":
+		return regexp.MustCompile(`\$\{` + name + `\}`) // $10 is $1 then 0
 	}
 	return regexp.MustCompile(`\$\{` + name + `(?:\[[^\]]*\])?\}|\$` + name + `\b`)
 }

@@ -235,10 +235,14 @@ func (w *walker) compound(cmd syntax.Command, fr frame) flow {
 	case *syntax.ForClause:
 		w.substs(c.Loop, fr)
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
-			// The body sees the variable set to each item in turn.
+			// The body sees the variable set to each item in turn; with
+			// no items (for a; do), each positional parameter.
 			var items []string
 			for _, item := range wi.Items {
 				items = append(items, wi.Name.Value+"="+wordText(item, fr.src))
+			}
+			if !wi.InPos.IsValid() && len(wi.Items) == 0 {
+				items = append(items, wi.Name.Value+"=$@")
 			}
 			fr.assigns = concat(fr.assigns, items)
 		}
