@@ -40,14 +40,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 			vars = make(map[string][]string)
 		}
 		for _, p := range places {
-			v := g.expandPlace(value, p)
-			switch vs := vars[name]; {
-			case slices.Contains(vs, v):
-			case len(vs) < maxVarValues:
-				vars[name] = append(vs, v)
-			case !slices.Contains(vars[""], name):
-				vars[""] = append(vars[""], name)
-			}
+			addRaw(vars, name, g.expandPlace(value, p))
 		}
 	}
 	add := func(a string) {
