@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
@@ -68,8 +69,20 @@ func TestShellCallsAsTheToolRunsThem(t *testing.T) {
 		{"Bash", map[string]any{"command": `bash -c 'f() { rm -rf "$1"; }; f "$2"' _ x ~`}, "dangerous"},
 		{"Bash", map[string]any{"command": `bash -c 'cat "${@:2}"' _ x .env`}, "secrets"},
 		{"Bash", map[string]any{"command": `bash -c 'for f in "$@"; do cat "$f"; done' _ README.md ~/.aws/credentials`}, "secrets"},
+		// "$@" past the cap, as the words of a command, sliced; chains.
+		{"Bash", map[string]any{"command": `sh -c '"$@"' _ rm -rf ~ a b c d e f`}, "dangerous"},
+		{"Bash", map[string]any{"command": `sh -c '"$@"' _ cat .env a b c d e f g`}, "secrets"},
+		{"Bash", map[string]any{"command": `sh -c 'rm "$@"' _ -rf ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `set -- -rf ~; rm "$@"`}, "dangerous"},
+		{"Bash", map[string]any{"command": `set -- "${@:2}"; rm -rf "$1"`}, ""}, // no arguments to slice
+		{"Bash", map[string]any{"command": `bash -c 'rm -rf "${@:2}"' _ xyz ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `bash -c 'cat "${@: -1}"' _ a .env`}, "secrets"},
+		{"Bash", map[string]any{"command": `a=.env; z=$a; y=$z; x=$y; w=$x; cat "$w"`}, "secrets"},
+		{"Bash", map[string]any{"command": `bash -c 'z=$1; y=$z; x=$y; w=$x; rm -rf "$w"' _ ~`}, "dangerous"},
+		{"Bash", map[string]any{"command": `for f in a.go b.go c.go d.go e.go f.go g.go h.go i.go; do head -5 "$f"; done`}, ""},
 		// A reader of a variable given more values than the guard tries.
 		{"Bash", map[string]any{"command": `bash -c 'cat "$@"' _ 1 2 3 4 5 6 7 8 9 .env`}, "secrets"},
+		{"Bash", map[string]any{"command": `bash -c 'cat "$@"' _ ` + strings.Repeat("f ", 40) + `.env`}, "secrets"},
 		// The -c scripts of shells that are not POSIX ones.
 		{"Bash", map[string]any{"command": `fish -c 'rm -rf ~'`}, "dangerous"},
 		{"Bash", map[string]any{"command": `tcsh -c 'cat ~/.aws/credentials'`}, "secrets"},

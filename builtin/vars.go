@@ -15,8 +15,14 @@ import (
 // maxVariants the versions of one command checked with them. A variable
 // given more values is listed under the name "" (see lineVars).
 const (
-	maxVarValues = 8
-	maxVariants  = 16
+	maxVarValues = 32
+	maxVariants  = 64
+	// maxVarLen bounds a value built from others (x=$y$y with y=$x$x
+	// doubles at each step): a longer one lists its variable under "".
+	maxVarLen = 1024
+	// maxResolves bounds the substitutions resolveRefs makes for a line;
+	// past it, the variables left unresolved are listed under "".
+	maxResolves = 1024
 )
 
 // lineVars collects the values the line assigns to shell variables: bare
@@ -78,6 +84,13 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 	// argument too.
 	shifts := slices.ContainsFunc(segs, func(s shell.Segment) bool { return s.Name == "shift" })
 	positional := func(args []string) {
+		if len(args) > 1 {
+			// All of them, first, so that no cap drops it: "$@" as a
+			// command (sh -c '"$@"' _ rm -rf ~) or as the arguments of
+			// one (rm "$@" with -rf ~), split back into words where it is
+			// a word of its own (varVariants).
+			addValue("@", strings.Join(args, " "))
+		}
 		for i, a := range args {
 			if i < maxPositional {
 				addValue(strconv.Itoa(i+1), a)
@@ -88,10 +101,6 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 				}
 			}
 			addValue("@", a)
-		}
-		if len(args) > 1 {
-			// All of them: "$@" as a command (sh -c '"$@"' _ rm -rf ~).
-			addValue("@", strings.Join(args, " "))
 		}
 	}
 	for _, s := range segs {
@@ -156,14 +165,24 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 }
 
 // maxPositional bounds the positional parameters bound by number ($1 to
-// ${99}); "$@" holds every one.
-const maxPositional = 99
+// ${4096}); "$@" holds every one.
+const maxPositional = 4096
 
 // resolveRefs gives a variable whose value names other variables the line
-// gives (x=$1, a for loop over "$@", a function called with "$2") each of
-// their values too, one level at a time, twice.
+// gives (x=$1, a for loop over "$@", a function called with "$2", a chain
+// w=$x x=$y y=$z) each of their values too, one level a round, until no
+// round adds a value (at most maxVarValues rounds). A value that would
+// grow past maxVarLen lists its variable under "", as one given too many
+// values is.
 func resolveRefs(vars map[string][]string) {
-	for range 2 {
+	budget := maxResolves
+	overflow := func(name string) {
+		if !slices.Contains(vars[""], name) {
+			vars[""] = append(vars[""], name)
+		}
+	}
+	for range maxVarValues {
+		added := false
 		for _, name := range slices.Sorted(maps.Keys(vars)) {
 			if name == "" {
 				continue
@@ -172,20 +191,43 @@ func resolveRefs(vars map[string][]string) {
 				if !strings.Contains(v, "$") {
 					continue
 				}
+				seen := map[string]bool{}
 				for _, m := range varRefRe().FindAllStringSubmatch(v, -1) {
 					ref := m[1] + m[2]
 					if ref == "*" {
 						ref = "@"
 					}
-					if ref == name {
+					if ref == name || seen[ref] {
 						continue
 					}
+					seen[ref] = true
 					re := varUseRe(ref)
 					for _, rv := range vars[ref] {
-						addRaw(vars, name, re.ReplaceAllLiteralString(v, rv))
+						if budget--; budget < 0 {
+							// Every variable still naming another is
+							// not all known.
+							for n, vs := range vars {
+								if n != "" && slices.ContainsFunc(vs, func(v string) bool { return strings.Contains(v, "$") }) {
+									overflow(n)
+								}
+							}
+							return
+						}
+						nv := re.ReplaceAllLiteralString(v, rv)
+						if len(nv) > maxVarLen {
+							overflow(name)
+							continue
+						}
+						if !slices.Contains(vars[name], nv) {
+							addRaw(vars, name, nv)
+							added = true
+						}
 					}
 				}
 			}
+		}
+		if !added {
+			return
 		}
 	}
 }
@@ -252,6 +294,7 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	atSliceRe = lazyRegexp(`\$\{@[^}]*\}`)
 	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
 )
 
@@ -283,14 +326,40 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 			for _, val := range values {
 				w := v
 				w.Argv = slices.Clone(v.Argv)
+				split := false
 				for i, a := range w.Argv {
 					if i < len(w.Literal) && w.Literal[i] {
 						continue // '$x' is no use of x
 					}
-					if strings.Contains(a, "${"+name) {
+					switch {
+					case name == "@" && (a == "$@" || a == "${@}" || a == "$*" || a == "${*}"):
+						// A word of its own: the arguments' words
+						// (rm "$@" with -rf ~ is rm -rf ~).
+						split = true
+					case name == "@" && strings.Contains(a, "${@"):
+						// A slice of them (${@:2}, ${@: -1}): any of
+						// the values, whole.
+						a = atSliceRe().ReplaceAllLiteralString(a, val)
+					case strings.Contains(a, "${"+name):
 						a = g.expandParams(a, place{}, map[string]string{name: val})
 					}
 					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
+				}
+				if split {
+					var argv []string
+					for i, a := range v.Argv {
+						if a == "$@" || a == "${@}" || a == "$*" || a == "${*}" {
+							if i >= len(v.Literal) || !v.Literal[i] {
+								argv = append(argv, strings.Fields(val)...)
+								continue
+							}
+						}
+						argv = append(argv, w.Argv[i])
+					}
+					w.Argv, w.Literal = argv, nil
+					if len(w.Argv) == 0 {
+						continue
+					}
 				}
 				if w.Argv[0] != v.Argv[0] {
 					next = append(next, g.renamed(w)...)
