@@ -85,3 +85,19 @@ func BenchmarkSecretFilesBash(b *testing.B) {
 		}
 	}
 }
+
+// TestSecretFilesBashAllocatesNothing holds BenchmarkSecretFilesBash's
+// target: a typical Bash line is judged without an allocation (the
+// directories a call runs in are no slice when there is one).
+func TestSecretFilesBashAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	h := newHook(t, "secret-files", builtin.Config{})
+	c := &engine.Call{Event: "PreToolUse", Payload: bash(typicalLine)}
+	ctx := context.Background()
+	h.Handler.Handle(ctx, c) // caches warmed
+	if n := testing.AllocsPerRun(200, func() { h.Handler.Handle(ctx, c) }); n > 0 {
+		t.Fatalf("%.1f allocations a call", n)
+	}
+}

@@ -93,8 +93,8 @@ func buildDangerous(b *build) ([]engine.Hook, error) {
 			// Judged in each directory the call may run in: a deny in
 			// any stands over an ask in another.
 			var asked *finding
-			for _, dir := range dirs {
-				f, ok := g.checkIn(cmd, dir, project)
+			for i := range dirs.len() {
+				f, ok := g.checkIn(cmd, dirs.at(i), project)
 				switch {
 				case !ok:
 				case f.ask:

@@ -52,8 +52,8 @@ func buildReadOnly(b *build) ([]engine.Hook, error) {
 			// may run in.
 			in, dirs := shellCall(ro.secrets.sys, ro.secrets.home, c.Payload)
 			var reason string
-			for _, dir := range dirs {
-				r, ok := ro.approve(toolOf(c.Payload), in, dir)
+			for i := range dirs.len() {
+				r, ok := ro.approve(toolOf(c.Payload), in, dirs.at(i))
 				if !ok {
 					return nil, nil
 				}

@@ -104,8 +104,8 @@ func buildSecretFiles(b *build) ([]engine.Hook, error) {
 		Matcher: secretTools,
 		Handler: cheap(func(_ context.Context, c *engine.Call) (engine.Result, error) {
 			in, dirs := shellCall(sc.sys, sc.home, c.Payload)
-			for _, dir := range dirs {
-				if hit, ok := sc.checkTool(toolOf(c.Payload), in, dir); ok {
+			for i := range dirs.len() {
+				if hit, ok := sc.checkTool(toolOf(c.Payload), in, dirs.at(i)); ok {
 					return decide(hit.reason()), nil
 				}
 			}

@@ -13,13 +13,29 @@ import (
 // ["bash", "-lc", LINE]) as the command line that argv runs, and the
 // directories it may run in (workDirs): one, unless the tool is not one
 // whose directory field is known.
-func shellCall(sys paths.System, home string, payload map[string]any) (in map[string]any, dirs []string) {
+func shellCall(sys paths.System, home string, payload map[string]any) (in map[string]any, dirs dirList) {
 	in = object(payload, "tool_input")
 	if argv, ok := in["command"].([]any); ok {
 		in = maps.Clone(in)
 		in["command"] = argvLine(argv)
 	}
 	return in, workDirs(sys, home, payload, in)
+}
+
+// dirList is the directories a call may run in: first, then more (none,
+// most often: no allocation for the common call).
+type dirList struct {
+	first string
+	more  []string
+}
+
+// len is the number of directories; at(i) the i-th.
+func (d dirList) len() int { return 1 + len(d.more) }
+func (d dirList) at(i int) string {
+	if i == 0 {
+		return d.first
+	}
+	return d.more[i-1]
 }
 
 // argvLine is the command line that runs argv as its words: each word
@@ -70,20 +86,29 @@ var anyDirField = []string{"dir_path", "directory", "workdir", "cwd", "working_d
 // does not know, the payload's cwd and every directory a field names: a
 // guard judges the call in each (a deny in any stands), so that a field
 // the host ignores cannot move where the call is judged.
-func workDirs(sys paths.System, home string, payload, in map[string]any) []string {
+func workDirs(sys paths.System, home string, payload, in map[string]any) dirList {
 	cwd := str(payload, "cwd")
 	fields, known := dirFields[str(payload, "tool_name")]
 	if !known {
 		fields = anyDirField
 	}
-	var dirs []string
+	var dirs dirList
+	n := 0
+	add := func(d string) {
+		if n == 0 {
+			dirs.first = d
+		} else {
+			dirs.more = append(dirs.more, d)
+		}
+		n++
+	}
 	for _, k := range fields {
 		if d, ok := in[k].(string); ok && strings.TrimSpace(d) != "" {
-			dirs = append(dirs, sys.Resolve(d, cwd, home))
+			add(sys.Resolve(d, cwd, home))
 		}
 	}
-	if len(dirs) == 0 || !known {
-		dirs = append(dirs, cwd)
+	if n == 0 || !known {
+		add(cwd)
 	}
 	return dirs
 }

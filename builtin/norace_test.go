@@ -1,0 +1,5 @@
+//go:build !race
+
+package builtin_test
+
+const raceEnabled = false
