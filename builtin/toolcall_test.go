@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,6 +17,10 @@ import (
 // session's cwd the project, when the guards read only a text command
 // and the payload's cwd.
 func TestShellCallsAsTheToolRunsThem(t *testing.T) {
+	var eaters string // 200 variables resolved from one of eight values
+	for i := range 200 {
+		eaters += fmt.Sprintf("b%d=$a; ", i)
+	}
 	dangerous := newHook(t, "dangerous-commands", builtin.Config{})
 	secrets := newHook(t, "secret-files", builtin.Config{})
 	approver := newHook(t, "read-only-approver", builtin.Config{})
@@ -79,7 +84,10 @@ func TestShellCallsAsTheToolRunsThem(t *testing.T) {
 		{"Bash", map[string]any{"command": `bash -c 'cat "${@: -1}"' _ a .env`}, "secrets"},
 		{"Bash", map[string]any{"command": `a=.env; z=$a; y=$z; x=$y; w=$x; cat "$w"`}, "secrets"},
 		{"Bash", map[string]any{"command": `bash -c 'z=$1; y=$z; x=$y; w=$x; rm -rf "$w"' _ ~`}, "dangerous"},
-		{"Bash", map[string]any{"command": `for f in a.go b.go c.go d.go e.go f.go g.go h.go i.go; do head -5 "$f"; done`}, ""},
+		{"Bash", map[string]any{"command": `for f in a.go b.go c.go d.go e.go f.go g.go h.go; do head -5 "$f"; done`}, ""},
+		// Harmless variables do not use up the resolution of another.
+		{"Bash", map[string]any{"command": `a=(0 1 2 3 4 5 6 7); ` + eaters + `p=.env; q=$p; cat < $q`}, "secrets"},
+		{"Bash", map[string]any{"command": `a=(0 1 2 3 4 5 6 7); ` + eaters + `p="rm -rf $HOME"; q=$p; $q`}, "dangerous"},
 		// A reader of a variable given more values than the guard tries.
 		{"Bash", map[string]any{"command": `bash -c 'cat "$@"' _ 1 2 3 4 5 6 7 8 9 .env`}, "secrets"},
 		{"Bash", map[string]any{"command": `bash -c 'cat "$@"' _ ` + strings.Repeat("f ", 40) + `.env`}, "secrets"},

@@ -15,14 +15,15 @@ import (
 // maxVariants the versions of one command checked with them. A variable
 // given more values is listed under the name "" (see lineVars).
 const (
-	maxVarValues = 32
-	maxVariants  = 64
+	maxVarValues = 8
+	maxVariants  = 16
 	// maxVarLen bounds a value built from others (x=$y$y with y=$x$x
 	// doubles at each step): a longer one lists its variable under "".
 	maxVarLen = 1024
-	// maxResolves bounds the substitutions resolveRefs makes for a line;
-	// past it, the variables left unresolved are listed under "".
-	maxResolves = 1024
+	// maxResolves bounds the substitutions resolveRefs makes for one
+	// variable; past it, the variable is listed under "" (a budget of
+	// its own: other variables cannot use it up).
+	maxResolves = 64
 )
 
 // lineVars collects the values the line assigns to shell variables: bare
@@ -175,7 +176,7 @@ const maxPositional = 4096
 // grow past maxVarLen lists its variable under "", as one given too many
 // values is.
 func resolveRefs(vars map[string][]string) {
-	budget := maxResolves
+	budget := map[string]int{}
 	overflow := func(name string) {
 		if !slices.Contains(vars[""], name) {
 			vars[""] = append(vars[""], name)
@@ -203,15 +204,9 @@ func resolveRefs(vars map[string][]string) {
 					seen[ref] = true
 					re := varUseRe(ref)
 					for _, rv := range vars[ref] {
-						if budget--; budget < 0 {
-							// Every variable still naming another is
-							// not all known.
-							for n, vs := range vars {
-								if n != "" && slices.ContainsFunc(vs, func(v string) bool { return strings.Contains(v, "$") }) {
-									overflow(n)
-								}
-							}
-							return
+						if budget[name]++; budget[name] > maxResolves {
+							overflow(name) // not all known
+							break
 						}
 						nv := re.ReplaceAllLiteralString(v, rv)
 						if len(nv) > maxVarLen {
@@ -294,7 +289,7 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	atSliceRe = lazyRegexp(`\$\{@[^}]*\}`)
+	atSliceRe = lazyRegexp(`\$\{@:[^}]*\}`)
 	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
 )
 
@@ -336,7 +331,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 						// A word of its own: the arguments' words
 						// (rm "$@" with -rf ~ is rm -rf ~).
 						split = true
-					case name == "@" && strings.Contains(a, "${@"):
+					case name == "@" && strings.Contains(a, "${@:"):
 						// A slice of them (${@:2}, ${@: -1}): any of
 						// the values, whole.
 						a = atSliceRe().ReplaceAllLiteralString(a, val)
@@ -370,6 +365,13 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		}
 		out = append(out[:1], next...)
 		if len(out) > maxVariants {
+			// Not every version is tried: the variables it uses count
+			// as not all known (the guards ask or refuse).
+			for _, n := range names {
+				if !slices.Contains(vars[""], n) {
+					vars[""] = append(vars[""], n)
+				}
+			}
 			return out[1:maxVariants]
 		}
 	}
