@@ -96,10 +96,11 @@ func TestOneShotCollectsPastItsHeap(t *testing.T) {
 		t.Fatalf("probe printed %q: %v", out, err)
 	}
 	t.Logf("%+v", r)
-	// Three times oneShotHeap: the collector runs past it, and its heap
-	// may pass twice it before the switch shows (131 MB under the race
-	// detector); never collecting is four times it.
-	if r.GCs == 0 || r.HeapSysMB > 3*oneShotHeap>>20 {
+	// Below four times oneShotHeap, which never collecting reaches: the
+	// collector runs past it, and its heap may pass twice it before the
+	// switch shows (131 MB under the race detector, 211 MB on two cores
+	// busy with the other packages' tests).
+	if r.GCs == 0 || r.HeapSysMB >= 4*oneShotHeap>>20 {
 		t.Errorf("after %d MB of garbage: %d collections, a heap of %d MB; want a collection past %d MB",
 			r.GarbageMB, r.GCs, r.HeapSysMB, oneShotHeap>>20)
 	}
