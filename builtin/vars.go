@@ -177,11 +177,7 @@ const maxPositional = 4096
 // values is.
 func resolveRefs(vars map[string][]string) {
 	budget := map[string]int{}
-	overflow := func(name string) {
-		if !slices.Contains(vars[""], name) {
-			vars[""] = append(vars[""], name)
-		}
-	}
+	overflow := func(name string) { notAllKnown(vars, name) }
 	for range maxVarValues {
 		added := false
 		for _, name := range slices.Sorted(maps.Keys(vars)) {
@@ -233,10 +229,22 @@ func addRaw(vars map[string][]string, name, value string) {
 	case slices.Contains(vs, value):
 	case len(vs) < maxVarValues:
 		vars[name] = append(vs, value)
-	case !slices.Contains(vars[""], name):
+	default:
+		notAllKnown(vars, name)
+	}
+}
+
+// notAllKnown lists name under "": a variable whose values the guards do
+// not all know (they ask or refuse where it counts).
+func notAllKnown(vars map[string][]string, name string) {
+	if !slices.Contains(vars[""], name) {
 		vars[""] = append(vars[""], name)
 	}
 }
+
+// atWord reports whether a word is all of "$@" (or "$*") and nothing
+// else: the arguments' words, where it stands.
+func atWord(a string) bool { return a == "$@" || a == "${@}" || a == "$*" || a == "${*}" }
 
 // readVars gives the names read reads into the words of the here-string
 // or here-document on its standard input: each name every word and the
@@ -327,7 +335,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 						continue // '$x' is no use of x
 					}
 					switch {
-					case name == "@" && (a == "$@" || a == "${@}" || a == "$*" || a == "${*}"):
+					case name == "@" && atWord(a):
 						// A word of its own: the arguments' words
 						// (rm "$@" with -rf ~ is rm -rf ~).
 						split = true
@@ -343,7 +351,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 				if split {
 					var argv []string
 					for i, a := range v.Argv {
-						if a == "$@" || a == "${@}" || a == "$*" || a == "${*}" {
+						if atWord(a) {
 							if i >= len(v.Literal) || !v.Literal[i] {
 								argv = append(argv, strings.Fields(val)...)
 								continue
@@ -368,9 +376,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 			// Not every version is tried: the variables it uses count
 			// as not all known (the guards ask or refuse).
 			for _, n := range names {
-				if !slices.Contains(vars[""], n) {
-					vars[""] = append(vars[""], n)
-				}
+				notAllKnown(vars, n)
 			}
 			return out[1:maxVariants]
 		}
