@@ -272,9 +272,10 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 				}
 			}
 		}
-		if !ask && len(vars[""]) > 0 && deletes(s) && overflowedVar(s, vars) && !g.allowed(strings.Join(s.Argv, " ")) {
-			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
-				why: "deletes files named by a variable the line gives more values than the guard tries"}, true
+		if !ask && len(vars[""]) > 0 {
+			if why := unknownUse(s, vars); why != "" && !g.allowed(strings.Join(s.Argv, " ")) {
+				asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true, why: why}, true
+			}
 		}
 		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
 			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
@@ -282,6 +283,25 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 		}
 	}
 	return asked, ask
+}
+
+// unknownUse tells why s cannot be judged when it uses a variable the
+// line gives more values than the guard tries: as its command name (or
+// the line eval or bash -c runs), or in an rm or a find (whose options
+// the variable may hold: c="-rf $HOME"; rm $c), or in a cd before an rm
+// or a find that deletes. "" when it can be.
+func unknownUse(s shell.Segment, vars map[string][]string) string {
+	const more = " a variable the line gives more values than the guard tries"
+	deleter := s.Name == "rm" || s.Name == "find" && deletes(s)
+	switch place := unknownPlace(s, vars); {
+	case place == "name":
+		return "runs a command named by" + more
+	case deleter && overflowedVar(s, vars):
+		return "deletes files named by" + more
+	case place == "dir" && (deleter || s.Name == "find"):
+		return "deletes files in a directory named by" + more
+	}
+	return ""
 }
 
 // deletes reports whether a command deletes files recursively, as far as

@@ -200,7 +200,8 @@ func (ro *readOnly) wordSeen(segs []shell.Segment, w string, in *readerInputs) b
 }
 
 // varsKnown reports whether every variable a word expands is one the line
-// assigns (vars) or HOME, PWD or OLDPWD, which secret-files reads.
+// assigns (vars) or HOME, PWD or OLDPWD, which secret-files reads, and
+// none of them one given more values than secret-files tries.
 func varsKnown(w string, vars map[string][]string) bool {
 	for i := 0; i < len(w); i++ {
 		if w[i] != '$' {
@@ -220,6 +221,9 @@ func varsKnown(w string, vars map[string][]string) bool {
 		}
 		if _, ok := vars[name]; !ok && name != "HOME" && name != "PWD" && name != "OLDPWD" {
 			return false
+		}
+		if slices.Contains(vars[""], name) {
+			return false // more values than secret-files tries
 		}
 		i = k - 1
 	}

@@ -732,10 +732,17 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 				return h, true
 			}
 		}
-		if len(vars[""]) > 0 && (hasReader(s.Name) || codeReaders[s.Name]) && overflowedVar(*s, vars) {
+		if len(vars[""]) > 0 {
 			// A reader of a file named by a variable the line gives more
-			// values than the guard tries: its files are not all known.
-			return secretHit{file: s.Name, how: "it reads files named by a variable given more values than the guard tries"}, true
+			// values than the guard tries, or a command so named: its
+			// files are not all known.
+			reader := hasReader(s.Name) || codeReaders[s.Name] || langOf(s.Name) != nil
+			switch place := unknownPlace(*s, vars); {
+			case place == "name":
+				return secretHit{file: s.Argv[0], how: "it runs a command named by a variable given more values than the guard tries"}, true
+			case place == "input" || reader && (place == "dir" || overflowedVar(*s, vars)):
+				return secretHit{file: s.Name, how: "it reads files named by a variable given more values than the guard tries"}, true
+			}
 		}
 	}
 	if sc.sys.IsWindows() && strings.IndexByte(line, '\\') >= 0 {

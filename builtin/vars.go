@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/lib/shell"
 )
@@ -84,8 +85,15 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 	// A line that shifts its positional parameters gives $N each later
 	// argument too.
 	shifts := slices.ContainsFunc(segs, func(s shell.Segment) bool { return s.Name == "shift" })
+	var lists [][]string // the positional parameters' lists, for "$*" (below)
 	positional := func(args []string) {
+		lists = append(lists, args)
 		if len(args) > 1 {
+			if len(vars["@"])+len(places) > maxVarValues {
+				// This list whole may not be kept: "$@" as a word is
+				// not all known either.
+				notAllKnown(vars, atWhole)
+			}
 			// All of them, first, so that no cap drops it: "$@" as a
 			// command (sh -c '"$@"' _ rm -rf ~) or as the arguments of
 			// one (rm "$@" with -rf ~), split back into words where it is
@@ -159,6 +167,23 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 			}
 		case s.Name == "read":
 			g.readVars(s, addValue)
+		}
+	}
+	// "$*" joins the parameters with the first character of IFS (IFS=/;
+	// set -- "" home; "$*" is /home): each IFS the line gives.
+	for _, ifs := range vars["IFS"] {
+		sep := ""
+		if ifs != "" {
+			_, n := utf8.DecodeRuneInString(ifs)
+			sep = ifs[:n]
+		}
+		if sep == " " {
+			continue
+		}
+		for _, args := range lists {
+			if len(args) > 1 {
+				addRaw(vars, "@", strings.Join(args, sep))
+			}
 		}
 	}
 	resolveRefs(vars)
@@ -241,6 +266,12 @@ func notAllKnown(vars map[string][]string, name string) {
 		vars[""] = append(vars[""], name)
 	}
 }
+
+// atWhole is listed under "" when a list of positional parameters whole
+// (the first value given to "@", for "$@" as a word of its own) was not
+// kept: without it, "$@" as a word is known even when its items are not
+// all kept.
+const atWhole = "@ whole"
 
 // atWord reports whether a word is all of "$@" (or "$*") and nothing
 // else: the arguments' words, where it stands.
@@ -348,27 +379,29 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 					}
 					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
 				}
+				versions := [2]shell.Segment{w}
 				if split {
-					var argv []string
-					for i, a := range v.Argv {
-						if atWord(a) {
-							if i >= len(v.Literal) || !v.Literal[i] {
-								argv = append(argv, strings.Fields(val)...)
-								continue
-							}
-						}
-						argv = append(argv, w.Argv[i])
-					}
-					w.Argv, w.Literal = argv, nil
-					if len(w.Argv) == 0 {
-						continue
+					versions[0] = splitWords(v, w, func(i int) bool { return atWord(v.Argv[i]) })
+				}
+				if strings.ContainsAny(val, " \t\n") {
+					// Unquoted, a word holding the value is split at its
+					// blanks (c="-rf $HOME"; rm $c; "/tmp/$@" with two
+					// arguments is two words): the guard cannot tell
+					// quoted from unquoted, so both are tried.
+					versions[1] = splitWords(v, w, func(i int) bool { return w.Argv[i] != v.Argv[i] })
+					if slices.Equal(versions[1].Argv, versions[0].Argv) {
+						versions[1].Argv = nil
 					}
 				}
-				if w.Argv[0] != v.Argv[0] {
-					next = append(next, g.renamed(w)...)
-					continue
+				for _, w := range versions {
+					switch {
+					case len(w.Argv) == 0:
+					case w.Argv[0] != v.Argv[0]:
+						next = append(next, g.renamed(w)...)
+					default:
+						next = append(next, w)
+					}
 				}
-				next = append(next, w)
 			}
 		}
 		out = append(out[:1], next...)
@@ -382,6 +415,30 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		}
 	}
 	return out[1:]
+}
+
+// splitWords returns w with each of its words i for which split is true
+// split at blanks, as the shell splits an unquoted expansion (an empty
+// one is no word at all); w.Argv is s.Argv with values substituted, word
+// for word.
+func splitWords(s, w shell.Segment, split func(i int) bool) shell.Segment {
+	argv := make([]string, 0, len(w.Argv))
+	var literal []bool
+	for i, a := range w.Argv {
+		lit := i < len(s.Literal) && s.Literal[i]
+		n := len(argv)
+		if lit || !split(i) {
+			argv = append(argv, a)
+		} else {
+			argv = append(argv, strings.Fields(a)...)
+		}
+		if lit {
+			literal = append(literal, make([]bool, len(argv)-len(literal))...)
+			literal[n] = true
+		}
+	}
+	w.Argv, w.Literal = argv, literal
+	return w
 }
 
 // renamed returns the commands that s runs once its command name has been
@@ -431,16 +488,62 @@ func varUseRe(name string) *regexp.Regexp {
 	return regexp.MustCompile(`\$\{` + name + `(?:\[[^\]]*\])?\}|\$` + name + `\b`)
 }
 
-// overflowedVar reports whether s uses a variable that the line gives
-// more values than the guard tries.
+// overflowedVar reports whether s uses, in its words, a variable that the
+// line gives more values than the guard tries.
 func overflowedVar(s shell.Segment, vars map[string][]string) bool {
+	return unknownIn(vars, s.Argv...)
+}
+
+// unknownIn reports whether one of words uses a variable that the line
+// gives more values than the guard tries.
+func unknownIn(vars map[string][]string, words ...string) bool {
 	for _, name := range vars[""] {
+		if name == atWhole {
+			continue
+		}
 		re := varUseRe(name)
-		for _, a := range s.Argv {
-			if re.MatchString(a) {
+		for _, a := range words {
+			switch {
+			case strings.IndexByte(a, '$') < 0:
+			case name == "@" && atWord(a) && !slices.Contains(vars[""], atWhole):
+				// "$@" whole: every list of them was kept whole.
+			case re.MatchString(a):
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// unknownPlace tells where s uses a variable the line gives more values
+// than the guard tries, outside its arguments: "name" for its command
+// name (which eval, bash -c, sudo and xargs unwrap to), "dir" for a cd
+// before it, "input" for a file it reads from a redirection (or the
+// names xargs reads from a here-string or here-document), or "".
+func unknownPlace(s shell.Segment, vars map[string][]string) string {
+	if len(vars[""]) == 0 {
+		return ""
+	}
+	if len(s.Argv) > 0 && unknownIn(vars, s.Argv[0]) {
+		return "name"
+	}
+	for _, c := range s.Dirs {
+		if unknownIn(vars, c.Argv...) {
+			return "dir"
+		}
+	}
+	fed := slices.Contains(s.Wrappers, "xargs")
+	for _, r := range s.Redirects {
+		switch {
+		case r.Op == "<" || r.Op == "<>":
+		case fed && r.Op == "<<<": // the names xargs gives the command
+		case fed && (r.Op == "<<" || r.Op == "<<-") && !r.Literal:
+		default:
+			continue
+		}
+		if unknownIn(vars, r.Target, r.Body) {
+			return "input"
+		}
+	}
+	return ""
 }

@@ -1,0 +1,84 @@
+package builtin_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/builtin"
+)
+
+// TestVariablesAsTheShellSplitsThem: a variable's value is split into
+// words where the shell splits it (unquoted, "$@" and "${a[@]}" inside a
+// longer word, "$*" joined with IFS), and a variable given more values
+// than the guards try is not judged as known wherever it stands: as the
+// command (or the line eval and bash -c run), in a cd before a deletion,
+// in an input redirection. Each line below ran unjudged, and
+// read-only-approver approved the readers among them.
+func TestVariablesAsTheShellSplitsThem(t *testing.T) {
+	nine := "x0 x1 x2 x3 x4 x5 x6 x7 x8 " // more values than the guards try
+	dangerous := newHook(t, "dangerous-commands", builtin.Config{})
+	secrets := newHook(t, "secret-files", builtin.Config{})
+	approver := newHook(t, "read-only-approver", builtin.Config{})
+	for _, c := range []struct {
+		line  string
+		guard string // "deny", "ask" from dangerous-commands; "secrets" for a secret-files deny; "" for none
+	}{
+		// Options or several files in one variable.
+		{`c="-rf $HOME"; rm $c`, "deny"},
+		{`for c in x1 "-rf $HOME"; do rm $c; done`, "deny"},
+		{`p="-rf /"; q=$p; rm $q`, "deny"},
+		{`f=".env README"; cat $f`, "secrets"},
+		{`a=(-rf ~); rm "${a[@]}"`, "deny"},
+		{`a=(-rf ~); rm ${a[@]}`, "deny"},
+		// "$@" and "${a[@]}" inside a longer word: the first and the
+		// last word take the text around them.
+		{`sh -c 'rm -rf "/tmp/$@"' _ x ` + home, "deny"},
+		{`set -- x ` + home + `; rm -rf "/tmp/$@"`, "deny"},
+		{`sh -c 'cat "x$@"' _ y .env`, "secrets"},
+		{`a=(x ` + home + `); rm -rf "/tmp/${a[@]}"`, "deny"},
+		// "$*" joined with the first character of IFS.
+		{`sh -c 'IFS=/; rm -rf "$*"' _ '' home dev`, "deny"},
+		{`set -- '' home dev; IFS=/; rm -rf "$*"`, "deny"},
+		{`sh -c 'IFS=.; cat "$*"' _ '' env`, "secrets"},
+		// A variable with more values than the guards try, used as the
+		// command, by eval or bash -c, as a cd target or an input.
+		{`for c in ` + nine + `"rm -rf $HOME"; do $c; done`, "ask"},
+		{`for c in ` + nine + `"rm -rf $HOME"; do eval "$c"; done`, "ask"},
+		{`for c in ` + nine + `"rm -rf $HOME"; do bash -c "$c"; done`, "ask"},
+		{`for c in ` + nine + `"cat .env"; do sudo $c; done`, "ask"},
+		{`for c in ` + nine + `$HOME; do cd "$c"; rm -rf *; done`, "ask"},
+		{`for c in ` + nine + `"-rf $HOME"; do rm $c; done`, "ask"},
+		{`for b in ` + nine + `.env; do cat < "$b"; done`, "secrets"},
+		{`for b in ` + nine + `.env; do xargs cat <<< "$b"; done`, "secrets"},
+		// Held: quoted values with blanks, and "$@" as a command with
+		// many arguments (kept whole).
+		{`msg="fix the bug"; git commit -m "$msg"`, ""},
+		{`for f in "a b" "c d"; do cat "$f"; done`, ""},
+		{`sh -c '"$@"' _ echo a b c d e f g h i j`, ""},
+		{`for t in ` + nine + `; do echo "$t"; done`, ""},
+	} {
+		p := bash(c.line)
+		dd, dr := decisionOf(call(t, dangerous, "PreToolUse", p))
+		sd, sr := decisionOf(call(t, secrets, "PreToolUse", p))
+		switch c.guard {
+		case "deny", "ask":
+			if dd != c.guard {
+				t.Errorf("%s: dangerous-commands said %q %q, want %s", c.line, dd, dr, c.guard)
+			}
+			if c.guard == "ask" && !strings.Contains(dr, "more values than the guard tries") {
+				t.Errorf("%s: dangerous-commands asked for %q", c.line, dr)
+			}
+		case "secrets":
+			if sd != "deny" {
+				t.Errorf("%s: secret-files said %q %q, want deny", c.line, sd, sr)
+			}
+		default:
+			if dd != "" || sd != "" {
+				t.Errorf("%s: dangerous-commands %q %q, secret-files %q %q, want nothing", c.line, dd, dr, sd, sr)
+			}
+		}
+		if d, _ := decisionOf(call(t, approver, "PermissionRequest", p)); d == "allow" && c.guard != "" {
+			t.Errorf("%s: approved as read-only", c.line)
+		}
+	}
+}
