@@ -329,7 +329,9 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	atSliceRe = lazyRegexp(`\$\{@:[^}]*\}`)
-	varRefRe  = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
+	// indirectRe matches an indirection, ${!x} (not ${!x*}, ${!x[@]}).
+	indirectRe = lazyRegexp(`\$\{!([A-Za-z_][A-Za-z0-9_]*|[0-9]+)\}`)
+	varRefRe   = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
 )
 
 // varVariants returns the versions of s with the variables the line
@@ -341,6 +343,67 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 	if len(vars) == 0 || !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "$") }) {
 		return nil
 	}
+	indirect := g.indirections(s, vars)
+	if len(indirect) == 0 {
+		return g.valueVariants(s, vars)
+	}
+	out := indirect
+	for _, v := range indirect {
+		out = append(out, g.valueVariants(v, vars)...)
+	}
+	if len(out) > maxVariants {
+		for _, m := range indirectRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
+			notAllKnown(vars, m[1])
+		}
+		out = out[:maxVariants]
+	}
+	return out
+}
+
+// indirections returns the versions of s with each indirection ${!x}
+// replaced by ${NAME} for each value NAME of x that names a variable
+// (x=HOME; rm -rf "${!x}" is rm -rf "${HOME}"), or nil when s has none
+// the line gives a value to.
+func (g *dangerGuard) indirections(s shell.Segment, vars map[string][]string) []shell.Segment {
+	if !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "${!") }) {
+		return nil
+	}
+	out := []shell.Segment{s}
+	for _, m := range indirectRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
+		use := m[0]
+		var next []shell.Segment
+		for _, v := range out {
+			for _, name := range vars[m[1]] {
+				if name != "@" && name != "*" && !varNameRe().MatchString(name) && strings.Trim(name, "0123456789") != "" {
+					continue
+				}
+				w := v
+				w.Argv = slices.Clone(v.Argv)
+				for i, a := range w.Argv {
+					if i >= len(w.Literal) || !w.Literal[i] {
+						w.Argv[i] = strings.ReplaceAll(a, use, "${"+name+"}")
+					}
+				}
+				next = append(next, w)
+			}
+		}
+		if len(next) > 0 {
+			out = next
+		}
+		if len(out) > maxVariants {
+			notAllKnown(vars, m[1])
+			out = out[:maxVariants]
+		}
+	}
+	if len(out) == 1 && slices.Equal(out[0].Argv, s.Argv) {
+		return nil
+	}
+	return out
+}
+
+// valueVariants is varVariants for a segment whose indirections have
+// been replaced.
+func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
 	out := []shell.Segment{s}
 	var names []string
 	for _, m := range varRefRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
@@ -507,7 +570,7 @@ func unknownIn(vars map[string][]string, words ...string) bool {
 			case strings.IndexByte(a, '$') < 0:
 			case name == "@" && atWord(a) && !slices.Contains(vars[""], atWhole):
 				// "$@" whole: every list of them was kept whole.
-			case re.MatchString(a):
+			case re.MatchString(a), strings.Contains(a, "${!"+name+"}"):
 				return true
 			}
 		}

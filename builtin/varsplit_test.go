@@ -12,7 +12,8 @@ import (
 // longer word, "$*" joined with IFS), and a variable given more values
 // than the guards try is not judged as known wherever it stands: as the
 // command (or the line eval and bash -c run), in a cd before a deletion,
-// in an input redirection. Each line below ran unjudged, and
+// in an input redirection; ${!x} is the variable x names. Each line
+// below ran unjudged, and
 // read-only-approver approved the readers among them.
 func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 	nine := "x0 x1 x2 x3 x4 x5 x6 x7 x8 " // more values than the guards try
@@ -50,6 +51,10 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`for c in ` + nine + `"-rf $HOME"; do rm $c; done`, "ask"},
 		{`for b in ` + nine + `.env; do cat < "$b"; done`, "secrets"},
 		{`for b in ` + nine + `.env; do xargs cat <<< "$b"; done`, "secrets"},
+		// Indirection: ${!x} is the variable x names.
+		{`x=HOME; rm -rf "${!x}"`, "deny"},
+		{`bash -c 'rm -rf "${!1}"' _ HOME`, "deny"},
+		{`f=.env; x=f; cat "${!x}"`, "secrets"},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
