@@ -108,7 +108,7 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		seen  readerInputs
 	)
 	for i, s := range segs {
-		if !ro.segmentReadOnly(s) {
+		if !ro.segmentReadOnly(s) || !ro.expandedReadOnly(segs, s, &seen) {
 			return nil, false
 		}
 		if ro.printsFiles(s.Name) && !ro.readerInputsSeen(segs, i, &seen) {
@@ -127,6 +127,50 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 		return nil, false
 	}
 	return names, true
+}
+
+// expandedReadOnly reports whether a command stays read-only whatever
+// its expansions hold: a variable or a command substitution in its words
+// may hold options (x=--output=y; git diff $x, sort $(echo -o ~/.bashrc),
+// x="-exec rm {} +"; find . $x). A command whose options cannot write,
+// run or read anything (anyArgs) may have any; another may have only
+// variables the line gives values to (as varsKnown takes them), and is
+// read-only in each version of it with their values, split or not
+// (varVariants).
+func (ro *readOnly) expandedReadOnly(segs []shell.Segment, s shell.Segment, in *readerInputs) bool {
+	expands := false
+	for i, a := range s.Argv {
+		if (strings.IndexByte(a, '$') >= 0 || strings.IndexByte(a, '`') >= 0) && (i >= len(s.Literal) || !s.Literal[i]) {
+			expands = true
+			if i > 0 && !anyArgs[s.Name] && !slices.Contains(ro.commands, s.Name) && !ro.wordSeen(segs, a, in) {
+				return false
+			}
+		}
+	}
+	if !expands || anyArgs[s.Name] || slices.Contains(ro.commands, s.Name) {
+		return true
+	}
+	if !in.got {
+		in.vars, in.got = ro.secrets.dirs.lineVars(segs, place{}), true
+	}
+	for _, v := range ro.secrets.dirs.varVariants(s, in.vars) {
+		if !ro.segmentReadOnly(v) {
+			return false
+		}
+	}
+	// Versions past the limit make their variables not all known.
+	return !unknownIn(in.vars, s.Argv...)
+}
+
+// anyArgs are read-only commands no option of which writes, runs a
+// program or reads a file it is not given as an operand: what a variable
+// or a substitution gives them cannot make them more than a read.
+var anyArgs = map[string]bool{
+	"ls": true, "pwd": true, "echo": true, "printf": true, "which": true, "type": true, "whereis": true,
+	"stat": true, "df": true, "basename": true, "dirname": true, "realpath": true, "readlink": true,
+	"true": true, "false": true, "test": true, "[": true, "whoami": true, "id": true, "groups": true,
+	"uname": true, "tr": true, "seq": true, "printenv": true, "ps": true, "sleep": true,
+	"cd": true, "pushd": true, "popd": true,
 }
 
 // printsFiles reports whether a command read-only-approver may approve

@@ -273,3 +273,48 @@ func TestReadOnlyApproverWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyApproverExpansions: a variable or a command substitution in
+// a command's words may hold its options, so read-only-approver approves
+// a command whose options can write, run a program or read files only
+// when each value of its variables leaves it read-only, and never with a
+// substitution or a variable it cannot know: each line below but the last
+// two was approved (and wrote a file, ran a program or deleted).
+func TestReadOnlyApproverExpansions(t *testing.T) {
+	approver := newHook(t, "read-only-approver", builtin.Config{})
+	for _, line := range []string{
+		`c="-o /home/dev/.bashrc"; sort $c /dev/null`,
+		`c=-o; sort $c /home/dev/.bashrc /dev/null`,
+		`o=--compress-program=./x.sh; sort "$o" README.md`,
+		`x=-delete; find . $x`,
+		`x="-exec rm {} ;"; find . -name y $x`,
+		`a=(-delete); find . "${a[@]}"`,
+		`x=-fprint; find . $x out`,
+		`x=--output=y; git diff $x`,
+		`x=--ext-diff; git diff $x`,
+		`git diff $(echo --output=y)`,
+		`git log $X`,
+		`f="a b"; uniq $f`,
+		// Held before too: a reader's words must all be seen.
+		`sort $(echo -o /home/dev/.bashrc) /dev/null`,
+		"sort `echo -o` /home/dev/.bashrc /dev/null",
+	} {
+		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
+			t.Errorf("%s: approved", line)
+		}
+	}
+	for _, line := range []string{
+		`ls $(echo -la)`,
+		`echo $HOME`,
+		`ls "$PWD"`,
+		`f=README.md; cat "$f"`,
+		`for f in a.go b.go; do wc -l "$f"; done`,
+		`x=HEAD~1; git diff "$x"`,
+		`b=main; git log --oneline "$b"..HEAD`,
+		`x=-name; find . $x '*.go'`,
+	} {
+		if d, r := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d != "allow" {
+			t.Errorf("%s: not approved (%q %q)", line, d, r)
+		}
+	}
+}
