@@ -289,6 +289,29 @@ var safeEnv = map[string]bool{
 	"GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true, "POSIXLY_CORRECT": true,
 }
 
+// safeVar reports whether a read-only line may set a variable: a
+// lower-case one, the locale's or a colour or display setting (not PATH,
+// BASH_ENV, GIT_PAGER..., which make later commands run other programs).
+func safeVar(name string) bool {
+	return safeEnv[name] || strings.HasPrefix(name, "LC_") || strings.ToLower(name) == name
+}
+
+// printfVar returns the variable printf -v NAME (or -vNAME) assigns, or
+// "" for none.
+func printfVar(s shell.Segment) string {
+	for i := 1; i < len(s.Argv); i++ {
+		switch a := s.Argv[i]; {
+		case a == "--" || !strings.HasPrefix(a, "-"):
+			return ""
+		case a == "-v" && i+1 < len(s.Argv):
+			return s.Argv[i+1]
+		case strings.HasPrefix(a, "-v"):
+			return a[2:]
+		}
+	}
+	return ""
+}
+
 // segmentReadOnly reports whether one command is read-only: a known
 // read-only command with safe arguments, run under harmless launchers,
 // setting only harmless variables, and redirecting output nowhere but
@@ -303,7 +326,7 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	for _, a := range s.Assigns {
 		name, value, _ := strings.Cut(a, "=")
 		name = strings.TrimSuffix(name, "+")
-		if !safeEnv[name] && !strings.HasPrefix(name, "LC_") && strings.ToLower(name) != name {
+		if !safeVar(name) {
 			return false
 		}
 		if strings.Contains(value, "$(") || strings.IndexByte(value, '`') >= 0 {
@@ -330,6 +353,11 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	}
 	if slices.Contains(ro.commands, s.Name) {
 		return true
+	}
+	if s.Name == "printf" {
+		if v, _, _ := strings.Cut(printfVar(s), "["); v != "" && (!safeVar(v) || !varNameRe().MatchString(v)) {
+			return false // printf -v PATH %s .; ls runs ./ls
+		}
 	}
 	if r, ok := readers[s.Name]; ok {
 		return r.ro && (r.roCheck == nil || r.roCheck(s))

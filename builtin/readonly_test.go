@@ -318,3 +318,27 @@ func TestReadOnlyApproverExpansions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyApproverPrintfVar: printf -v sets a variable, which a line
+// may not point at another program (PATH, BASH_ENV, GIT_PAGER): each line
+// below was approved, and ran ./ls or ./x.
+func TestReadOnlyApproverPrintfVar(t *testing.T) {
+	approver := newHook(t, "read-only-approver", builtin.Config{})
+	for _, line := range []string{
+		`printf -v PATH %s .; ls`,
+		`printf -vPATH %s .; ls`,
+		`printf -v "PATH" %s .; ls`,
+		`printf -v BASH_ENV %s ./x; bash -c ls`,
+		`printf -v GIT_PAGER %s ./x.sh; git log`,
+		`x=PATH; printf -v "$x" %s .; ls`,
+	} {
+		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
+			t.Errorf("%s: approved", line)
+		}
+	}
+	for _, line := range []string{`printf -v n %s 5; echo "$n"`, `printf '%s\n' a b`, `printf -- -v`} {
+		if d, r := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d != "allow" {
+			t.Errorf("%s: not approved (%q %q)", line, d, r)
+		}
+	}
+}
