@@ -277,12 +277,90 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 				asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true, why: why}, true
 			}
 		}
+		if !ask {
+			if f, ok := g.mayDelete(s, vars, places, project); ok {
+				asked, ask = f, true
+			}
+		}
 		if overflow && !ask && deletes(s) && !g.allowed(strings.Join(s.Argv, " ")) {
 			asked, ask = finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
 				why: "deletes files in a working directory the guard cannot follow (too many cd before it)"}, true
 		}
 	}
 	return asked, ask
+}
+
+// mayDelete asks about an rm or a find that its words do not show to
+// delete recursively but an expansion the guard cannot know may make so
+// (rm $X ~, find ~ $(cat opts): $X may be -r, the substitution -delete),
+// when it names what a recursive rm or find -delete must not touch.
+func (g *dangerGuard) mayDelete(s shell.Segment, vars map[string][]string, places []place, project string) (finding, bool) {
+	var targets []string
+	switch {
+	case s.Name == "rm" && !s.Flag("r", "R", "recursive"):
+		targets = s.Argv[1:]
+	case s.Name == "find" && !findDeletes(s.Argv, g.shell.name):
+		targets = findStarts(s.Argv)
+	default:
+		return finding{}, false
+	}
+	unknown := ""
+	for _, a := range s.Argv[1:] {
+		if a == "--" && s.Name == "rm" {
+			break // operands only after it: none is an option
+		}
+		if g.unknownWord(s, a, vars) {
+			unknown = a
+			break
+		}
+	}
+	if unknown == "" || g.allowed(strings.Join(s.Argv, " ")) {
+		return finding{}, false
+	}
+	for _, p := range places {
+		e := g.expandSegment(s, p)
+		for i, a := range targets {
+			if i+1 < len(e.Argv) && s.Name == "rm" {
+				a = e.Argv[i+1]
+			}
+			if g.unknownWord(s, a, vars) || s.Name == "rm" && (dotArg(a) || a == "--") {
+				continue // rm refuses to remove . and ..
+			}
+			t := g.classifyIn(e, g.expandPlace(a, p), p.cwd)
+			if allTargets.has(t.kind) || g.projectTarget(t, project) != "" {
+				return finding{rule: ruleUnseen, cmd: strings.Join(s.Argv, " "), ask: true,
+					why: s.Name + " of " + a + " with " + unknown + ", which the guard cannot know and may make it delete recursively"}, true
+			}
+		}
+	}
+	return finding{}, false
+}
+
+// unknownWord reports whether a word of s holds an expansion the guard
+// cannot know: a command substitution but one of echo (echoedWords), or
+// a variable neither the line gives values to nor one the guard reads
+// (HOME, PWD, OLDPWD, CLAUDE_PROJECT_DIR).
+func (g *dangerGuard) unknownWord(s shell.Segment, a string, vars map[string][]string) bool {
+	if !strings.ContainsAny(a, "$`") || s.Plain(a) {
+		return false
+	}
+	if strings.Contains(a, "$(") || strings.IndexByte(a, '`') >= 0 {
+		return echoedWords(a) == nil
+	}
+	for _, m := range varRefRe().FindAllStringSubmatch(a, -1) {
+		switch name := m[1] + m[2]; name {
+		case "HOME", "PWD", "OLDPWD", "CLAUDE_PROJECT_DIR":
+		case "*":
+			if len(vars["@"]) == 0 {
+				return true
+			}
+		default:
+			if len(vars[name]) == 0 {
+				return true
+			}
+		}
+	}
+	return strings.Contains(a, "${!") || strings.Contains(a, "$((") || strings.Contains(a, "$'")
 }
 
 // unknownUse tells why s cannot be judged when it uses a variable the

@@ -1194,6 +1194,16 @@ func (sc *secretChecker) fileWord(w string, p place) (string, bool) {
 // echo (or printf) with one plain argument prints: $(echo ~/.ssh/id_rsa),
 // `echo .env`; "" for any other word.
 func echoedName(w string) string {
+	if args := echoedWords(w); len(args) == 1 {
+		return args[0]
+	}
+	return ""
+}
+
+// echoedWords returns the words a word that is one command substitution
+// of echo (or printf '%s' and the like) with plain arguments prints:
+// $(echo -rf ~) gives -rf and ~; nil for any other word.
+func echoedWords(w string) []string {
 	var inner string
 	switch {
 	case strings.HasPrefix(w, "$(") && strings.HasSuffix(w, ")"):
@@ -1201,20 +1211,20 @@ func echoedName(w string) string {
 	case len(w) > 2 && w[0] == '`' && w[len(w)-1] == '`':
 		inner = w[1 : len(w)-1]
 	default:
-		return ""
+		return nil
 	}
 	words, err := shell.Words(inner)
 	if err != nil || len(words) < 2 || words[0] != "echo" && words[0] != "printf" {
-		return ""
+		return nil
 	}
 	args := words[1:]
 	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "%s" || args[0] == `%s\n`) {
 		args = args[1:]
 	}
-	if len(args) != 1 || !isPlainWord(args[0]) {
-		return ""
+	if len(args) == 0 || slices.ContainsFunc(args, func(a string) bool { return !isPlainWord(a) }) {
+		return nil
 	}
-	return args[0]
+	return args
 }
 
 // unknownTail returns the part of a word after the last of its path

@@ -340,16 +340,30 @@ var (
 // command name that becomes "rm -rf" (x="rm -rf"; $x ~) is split into
 // words, as the shell splits an unquoted expansion.
 func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
-	if len(vars) == 0 || !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.Contains(a, "$") }) {
+	if !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
 		return nil
 	}
-	indirect := g.indirections(s, vars)
-	if len(indirect) == 0 {
-		return g.valueVariants(s, vars)
-	}
-	out := indirect
-	for _, v := range indirect {
-		out = append(out, g.valueVariants(v, vars)...)
+	var out []shell.Segment
+	for i, b := range append([]shell.Segment{s}, echoedVersions(s)...) {
+		if len(vars) == 0 {
+			if i > 0 {
+				out = append(out, g.renamedIf(s, b)...)
+			}
+			continue
+		}
+		indirect := g.indirections(b, vars)
+		switch {
+		case len(indirect) > 0:
+			out = append(out, indirect...)
+		case i > 0:
+			out = append(out, g.renamedIf(s, b)...)
+			indirect = []shell.Segment{b}
+		default:
+			indirect = []shell.Segment{b}
+		}
+		for _, v := range indirect {
+			out = append(out, g.valueVariants(v, vars)...)
+		}
 	}
 	if len(out) > maxVariants {
 		for _, m := range indirectRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
@@ -358,6 +372,62 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		out = out[:maxVariants]
 	}
 	return out
+}
+
+// renamedIf returns v, or the commands it runs when its command name is
+// not s's (renamed).
+func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
+	if len(v.Argv) == 0 {
+		return nil
+	}
+	if v.Argv[0] != s.Argv[0] {
+		return g.renamed(v)
+	}
+	return []shell.Segment{v}
+}
+
+// echoedVersions returns the versions of s with each word that is an
+// echo or printf substitution of plain words ($(echo -rf ~), `echo /`)
+// replaced by what it prints: one word, as quoted, and split into its
+// words, as unquoted; nil when s has none.
+func echoedVersions(s shell.Segment) []shell.Segment {
+	var (
+		whole, split shell.Segment
+		found        bool
+	)
+	split.Argv = make([]string, 0, len(s.Argv))
+	for i, a := range s.Argv {
+		lit := i < len(s.Literal) && s.Literal[i]
+		var words []string
+		if !lit && isSubst(a) {
+			words = echoedWords(a)
+		}
+		if words == nil {
+			split.Argv = append(split.Argv, a)
+			if lit {
+				split.Literal = append(split.Literal, make([]bool, len(split.Argv)-len(split.Literal))...)
+				split.Literal[len(split.Argv)-1] = true
+			}
+			continue
+		}
+		if !found {
+			whole = s
+			whole.Argv = slices.Clone(s.Argv)
+			found = true
+		}
+		whole.Argv[i] = strings.Join(words, " ")
+		split.Argv = append(split.Argv, words...)
+	}
+	if !found {
+		return nil
+	}
+	argv, literal := split.Argv, split.Literal
+	split = s
+	split.Argv, split.Literal = argv, literal
+	if slices.Equal(whole.Argv, split.Argv) {
+		return []shell.Segment{whole}
+	}
+	return []shell.Segment{whole, split}
 }
 
 // indirections returns the versions of s with each indirection ${!x}

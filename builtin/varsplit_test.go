@@ -87,3 +87,39 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		}
 	}
 }
+
+// TestEchoedAndUnknownExpansions: what an echo or printf substitution of
+// plain words prints is judged as the words it prints, split as the shell
+// splits them; an rm or a find whose words do not show a recursive
+// deletion, but hold an expansion the guard cannot know, is asked about
+// when it names what such a deletion must not touch. Each line below ran
+// unjudged.
+func TestEchoedAndUnknownExpansions(t *testing.T) {
+	dangerous := newHook(t, "dangerous-commands", builtin.Config{})
+	for _, c := range []struct{ line, want string }{
+		{`rm $(echo -rf) ~`, "deny"},
+		{"rm `echo -rf` ~", "deny"},
+		{`rm -r $(echo ~)`, "deny"},
+		{`rm -rf $(echo /)`, "deny"},
+		{`find ~ $(echo -delete)`, "deny"},
+		{`chmod $(echo -R) 777 /`, "deny"},
+		{`git push $(echo --force) origin main`, "deny"},
+		{`git $(echo push --force) origin main`, "deny"},
+		{`$(echo rm) -rf ~`, "deny"},
+		{`rm $X ~`, "ask"},
+		{`rm "$(cat list)" /etc`, "ask"},
+		{`rm $1 /`, "ask"},
+		{`find ~ $(cat opts)`, "ask"},
+		// Held: nothing to ask about.
+		{`rm -f "$TMPFILE" /tmp/x`, ""},
+		{`rm -- "$X" ~`, ""}, // no option after --
+		{`rm $X build/a.o`, ""},
+		{`c=build; rm $c ~/x.txt`, ""},
+		{`rm -f $X`, ""},
+		{`echo $(echo -rf ~)`, ""},
+	} {
+		if d, r := decisionOf(call(t, dangerous, "PreToolUse", bash(c.line))); d != c.want {
+			t.Errorf("%s: dangerous-commands said %q %q, want %q", c.line, d, r, c.want)
+		}
+	}
+}
