@@ -2,6 +2,8 @@ package builtin_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
@@ -99,5 +101,38 @@ func TestSecretFilesBashAllocatesNothing(t *testing.T) {
 	h.Handler.Handle(ctx, c) // caches warmed
 	if n := testing.AllocsPerRun(200, func() { h.Handler.Handle(ctx, c) }); n > 0 {
 		t.Fatalf("%.1f allocations a call", n)
+	}
+}
+
+// manyUnknownLine is a 4 KB line of 80 variables given more values than
+// the guards try, 65 cd and a thousand commands: the checks for such
+// variables once cost 20 s a guard on it (a regular expression compiled
+// per variable, command and cd).
+func manyUnknownLine() string {
+	var b strings.Builder
+	b.WriteString("echo $v0;")
+	for i := range 80 {
+		fmt.Fprintf(&b, "v%d=(1 2 3 4 5 6 7 8 9);", i)
+	}
+	for i := range 65 {
+		fmt.Fprintf(&b, "cd d%d;", i)
+	}
+	b.WriteString(strings.Repeat(":;", 1000))
+	return b.String()
+}
+
+// BenchmarkManyUnknownVariables runs each guard on manyUnknownLine.
+func BenchmarkManyUnknownVariables(b *testing.B) {
+	line := manyUnknownLine()
+	for _, name := range []string{"dangerous-commands", "secret-files", "read-only-approver"} {
+		b.Run(name, func(b *testing.B) {
+			h := benchHook(b, name)
+			c := &engine.Call{Event: "PreToolUse", Payload: bash(line)}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = h.Handler.Handle(ctx, c)
+			}
+		})
 	}
 }

@@ -371,12 +371,12 @@ func (g *dangerGuard) unknownWord(s shell.Segment, a string, vars map[string][]s
 func unknownUse(s shell.Segment, vars map[string][]string) string {
 	const more = " a variable the line gives more values than the guard tries"
 	deleter := s.Name == "rm" || s.Name == "find" && deletes(s)
-	switch place := unknownPlace(s, vars); {
+	switch place := unknownPlace(s, vars, deleter); {
 	case place == "name":
 		return "runs a command named by" + more
 	case deleter && overflowedVar(s, vars):
 		return "deletes files named by" + more
-	case place == "dir" && (deleter || s.Name == "find"):
+	case place == "dir" && deleter:
 		return "deletes files in a directory named by" + more
 	}
 	return ""

@@ -737,7 +737,7 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 			// values than the guard tries, or a command so named: its
 			// files are not all known.
 			reader := hasReader(s.Name) || codeReaders[s.Name] || langOf(s.Name) != nil
-			switch place := unknownPlace(*s, vars); {
+			switch place := unknownPlace(*s, vars, reader); {
 			case place == "name":
 				return secretHit{file: s.Argv[0], how: "it runs a command named by a variable given more values than the guard tries"}, true
 			case place == "input" || reader && (place == "dir" || overflowedVar(*s, vars)):

@@ -630,17 +630,19 @@ func overflowedVar(s shell.Segment, vars map[string][]string) bool {
 // unknownIn reports whether one of words uses a variable that the line
 // gives more values than the guard tries.
 func unknownIn(vars map[string][]string, words ...string) bool {
-	for _, name := range vars[""] {
-		if name == atWhole {
+	if len(vars[""]) == 0 {
+		return false
+	}
+	for _, a := range words {
+		if strings.IndexByte(a, '$') < 0 {
 			continue
 		}
-		re := varUseRe(name)
-		for _, a := range words {
+		for _, name := range vars[""] {
 			switch {
-			case strings.IndexByte(a, '$') < 0:
+			case name == atWhole:
 			case name == "@" && atWord(a) && !slices.Contains(vars[""], atWhole):
 				// "$@" whole: every list of them was kept whole.
-			case re.MatchString(a), strings.Contains(a, "${!"+name+"}"):
+			case usesVar(a, name), strings.Contains(a, "${!"+name+"}"):
 				return true
 			}
 		}
@@ -648,12 +650,45 @@ func unknownIn(vars map[string][]string, words ...string) bool {
 	return false
 }
 
+// usesVar reports whether a word uses a variable: $NAME (not $NAMEX),
+// ${NAME}, ${NAME[...]} and its parameter expansions (${NAME:-x},
+// ${NAME#x}...); $@, $*, ${@}, ${*} for "@"; $1 and ${1}, but ${10} only.
+func usesVar(a, name string) bool {
+	if name == "@" {
+		return strings.Contains(a, "$@") || strings.Contains(a, "$*") || strings.Contains(a, "${@}") || strings.Contains(a, "${*}")
+	}
+	digits := strings.Trim(name, "0123456789") == ""
+	for i := 0; i < len(a); i++ {
+		j := strings.IndexByte(a[i:], '$')
+		if j < 0 {
+			return false
+		}
+		i += j
+		rest := a[i+1:]
+		if r, ok := strings.CutPrefix(rest, "{"+name); ok && r != "" && strings.IndexByte("}[:#%/^,+=?-@", r[0]) >= 0 {
+			return true // ${x}, ${x[1]}, ${x:-y}, ${x#y}...
+		}
+		if r, ok := strings.CutPrefix(rest, name); ok && (!digits || len(name) == 1) {
+			if r == "" || digits || !isWordByte(r[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether b is a letter, a digit or _, as \w.
+func isWordByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+}
+
 // unknownPlace tells where s uses a variable the line gives more values
 // than the guard tries, outside its arguments: "name" for its command
 // name (which eval, bash -c, sudo and xargs unwrap to), "dir" for a cd
-// before it, "input" for a file it reads from a redirection (or the
-// names xargs reads from a here-string or here-document), or "".
-func unknownPlace(s shell.Segment, vars map[string][]string) string {
+// before it (looked at only when dirs is true), "input" for a file it
+// reads from a redirection (or the names xargs reads from a here-string
+// or here-document), or "".
+func unknownPlace(s shell.Segment, vars map[string][]string, dirs bool) string {
 	if len(vars[""]) == 0 {
 		return ""
 	}
@@ -661,7 +696,7 @@ func unknownPlace(s shell.Segment, vars map[string][]string) string {
 		return "name"
 	}
 	for _, c := range s.Dirs {
-		if unknownIn(vars, c.Argv...) {
+		if dirs && unknownIn(vars, c.Argv...) {
 			return "dir"
 		}
 	}

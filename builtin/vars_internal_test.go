@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +33,38 @@ func TestResolveRefsIsBounded(t *testing.T) {
 		}
 		if total > 64*maxVarLen*maxVarValues {
 			t.Errorf("%s: %d bytes of values", line, total)
+		}
+	}
+}
+
+// TestUsesVarCoversVarUseRe: usesVar, which spares unknownIn a regular
+// expression per variable and word, finds every use varUseRe finds, and
+// the parameter expansions of a variable besides.
+func TestUsesVarCoversVarUseRe(t *testing.T) {
+	names := []string{"@", "1", "0", "10", "a", "ab", "a_1", "HOME"}
+	parts := []string{"$", "{", "}", "[", "]", "a", "b", "1", "0", "@", "*", ":-", "#", "/", "_", "x", " ", "!", "ab", "HOME"}
+	rng := rand.New(rand.NewPCG(7, 28))
+	for range 40000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		w := b.String()
+		for _, name := range names {
+			if varUseRe(name).MatchString(w) && !usesVar(w, name) {
+				t.Fatalf("%q uses %s (varUseRe), usesVar says no", w, name)
+			}
+		}
+	}
+	for _, c := range []struct {
+		w, name string
+		want    bool
+	}{
+		{"${c:-x}", "c", true}, {"${c#-}", "c", true}, {"$cd", "c", false}, {"${cd}", "c", false},
+		{"$10", "10", false}, {"${10}", "10", true}, {"$1x", "1", true}, {"x$@y", "@", true},
+	} {
+		if got := usesVar(c.w, c.name); got != c.want {
+			t.Errorf("usesVar(%q, %q) = %v, want %v", c.w, c.name, got, c.want)
 		}
 	}
 }
