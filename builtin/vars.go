@@ -42,6 +42,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 	var (
 		vars   map[string][]string
 		places []place
+		lists  []itemList // positional parameters and arrays, for "$*"
 	)
 	addValue := func(name, value string) {
 		if vars == nil {
@@ -72,6 +73,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 			}
 			// All of them, for an array that holds a command
 			// ("${a[@]}" ~ with a=(rm -rf)), then each.
+			lists = append(lists, itemList{name, words})
 			if len(words) > 1 {
 				addValue(name, strings.Join(words, " "))
 			}
@@ -85,9 +87,8 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 	// A line that shifts its positional parameters gives $N each later
 	// argument too.
 	shifts := slices.ContainsFunc(segs, func(s shell.Segment) bool { return s.Name == "shift" })
-	var lists [][]string // the positional parameters' lists, for "$*" (below)
 	positional := func(args []string) {
-		lists = append(lists, args)
+		lists = append(lists, itemList{"@", args})
 		if len(args) > 1 {
 			if len(vars["@"])+len(places) > maxVarValues {
 				// This list whole may not be kept: "$@" as a word is
@@ -169,9 +170,15 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 			g.readVars(s, addValue)
 		}
 	}
-	// "$*" joins the parameters with the first character of IFS (IFS=/;
-	// set -- "" home; "$*" is /home): each IFS the line gives.
+	resolveRefs(vars)
+	// "$*" and "${a[*]}" join their items with the first character of
+	// IFS (IFS=/; set -- "" home; "$*" is /home): each IFS the line
+	// gives. A join not kept makes "$@" whole not all known.
+	joined := false
 	for _, ifs := range vars["IFS"] {
+		if strings.IndexByte(ifs, '$') >= 0 {
+			continue
+		}
 		sep := ""
 		if ifs != "" {
 			_, n := utf8.DecodeRuneInString(ifs)
@@ -180,14 +187,31 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 		if sep == " " {
 			continue
 		}
-		for _, args := range lists {
-			if len(args) > 1 {
-				addRaw(vars, "@", strings.Join(args, sep))
+		for _, l := range lists {
+			if len(l.items) < 2 {
+				continue
 			}
+			j := strings.Join(l.items, sep)
+			if addRaw(vars, l.name, j); !slices.Contains(vars[l.name], j) {
+				notAllKnown(vars, l.name)
+				if l.name == "@" {
+					notAllKnown(vars, atWhole)
+				}
+			}
+			joined = true
 		}
 	}
-	resolveRefs(vars)
+	if joined {
+		resolveRefs(vars)
+	}
 	return vars
+}
+
+// itemList is a list of positional parameters ("@") or an array's
+// elements, which "$*" and "${a[*]}" join with IFS.
+type itemList struct {
+	name  string
+	items []string
 }
 
 // maxPositional bounds the positional parameters bound by number ($1 to
@@ -381,7 +405,7 @@ func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
 		return nil
 	}
 	if v.Argv[0] != s.Argv[0] {
-		return g.renamed(v)
+		return g.renamed(v, blanks)
 	}
 	return []shell.Segment{v}
 }
@@ -475,6 +499,7 @@ func (g *dangerGuard) indirections(s shell.Segment, vars map[string][]string) []
 // been replaced.
 func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) []shell.Segment {
 	out := []shell.Segment{s}
+	ifs := ifsChars(vars)
 	var names []string
 	for _, m := range varRefRe().FindAllStringSubmatch(strings.Join(s.Argv, " "), -1) {
 		name := m[1] + m[2]
@@ -514,14 +539,16 @@ func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) [
 				}
 				versions := [2]shell.Segment{w}
 				if split {
-					versions[0] = splitWords(v, w, func(i int) bool { return atWord(v.Argv[i]) })
+					versions[0] = splitWords(v, w, blanks, func(i int) bool { return atWord(v.Argv[i]) })
 				}
-				if strings.ContainsAny(val, " \t\n") {
-					// Unquoted, a word holding the value is split at its
-					// blanks (c="-rf $HOME"; rm $c; "/tmp/$@" with two
-					// arguments is two words): the guard cannot tell
-					// quoted from unquoted, so both are tried.
-					versions[1] = splitWords(v, w, func(i int) bool { return w.Argv[i] != v.Argv[i] })
+				splits := func(i int) bool { return w.Argv[i] != v.Argv[i] && strings.ContainsAny(w.Argv[i], ifs) }
+				if anyIndex(len(w.Argv), splits) {
+					// Unquoted, a word holding the value is split at the
+					// characters of IFS (c="-rf $HOME"; rm $c; "/tmp/$@"
+					// with two arguments is two words; IFS=,
+					// c="-rf,$HOME"): the guard cannot tell quoted from
+					// unquoted, so both are tried.
+					versions[1] = splitWords(v, w, ifs, splits)
 					if slices.Equal(versions[1].Argv, versions[0].Argv) {
 						versions[1].Argv = nil
 					}
@@ -530,7 +557,7 @@ func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) [
 					switch {
 					case len(w.Argv) == 0:
 					case w.Argv[0] != v.Argv[0]:
-						next = append(next, g.renamed(w)...)
+						next = append(next, g.renamed(w, ifs)...)
 					default:
 						next = append(next, w)
 					}
@@ -550,11 +577,42 @@ func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) [
 	return out[1:]
 }
 
+// blanks are the characters of the default IFS.
+const blanks = " \t\n"
+
+// ifsChars returns the characters the shell may split an unquoted
+// expansion at: the default IFS's and those of every IFS the line gives
+// (a superset of any one of them).
+func ifsChars(vars map[string][]string) string {
+	out := blanks
+	for _, v := range vars["IFS"] {
+		if strings.IndexByte(v, '$') >= 0 {
+			continue // $s before it is resolved
+		}
+		for _, r := range v {
+			if !strings.ContainsRune(out, r) {
+				out += string(r)
+			}
+		}
+	}
+	return out
+}
+
+// anyIndex reports whether f holds for one of 0..n-1.
+func anyIndex(n int, f func(int) bool) bool {
+	for i := range n {
+		if f(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // splitWords returns w with each of its words i for which split is true
 // split at blanks, as the shell splits an unquoted expansion (an empty
 // one is no word at all); w.Argv is s.Argv with values substituted, word
 // for word.
-func splitWords(s, w shell.Segment, split func(i int) bool) shell.Segment {
+func splitWords(s, w shell.Segment, ifs string, split func(i int) bool) shell.Segment {
 	argv := make([]string, 0, len(w.Argv))
 	var literal []bool
 	for i, a := range w.Argv {
@@ -563,7 +621,7 @@ func splitWords(s, w shell.Segment, split func(i int) bool) shell.Segment {
 		if lit || !split(i) {
 			argv = append(argv, a)
 		} else {
-			argv = append(argv, strings.Fields(a)...)
+			argv = append(argv, strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
 		}
 		if lit {
 			literal = append(literal, make([]bool, len(argv)-len(literal))...)
@@ -579,8 +637,8 @@ func splitWords(s, w shell.Segment, split func(i int) bool) shell.Segment {
 // shell splits an unquoted expansion ("rm -rf"), and the command is parsed
 // again, so that a launcher or shell it names is unwrapped (x=sudo; $x rm
 // -rf ~, x=bash; $x -c '...').
-func (g *dangerGuard) renamed(s shell.Segment) []shell.Segment {
-	words := strings.Fields(s.Argv[0])
+func (g *dangerGuard) renamed(s shell.Segment, ifs string) []shell.Segment {
+	words := strings.FieldsFunc(s.Argv[0], func(r rune) bool { return strings.ContainsRune(ifs, r) })
 	if len(words) == 0 {
 		return nil
 	}

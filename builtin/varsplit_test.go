@@ -51,6 +51,19 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`for c in ` + nine + `"-rf $HOME"; do rm $c; done`, "ask"},
 		{`for b in ` + nine + `.env; do cat < "$b"; done`, "secrets"},
 		{`for b in ` + nine + `.env; do xargs cat <<< "$b"; done`, "secrets"},
+		// Split at the line's IFS; "${a[*]}" joined with it; an IFS
+		// join not kept leaves "$*" not all known; a value with blanks
+		// built by a parameter expansion.
+		{`IFS=,; c="-rf,$HOME"; rm $c`, "deny"},
+		{`IFS=,; c="rm,-rf,$HOME"; $c`, "deny"},
+		{`IFS=,; f=.env,README; cat $f`, "secrets"},
+		{`printf -v IFS ,; f=.env,x; cat $f`, "secrets"},
+		{`a=("" home dev); IFS=/; rm -rf "${a[*]}"`, "deny"},
+		{`a=(. env); IFS=; cat "${a[*]}"`, "secrets"},
+		{`s=/; IFS=$s; set -- "" home dev; rm -rf "$*"`, "deny"},
+		{`set -- "" home . ./. ././. ./././. ././././. ./././././. dev; IFS=/; rm -rf "$*"`, "ask"},
+		{`c=-rfX$HOME; rm ${c/X/ }`, "deny"},
+		{`x=1; rm ${x:+-rf $HOME}`, "deny"},
 		// Indirection: ${!x} is the variable x names.
 		{`x=HOME; rm -rf "${!x}"`, "deny"},
 		{`bash -c 'rm -rf "${!1}"' _ HOME`, "deny"},
@@ -70,7 +83,7 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 			if dd != c.guard {
 				t.Errorf("%s: dangerous-commands said %q %q, want %s", c.line, dd, dr, c.guard)
 			}
-			if c.guard == "ask" && !strings.Contains(dr, "more values than the guard tries") {
+			if c.guard == "ask" && !strings.Contains(dr, "more values than the guard tries") && !strings.Contains(dr, "cannot know") {
 				t.Errorf("%s: dangerous-commands asked for %q", c.line, dr)
 			}
 		case "secrets":
