@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,4 +40,60 @@ func DecodeBytes(data []byte) (map[string]any, error) {
 		return nil, &InputError{Err: fmt.Errorf("not valid JSON: %w", err)}
 	}
 	return payload, nil
+}
+
+// scanLimit bounds the part of an input EventNameIn reads.
+const scanLimit = 64 << 10
+
+// EventNameIn returns the string value of the input's top-level field
+// named field, read as JSON from its first 64 KiB (no deeper than the
+// top level: a nested field of that name is skipped), or "" when it is
+// not found there. It names the event of input that cannot be read whole
+// (past a limit, cut short, not received), whose block is still the
+// event's. Keys are compared decoded, as the decoder reads them.
+func EventNameIn(data []byte, field string) string {
+	if field == "" {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[:min(len(data), scanLimit)]))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	found := ""
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return found
+		}
+		depth := 0
+		if key, _ := k.(string); key == field {
+			// The last one, as the decoder keeps it.
+			v, err := dec.Token()
+			if err != nil {
+				return found
+			}
+			if _, ok := v.(json.Delim); !ok {
+				found, _ = v.(string)
+				continue
+			}
+			found, depth = "", 1 // an object or array: skipped
+		}
+		// Skip the value, however deep.
+		for {
+			t, err := dec.Token()
+			if err != nil {
+				return found
+			}
+			switch t {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	return found
 }

@@ -16,6 +16,11 @@ type Reply struct {
 	ExitCode int
 	// Outcome is the engine's outcome (zero when nothing was fired).
 	Outcome engine.Outcome
+	// Event is the catalog event the reply answers, "" when the input
+	// could not be read as one: a transport that renders the reply
+	// another way (serve, where no exit status is read) renders it for
+	// the event.
+	Event string
 }
 
 // Event is one decoded hook input: the host's event, the catalog event

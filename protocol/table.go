@@ -275,7 +275,7 @@ func (t *Table) Reply(ev *Event, out engine.Outcome, opts Options) Reply {
 	if block != nil {
 		r = *block
 	} else {
-		r = t.Encode(ev, out)
+		r = t.encode(ev, out)
 	}
 	if len(notes) > 0 {
 		r.Stderr = strings.TrimSpace(strings.Join(notes, "\n") + "\n" + r.Stderr)
@@ -305,7 +305,14 @@ func (t *Table) Block(ev *Event, msg string) Reply {
 		out.Blocked = false
 		out.SystemMessage = msg
 	}
-	return t.Encode(ev, out)
+	return t.encode(ev, out)
+}
+
+// encode is Encode, naming the reply's event.
+func (t *Table) encode(ev *Event, out engine.Outcome) Reply {
+	r := t.Encode(ev, out)
+	r.Event = ev.Name
+	return r
 }
 
 // Warn is the answer that only tells the user msg, in the host's message
@@ -316,7 +323,7 @@ func (t *Table) Warn(ev *Event, msg string) Reply {
 		// action through as a warning should.
 		return Reply{Stderr: msg}
 	}
-	return t.Encode(ev, engine.Outcome{Event: ev.Name, Continue: true, SystemMessage: msg})
+	return t.encode(ev, engine.Outcome{Event: ev.Name, Continue: true, SystemMessage: msg})
 }
 
 // HostEvent is the host's name for a catalog event (and tool): the first

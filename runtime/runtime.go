@@ -270,6 +270,18 @@ func (r *Runtime) Answer(ctx context.Context, req Request) Reply {
 	return reply
 }
 
+// Refuse is the host's block for a call no hook can answer for a reason
+// of the transport's (a server busy, input past its limits or not
+// received in time), as for input that cannot be read: the same reply
+// on every transport.
+func (r *Runtime) Refuse(req Request, why error) Reply {
+	p := req.Protocol
+	if p == nil {
+		p = r.protocols.Default()
+	}
+	return p.Block(nil, fmt.Sprintf("hookctl: %v; no hook ran, so the action is blocked", why))
+}
+
 // unreadable is input that cannot be read, with the protocol that answers
 // it.
 type unreadable struct {

@@ -52,8 +52,11 @@ func TestServer(t *testing.T) {
 	if code != 200 || m["hookSpecificOutput"].(map[string]any)["permissionDecision"] != "deny" {
 		t.Fatalf("%d %v", code, m)
 	}
-	if code, _, _ := post("/claude/Stop", rm); code != 400 {
-		t.Fatalf("mismatched event: %d", code)
+	// The URL's event and the payload's disagree: no hook runs, and the
+	// reply is a block (an error status would be no objection to Claude
+	// Code), as hookctl claude exits 2.
+	if code, m, _ := post("/claude/Stop", rm); code != 200 || m["decision"] != "block" || m["continue"] != nil {
+		t.Fatalf("mismatched event: %d %v", code, m)
 	}
 	code, m, h := post("/v1/fire/PreToolUse", rm)
 	if code != 200 || m["blocked"] != true || h.Get("X-Hookctl-Blocked") != "true" {

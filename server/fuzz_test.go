@@ -354,7 +354,8 @@ const (
 // FuzzServer sends hostile requests to the serve API. It never panics;
 // every request a handler answers gets a JSON reply (or, for Claude Code's
 // routes, an empty 200, which Claude Code reads as "no opinion"): 200 for
-// an event that was fired, 400 naming the problem for bad input, 404 for
+// an event that was fired, 400 naming the problem for bad input on
+// /v1/fire and the host's block for it on Claude Code's routes, 404 for
 // an unknown event on /v1/fire; and the server keeps serving.
 func FuzzServer(f *testing.F) {
 	addPayloadSeeds(f, func(name string, b []byte) {
@@ -467,15 +468,17 @@ func FuzzServer(f *testing.F) {
 				urlEvent = event
 			}
 			payload, err := protocol.DecodeObject(bytes.NewReader(body))
-			var le *server.LimitError
 			if err == nil {
 				_, err = claudeproto.New().Decode(payload, urlEvent)
 			}
-			switch {
-			case errors.As(err, &le) && le.Limit != server.LimitDepth:
-				want, wantErr = http.StatusRequestEntityTooLarge, err.Error()
-			case err != nil:
-				want, wantErr = http.StatusBadRequest, err.Error()
+			if err != nil {
+				// Input no hook can answer is the host's block, a 200
+				// (any other status is no objection to Claude Code),
+				// saying why.
+				if resp.StatusCode != http.StatusOK || !refusedReply(m) || !strings.Contains(string(got), "no hook could run") && !strings.Contains(string(got), "no hook ran") {
+					t.Fatalf("POST %s with %.200q (%v): %d %s, want the host's block", u.RequestURI(), body, err, resp.StatusCode, got)
+				}
+				return
 			}
 		}
 		if resp.StatusCode != want {
@@ -500,6 +503,14 @@ func FuzzServer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// refusedReply reports whether a Claude Code reply blocks or, for an
+// event that cannot be blocked, tells the user.
+func refusedReply(m map[string]any) bool {
+	hso, _ := m["hookSpecificOutput"].(map[string]any)
+	return m["decision"] == "block" || m["continue"] == false || hso["permissionDecision"] == "deny" ||
+		m["systemMessage"] != nil && m["systemMessage"] != ""
 }
 
 // health checks /healthz and returns the number of requests served.

@@ -199,7 +199,7 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		return h
 	}
 	wopts := []assemble.WatchOption{assemble.WithInterval(cfg.ReloadInterval),
-		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store))}
+		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store), assemble.WithEnv(projectEnv(cfg.ProjectDir)))}
 	if poller != nil {
 		status["trust"] = "signed bundle"
 		status["bundle"] = cfg.Bundle.URL
@@ -451,4 +451,21 @@ func (r *Running) Shutdown(ctx context.Context) error {
 func backendOf(c *assemble.Config) state.Backend {
 	b, _ := state.BackendOf(c)
 	return b
+}
+
+// projectEnv is the environment the configuration reads under serve: the
+// process's, with CLAUDE_PROJECT_DIR the project serve answers for when
+// the process has none. Claude Code sets that variable for its command
+// hooks but gives an http hook no environment, and the payload's cwd
+// follows the agent's cd: without it, dangerous-commands took the cwd
+// for the project, and `cd .. && rm -rf project` passed its rm-project
+// rule under serve while `hookctl claude` denied it.
+func projectEnv(project string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := os.LookupEnv(k)
+		if k == "CLAUDE_PROJECT_DIR" && v == "" && project != "" {
+			return project, true
+		}
+		return v, ok
+	}
 }

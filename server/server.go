@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -16,6 +17,8 @@ import (
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/internal/jsonx"
 	"github.com/hookctl/hookctl/metrics"
+	"github.com/hookctl/hookctl/protocol"
+	"github.com/hookctl/hookctl/protocol/claude"
 )
 
 // Server is hookctl's HTTP face: Claude Code's http hooks and any HTTP
@@ -205,6 +208,13 @@ type HookCall struct {
 	HostTimeout time.Duration
 	// Start is when the request came in.
 	Start time.Time
+	// Failure, when set, is why the request cannot be answered by its
+	// hooks (the server busy, input past a limit or not received): the
+	// answer is the host's block for the event, which Body (the input,
+	// or as much of it as was read) or Event names when it can, as
+	// `hookctl claude` blocks input it cannot read. A Claude Code http
+	// hook reads any status but 2xx as no objection.
+	Failure error
 }
 
 // UnknownHostError is a /hook/{host} request for a host the server does
@@ -505,8 +515,26 @@ func (s *Server) admit(ctx context.Context) (release func(), err error) {
 
 // readBody admits the request and reads its body within the limits. done
 // releases what it holds (the slot, the memory reserved); it is not nil
-// when ok is true. Otherwise the error reply is written.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, done func(), ok bool) {
+// when ok is true. Otherwise the reply is written: by refuse, given the
+// status an error reply would have, the error and as much of the body as
+// was read (at most its first 64 KiB), or as an error reply when refuse
+// is nil.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, refuse func(code int, err error, head []byte)) (data []byte, done func(), ok bool) {
+	var head headReader
+	fail := func(code int, err error) {
+		if refuse == nil {
+			if code == http.StatusServiceUnavailable {
+				s.writeBusy(w, err)
+				return
+			}
+			s.writeError(w, code, err)
+			return
+		}
+		if code == http.StatusServiceUnavailable {
+			s.countBusy(err)
+		}
+		refuse(code, err, head.bytes())
+	}
 	s.served.Add(1)
 	if err := checkContentType(r); err != nil {
 		// Not read: a browser's "simple" request (text/plain, form data)
@@ -516,20 +544,27 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 		return nil, nil, false
 	}
 	in := s.lim.Input
+	rc := http.NewResponseController(w)
 	if r.ContentLength > in.MaxBytes {
 		s.refused.Add(1)
 		s.reject(LimitBytes)
-		s.writeError(w, http.StatusRequestEntityTooLarge, &InputError{Err: &LimitError{Limit: LimitBytes, Max: in.MaxBytes}})
+		if refuse != nil {
+			s.readHead(w, r, &head)
+		}
+		fail(http.StatusRequestEntityTooLarge, &InputError{Err: &LimitError{Limit: LimitBytes, Max: in.MaxBytes}})
 		return nil, nil, false
 	}
 	release, err := s.admit(r.Context())
 	if err != nil {
-		s.writeBusy(w, err)
+		if refuse != nil {
+			s.readHead(w, r, &head)
+		}
+		fail(http.StatusServiceUnavailable, err)
 		return nil, nil, false
 	}
-	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(s.lim.ReadTimeout))
-	data, reserved, err := readBounded(r.Body, in, &s.mem)
+	head.r = r.Body
+	data, reserved, err := readBounded(&head, in, &s.mem)
 	done = func() {
 		s.mem.release(reserved)
 		release()
@@ -553,15 +588,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 			if le.Limit == LimitDepth {
 				code = http.StatusBadRequest
 			}
-			s.writeError(w, code, &InputError{Err: err})
+			fail(code, &InputError{Err: err})
 		case errors.Is(err, errBudget):
-			s.writeBusy(w, &BusyError{Limit: "max-memory", What: fmt.Sprintf("the inputs in flight hold their %d-byte memory bound", s.lim.MaxMemory)})
+			fail(http.StatusServiceUnavailable, &BusyError{Limit: "max-memory", What: fmt.Sprintf("the inputs in flight hold their %d-byte memory bound", s.lim.MaxMemory)})
 		case errors.As(err, &ne) && ne.Timeout():
 			s.timedOut.Add(1)
 			s.reject("read-timeout")
-			s.writeError(w, http.StatusRequestTimeout, &InputError{Err: fmt.Errorf("body not received within %s (the read-timeout limit)", s.lim.ReadTimeout)})
+			fail(http.StatusRequestTimeout, &InputError{Err: fmt.Errorf("body not received within %s (the read-timeout limit)", s.lim.ReadTimeout)})
 		default:
-			s.writeError(w, http.StatusBadRequest, &InputError{Err: err})
+			fail(http.StatusBadRequest, &InputError{Err: err})
 		}
 		return nil, nil, false
 	}
@@ -573,16 +608,53 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (data []byte, 
 }
 
 func (s *Server) writeBusy(w http.ResponseWriter, err error) {
+	if s.countBusy(err) {
+		w.Header().Set("Retry-After", "1")
+	}
+	s.writeError(w, http.StatusServiceUnavailable, err)
+}
+
+// countBusy counts a request refused for a full limit, and reports
+// whether err is one (not a client gone while queued).
+func (s *Server) countBusy(err error) bool {
 	var be *BusyError
 	if !errors.As(err, &be) {
-		// The client went away while queued: nobody reads this.
-		s.writeError(w, http.StatusServiceUnavailable, err)
-		return
+		return false
 	}
 	s.busy.Add(1)
 	s.reject(be.Limit)
-	w.Header().Set("Retry-After", "1")
-	s.writeError(w, http.StatusServiceUnavailable, err)
+	return true
+}
+
+// headLimit bounds the part of a refused hook request's body read for
+// its event's name (protocol.EventNameIn).
+const headLimit = 64 << 10
+
+// headReader reads through r, keeping the first headLimit bytes read.
+type headReader struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if room := headLimit - len(h.head); room > 0 && n > 0 {
+		h.head = append(h.head, p[:min(n, room)]...)
+	}
+	return n, err
+}
+
+func (h *headReader) bytes() []byte { return h.head }
+
+// readHead reads the first part of a body the server will not read whole
+// (refused before it is), for its event's name, within a second.
+func (s *Server) readHead(w http.ResponseWriter, r *http.Request, head *headReader) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(min(time.Second, s.lim.ReadTimeout)))
+	head.r = r.Body
+	_, _ = io.Copy(io.Discard, io.LimitReader(head, headLimit))
+	_ = rc.SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
 }
 
 // claude answers a Claude Code http hook. The reply has the same shape as
@@ -603,45 +675,51 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 // as the body; an exit status that blocks, which HTTP cannot carry, as
 // {"decision":"block","reason":STDERR}.
 func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string) {
-	data, done, ok := s.readBody(w, r)
+	start := time.Now()
+	call := HookCall{Host: host, Event: r.PathValue("event"), Start: start}
+	// A hook request no hook can answer (the server busy, input past a
+	// limit or not received) gets the host's block, as `hookctl claude`
+	// blocks input it cannot read: an http hook's error status is no
+	// objection to Claude Code.
+	refuse := func(_ int, err error, head []byte) {
+		call.Body, call.Failure = head, err
+		s.replyHook(w, r, call)
+	}
+	data, done, ok := s.readBody(w, r, refuse)
 	if !ok {
 		return
 	}
 	defer done()
-	start := time.Now()
-	var ht time.Duration
+	call.Body = data
 	if v := r.URL.Query().Get("host_timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			s.writeError(w, http.StatusBadRequest, &InputError{Err: fmt.Errorf("host_timeout %q: want a positive duration (60s)", v)})
-			return
+			call.Failure = &InputError{Err: fmt.Errorf("host_timeout %q: want a positive duration (60s)", v)}
 		}
-		ht = d
+		call.HostTimeout = d
 	}
-	reply, err := s.answer(r.Context(), HookCall{Host: host, Event: r.PathValue("event"), Body: data, HostTimeout: ht, Start: start})
-	var ie *InputError
+	s.replyHook(w, r, call)
+}
+
+// replyHook answers a hook call and writes its reply.
+func (s *Server) replyHook(w http.ResponseWriter, r *http.Request, call HookCall) {
+	reply, err := s.answer(r.Context(), call)
 	var he *UnknownHostError
-	switch {
-	case errors.As(err, &he):
+	if errors.As(err, &he) {
 		s.writeError(w, http.StatusNotFound, err)
-		return
-	case errors.As(err, &ie):
-		s.writeError(w, http.StatusBadRequest, err)
 		return
 	}
 	s.hashHeader(w)
-	if s.metrics != nil {
-		s.metrics.ObserveFire(&reply.Outcome, time.Since(start))
+	if s.metrics != nil && call.Failure == nil {
+		s.metrics.ObserveFire(&reply.Outcome, time.Since(call.Start))
 	}
 	if err != nil {
-		s.writeError(w, http.StatusInternalServerError, err)
-		return
+		// Not a reply of the host's: the call is blocked all the same.
+		reply = Reply{Stderr: fmt.Sprintf("hookctl: %v; no hook could decide, so the action is blocked", err), ExitCode: 2}
 	}
 	body := reply.Stdout
 	if reply.ExitCode != 0 {
-		// No exit status over HTTP: continue=false carries the stop.
-		b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reply.Stderr})
-		body = append(b, '\n')
+		body = httpBlock(call, reply)
 	} else if msg := strings.TrimSpace(reply.Stderr); msg != "" {
 		// What the command would say on stderr (a rewrite the host
 		// cannot apply, an ask mapped, context dropped): an HTTP reply
@@ -656,6 +734,37 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 		return
 	}
 	_, _ = w.Write(body)
+}
+
+// httpBlock is the reply body of a block the host reads from a command
+// hook's exit status, which HTTP cannot carry: a top-level block with the
+// reason. Claude Code reads a block of some events (TaskCompleted,
+// TeammateIdle) only from the exit status: for them, and for a block
+// whose event cannot be told, the reply also stops the agent
+// (continue:false), the only stop an http hook can give, and says why.
+// The event is the reply's, else the one the top level of the input's
+// first 64 KiB names (input that could not be read whole), else the
+// URL's.
+func httpBlock(call HookCall, reply Reply) []byte {
+	m := map[string]any{"decision": "block", "reason": reply.Stderr}
+	if call.Host == claude.Name {
+		event := reply.Event
+		if event == "" {
+			event = protocol.EventNameIn(call.Body, "hook_event_name")
+		}
+		if event == "" {
+			event = call.Event
+		}
+		event = protocol.CatalogName(event)
+		if !protocol.KnownEvent(event) || claude.BlocksByExitStatus(event) {
+			m["continue"], m["stopReason"] = false, reply.Stderr
+		}
+		if event != "" && claude.BlocksByExitStatus(event) {
+			m["systemMessage"] = fmt.Sprintf("hookctl: a hook blocked %s, which Claude Code reads from a command hook's exit status only; an http hook cannot give one, so the agent is stopped instead: %s", event, strings.TrimSpace(reply.Stderr))
+		}
+	}
+	b, _ := json.Marshal(m)
+	return append(b, '\n')
 }
 
 // withSystemMessage adds msg to a JSON object reply's systemMessage (an
@@ -695,13 +804,19 @@ func answerWith(eng *engine.Engine, gate func() error) AnswerFunc {
 		if !ok {
 			return Reply{}, &UnknownHostError{Host: call.Host}
 		}
-		return rt.Try(ctx, runtime.Request{Protocol: p, Event: call.Event, Payload: call.Body, HostTimeout: call.HostTimeout, Start: call.Start})
+		req := runtime.Request{Protocol: p, Event: call.Event, Payload: call.Body, HostTimeout: call.HostTimeout, Start: call.Start}
+		if call.Failure != nil {
+			return rt.Refuse(req, call.Failure), nil
+		}
+		// Answer, not Try: input that cannot be read is the host's
+		// block, as for `hookctl claude`, never an error status.
+		return rt.Answer(ctx, req), nil
 	}
 }
 
 // fire runs an event and returns the outcome.
 func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
-	data, done, ok := s.readBody(w, r)
+	data, done, ok := s.readBody(w, r, nil)
 	if !ok {
 		return
 	}

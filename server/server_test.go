@@ -105,10 +105,12 @@ func freshClient() *http.Client {
 
 // TestServeRefusesHugeInputEarly: a 20 MB body of empty objects (about
 // 900 MB decoded; three 60 MB ones took the server to 8.9 GB) is refused
-// with 413 naming the limit, before it is decoded and without reading it
-// all, on both endpoints; a body announced larger than --max-body is
-// refused before a byte of it is read; nesting past --max-depth is a 400
-// naming it. The server goes on serving.
+// naming the limit, before it is decoded and without reading it all, on
+// both endpoints: /v1/fire with 413, Claude Code's route with its block
+// (any status but 2xx is no objection to Claude Code); a body announced
+// larger than --max-body is refused before more than its first 64 KiB
+// is read; nesting past --max-depth is a 400 (the block) naming it. The
+// server goes on serving.
 func TestServeRefusesHugeInputEarly(t *testing.T) {
 	e := gateEngine(t, nil)
 	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{Input: server.InputLimits{MaxValues: 100_000}}))
@@ -132,7 +134,7 @@ func TestServeRefusesHugeInputEarly(t *testing.T) {
 		// A raw connection: the server answers before the body is sent.
 		code, text := rawPost(t, url, path, body.Bytes())
 		runtime.ReadMemStats(&after)
-		if code != http.StatusRequestEntityTooLarge || !strings.Contains(text, "more than 100000 JSON values (the max-values limit)") {
+		if !refused(path, code, http.StatusRequestEntityTooLarge, text, "more than 100000 JSON values (the max-values limit)") {
 			t.Fatalf("%s: %d %s", path, code, text)
 		}
 		if d := time.Since(start); d > 5*time.Second {
@@ -159,13 +161,13 @@ func TestServeRefusesHugeInputEarly(t *testing.T) {
 	}
 	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(raw), "larger than 67108864 bytes (the max-body limit)") {
+	if !refused("/claude", resp.StatusCode, http.StatusRequestEntityTooLarge, string(raw), "larger than 67108864 bytes (the max-body limit)") {
 		t.Fatalf("%d %s", resp.StatusCode, raw)
 	}
 
 	deep := `{"hook_event_name":"PreToolUse","a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "}"
 	for _, path := range []string{"/claude", "/v1/fire/PreToolUse"} {
-		if r := do(t, c, "POST", url+path, deep); r.code != http.StatusBadRequest || !strings.Contains(r.raw, "nested deeper than 256 levels (the max-depth limit)") {
+		if r := do(t, c, "POST", url+path, deep); !refused(path, r.code, http.StatusBadRequest, r.raw, "nested deeper than 256 levels (the max-depth limit)") {
 			t.Fatalf("%s: %d %s", path, r.code, r.raw)
 		}
 	}
@@ -176,6 +178,20 @@ func TestServeRefusesHugeInputEarly(t *testing.T) {
 	if h.code != 200 || h.body["status"] != "ok" || h.body["load"].(map[string]any)["refused_input"].(float64) != 5 {
 		t.Fatalf("%d %s", h.code, h.raw)
 	}
+}
+
+// refused reports whether a refused request got what its route gives:
+// on /v1/fire the status code with the error, on a host's hook route a
+// 200 with the host's block (a PreToolUse deny, a block, or a stop)
+// saying why.
+func refused(path string, code, fireCode int, text, why string) bool {
+	if !strings.Contains(text, why) {
+		return false
+	}
+	if strings.HasPrefix(path, "/v1/fire/") {
+		return code == fireCode
+	}
+	return code == http.StatusOK && (strings.Contains(text, `"permissionDecision":"deny"`) || strings.Contains(text, `"decision":"block"`))
 }
 
 // rawPost sends a POST on a raw connection, writing the body while it
@@ -202,9 +218,10 @@ func rawPost(t *testing.T, base, path string, body []byte) (int, string) {
 }
 
 // TestServeBoundsRequestsInFlight: past --max-inflight requests firing and
-// --max-queue waiting, a request gets 503 with Retry-After at once; a
-// queued one gets it after --queue-timeout; /healthz answers throughout
-// with the figures, and once the hooks end the server serves again.
+// --max-queue waiting, a request is refused at once (Claude Code's route
+// with its block, /v1/fire with 503 and Retry-After); a queued one after
+// --queue-timeout; /healthz answers throughout with the figures, and once
+// the hooks end the server serves again.
 func TestServeBoundsRequestsInFlight(t *testing.T) {
 	release := make(chan struct{})
 	e := gateEngine(t, release)
@@ -232,7 +249,7 @@ func TestServeBoundsRequestsInFlight(t *testing.T) {
 	// Full: 503 at once.
 	start := time.Now()
 	r := do(t, c, "POST", url+"/claude", rmPayload)
-	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.raw, "the max-queue limit") {
+	if !refused("/claude", r.code, 0, r.raw, "the max-queue limit") {
 		t.Fatalf("%d %v %s", r.code, r.header, r.raw)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -263,8 +280,8 @@ func TestServeBoundsRequestsInFlight(t *testing.T) {
 }
 
 // TestServeSlowBodyTimesOut: a client that announces a body and sends
-// it too slowly gets 408 after --read-timeout, and its request slot is
-// free again.
+// it too slowly is refused after --read-timeout (Claude Code's route with
+// its block), and its request slot is free again.
 func TestServeSlowBodyTimesOut(t *testing.T) {
 	e := gateEngine(t, nil)
 	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxInFlight: 1, ReadTimeout: 500 * time.Millisecond}))
@@ -283,7 +300,7 @@ func TestServeSlowBodyTimesOut(t *testing.T) {
 	}
 	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(raw), "the read-timeout limit") {
+	if !refused("/claude", resp.StatusCode, 0, string(raw), "the read-timeout limit") {
 		t.Fatalf("%d %s", resp.StatusCode, raw)
 	}
 	if d := time.Since(start); d > 3*time.Second {
@@ -295,8 +312,8 @@ func TestServeSlowBodyTimesOut(t *testing.T) {
 }
 
 // TestServeBoundsInputMemory: the estimated memory of the inputs held at
-// once is bounded: past it a request gets 503 with Retry-After, and gets
-// served once the memory is free.
+// once is bounded: past it a request is refused (Claude Code's route with
+// its block), and gets served once the memory is free.
 func TestServeBoundsInputMemory(t *testing.T) {
 	release := make(chan struct{})
 	e := gateEngine(t, release)
@@ -312,7 +329,7 @@ func TestServeBoundsInputMemory(t *testing.T) {
 	go func() { r, _ := tryDo(c, "POST", url+"/claude", big); first <- r.code }()
 	waitFor(t, func() bool { return load(t, c, url)["active_fires"] == 1.0 })
 	r := do(t, c, "POST", url+"/claude", big)
-	if r.code != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || !strings.Contains(r.raw, "the max-memory limit") {
+	if !refused("/claude", r.code, 0, r.raw, "the max-memory limit") {
 		t.Fatalf("%d %s", r.code, r.raw)
 	}
 	close(release)
@@ -617,12 +634,55 @@ func TestRefusalClosesTheConnection(t *testing.T) {
 	deny := `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}`
 	for i := range 3 {
 		resp, text := post(deep)
-		if resp.StatusCode != http.StatusBadRequest || !resp.Close {
+		if !refused("/claude", resp.StatusCode, 0, text, "the max-depth limit") || !resp.Close {
 			t.Fatalf("round %d: deep body: %d close=%v %s", i, resp.StatusCode, resp.Close, text)
 		}
 		resp, text = post(deny)
 		if resp.StatusCode != http.StatusOK || !strings.Contains(text, `"deny"`) {
 			t.Fatalf("round %d: the next request: %d %s", i, resp.StatusCode, text)
 		}
+	}
+}
+
+// TestServeBlocksWhatOnlyAnExitStatusCarries: Claude Code reads a block of
+// TaskCompleted and TeammateIdle only from a command hook's exit status
+// (`hookctl claude` exits 2); over HTTP the block was
+// {"decision":"block"}, which those events do not read, so the task
+// completed. The reply now stops the agent (continue:false, the only
+// stop an http hook gives) and says why; a block of an event with a
+// top-level decision stays one, and a refusal whose event cannot be told
+// both blocks and stops.
+func TestServeBlocksWhatOnlyAnExitStatusCarries(t *testing.T) {
+	e := newEngine(t)
+	for _, ev := range []string{"TaskCompleted", "TeammateIdle", "TaskCreated"} {
+		if err := e.Register(engine.Hook{ID: "no-" + ev, Event: ev, Handler: engine.Static(engine.Block("run the tests first"))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{Input: server.InputLimits{MaxDepth: 8}}))
+	url := serveReal(t, srv)
+	c := freshClient()
+	for _, ev := range []string{"TaskCompleted", "TeammateIdle"} {
+		r := do(t, c, "POST", url+"/claude", `{"session_id":"s","hook_event_name":"`+ev+`","task_id":"1"}`)
+		if r.code != 200 || r.body["continue"] != false || !strings.Contains(fmt.Sprint(r.body["stopReason"]), "run the tests first") ||
+			!strings.Contains(fmt.Sprint(r.body["systemMessage"]), "exit status") {
+			t.Fatalf("%s: %d %s", ev, r.code, r.raw)
+		}
+	}
+	r := do(t, c, "POST", url+"/claude", `{"session_id":"s","hook_event_name":"TaskCreated","task_id":"1"}`)
+	if r.code != 200 || r.body["decision"] != "block" || r.body["continue"] != nil {
+		t.Fatalf("TaskCreated: %d %s", r.code, r.raw)
+	}
+	// Input too deep whose event is read from its top level: that
+	// event's block; one whose event cannot be read: block and stop.
+	deep := strings.Repeat("[", 20) + strings.Repeat("]", 20)
+	r = do(t, c, "POST", url+"/claude", `{"hook_event_name":"TaskCompleted","x":`+deep+`}`)
+	if r.code != 200 || r.body["continue"] != false || !strings.Contains(r.raw, "the max-depth limit") {
+		t.Fatalf("deep TaskCompleted: %d %s", r.code, r.raw)
+	}
+	far := strings.Repeat("[", 40000) + strings.Repeat("]", 40000) // past the 64 KiB read for the name
+	r = do(t, c, "POST", url+"/claude", `{"x":`+far+`,"hook_event_name":"PreToolUse"}`)
+	if r.code != 200 || r.body["continue"] != false || r.body["decision"] != "block" {
+		t.Fatalf("deep, event after: %d %s", r.code, r.raw)
 	}
 }

@@ -277,11 +277,16 @@ func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(resp.Body)
-		switch {
-		case resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusRequestEntityTooLarge:
-			return `"refused"`
-		case resp.StatusCode != http.StatusOK:
+		if resp.StatusCode != http.StatusOK {
 			return fmt.Sprintf("status %d: %s", resp.StatusCode, body)
+		}
+		// Input no hook could run for is hookctl claude's exit 2: over
+		// HTTP a top-level block.
+		var top struct {
+			Decision string `json:"decision"`
+		}
+		if json.Unmarshal(body, &top) == nil && top.Decision == "block" {
+			return `"refused"`
 		}
 		return claudeOutcome(0, body)
 	}

@@ -49,6 +49,13 @@ func startReplica(t *testing.T, cfg string, args ...string) *replica {
 // startServeArgs is startReplica with serve's arguments as given.
 func startServeArgs(t *testing.T, args ...string) *replica {
 	t.Helper()
+	return startServeIn(t, "", args...)
+}
+
+// startServeIn is startServeArgs run in the directory wd ("" for the
+// test's), without $CLAUDE_PROJECT_DIR.
+func startServeIn(t *testing.T, wd string, args ...string) *replica {
+	t.Helper()
 	bin, err := exec.LookPath("hookctl")
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +68,10 @@ func startServeArgs(t *testing.T, args ...string) *replica {
 		trustFile = filepath.Join(dir, "trusted.json")
 	}
 	r.cmd.Env = append(os.Environ(), "HOOKCTL_CONFIG=", "HOOKCTL_STATE_DIR="+filepath.Join(dir, "state"), "HOOKCTL_TRUST_FILE="+trustFile, "GOMAXPROCS=2")
+	if wd != "" {
+		r.cmd.Dir = wd
+		r.cmd.Env = append(r.cmd.Env, "CLAUDE_PROJECT_DIR=")
+	}
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -68,15 +68,18 @@ func TestServeHookRoutesAnswerAsHook(t *testing.T) {
 		status         int
 	}{
 		{"/hook/nohost", rmPayload, http.StatusNotFound},
-		{"/hook/claude", `{"hook_event_name":`, http.StatusBadRequest},
-		{"/hook/claude", `[1]`, http.StatusBadRequest},
-		{"/hook/claude/Stop", rmPayload, http.StatusBadRequest},
-		{"/claude/Stop", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1), http.StatusBadRequest},
+		// Input no hook can answer: the host's block, a 200 (any other
+		// status is no objection to Claude Code), as hookctl hook exits 2.
+		{"/hook/claude", `{"hook_event_name":`, http.StatusOK},
+		{"/hook/claude", `[1]`, http.StatusOK},
+		{"/hook/claude/Stop", rmPayload, http.StatusOK},
+		{"/claude/Stop", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1), http.StatusOK},
 		{"/claude/PreToolUse", strings.Replace(rmPayload, `"PreToolUse"`, `"tool.pre"`, 1), http.StatusOK},
-		{"/hook/crush", `{"session_id":"s"}`, http.StatusBadRequest},
+		{"/hook/crush", `{"session_id":"s"}`, http.StatusOK},
 	} {
-		if status, body := post(t, base+c.route, c.payload); status != c.status {
-			t.Errorf("%s %s: %d %s, want %d", c.route, c.payload, status, body, c.status)
+		status, body := post(t, base+c.route, c.payload)
+		if status != c.status || status == http.StatusOK && !strings.Contains(body, `"decision":"block"`) && !strings.Contains(body, `"permissionDecision":"deny"`) {
+			t.Errorf("%s %s: %d %s, want %d and a block", c.route, c.payload, status, body, c.status)
 		}
 	}
 }

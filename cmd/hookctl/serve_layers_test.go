@@ -78,3 +78,33 @@ func TestServeTrustedWithAManagedLayer(t *testing.T) {
 		t.Fatalf("an untrusted edit was loaded: %s", r.raw)
 	}
 }
+
+// TestServeProcessProjectIsServes: Claude Code gives an http hook no
+// environment, so under serve dangerous-commands took the payload's cwd,
+// which follows the agent's cd, for the project: `rm -rf proj` run from
+// proj's parent was denied by `hookctl claude` (rm-project, with
+// $CLAUDE_PROJECT_DIR) and allowed by serve. serve's project (its
+// $CLAUDE_PROJECT_DIR, else the directory it runs in) is now the
+// built-ins'.
+func TestServeProcessProjectIsServes(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "proj")
+	cfg := filepath.Join(proj, ".claude", "hooks.hcl")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, cfg, "builtin \"dangerous-commands\" {}\n")
+	p := startServeIn(t, proj, "--config", cfg, "--allow-untrusted")
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","cwd":"` + filepath.Dir(proj) + `","tool_name":"Bash","tool_input":{"command":"rm -rf proj"}}`
+	r := request("POST", p.base+"/claude", payload)
+	if r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) || !strings.Contains(r.raw, "rm-project") {
+		t.Fatalf("serve: %d %s %v\n%s", r.code, r.raw, r.err, p.stderr)
+	}
+	// As hookctl claude answers it, run by Claude Code.
+	cmd := exec.Command("hookctl", "claude", "--config", cfg, "--allow-untrusted")
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+proj, "HOOKCTL_CONFIG=")
+	cmd.Stdin = strings.NewReader(payload)
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+		t.Fatalf("hookctl claude: %s", out)
+	}
+}

@@ -74,6 +74,12 @@ type Dialect struct {
 	Events map[string]Shape
 }
 
+// BlocksByExitStatus reports whether Claude Code reads a block of the
+// event only from a command hook's exit status (TaskCompleted,
+// TeammateIdle, WorktreeCreate): an http hook's reply cannot carry it,
+// only continue:false, which stops the agent.
+func BlocksByExitStatus(event string) bool { return claudeCode.shape(event).Decision == ExitStatus }
+
 // shape returns the event's shape (the zero Shape when not listed).
 func (d *Dialect) shape(event string) Shape { return d.Events[event] }
 
