@@ -737,10 +737,13 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 			// values than the guard tries, or a command so named: its
 			// files are not all known.
 			reader := hasReader(s.Name) || codeReaders[s.Name] || langOf(s.Name) != nil
-			switch place := unknownPlace(*s, vars, reader); {
+			// (A cd to such a variable leads to a directory the guard
+			// cannot tell: placesOf.)
+			switch place := unknownPlace(*s, vars, false); {
 			case place == "name":
 				return secretHit{file: s.Argv[0], how: "it runs a command named by a variable given more values than the guard tries"}, true
-			case place == "input" || reader && (place == "dir" || overflowedVar(*s, vars)):
+			case place == "input" || reader && overflowedVar(*s, vars) ||
+				overflowedVar(*s, vars) && sc.readsUnknown(&memo, segs, i, s, &start, vars):
 				return secretHit{file: s.Name, how: "it reads files named by a variable given more values than the guard tries"}, true
 			}
 		}
@@ -749,6 +752,36 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 		return sc.rawWindowsWords(line, cwd, segs)
 	}
 	return secretHit{}, false
+}
+
+// maxUnknownSamples bounds the protected names readsUnknown tries.
+const maxUnknownSamples = 16
+
+// readsUnknown reports whether s, a command that is no reader by its
+// name (git show HEAD:"$b", dd if="$b", curl -F "f=@$b"), would read a
+// protected file were a variable the line gives more values than the
+// guard tries to hold one: each such variable is given, in turn, the
+// sample names of the protected patterns.
+func (sc *secretChecker) readsUnknown(memo *placeMemo, segs []shell.Segment, i int, s *shell.Segment, start *lineStart, vars map[string][]string) bool {
+	for _, sample := range sc.samples[:min(len(sc.samples), maxUnknownSamples)] {
+		v := *s
+		v.Argv = slices.Clone(s.Argv)
+		for _, name := range vars[""] {
+			if name == atWhole {
+				continue
+			}
+			re := varUseRe(name)
+			for k, a := range v.Argv {
+				if k >= len(v.Literal) || !v.Literal[k] {
+					v.Argv[k] = re.ReplaceAllLiteralString(a, sample.name)
+				}
+			}
+		}
+		if _, ok := sc.checkRuns(memo, segs, i, &v, start, vars); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // rawWindowsWords judges a line with backslashes under Windows' rules as

@@ -511,70 +511,90 @@ func (g *dangerGuard) valueVariants(s shell.Segment, vars map[string][]string) [
 		}
 	}
 	for _, name := range names {
-		values := vars[name]
 		re := varUseRe(name)
 		var next []shell.Segment
 		for _, v := range out {
-			for _, val := range values {
-				w := v
-				w.Argv = slices.Clone(v.Argv)
-				split := false
-				for i, a := range w.Argv {
-					if i < len(w.Literal) && w.Literal[i] {
-						continue // '$x' is no use of x
-					}
-					switch {
-					case name == "@" && atWord(a):
-						// A word of its own: the arguments' words
-						// (rm "$@" with -rf ~ is rm -rf ~).
-						split = true
-					case name == "@" && strings.Contains(a, "${@:"):
-						// A slice of them (${@:2}, ${@: -1}): any of
-						// the values, whole.
-						a = atSliceRe().ReplaceAllLiteralString(a, val)
-					case strings.Contains(a, "${"+name):
-						a = g.expandParams(a, place{}, map[string]string{name: val})
-					}
-					w.Argv[i] = re.ReplaceAllLiteralString(a, val)
-				}
-				versions := [2]shell.Segment{w}
-				if split {
-					versions[0] = splitWords(v, w, blanks, func(i int) bool { return atWord(v.Argv[i]) })
-				}
-				splits := func(i int) bool { return w.Argv[i] != v.Argv[i] && strings.ContainsAny(w.Argv[i], ifs) }
-				if anyIndex(len(w.Argv), splits) {
-					// Unquoted, a word holding the value is split at the
-					// characters of IFS (c="-rf $HOME"; rm $c; "/tmp/$@"
-					// with two arguments is two words; IFS=,
-					// c="-rf,$HOME"): the guard cannot tell quoted from
-					// unquoted, so both are tried.
-					versions[1] = splitWords(v, w, ifs, splits)
-					if slices.Equal(versions[1].Argv, versions[0].Argv) {
-						versions[1].Argv = nil
-					}
-				}
-				for _, w := range versions {
-					switch {
-					case len(w.Argv) == 0:
-					case w.Argv[0] != v.Argv[0]:
-						next = append(next, g.renamed(w, ifs)...)
-					default:
-						next = append(next, w)
-					}
-				}
-			}
+			next = g.substitute(next, v, name, vars[name], re, ifs)
 		}
 		out = append(out[:1], next...)
 		if len(out) > maxVariants {
-			// Not every version is tried: the variables it uses count
-			// as not all known (the guards ask or refuse).
+			// Not every combination is tried: the variables it uses
+			// count as not all known (the guards ask or refuse). Each
+			// value of each variable is still tried once, the others
+			// as written, so that a dangerous value is judged (git
+			// push $o $r with --force among o's values).
 			for _, n := range names {
 				notAllKnown(vars, n)
 			}
-			return out[1:maxVariants]
+			var once []shell.Segment
+			for _, n := range names {
+				if once = g.substitute(once, s, n, vars[n], varUseRe(n), ifs); len(once) >= maxOnce {
+					return once[:maxOnce]
+				}
+			}
+			return once
 		}
 	}
 	return out[1:]
+}
+
+// maxOnce bounds the versions of a command tried with each value of its
+// variables once, when their combinations are too many.
+const maxOnce = 4 * maxVariants
+
+// substitute appends to out the versions of v with name (whose uses re
+// matches) replaced by each of values: whole, and split at the
+// characters of ifs where a word holding the value would be.
+func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name string, values []string, re *regexp.Regexp, ifs string) []shell.Segment {
+	for _, val := range values {
+		w := v
+		w.Argv = slices.Clone(v.Argv)
+		split := false
+		for i, a := range w.Argv {
+			if i < len(w.Literal) && w.Literal[i] {
+				continue // '$x' is no use of x
+			}
+			switch {
+			case name == "@" && atWord(a):
+				// A word of its own: the arguments' words (rm "$@"
+				// with -rf ~ is rm -rf ~).
+				split = true
+			case name == "@" && strings.Contains(a, "${@:"):
+				// A slice of them (${@:2}, ${@: -1}): any of the
+				// values, whole.
+				a = atSliceRe().ReplaceAllLiteralString(a, val)
+			case strings.Contains(a, "${"+name):
+				a = g.expandParams(a, place{}, map[string]string{name: val})
+			}
+			w.Argv[i] = re.ReplaceAllLiteralString(a, val)
+		}
+		versions := [2]shell.Segment{w}
+		if split {
+			versions[0] = splitWords(v, w, blanks, func(i int) bool { return atWord(v.Argv[i]) })
+		}
+		splits := func(i int) bool { return w.Argv[i] != v.Argv[i] && strings.ContainsAny(w.Argv[i], ifs) }
+		if anyIndex(len(w.Argv), splits) {
+			// Unquoted, a word holding the value is split at the
+			// characters of IFS (c="-rf $HOME"; rm $c; "/tmp/$@" with
+			// two arguments is two words; IFS=, c="-rf,$HOME"): the
+			// guard cannot tell quoted from unquoted, so both are
+			// tried.
+			versions[1] = splitWords(v, w, ifs, splits)
+			if slices.Equal(versions[1].Argv, versions[0].Argv) {
+				versions[1].Argv = nil
+			}
+		}
+		for _, w := range versions {
+			switch {
+			case len(w.Argv) == 0:
+			case w.Argv[0] != v.Argv[0]:
+				out = append(out, g.renamed(w, ifs)...)
+			default:
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // blanks are the characters of the default IFS.
