@@ -494,7 +494,7 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 		f, ok = g.pipeline(segs, i, s, at, project)
 	}
 	if !ok {
-		f, ok = g.substitutedScript(s, at, project)
+		f, ok = g.substitutedScript(segs, s, at, project)
 	}
 	if !ok {
 		f, ok = g.redirects(s)
@@ -978,24 +978,73 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 	if j < 0 || !shells[s.Name] || (segs[j].Name != "echo" && segs[j].Name != "printf") {
 		return finding{}, false
 	}
-	script := strings.Join(segs[j].Args(), " ")
-	if segs[j].Name == "printf" || segs[j].Flag("e") {
-		script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+	var asked finding
+	ask := false
+	if at.depth == 0 && overflowedVar(segs[j], g.lineVars(segs, at)) {
+		// It prints what a variable given more values than the guard
+		// tries holds: a script the guard cannot all see.
+		asked, ask = finding{rule: ruleUnseen, cmd: truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200), ask: true,
+			why: "runs a script printed from a variable the line gives more values than the guard tries"}, true
 	}
-	if strings.TrimSpace(script) == "" {
-		return finding{}, false
-	}
-	f, ok := g.nested(script, at, project)
-	if ok {
+	for _, script := range g.echoScripts(segs[j], segs, at) {
+		f, ok := g.nested(script, at, project)
+		if !ok {
+			continue
+		}
 		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
+		if !f.ask {
+			return f, true
+		}
+		if !ask {
+			asked, ask = f, true
+		}
 	}
-	return f, ok
+	return asked, ask
+}
+
+// echoScripts returns the scripts an echo or printf segment prints: its
+// words after echo's own options (echo rm -rf ~ prints rm -rf ~), with
+// printf's and echo -e's \n and \t, once as written and once for each
+// version of it with the values of the variables of line (c="rm -rf
+// ~"; echo "$c"), in a line that is not itself such a script (at.depth
+// 0: a version per variable value at every depth would multiply the
+// scripts judged at each).
+func (g *dangerGuard) echoScripts(echo shell.Segment, line []shell.Segment, at place) []string {
+	versions := []shell.Segment{echo}
+	if at.depth == 0 && slices.ContainsFunc(echo.Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
+		versions = append(versions, g.varVariants(echo, g.lineVars(line, at))...)
+	}
+	var out []string
+	for _, v := range versions {
+		if len(v.Argv) == 0 || v.Name != echo.Name {
+			continue
+		}
+		words, escapes := v.Argv[1:], v.Name == "printf"
+		for v.Name == "echo" && len(words) > 0 && len(words[0]) > 1 && strings.Trim(words[0], "-neE") == "" && words[0][0] == '-' {
+			escapes = escapes || strings.Contains(words[0], "e")
+			words = words[1:]
+		}
+		if v.Name == "printf" && len(words) > 1 && words[0] == "-v" {
+			words = words[2:]
+		}
+		if len(words) > 0 && words[0] == "--" && v.Name == "printf" {
+			words = words[1:]
+		}
+		script := strings.Join(words, " ")
+		if escapes {
+			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+		}
+		if strings.TrimSpace(script) != "" && !slices.Contains(out, script) {
+			out = append(out, script)
+		}
+	}
+	return out
 }
 
 // substitutedScript applies every rule to a script that a shell, source
 // or . reads from a process substitution of echo or printf: `. <(echo
 // "rm -rf ~")`, `bash < <(printf ...)`.
-func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string) (finding, bool) {
+func (g *dangerGuard) substitutedScript(line []shell.Segment, s shell.Segment, at place, project string) (finding, bool) {
 	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
 		return finding{}, false
 	}
@@ -1017,16 +1066,11 @@ func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project strin
 		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
 			continue
 		}
-		script := strings.Join(segs[0].Args(), " ")
-		if segs[0].Name == "printf" || segs[0].Flag("e") {
-			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
-		}
-		if strings.TrimSpace(script) == "" {
-			continue
-		}
-		if f, ok := g.nested(script, at, project); ok {
-			f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
-			return f, true
+		for _, script := range g.echoScripts(segs[0], line, at) {
+			if f, ok := g.nested(script, at, project); ok {
+				f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
+				return f, true
+			}
 		}
 	}
 	return finding{}, false

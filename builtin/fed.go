@@ -54,6 +54,15 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 	if via == "xargs" {
 		text = "xargs " + text
 	}
+	if len(items) > 0 && shells[sub.Name] && sub.Flag("c") && len(sub.Args()) == 0 {
+		// xargs sh -c <<< "rm -rf ~": what xargs gives is the script
+		// (one item with -0 or -d, the first word otherwise: all of
+		// them, joined, are judged).
+		if f, ok := g.nested(strings.Join(items, " "), at, project); ok {
+			f.cmd = truncate(text, 150) + "` runs `" + f.cmd
+			return f, true
+		}
+	}
 	if len(items) > 0 {
 		full := sub
 		if sub.Name == "find" {

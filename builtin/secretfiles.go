@@ -696,6 +696,12 @@ func operands(s shell.Segment, o readerOpts) []string {
 
 // checkCommand checks a Bash command line.
 func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
+	return sc.checkLine(line, cwd, 0)
+}
+
+// checkLine is checkCommand for a line nested depth scripts deep (a
+// script echo pipes into a shell: pipedScript).
+func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool) {
 	if strings.TrimSpace(line) == "" {
 		return secretHit{}, false
 	}
@@ -732,6 +738,9 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 				return h, true
 			}
 		}
+		if h, ok := sc.pipedScript(segs, i, &start, cwd, depth); ok {
+			return h, true
+		}
 		if len(vars[""]) > 0 {
 			// A reader of a file named by a variable the line gives more
 			// values than the guard tries, or a command so named: its
@@ -750,6 +759,36 @@ func (sc *secretChecker) checkCommand(line, cwd string) (secretHit, bool) {
 	}
 	if sc.sys.IsWindows() && strings.IndexByte(line, '\\') >= 0 {
 		return sc.rawWindowsWords(line, cwd, segs)
+	}
+	return secretHit{}, false
+}
+
+// pipedScript judges the script echo or printf pipes straight into a
+// shell, segs[i] (echo "cat .env" | bash), as dangerous-commands does.
+func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineStart, cwd string, depth int) (secretHit, bool) {
+	s := segs[i]
+	if (s.Op != "|" && s.Op != "|&") || !shells[s.Name] || !runsStdin(s) {
+		return secretHit{}, false
+	}
+	j := i - 1
+	for j >= 0 && segs[j].Subshell && !s.Subshell {
+		j--
+	}
+	if j < 0 || segs[j].Name != "echo" && segs[j].Name != "printf" {
+		return secretHit{}, false
+	}
+	if depth >= maxNested {
+		return secretHit{file: s.Name, how: "it runs scripts nested too deeply for the guard to check"}, true
+	}
+	at := start.at(sc.sys)
+	at.depth = depth
+	if depth == 0 && overflowedVar(segs[j], sc.dirs.lineVars(segs, at)) {
+		return secretHit{file: s.Name, how: "it runs a script printed from a variable given more values than the guard tries"}, true
+	}
+	for _, script := range sc.dirs.echoScripts(segs[j], segs, at) {
+		if h, ok := sc.checkLine(script, cwd, depth+1); ok {
+			return h, true
+		}
 	}
 	return secretHit{}, false
 }

@@ -225,6 +225,7 @@ const maxPositional = 4096
 // grow past maxVarLen lists its variable under "", as one given too many
 // values is.
 func resolveRefs(vars map[string][]string) {
+	defer unknownSpreads(vars)
 	budget := map[string]int{}
 	overflow := func(name string) { notAllKnown(vars, name) }
 	for range maxVarValues {
@@ -268,6 +269,24 @@ func resolveRefs(vars map[string][]string) {
 		}
 		if !added {
 			return
+		}
+	}
+}
+
+// unknownSpreads lists under "" every variable a value of which uses one
+// listed there (x over "${a[@]}" with a given too many values): its
+// values are not all known either.
+func unknownSpreads(vars map[string][]string) {
+	for changed := true; changed && len(vars[""]) > 0; {
+		changed = false
+		for name, values := range vars {
+			if name == "" || slices.Contains(vars[""], name) {
+				continue
+			}
+			if slices.ContainsFunc(values, func(v string) bool { return unknownIn(vars, v) }) {
+				notAllKnown(vars, name)
+				changed = true
+			}
 		}
 	}
 }
@@ -702,7 +721,15 @@ func varUseRe(name string) *regexp.Regexp {
 // overflowedVar reports whether s uses, in its words, a variable that the
 // line gives more values than the guard tries.
 func overflowedVar(s shell.Segment, vars map[string][]string) bool {
-	return unknownIn(vars, s.Argv...)
+	if len(vars[""]) == 0 {
+		return false
+	}
+	for i, a := range s.Argv {
+		if (i >= len(s.Literal) || !s.Literal[i]) && unknownIn(vars, a) {
+			return true // '$x' is no use of x
+		}
+	}
+	return false
 }
 
 // unknownIn reports whether one of words uses a variable that the line
