@@ -54,7 +54,7 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 	}
 	add := func(a string) {
 		name, value, ok := strings.Cut(a, "=")
-		name = strings.TrimSuffix(name, "+")
+		name, appends := strings.CutSuffix(name, "+")
 		if !ok || !varNameRe().MatchString(name) {
 			return
 		}
@@ -72,7 +72,11 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 				}
 			}
 			// All of them, for an array that holds a command
-			// ("${a[@]}" ~ with a=(rm -rf)), then each.
+			// ("${a[@]}" ~ with a=(rm -rf)), then each; a+=(x) adds
+			// to the elements before (a=(-rf); a+=(~) is -rf ~).
+			if i := slices.IndexFunc(lists, func(l itemList) bool { return l.name == name }); appends && i >= 0 {
+				words = slices.Concat(lists[i].items, words)
+			}
 			lists = append(lists, itemList{name, words})
 			if len(words) > 1 {
 				addValue(name, strings.Join(words, " "))
@@ -244,12 +248,15 @@ func resolveRefs(vars map[string][]string) {
 					if ref == "*" {
 						ref = "@"
 					}
-					if ref == name || seen[ref] {
+					if seen[ref] {
 						continue
 					}
 					seen[ref] = true
 					re := varUseRe(ref)
 					for _, rv := range vars[ref] {
+						if ref == name && re.MatchString(rv) {
+							continue // x=$x:y takes x's values without x
+						}
 						if budget[name]++; budget[name] > maxResolves {
 							overflow(name) // not all known
 							break
@@ -371,7 +378,7 @@ var declNames = map[string]bool{"export": true, "declare": true, "typeset": true
 
 var (
 	varNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	atSliceRe = lazyRegexp(`\$\{@:[^}]*\}`)
+	atSliceRe = lazyRegexp(`\$\{[@*]:[^}]*\}`)
 	// indirectRe matches an indirection, ${!x} (not ${!x*}, ${!x[@]}).
 	indirectRe = lazyRegexp(`\$\{!([A-Za-z_][A-Za-z0-9_]*|[0-9]+)\}`)
 	varRefRe   = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?[}:#%/^,+=?-]|\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*])`)
@@ -578,7 +585,7 @@ func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name stri
 				// A word of its own: the arguments' words (rm "$@"
 				// with -rf ~ is rm -rf ~).
 				split = true
-			case name == "@" && strings.Contains(a, "${@:"):
+			case name == "@" && (strings.Contains(a, "${@:") || strings.Contains(a, "${*:")):
 				// A slice of them (${@:2}, ${@: -1}): any of the
 				// values, whole.
 				a = atSliceRe().ReplaceAllLiteralString(a, val)
@@ -760,7 +767,7 @@ func unknownIn(vars map[string][]string, words ...string) bool {
 // ${NAME#x}...); $@, $*, ${@}, ${*} for "@"; $1 and ${1}, but ${10} only.
 func usesVar(a, name string) bool {
 	if name == "@" {
-		return strings.Contains(a, "$@") || strings.Contains(a, "$*") || strings.Contains(a, "${@}") || strings.Contains(a, "${*}")
+		return strings.Contains(a, "$@") || strings.Contains(a, "$*") || strings.Contains(a, "${@") || strings.Contains(a, "${*")
 	}
 	digits := strings.Trim(name, "0123456789") == ""
 	for i := 0; i < len(a); i++ {

@@ -64,6 +64,15 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`set -- "" home . ./. ././. ./././. ././././. ./././././. dev; IFS=/; rm -rf "$*"`, "ask"},
 		{`c=-rfX$HOME; rm ${c/X/ }`, "deny"},
 		{`x=1; rm ${x:+-rf $HOME}`, "deny"},
+		// Slices of "$*", appended arrays, a variable given its own
+		// value and more.
+		{`set -- a b c d e f g h; set -- x ~; rm -rf "${@:2}"`, "ask"},
+		{`set -- a b c d e f g h; set -- x .env; cat "${@:2}"`, "secrets"},
+		{`set -- -rf ~; rm ${*:1}`, "deny"},
+		{`set -- .env; cat ${*:1}`, "secrets"},
+		{`a=(-rf); a+=(~); rm "${a[@]}"`, "deny"},
+		{`set -- -rf; set -- "$@" ~; rm "$@"`, "deny"},
+		{`x=/; x=$x/home; rm -rf $x`, "deny"},
 		// Indirection: ${!x} is the variable x names.
 		{`x=HOME; rm -rf "${!x}"`, "deny"},
 		{`bash -c 'rm -rf "${!1}"' _ HOME`, "deny"},
