@@ -10,7 +10,8 @@ import (
 
 // Handle fires ev and answers in its protocol's format. An event the
 // catalog does not have is answered with the host's empty reply (never a
-// block) and reported on stderr: an unknown name as such, a real host
+// block) and reported on stderr: an unknown name as such (and in the
+// host's message channel, where the host has one), a real host
 // event that has no catalog event (Mapping.Unsupported) as the host's,
 // and not at all for a Silent one unless opts.Verbose.
 func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (Reply, error) {
@@ -22,7 +23,13 @@ func Handle(ctx context.Context, eng *engine.Engine, ev *Event, opts Options) (R
 			m, known := p.Events()[ev.HostEvent]
 			switch {
 			case !known || !m.Unsupported:
-				r.Stderr = fmt.Sprintf("hookctl: %v (ignored)", err)
+				// A name neither the catalog nor the host has: said in
+				// the host's message channel too, which its user sees
+				// (stderr alone is Claude Code's debug log), as serve
+				// says it.
+				msg := fmt.Sprintf("hookctl: %v (ignored)", err)
+				r = p.Warn(ev, msg)
+				r.Stderr = msg
 			case !m.Silent || opts.Verbose:
 				r.Stderr = fmt.Sprintf("hookctl: %q is a %s event with no hookctl event: no hook runs for it (ignored)", ev.HostEvent, p.Title())
 			}

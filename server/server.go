@@ -778,7 +778,9 @@ func withSystemMessage(body []byte, msg string) []byte {
 			return body
 		}
 	}
-	if prev, _ := top["systemMessage"].(string); prev != "" {
+	if prev, _ := top["systemMessage"].(string); strings.Contains(prev, msg) {
+		return body // said already
+	} else if prev != "" {
 		msg = prev + "\n\n" + msg
 	}
 	top["systemMessage"] = msg
