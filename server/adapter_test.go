@@ -53,9 +53,9 @@ func TestServer(t *testing.T) {
 		t.Fatalf("%d %v", code, m)
 	}
 	// The URL's event and the payload's disagree: no hook runs, and the
-	// reply is a block (an error status would be no objection to Claude
-	// Code), as hookctl claude exits 2.
-	if code, m, _ := post("/claude/Stop", rm); code != 200 || m["decision"] != "block" || m["continue"] != nil {
+	// reply is the payload's event's block (an error status would be no
+	// objection to Claude Code), as hookctl claude exits 2.
+	if code, m, _ := post("/claude/Stop", rm); code != 200 || m["hookSpecificOutput"].(map[string]any)["permissionDecision"] != "deny" {
 		t.Fatalf("mismatched event: %d %v", code, m)
 	}
 	code, m, h := post("/v1/fire/PreToolUse", rm)

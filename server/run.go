@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -199,7 +200,7 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		return h
 	}
 	wopts := []assemble.WatchOption{assemble.WithInterval(cfg.ReloadInterval),
-		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store), assemble.WithEnv(projectEnv(cfg.ProjectDir)))}
+		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store), assemble.WithEnv(projectEnv(configProject(cfg.Path))))}
 	if poller != nil {
 		status["trust"] = "signed bundle"
 		status["bundle"] = cfg.Bundle.URL
@@ -453,9 +454,32 @@ func backendOf(c *assemble.Config) state.Backend {
 	return b
 }
 
+// configProject is the project a configuration is the project layer of,
+// by where it is: the directory holding .claude/hooks.hcl, .hookctl/ or
+// hooks.hcl; "" for a configuration elsewhere (a shared one: each call's
+// cwd is then the project, as before).
+func configProject(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil || path == "" {
+		return ""
+	}
+	dir, base := filepath.Dir(abs), filepath.Base(abs)
+	switch {
+	case base == "hooks.hcl" && filepath.Base(dir) == ".claude":
+		return filepath.Dir(dir)
+	case base == ".hookctl":
+		return dir
+	case filepath.Base(dir) == ".hookctl":
+		return filepath.Dir(dir)
+	case base == "hooks.hcl":
+		return dir
+	}
+	return ""
+}
+
 // projectEnv is the environment the configuration reads under serve: the
-// process's, with CLAUDE_PROJECT_DIR the project serve answers for when
-// the process has none. Claude Code sets that variable for its command
+// process's, with CLAUDE_PROJECT_DIR the project of serve's configuration
+// (configProject) when the process has none. Claude Code sets that variable for its command
 // hooks but gives an http hook no environment, and the payload's cwd
 // follows the agent's cd: without it, dangerous-commands took the cwd
 // for the project, and `cd .. && rm -rf project` passed its rm-project

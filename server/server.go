@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -519,7 +520,10 @@ func (s *Server) admit(ctx context.Context) (release func(), err error) {
 // status an error reply would have, the error and as much of the body as
 // was read (at most its first 64 KiB), or as an error reply when refuse
 // is nil.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, refuse func(code int, err error, head []byte)) (data []byte, done func(), ok bool) {
+//
+// by, when not zero, is when the caller stops waiting (a hook request's
+// host_timeout): a request still queued or read then is refused.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, by time.Time, refuse func(code int, err error, head []byte)) (data []byte, done func(), ok bool) {
 	var head headReader
 	fail := func(code int, err error) {
 		if refuse == nil {
@@ -548,13 +552,22 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, refuse func(co
 	if r.ContentLength > in.MaxBytes {
 		s.refused.Add(1)
 		s.reject(LimitBytes)
-		if refuse != nil {
-			s.readHead(w, r, &head)
-		}
+		// Not read at all: no client of a hook route sends such a body,
+		// and waiting for one would let a client hold a connection.
+		w.Header().Set("Connection", "close")
 		fail(http.StatusRequestEntityTooLarge, &InputError{Err: &LimitError{Limit: LimitBytes, Max: in.MaxBytes}})
 		return nil, nil, false
 	}
-	release, err := s.admit(r.Context())
+	actx := r.Context()
+	if !by.IsZero() {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithDeadline(actx, by)
+		defer cancel()
+	}
+	release, err := s.admit(actx)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		err = &BusyError{Limit: "queue-timeout", What: "no request slot free before the caller stops waiting (host_timeout)"}
+	}
 	if err != nil {
 		if refuse != nil {
 			s.readHead(w, r, &head)
@@ -562,7 +575,11 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, refuse func(co
 		fail(http.StatusServiceUnavailable, err)
 		return nil, nil, false
 	}
-	_ = rc.SetReadDeadline(time.Now().Add(s.lim.ReadTimeout))
+	readBy := time.Now().Add(s.lim.ReadTimeout)
+	if !by.IsZero() && by.Before(readBy) {
+		readBy = by
+	}
+	_ = rc.SetReadDeadline(readBy)
 	head.r = r.Body
 	data, reserved, err := readBounded(&head, in, &s.mem)
 	done = func() {
@@ -646,11 +663,18 @@ func (h *headReader) Read(p []byte) (int, error) {
 
 func (h *headReader) bytes() []byte { return h.head }
 
+// headWait bounds the wait for the part of a refused request's body
+// readHead reads: what came with the request's headers, as a host's
+// request does, not what a slow client may send later (a client holding
+// connections with bodies it never sends would keep the server's
+// connections, /healthz's included, from others).
+const headWait = 5 * time.Millisecond
+
 // readHead reads the first part of a body the server will not read whole
-// (refused before it is), for its event's name, within a second.
+// (refused before it is), for its event's name, within headWait.
 func (s *Server) readHead(w http.ResponseWriter, r *http.Request, head *headReader) {
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(min(time.Second, s.lim.ReadTimeout)))
+	_ = rc.SetReadDeadline(time.Now().Add(headWait))
 	head.r = r.Body
 	_, _ = io.Copy(io.Discard, io.LimitReader(head, headLimit))
 	_ = rc.SetReadDeadline(time.Now())
@@ -685,19 +709,22 @@ func (s *Server) answerHook(w http.ResponseWriter, r *http.Request, host string)
 		call.Body, call.Failure = head, err
 		s.replyHook(w, r, call)
 	}
-	data, done, ok := s.readBody(w, r, refuse)
+	var by time.Time
+	var bad error
+	if v := r.URL.Query().Get("host_timeout"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			bad = &InputError{Err: fmt.Errorf("host_timeout %q: want a positive duration (60s)", v)}
+		} else {
+			call.HostTimeout, by = d, start.Add(runtime.Deadline(d))
+		}
+	}
+	data, done, ok := s.readBody(w, r, by, refuse)
 	if !ok {
 		return
 	}
 	defer done()
-	call.Body = data
-	if v := r.URL.Query().Get("host_timeout"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			call.Failure = &InputError{Err: fmt.Errorf("host_timeout %q: want a positive duration (60s)", v)}
-		}
-		call.HostTimeout = d
-	}
+	call.Body, call.Failure = data, bad
 	s.replyHook(w, r, call)
 }
 
@@ -738,15 +765,17 @@ func (s *Server) replyHook(w http.ResponseWriter, r *http.Request, call HookCall
 
 // httpBlock is the reply body of a block the host reads from a command
 // hook's exit status, which HTTP cannot carry: a top-level block with the
-// reason. Claude Code reads a block of some events (TaskCompleted,
-// TeammateIdle) only from the exit status: for them, and for a block
-// whose event cannot be told, the reply also stops the agent
+// reason, or for Claude Code the event's own block (a PreToolUse deny, an
+// Elicitation declined). Claude Code reads a block of some events
+// (TaskCompleted, TeammateIdle) only from the exit status: for them, and
+// for a block whose event cannot be told, the reply also stops the agent
 // (continue:false), the only stop an http hook can give, and says why.
 // The event is the reply's, else the one the top level of the input's
 // first 64 KiB names (input that could not be read whole), else the
 // URL's.
 func httpBlock(call HookCall, reply Reply) []byte {
-	m := map[string]any{"decision": "block", "reason": reply.Stderr}
+	reason := strings.TrimSpace(reply.Stderr)
+	m := map[string]any{"decision": "block", "reason": reason}
 	if call.Host == claude.Name {
 		event := reply.Event
 		if event == "" {
@@ -756,11 +785,22 @@ func httpBlock(call HookCall, reply Reply) []byte {
 			event = call.Event
 		}
 		event = protocol.CatalogName(event)
-		if !protocol.KnownEvent(event) || claude.BlocksByExitStatus(event) {
-			m["continue"], m["stopReason"] = false, reply.Stderr
-		}
-		if event != "" && claude.BlocksByExitStatus(event) {
-			m["systemMessage"] = fmt.Sprintf("hookctl: a hook blocked %s, which Claude Code reads from a command hook's exit status only; an http hook cannot give one, so the agent is stopped instead: %s", event, strings.TrimSpace(reply.Stderr))
+		switch {
+		case !protocol.KnownEvent(event) || claude.BlocksByExitStatus(event):
+			m["continue"], m["stopReason"] = false, reason
+			if event != "" && claude.BlocksByExitStatus(event) {
+				m["systemMessage"] = fmt.Sprintf("hookctl: a hook blocked %s, which Claude Code reads from a command hook's exit status only; an http hook cannot give one, so the agent is stopped instead: %s", event, reason)
+			}
+		case event == "Elicitation" || event == "ElicitationResult":
+			// Exit status 2 declines: over HTTP, the declining action.
+			m = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event, "action": "decline"}, "systemMessage": reason}
+		default:
+			p := claude.New()
+			if ev, err := p.Decode(map[string]any{"hook_event_name": event}, ""); err == nil {
+				if r := p.Block(ev, reason); r.ExitCode == 0 && (bytes.Contains(r.Stdout, []byte(`"decision"`)) || bytes.Contains(r.Stdout, []byte(`"permissionDecision"`))) {
+					return r.Stdout
+				}
+			}
 		}
 	}
 	b, _ := json.Marshal(m)
@@ -818,7 +858,7 @@ func answerWith(eng *engine.Engine, gate func() error) AnswerFunc {
 
 // fire runs an event and returns the outcome.
 func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
-	data, done, ok := s.readBody(w, r, nil)
+	data, done, ok := s.readBody(w, r, time.Time{}, nil)
 	if !ok {
 		return
 	}

@@ -680,9 +680,35 @@ func TestServeBlocksWhatOnlyAnExitStatusCarries(t *testing.T) {
 	if r.code != 200 || r.body["continue"] != false || !strings.Contains(r.raw, "the max-depth limit") {
 		t.Fatalf("deep TaskCompleted: %d %s", r.code, r.raw)
 	}
+	// Elicitation reads no top-level block: exit status 2 declines it,
+	// and so does the reply.
+	r = do(t, c, "POST", url+"/claude", `{"hook_event_name":"Elicitation","requested_schema":`+deep+`}`)
+	if hso, _ := r.body["hookSpecificOutput"].(map[string]any); r.code != 200 || hso["action"] != "decline" {
+		t.Fatalf("deep Elicitation: %d %s", r.code, r.raw)
+	}
 	far := strings.Repeat("[", 40000) + strings.Repeat("]", 40000) // past the 64 KiB read for the name
 	r = do(t, c, "POST", url+"/claude", `{"x":`+far+`,"hook_event_name":"PreToolUse"}`)
 	if r.code != 200 || r.body["continue"] != false || r.body["decision"] != "block" {
 		t.Fatalf("deep, event after: %d %s", r.code, r.raw)
 	}
 }
+
+// TestServeBusyWithinTheHostTimeout: a request queued behind busy slots
+// waited the whole --queue-timeout whatever its host_timeout, and its
+// block came after the host had stopped waiting (and run the action): it
+// is now refused by the host's deadline.
+func TestServeBusyWithinTheHostTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	e := gateEngine(t, release)
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxInFlight: 1, MaxQueue: 4, QueueTimeout: time.Minute}))
+	url := serveReal(t, srv)
+	c := freshClient()
+	go func() { _, _ = tryDo(c, "POST", url+"/claude", `{"hook_event_name":"Stop"}`) }()
+	waitFor(t, func() bool { return load(t, c, url)["in_flight"] == 1.0 })
+	r := do(t, c, "POST", url+"/claude?host_timeout=2s", rmPayload)
+	if !refused("/claude", r.code, 0, r.raw, "before the caller stops waiting (host_timeout)") {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+}
+

@@ -281,11 +281,16 @@ func TestPayloadNumbersAgreeAcrossTransports(t *testing.T) {
 			return fmt.Sprintf("status %d: %s", resp.StatusCode, body)
 		}
 		// Input no hook could run for is hookctl claude's exit 2: over
-		// HTTP a top-level block.
+		// HTTP the event's block (a deny) or a top-level block, saying so.
 		var top struct {
 			Decision string `json:"decision"`
+			Specific struct {
+				Decision string `json:"permissionDecision"`
+				Reason   string `json:"permissionDecisionReason"`
+			} `json:"hookSpecificOutput"`
 		}
-		if json.Unmarshal(body, &top) == nil && top.Decision == "block" {
+		if json.Unmarshal(body, &top) == nil && (top.Decision == "block" ||
+			top.Specific.Decision == "deny" && (strings.Contains(top.Specific.Reason, "no hook ran") || strings.Contains(top.Specific.Reason, "no hook could run"))) {
 			return `"refused"`
 		}
 		return claudeOutcome(0, body)

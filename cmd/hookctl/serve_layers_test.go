@@ -84,7 +84,7 @@ func TestServeTrustedWithAManagedLayer(t *testing.T) {
 // which follows the agent's cd, for the project: `rm -rf proj` run from
 // proj's parent was denied by `hookctl claude` (rm-project, with
 // $CLAUDE_PROJECT_DIR) and allowed by serve. serve's project (its
-// $CLAUDE_PROJECT_DIR, else the directory it runs in) is now the
+// $CLAUDE_PROJECT_DIR, else its configuration's project) is now the
 // built-ins'.
 func TestServeProcessProjectIsServes(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "proj")
@@ -98,6 +98,21 @@ func TestServeProcessProjectIsServes(t *testing.T) {
 	r := request("POST", p.base+"/claude", payload)
 	if r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) || !strings.Contains(r.raw, "rm-project") {
 		t.Fatalf("serve: %d %s %v\n%s", r.code, r.raw, r.err, p.stderr)
+	}
+	// serve started elsewhere (a service, one serve for several
+	// projects): the project is its configuration's, or, for a
+	// configuration in no project, each call's cwd, as before.
+	elsewhere := startServeIn(t, t.TempDir(), "--config", cfg, "--allow-untrusted")
+	shared := filepath.Join(t.TempDir(), "shared.hcl")
+	writeFile(t, shared, "builtin \"dangerous-commands\" {}\n")
+	sharedServe := startServeIn(t, t.TempDir(), "--config", shared, "--allow-untrusted")
+	inProject := `{"session_id":"s","hook_event_name":"PreToolUse","cwd":"` + proj + `","tool_name":"Bash","tool_input":{"command":"rm -rf ` + proj + `"}}`
+	for _, c := range []struct {
+		base, payload string
+	}{{elsewhere.base, payload}, {elsewhere.base, inProject}, {sharedServe.base, inProject}} {
+		if r := request("POST", c.base+"/claude", c.payload); r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) {
+			t.Errorf("%s %s: %d %s %v", c.base, c.payload, r.code, r.raw, r.err)
+		}
 	}
 	// As hookctl claude answers it, run by Claude Code.
 	cmd := exec.Command("hookctl", "claude", "--config", cfg, "--allow-untrusted")
