@@ -711,4 +711,3 @@ func TestServeBusyWithinTheHostTimeout(t *testing.T) {
 		t.Fatalf("%d %s", r.code, r.raw)
 	}
 }
-
