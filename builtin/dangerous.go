@@ -249,6 +249,15 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 		if len(s.Dirs) > 0 {
 			places, overflow = g.placesOf(&memo, s, start[0], vars)
 		}
+		for _, script := range scriptValues(s, vars, start[0].depth) {
+			// eval "$s", bash -c "$s": the value is a script, read as
+			// one (s='cd ~ && rm -rf *'), not as a command's words.
+			for _, p := range places {
+				if f, ok := g.nested(script, p, project); keep(&asked, &ask, f, ok) {
+					return f, true
+				}
+			}
+		}
 		variants := g.varVariants(s, vars)
 		for vi := -1; vi < len(variants); vi++ {
 			v := s
@@ -257,18 +266,12 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 			}
 			for _, p := range places {
 				e := g.expandSegment(v, p)
-				f, ok := g.segment(segs, i, e, p, project)
+				f, ok := g.segment(segs, i, e, p, project, vars)
 				if !ok {
 					f, ok = g.outsideProject(e, p.cwd, project)
 				}
-				if !ok {
-					continue
-				}
-				if !f.ask {
+				if keep(&asked, &ask, f, ok) {
 					return f, true
-				}
-				if !ask {
-					asked, ask = f, true
 				}
 			}
 		}
@@ -305,9 +308,12 @@ func (g *dangerGuard) mayDelete(s shell.Segment, vars map[string][]string, place
 		return finding{}, false
 	}
 	unknown := ""
-	for _, a := range s.Argv[1:] {
+	for k, a := range s.Argv[1:] {
 		if a == "--" && s.Name == "rm" {
 			break // operands only after it: none is an option
+		}
+		if s.Name == "find" && findValued[s.Argv[k]] {
+			continue // -name "$X": a pattern, not an action
 		}
 		if g.unknownWord(s, a, vars) {
 			unknown = a
@@ -334,6 +340,16 @@ func (g *dangerGuard) mayDelete(s shell.Segment, vars map[string][]string, place
 		}
 	}
 	return finding{}, false
+}
+
+// findValued are find's tests and options whose value is the next word.
+var findValued = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true,
+	"-newer": true, "-anewer": true, "-cnewer": true, "-samefile": true, "-mtime": true, "-mmin": true,
+	"-atime": true, "-amin": true, "-ctime": true, "-cmin": true, "-size": true, "-user": true, "-group": true,
+	"-uid": true, "-gid": true, "-perm": true, "-maxdepth": true, "-mindepth": true, "-links": true,
+	"-inum": true, "-fstype": true, "-printf": true, "-context": true,
 }
 
 // unknownWord reports whether a word of s holds an expansion the guard
@@ -380,6 +396,20 @@ func unknownUse(s shell.Segment, vars map[string][]string) string {
 		return "deletes files in a directory named by" + more
 	}
 	return ""
+}
+
+// keep records a finding of a line's, if any (ok): the first ask is kept
+// in *asked (*ask set); a deny decides the line, which keep reports.
+func keep(asked *finding, ask *bool, f finding, ok bool) bool {
+	switch {
+	case !ok:
+		return false
+	case !f.ask:
+		return true
+	case !*ask:
+		*asked, *ask = f, true
+	}
+	return false
 }
 
 // deletes reports whether a command deletes files recursively, as far as
@@ -487,17 +517,20 @@ func (g *dangerGuard) allowed(text string) bool {
 }
 
 // segment applies the rules to one command (segs[i] is s), run in cwd.
-func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
 	cwd := at.cwd
 	f, ok := g.rules(s, cwd, project)
 	if !ok {
-		f, ok = g.pipeline(segs, i, s, at, project)
+		f, ok = g.pipeline(segs, i, s, at, project, vars)
 	}
 	if !ok {
-		f, ok = g.substitutedScript(segs, s, at, project)
+		f, ok = g.substitutedScript(s, at, project, vars)
 	}
 	if !ok {
 		f, ok = g.redirects(s)
+	}
+	if !ok {
+		f, ok = g.subscriptCode(s, at, project)
 	}
 	if !ok {
 		f, ok = g.fed(segs, i, s, at, project)
@@ -927,7 +960,7 @@ func interpreterFlags(name string) ([]string, bool) {
 func runsStdin(s shell.Segment) bool {
 	if shells[s.Name] {
 		args := s.Args()
-		return len(args) == 0 || s.Flag("s")
+		return len(args) == 0 || s.Flag("s") || stdinPath(args[0]) || slices.Contains(s.Argv[1:], "-")
 	}
 	flags, ok := interpreterFlags(s.Name)
 	if !ok || (len(flags) > 0 && s.Flag(flags...)) {
@@ -942,11 +975,11 @@ var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
 // pipeline flags a shell or interpreter fed by curl or wget through a
 // pipe, anywhere upstream in the same pipeline, and a shell fed a
 // dangerous script by echo or printf.
-func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
 	if (s.Op != "|" && s.Op != "|&") || !runsStdin(s) {
 		return finding{}, false
 	}
-	if f, ok := g.echoedScript(segs, i, s, at, project); ok {
+	if f, ok := g.echoedScript(segs, i, s, at, project, vars); ok {
 		return f, true
 	}
 	cur := i
@@ -968,35 +1001,99 @@ func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at 
 	return finding{}, false
 }
 
+// subscriptBuiltins are the builtins that take a variable name, which
+// may be an array element whose subscript bash evaluates, running a
+// command substitution in it however the word was quoted (printf -v
+// 'a[$(rm -rf ~)]' %s x).
+var subscriptBuiltins = map[string]bool{
+	"printf": true, "declare": true, "typeset": true, "local": true, "readonly": true, "export": true,
+	"read": true, "let": true, "test": true, "[": true, "unset": true, "mapfile": true, "readarray": true, "getopts": true,
+}
+
+// subscriptCode applies every rule to the code in an array subscript of a
+// builtin's argument.
+func (g *dangerGuard) subscriptCode(s shell.Segment, at place, project string) (finding, bool) {
+	if !subscriptBuiltins[s.Name] {
+		return finding{}, false
+	}
+	for _, a := range s.Argv[1:] {
+		i := strings.IndexByte(a, '[')
+		if i < 0 {
+			continue
+		}
+		for _, m := range subscriptSubstRe().FindAllStringSubmatch(a[i:], -1) {
+			code := m[1] + m[2]
+			if f, ok := g.nested(code, at, project); ok {
+				f.cmd = truncate(strings.Join(s.Argv, " "), 200) + "` runs `" + f.cmd
+				return f, true
+			}
+		}
+	}
+	return finding{}, false
+}
+
+var subscriptSubstRe = lazyRegexp("\\$\\(([^()]*)\\)|`([^`]*)`")
+
+// stdinPath reports whether a file name is standard input (bash
+// /dev/stdin reads its script there).
+func stdinPath(name string) bool {
+	switch name {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// pipeSource returns the index of the command whose output reaches
+// segs[i]'s standard input through a pipe, past the commands nested in
+// substitutions of it and past commands that pass their input on (tee,
+// cat of standard input): echo x | tee /dev/null | bash is echo's. -1
+// when there is none.
+func pipeSource(segs []shell.Segment, i int) int {
+	for {
+		s := segs[i]
+		if s.Op != "|" && s.Op != "|&" {
+			return -1
+		}
+		j := i - 1
+		for j >= 0 && segs[j].Subshell && !s.Subshell {
+			j--
+		}
+		if j < 0 {
+			return -1
+		}
+		p := segs[j]
+		args := p.Args()
+		if p.Name == "tee" || p.Name == "cat" && (len(args) == 0 || len(args) == 1 && stdinPath(args[0])) {
+			i = j
+			continue
+		}
+		return j
+	}
+}
+
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
-func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
-	j := i - 1
-	for j >= 0 && segs[j].Subshell && !s.Subshell {
-		j--
-	}
+func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
+	j := pipeSource(segs, i)
 	if j < 0 || !shells[s.Name] || (segs[j].Name != "echo" && segs[j].Name != "printf") {
 		return finding{}, false
 	}
 	var asked finding
 	ask := false
-	if at.depth == 0 && overflowedVar(segs[j], g.lineVars(segs, at)) {
+	if at.depth == 0 && overflowedVar(segs[j], vars) {
 		// It prints what a variable given more values than the guard
 		// tries holds: a script the guard cannot all see.
 		asked, ask = finding{rule: ruleUnseen, cmd: truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200), ask: true,
 			why: "runs a script printed from a variable the line gives more values than the guard tries"}, true
 	}
-	for _, script := range g.echoScripts(segs[j], segs, at) {
+	for _, script := range g.echoScripts(segs[j], vars, at) {
 		f, ok := g.nested(script, at, project)
-		if !ok {
-			continue
+		if ok {
+			f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
 		}
-		f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
-		if !f.ask {
+		if keep(&asked, &ask, f, ok) {
 			return f, true
-		}
-		if !ask {
-			asked, ask = f, true
 		}
 	}
 	return asked, ask
@@ -1009,30 +1106,23 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 // ~"; echo "$c"), in a line that is not itself such a script (at.depth
 // 0: a version per variable value at every depth would multiply the
 // scripts judged at each).
-func (g *dangerGuard) echoScripts(echo shell.Segment, line []shell.Segment, at place) []string {
+func (g *dangerGuard) echoScripts(echo shell.Segment, vars map[string][]string, at place) []string {
 	versions := []shell.Segment{echo}
 	if at.depth == 0 && slices.ContainsFunc(echo.Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
-		versions = append(versions, g.varVariants(echo, g.lineVars(line, at))...)
+		versions = append(versions, g.varVariants(echo, vars)...)
 	}
 	var out []string
 	for _, v := range versions {
 		if len(v.Argv) == 0 || v.Name != echo.Name {
 			continue
 		}
-		words, escapes := v.Argv[1:], v.Name == "printf"
-		for v.Name == "echo" && len(words) > 0 && len(words[0]) > 1 && strings.Trim(words[0], "-neE") == "" && words[0][0] == '-' {
-			escapes = escapes || strings.Contains(words[0], "e")
-			words = words[1:]
-		}
-		if v.Name == "printf" && len(words) > 1 && words[0] == "-v" {
-			words = words[2:]
-		}
-		if len(words) > 0 && words[0] == "--" && v.Name == "printf" {
-			words = words[1:]
-		}
-		script := strings.Join(words, " ")
-		if escapes {
-			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(script)
+		argv := slices.Clone(v.Argv)
+		argv[0] = v.Name
+		script, ok := printed(argv)
+		if !ok {
+			// Output the guard cannot work out: its words as written,
+			// the escapes read as far as they go.
+			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(strings.Join(v.Argv[1:], " "))
 		}
 		if strings.TrimSpace(script) != "" && !slices.Contains(out, script) {
 			out = append(out, script)
@@ -1044,7 +1134,7 @@ func (g *dangerGuard) echoScripts(echo shell.Segment, line []shell.Segment, at p
 // substitutedScript applies every rule to a script that a shell, source
 // or . reads from a process substitution of echo or printf: `. <(echo
 // "rm -rf ~")`, `bash < <(printf ...)`.
-func (g *dangerGuard) substitutedScript(line []shell.Segment, s shell.Segment, at place, project string) (finding, bool) {
+func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
 	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
 		return finding{}, false
 	}
@@ -1066,7 +1156,7 @@ func (g *dangerGuard) substitutedScript(line []shell.Segment, s shell.Segment, a
 		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
 			continue
 		}
-		for _, script := range g.echoScripts(segs[0], line, at) {
+		for _, script := range g.echoScripts(segs[0], vars, at) {
 			if f, ok := g.nested(script, at, project); ok {
 				f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
 				return f, true

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/hookctl/hookctl/engine"
 	"github.com/hookctl/hookctl/lib/shell"
@@ -289,6 +290,31 @@ var safeEnv = map[string]bool{
 	"GREP_COLORS": true, "LS_COLORS": true, "TIME_STYLE": true, "POSIXLY_CORRECT": true,
 }
 
+// arithmeticWithNames reports whether a word holds an arithmetic
+// expansion ($((...)), $[...]) that names a variable or assigns one:
+// $((PATH=0)) sets PATH, and $((x)) runs what x holds when it is an array
+// subscript with a command substitution. One of numbers alone is read
+// only.
+func arithmeticWithNames(w string) bool {
+	for _, open := range []string{"$((", "$["} {
+		for rest := w; ; {
+			i := strings.Index(rest, open)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(open):]
+			end := strings.IndexAny(rest, ")]")
+			if end < 0 {
+				end = len(rest)
+			}
+			if strings.ContainsFunc(rest[:end], func(r rune) bool { return r == '=' || r == '_' || r == '$' || unicode.IsLetter(r) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // safeVar reports whether a read-only line may set a variable: a
 // lower-case one, the locale's or a colour or display setting (not PATH,
 // BASH_ENV, GIT_PAGER..., which make later commands run other programs).
@@ -336,7 +362,9 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 		}
 	}
 	for _, w := range s.Argv {
-		if strings.Contains(w, "@P}") || strings.Contains(w, "@E}") {
+		if strings.Contains(w, "@P}") || strings.Contains(w, "@E}") || arithmeticWithNames(w) ||
+			subscriptBuiltins[s.Name] && strings.Contains(w, "[") && strings.ContainsAny(w, "$`") {
+			// test -v 'a[`rm -rf ~`]' runs the code in the subscript.
 			return false
 		}
 	}
@@ -354,10 +382,12 @@ func (ro *readOnly) segmentReadOnly(s shell.Segment) bool {
 	if slices.Contains(ro.commands, s.Name) {
 		return true
 	}
-	if s.Name == "printf" {
-		if v, _, _ := strings.Cut(printfVar(s), "["); v != "" && (!safeVar(v) || !varNameRe().MatchString(v)) {
-			return false // printf -v PATH %s .; ls runs ./ls
-		}
+	if s.Name == "printf" && printfVar(s) != "" {
+		// printf -v assigns what its escapes spell: PATH (printf -v
+		// PATH %s .; ls runs ./ls), an array subscript or a value an
+		// arithmetic context runs (printf -v x 'a[\x24(rm -rf ~)]';
+		// echo $((x))).
+		return false
 	}
 	if r, ok := readers[s.Name]; ok {
 		return r.ro && (r.roCheck == nil || r.roCheck(s))

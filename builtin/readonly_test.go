@@ -319,9 +319,11 @@ func TestReadOnlyApproverExpansions(t *testing.T) {
 	}
 }
 
-// TestReadOnlyApproverPrintfVar: printf -v sets a variable, which a line
-// may not point at another program (PATH, BASH_ENV, GIT_PAGER): each line
-// below was approved, and ran ./ls or ./x.
+// TestReadOnlyApproverPrintfVar: printf -v sets a variable to what its
+// escapes spell, which a line may point at another program (PATH,
+// BASH_ENV, GIT_PAGER) or fill with code an arithmetic context runs, and
+// an arithmetic expansion may assign: each line below was approved, and
+// ran ./ls, ./x or rm.
 func TestReadOnlyApproverPrintfVar(t *testing.T) {
 	approver := newHook(t, "read-only-approver", builtin.Config{})
 	for _, line := range []string{
@@ -331,12 +333,19 @@ func TestReadOnlyApproverPrintfVar(t *testing.T) {
 		`printf -v BASH_ENV %s ./x; bash -c ls`,
 		`printf -v GIT_PAGER %s ./x.sh; git log`,
 		`x=PATH; printf -v "$x" %s .; ls`,
+		// An array subscript or a value an arithmetic context runs, and
+		// an arithmetic assignment.
+		`printf -v 'a[$(rm -rf ~)]' %s x`,
+		`printf -v x 'a[\x24(rm -rf ~)]'; echo $((x))`,
+		`printf -v n %s 5; echo "$n"`,
+		`echo $((PATH=0)); ls`,
+		`echo $[x]`,
 	} {
 		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
 			t.Errorf("%s: approved", line)
 		}
 	}
-	for _, line := range []string{`printf -v n %s 5; echo "$n"`, `printf '%s\n' a b`, `printf -- -v`} {
+	for _, line := range []string{`printf '%s\n' a b`, `printf -- -v`, `echo $((1+2))`} {
 		if d, r := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d != "allow" {
 			t.Errorf("%s: not approved (%q %q)", line, d, r)
 		}

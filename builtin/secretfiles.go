@@ -738,7 +738,18 @@ func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool
 				return h, true
 			}
 		}
-		if h, ok := sc.pipedScript(segs, i, &start, cwd, depth); ok {
+		for _, script := range scriptValues(*s, vars, depth) {
+			// eval "$s", bash -c "$s": the value is a script.
+			if h, ok := sc.checkLine(script, cwd, depth+1); ok {
+				return h, true
+			}
+		}
+		if h, ok := sc.pipedScript(segs, i, &start, cwd, depth, func() map[string][]string {
+			if !gotVars {
+				vars, gotVars = sc.dirs.lineVars(segs, start.at(sc.sys)), true
+			}
+			return vars
+		}); ok {
 			return h, true
 		}
 		if len(vars[""]) > 0 {
@@ -765,15 +776,12 @@ func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool
 
 // pipedScript judges the script echo or printf pipes straight into a
 // shell, segs[i] (echo "cat .env" | bash), as dangerous-commands does.
-func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineStart, cwd string, depth int) (secretHit, bool) {
+func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineStart, cwd string, depth int, lineVars func() map[string][]string) (secretHit, bool) {
 	s := segs[i]
 	if (s.Op != "|" && s.Op != "|&") || !shells[s.Name] || !runsStdin(s) {
 		return secretHit{}, false
 	}
-	j := i - 1
-	for j >= 0 && segs[j].Subshell && !s.Subshell {
-		j--
-	}
+	j := pipeSource(segs, i)
 	if j < 0 || segs[j].Name != "echo" && segs[j].Name != "printf" {
 		return secretHit{}, false
 	}
@@ -782,10 +790,14 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 	}
 	at := start.at(sc.sys)
 	at.depth = depth
-	if depth == 0 && overflowedVar(segs[j], sc.dirs.lineVars(segs, at)) {
+	var vars map[string][]string
+	if depth == 0 && slices.ContainsFunc(segs[j].Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
+		vars = lineVars()
+	}
+	if overflowedVar(segs[j], vars) {
 		return secretHit{file: s.Name, how: "it runs a script printed from a variable given more values than the guard tries"}, true
 	}
-	for _, script := range sc.dirs.echoScripts(segs[j], segs, at) {
+	for _, script := range sc.dirs.echoScripts(segs[j], vars, at) {
 		if h, ok := sc.checkLine(script, cwd, depth+1); ok {
 			return h, true
 		}
@@ -1286,14 +1298,18 @@ func echoedWords(w string) []string {
 		return nil
 	}
 	words, err := shell.Words(inner)
-	if err != nil || len(words) < 2 || words[0] != "echo" && words[0] != "printf" {
+	if err != nil || len(words) < 2 || words[0] != "echo" && words[0] != "printf" ||
+		slices.ContainsFunc(words[1:], func(a string) bool { return !isPlainWord(a) }) {
 		return nil
 	}
-	args := words[1:]
-	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "%s" || args[0] == `%s\n`) {
-		args = args[1:]
+	text, ok := printed(words)
+	if !ok {
+		return nil
 	}
-	if len(args) == 0 || slices.ContainsFunc(args, func(a string) bool { return !isPlainWord(a) }) {
+	// Unquoted, the output is split at blanks (and a trailing newline
+	// is dropped).
+	args := strings.Fields(text)
+	if len(args) == 0 {
 		return nil
 	}
 	return args

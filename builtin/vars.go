@@ -231,6 +231,7 @@ const maxPositional = 4096
 func resolveRefs(vars map[string][]string) {
 	defer unknownSpreads(vars)
 	budget := map[string]int{}
+	compiled := map[string]*regexp.Regexp{} // varUseRe of each name used, once
 	overflow := func(name string) { notAllKnown(vars, name) }
 	for range maxVarValues {
 		added := false
@@ -252,7 +253,11 @@ func resolveRefs(vars map[string][]string) {
 						continue
 					}
 					seen[ref] = true
-					re := varUseRe(ref)
+					re, ok := compiled[ref]
+					if !ok {
+						re = varUseRe(ref)
+						compiled[ref] = re
+					}
 					for _, rv := range vars[ref] {
 						if ref == name && re.MatchString(rv) {
 							continue // x=$x:y takes x's values without x
@@ -424,6 +429,38 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 	return out
 }
 
+// scriptValues returns the scripts s runs when it is the script of eval
+// or of a shell's -c held in a variable the line gives values to (eval
+// "$s", bash -c "$s", eval $s x): each value (for eval, with the words
+// after it), which the shell parses as a script. Only in a line that is
+// not itself such a script (depth 0): a script per value at every level
+// would multiply the scripts judged at each.
+func scriptValues(s shell.Segment, vars map[string][]string, depth int) []string {
+	if depth > 0 || len(s.Argv) == 0 || len(s.Wrappers) == 0 || len(vars) == 0 {
+		return nil
+	}
+	last := s.Wrappers[len(s.Wrappers)-1]
+	eval := last == "eval"
+	if !eval && !strings.HasSuffix(last, " -c") {
+		return nil
+	}
+	m := varRefRe().FindStringSubmatch(s.Argv[0])
+	if m == nil || m[0] != s.Argv[0] && "${"+m[1]+"}" != s.Argv[0] || len(s.Literal) > 0 && s.Literal[0] {
+		return nil
+	}
+	name := m[1] + m[2]
+	var out []string
+	for _, v := range vars[name] {
+		if eval && len(s.Argv) > 1 {
+			v += " " + strings.Join(s.Argv[1:], " ")
+		}
+		if strings.TrimSpace(v) != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // renamedIf returns v, or the commands it runs when its command name is
 // not s's (renamed).
 func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
@@ -571,7 +608,7 @@ const maxOnce = 4 * maxVariants
 // substitute appends to out the versions of v with name (whose uses re
 // matches) replaced by each of values: whole, and split at the
 // characters of ifs where a word holding the value would be.
-func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name string, values []string, re *regexp.Regexp, ifs string) []shell.Segment {
+func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name string, values []string, re *regexp.Regexp, ifs []string) []shell.Segment {
 	for _, val := range values {
 		w := v
 		w.Argv = slices.Clone(v.Argv)
@@ -594,27 +631,32 @@ func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name stri
 			}
 			w.Argv[i] = re.ReplaceAllLiteralString(a, val)
 		}
-		versions := [2]shell.Segment{w}
+		versions := []shell.Segment{w}
 		if split {
 			versions[0] = splitWords(v, w, blanks, func(i int) bool { return atWord(v.Argv[i]) })
 		}
-		splits := func(i int) bool { return w.Argv[i] != v.Argv[i] && strings.ContainsAny(w.Argv[i], ifs) }
-		if anyIndex(len(w.Argv), splits) {
+		for _, set := range ifs {
 			// Unquoted, a word holding the value is split at the
 			// characters of IFS (c="-rf $HOME"; rm $c; "/tmp/$@" with
 			// two arguments is two words; IFS=, c="-rf,$HOME"): the
-			// guard cannot tell quoted from unquoted, so both are
-			// tried.
-			versions[1] = splitWords(v, w, ifs, splits)
-			if slices.Equal(versions[1].Argv, versions[0].Argv) {
-				versions[1].Argv = nil
+			// guard cannot tell quoted from unquoted, nor which IFS a
+			// command has, so each is tried.
+			splits := func(i int) bool { return w.Argv[i] != v.Argv[i] && strings.ContainsAny(w.Argv[i], set) }
+			if !anyIndex(len(w.Argv), splits) {
+				continue
+			}
+			sv := splitWords(v, w, set, splits)
+			if !slices.ContainsFunc(versions, func(x shell.Segment) bool { return slices.Equal(x.Argv, sv.Argv) }) {
+				versions = append(versions, sv)
 			}
 		}
 		for _, w := range versions {
 			switch {
 			case len(w.Argv) == 0:
 			case w.Argv[0] != v.Argv[0]:
-				out = append(out, g.renamed(w, ifs)...)
+				for _, set := range ifs {
+					out = append(out, g.renamed(w, set)...)
+				}
 			default:
 				out = append(out, w)
 			}
@@ -626,20 +668,24 @@ func (g *dangerGuard) substitute(out []shell.Segment, v shell.Segment, name stri
 // blanks are the characters of the default IFS.
 const blanks = " \t\n"
 
-// ifsChars returns the characters the shell may split an unquoted
-// expansion at: the default IFS's and those of every IFS the line gives
-// (a superset of any one of them).
-func ifsChars(vars map[string][]string) string {
-	out := blanks
+// maxIFS bounds the IFS values of a line a split is tried with.
+const maxIFS = 3
+
+// ifsChars returns the sets of characters the shell may split an
+// unquoted expansion at: the default IFS's, and each IFS the line gives
+// (IFS=/ true before IFS=, ... : which one a command has is not
+// followed, so each is tried on its own; a union would split a value at
+// characters no IFS has at once).
+func ifsChars(vars map[string][]string) []string {
+	out := []string{blanks}
 	for _, v := range vars["IFS"] {
-		if strings.IndexByte(v, '$') >= 0 {
-			continue // $s before it is resolved
+		if v == "" || strings.IndexByte(v, '$') >= 0 || slices.Contains(out, v) {
+			continue // no splitting; $s before it is resolved
 		}
-		for _, r := range v {
-			if !strings.ContainsRune(out, r) {
-				out += string(r)
-			}
+		if len(out) > maxIFS {
+			break
 		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -68,3 +68,34 @@ func TestUsesVarCoversVarUseRe(t *testing.T) {
 		}
 	}
 }
+
+// TestPrinted: what echo and printf print, as bash's builtins do, and
+// false where the guard cannot work it out (never the words as written).
+func TestPrinted(t *testing.T) {
+	for _, c := range []struct {
+		argv []string
+		want string
+		ok   bool
+	}{
+		{[]string{"echo", "-rf", "~"}, "-rf ~", true},
+		{[]string{"echo", "-n", "-e", `\x2drf`}, "-rf", true},
+		{[]string{"echo", `\x2drf`}, `\x2drf`, true},
+		{[]string{"echo", "-eE", `\x2d`}, `\x2d`, true},
+		{[]string{"printf", "--", "-rf"}, "-rf", true},
+		{[]string{"printf", `\x2drf`}, "-rf", true},
+		{[]string{"printf", `\055rf`}, "-rf", true},
+		{[]string{"printf", `rm %s %s\n`, "-rf", "~"}, "rm -rf ~\n", true},
+		{[]string{"printf", `%s\n`, "a", "b"}, "a\nb\n", true},
+		{[]string{"printf", `%b`, `\0055rf`}, "-rf", true},
+		{[]string{"printf", "%c%s", "-x", "rf"}, "-rf", true},
+		{[]string{"printf", "%5s", "x"}, "", false},
+		{[]string{"printf", "%d", "1"}, "", false},
+		{[]string{"echo", "-e", `a\cb`}, "", false},
+		{[]string{"printf", "-v", "x", "%s", "y"}, "", true},
+	} {
+		got, ok := printed(c.argv)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%q: %q %v, want %q %v", c.argv, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`echo "cat .env" | bash`, "secrets"},
 		{`c="cat .env"; echo "$c" | sh`, "secrets"},
 		{`a=(1 2 3 4 5 6 7 8 "cat .env"); for x in "${a[@]}"; do echo "$x" | bash; done`, "secrets"},
+		{`IFS=e true; f=".env README"; cat $f`, "secrets"},
+		{`printf 'cat %s\n' .env | sh`, "secrets"},
+		{`s='echo x; cat .env'; bash -c "$s"`, "secrets"},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
@@ -156,7 +159,28 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		{`echo rm -rf ~ | sh`, "deny"},
 		{`xargs -0 sh -c <<< "rm -rf $HOME"`, "deny"},
 		{`a=(1 2 3 4 5 6 7 8 "rm -rf ~"); for x in "${a[@]}"; do echo "$x" | bash; done`, "ask"},
+		// Review of those: the union of IFS values, printf's -- and
+		// escapes, a script in a variable run by eval or bash -c, other
+		// ways to pipe into a shell, code in a builtin's subscript.
+		{`IFS=/ true; c="rm -rf $HOME"; $c`, "deny"},
+		{`IFS=/ true; c="-rf $HOME"; rm $c`, "deny"},
+		{`IFS=/ true; a=(-rf /etc); rm ${a[@]}`, "deny"},
+		{`rm $(printf -- -rf) ~`, "deny"},
+		{`rm $(printf '\x2drf') ~`, "deny"},
+		{`rm $(echo -e '\x2drf') ~`, "deny"},
+		{`rm $(printf '%5s' x) ~`, "ask"},
+		{`s='echo x; rm -rf ~'; eval "$s"`, "deny"},
+		{`s='cd ~ && rm -rf *'; eval "$s"`, "deny"},
+		{`s='rm -rf "$HOME"'; eval "$s"`, "deny"},
+		{`echo "rm -rf ~" | bash -`, "deny"},
+		{`echo "rm -rf ~" | bash /dev/stdin`, "deny"},
+		{`echo "rm -rf ~" | tee /dev/null | bash`, "deny"},
+		{`printf 'rm %s %s\n' -rf ~ | sh`, "deny"},
+		{`printf -v 'a[$(rm -rf ~)]' %s x`, "deny"},
+		{"test -v 'a[`rm -rf ~`]'", "deny"},
 		// Held: nothing to ask about.
+		{`s='ls; echo hi'; eval "$s"`, ""},
+		{`echo hello | tee out.txt`, ""},
 		{`a=(1 2 3 4 5 6 7 8); echo 'ls' | bash`, ""},
 		{`echo "ls -la" | sh`, ""},
 		{`rm -f "$TMPFILE" /tmp/x`, ""},
@@ -164,6 +188,8 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		{`rm $X build/a.o`, ""},
 		{`c=build; rm $c ~/x.txt`, ""},
 		{`rm -f $X`, ""},
+		{`find . -name "$PATTERN" -print`, ""},
+		{`find /etc -name "$X"`, ""},
 		{`echo $(echo -rf ~)`, ""},
 	} {
 		if d, r := decisionOf(call(t, dangerous, "PreToolUse", bash(c.line))); d != c.want {

@@ -1,0 +1,170 @@
+package builtin
+
+import (
+	"strconv"
+	"strings"
+)
+
+// printed returns what an echo or printf command prints, argv being its
+// words (the name first), as bash's builtins print it: echo's words after
+// its own options (-n, -e, -E and their combinations), with -e's
+// escapes; printf's format applied to its arguments (%s, %b, %c, %%,
+// reused for the arguments left, as printf does), with its escapes.
+// ok is false for output the guard cannot work out (another directive, an
+// escape it does not read): it must then count as unknown, never as the
+// words written.
+func printed(argv []string) (string, bool) {
+	if len(argv) == 0 {
+		return "", false
+	}
+	args := argv[1:]
+	switch argv[0] {
+	case "echo":
+		escapes := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			if i := strings.LastIndexAny(args[0], "eE"); i > 0 {
+				escapes = args[0][i] == 'e'
+			}
+			args = args[1:]
+		}
+		text := strings.Join(args, " ")
+		if !escapes {
+			return text, true
+		}
+		return unescape(text, false)
+	case "printf":
+		if len(args) > 1 && args[0] == "-v" {
+			return "", true // it prints nothing: it assigns
+		}
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return "", false
+		}
+		return printfFormat(args[0], args[1:])
+	}
+	return "", false
+}
+
+// printfFormat applies printf's format to args.
+func printfFormat(format string, args []string) (string, bool) {
+	var b strings.Builder
+	for {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\':
+				s, n, ok := escape(format[i:], false)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(s)
+				i += n - 1
+			case c == '%' && i+1 < len(format):
+				i++
+				var arg string
+				if format[i] != '%' && used < len(args) {
+					arg = args[used]
+				}
+				switch format[i] {
+				case '%':
+					b.WriteByte('%')
+					continue
+				case 's':
+				case 'c':
+					if arg != "" {
+						arg = arg[:1]
+					}
+				case 'b':
+					s, ok := unescape(arg, true)
+					if !ok {
+						return "", false
+					}
+					arg = s
+				default:
+					return "", false // a width, a number: not worked out
+				}
+				used++
+				b.WriteString(arg)
+			case c == '%':
+				return "", false
+			default:
+				b.WriteByte(c)
+			}
+		}
+		// The format is used again while arguments are left.
+		if used == 0 || used >= len(args) {
+			return b.String(), true
+		}
+		args = args[used:]
+	}
+}
+
+// unescape reads the backslash escapes of text (echo -e's; printf's %b
+// when b, where an octal escape is \0NNN).
+func unescape(text string, b bool) (string, bool) {
+	var out strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' {
+			out.WriteByte(text[i])
+			continue
+		}
+		s, n, ok := escape(text[i:], b)
+		if !ok {
+			return "", false
+		}
+		out.WriteString(s)
+		i += n - 1
+	}
+	return out.String(), true
+}
+
+// escape reads one escape at the start of s (s[0] is a backslash): what
+// it stands for and its length.
+func escape(s string, zeroOctal bool) (string, int, bool) {
+	if len(s) < 2 {
+		return "\\", 1, true
+	}
+	switch c := s[1]; c {
+	case 'n':
+		return "\n", 2, true
+	case 't':
+		return "\t", 2, true
+	case '\\':
+		return "\\", 2, true
+	case 'a', 'b', 'f', 'r', 'v', 'e', 'E':
+		return " ", 2, true // no character that matters to a guard
+	case 'c':
+		return "", 2, false // stops the output: not worked out
+	case 'x':
+		j := 2
+		for j < len(s) && j < 4 && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			return "", 0, false
+		}
+		v, _ := strconv.ParseUint(s[2:j], 16, 8)
+		return string(rune(v)), j, true
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		j, max := 1, 4
+		if zeroOctal && c == '0' {
+			j, max = 2, 5
+		}
+		for j < len(s) && j < max && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		v, _ := strconv.ParseUint(s[1:j], 8, 16)
+		if v > 255 || v == 0 {
+			return "", 0, false
+		}
+		return string(rune(v)), j, true
+	case 'u', 'U':
+		return "", 0, false
+	}
+	return s[:2], 2, true // not an escape: kept as written
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
