@@ -249,7 +249,7 @@ func (g *dangerGuard) checkReading(line string, at place, project string) (findi
 		if len(s.Dirs) > 0 {
 			places, overflow = g.placesOf(&memo, s, start[0], vars)
 		}
-		for _, script := range scriptValues(s, vars, start[0].depth) {
+		for _, script := range g.scriptValues(s, vars, start[0].depth) {
 			// eval "$s", bash -c "$s": the value is a script, read as
 			// one (s='cd ~ && rm -rf *'), not as a command's words.
 			for _, p := range places {
@@ -533,7 +533,7 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 		f, ok = g.subscriptCode(s, at, project)
 	}
 	if !ok {
-		f, ok = g.fed(segs, i, s, at, project)
+		f, ok = g.fed(segs, i, s, at, project, vars)
 	}
 	if !ok {
 		f, ok = g.interpreter(segs, i, s, at, project)
@@ -959,8 +959,25 @@ func interpreterFlags(name string) ([]string, bool) {
 // it reads on its standard input.
 func runsStdin(s shell.Segment) bool {
 	if shells[s.Name] {
-		args := s.Args()
-		return len(args) == 0 || s.Flag("s") || stdinPath(args[0]) || slices.Contains(s.Argv[1:], "-")
+		if s.Flag("s") {
+			return true
+		}
+		// Its first operand is the script file, past the options and
+		// their values (bash -o errexit, -O extglob, --rcfile x).
+		for k := 1; k < len(s.Argv); k++ {
+			switch a := s.Argv[k]; {
+			case a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file":
+				k++
+			case a == "-":
+				return true
+			case a == "--":
+				return k+1 >= len(s.Argv) || stdinPath(s.Argv[k+1])
+			case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			default:
+				return stdinPath(a)
+			}
+		}
+		return true
 	}
 	flags, ok := interpreterFlags(s.Name)
 	if !ok || (len(flags) > 0 && s.Flag(flags...)) {
@@ -1087,7 +1104,12 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 		asked, ask = finding{rule: ruleUnseen, cmd: truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200), ask: true,
 			why: "runs a script printed from a variable the line gives more values than the guard tries"}, true
 	}
-	for _, script := range g.echoScripts(segs[j], vars, at) {
+	scripts, unknown := g.echoScripts(segs[j], vars, at)
+	if unknown && !ask {
+		asked, ask = finding{rule: ruleUnseen, cmd: truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200), ask: true,
+			why: "runs a script printed in a way the guard cannot work out"}, true
+	}
+	for _, script := range scripts {
 		f, ok := g.nested(script, at, project)
 		if ok {
 			f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
@@ -1106,12 +1128,15 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 // ~"; echo "$c"), in a line that is not itself such a script (at.depth
 // 0: a version per variable value at every depth would multiply the
 // scripts judged at each).
-func (g *dangerGuard) echoScripts(echo shell.Segment, vars map[string][]string, at place) []string {
+//
+// unknown is set when the output of a version cannot be worked out
+// (printed): a script the guard cannot see, which callers ask about or
+// refuse; its words as written are still among the scripts.
+func (g *dangerGuard) echoScripts(echo shell.Segment, vars map[string][]string, at place) (scripts []string, unknown bool) {
 	versions := []shell.Segment{echo}
 	if at.depth == 0 && slices.ContainsFunc(echo.Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
 		versions = append(versions, g.varVariants(echo, vars)...)
 	}
-	var out []string
 	for _, v := range versions {
 		if len(v.Argv) == 0 || v.Name != echo.Name {
 			continue
@@ -1120,15 +1145,17 @@ func (g *dangerGuard) echoScripts(echo shell.Segment, vars map[string][]string, 
 		argv[0] = v.Name
 		script, ok := printed(argv)
 		if !ok {
-			// Output the guard cannot work out: its words as written,
-			// the escapes read as far as they go.
-			script = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(strings.Join(v.Argv[1:], " "))
+			unknown = true
+			script = strings.Join(v.Argv[1:], " ")
+			if len(script) > maxPrinted {
+				continue
+			}
 		}
-		if strings.TrimSpace(script) != "" && !slices.Contains(out, script) {
-			out = append(out, script)
+		if strings.TrimSpace(script) != "" && !slices.Contains(scripts, script) {
+			scripts = append(scripts, script)
 		}
 	}
-	return out
+	return scripts, unknown
 }
 
 // substitutedScript applies every rule to a script that a shell, source
@@ -1156,7 +1183,12 @@ func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project strin
 		if err != nil || len(segs) != 1 || (segs[0].Name != "echo" && segs[0].Name != "printf") {
 			continue
 		}
-		for _, script := range g.echoScripts(segs[0], vars, at) {
+		scripts, unknown := g.echoScripts(segs[0], vars, at)
+		if unknown {
+			return finding{rule: ruleUnseen, cmd: truncate(s.Name+" "+sub, 200), ask: true,
+				why: "runs a script printed in a way the guard cannot work out"}, true
+		}
+		for _, script := range scripts {
 			if f, ok := g.nested(script, at, project); ok {
 				f.cmd = truncate(s.Name+" "+sub, 200) + "` runs `" + f.cmd
 				return f, true

@@ -14,7 +14,7 @@ import (
 // here-document, echo or printf piped in, parallel's ::: list) are checked
 // like written ones; when a recursive delete gets arguments it cannot see
 // (a pipe from ls or find, a file), it asks.
-func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place, project string) (finding, bool) {
+func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
 	cwd := at.cwd
 	var (
 		sub   shell.Segment
@@ -58,9 +58,22 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 		// xargs sh -c <<< "rm -rf ~": what xargs gives is the script
 		// (one item with -0 or -d, the first word otherwise: all of
 		// them, joined, are judged).
-		if f, ok := g.nested(strings.Join(items, " "), at, project); ok {
-			f.cmd = truncate(text, 150) + "` runs `" + f.cmd
-			return f, true
+		script := strings.Join(items, " ")
+		scripts := []string{script}
+		if at.depth == 0 && strings.ContainsAny(script, "$`") {
+			// xargs bash -c <<< "$s": with the line's values.
+			pseudo := shell.Segment{Argv: []string{"\x00", script}, Name: "\x00"}
+			for _, v := range g.varVariants(pseudo, vars) {
+				if len(v.Argv) == 2 {
+					scripts = append(scripts, v.Argv[1])
+				}
+			}
+		}
+		for _, sc := range scripts {
+			if f, ok := g.nested(sc, at, project); ok {
+				f.cmd = truncate(text, 150) + "` runs `" + f.cmd
+				return f, true
+			}
 		}
 	}
 	if len(items) > 0 {
@@ -168,19 +181,20 @@ func (g *dangerGuard) stdinWords(segs []shell.Segment, i int, s shell.Segment, a
 		}
 	}
 	if !have && (s.Op == "|" || s.Op == "|&") {
-		j := i - 1
-		for j >= 0 && segs[j].Subshell && !s.Subshell {
-			j--
-		}
+		j := pipeSource(segs, i)
 		if j < 0 || (segs[j].Name != "echo" && segs[j].Name != "printf") {
 			return nil, false
 		}
-		args := g.expandSegment(segs[j], at).Args()
-		if segs[j].Name == "printf" && len(args) > 1 && strings.Contains(args[0], "%") {
-			args = args[1:]
+		e := g.expandSegment(segs[j], at)
+		argv := slices.Clone(e.Argv)
+		argv[0] = e.Name
+		// What it prints, as it prints it (printf '%s/.aws/credentials'
+		// ~, echo -e '\x2eenv'); unseen when that cannot be worked out.
+		out, ok := printed(argv)
+		if !ok {
+			return nil, false
 		}
-		text, have = strings.Join(args, " "), true
-		text = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(text)
+		text, have = out, true
 	}
 	if !have {
 		return nil, false

@@ -11,8 +11,8 @@ import (
 // escapes; printf's format applied to its arguments (%s, %b, %c, %%,
 // reused for the arguments left, as printf does), with its escapes.
 // ok is false for output the guard cannot work out (another directive, an
-// escape it does not read): it must then count as unknown, never as the
-// words written.
+// escape it does not read, more than maxPrinted bytes): it must then
+// count as unknown, never as the words written.
 func printed(argv []string) (string, bool) {
 	if len(argv) == 0 {
 		return "", false
@@ -31,7 +31,7 @@ func printed(argv []string) (string, bool) {
 		if !escapes {
 			return text, true
 		}
-		return unescape(text, false)
+		return unescape(text, escEcho)
 	case "printf":
 		if len(args) > 1 && args[0] == "-v" {
 			return "", true // it prints nothing: it assigns
@@ -47,16 +47,23 @@ func printed(argv []string) (string, bool) {
 	return "", false
 }
 
+// maxPrinted bounds the output printed works out (a format repeated for
+// each of a thousand arguments would make a script of megabytes).
+const maxPrinted = 64 << 10
+
 // printfFormat applies printf's format to args.
 func printfFormat(format string, args []string) (string, bool) {
 	var b strings.Builder
 	for {
+		if b.Len() > maxPrinted {
+			return "", false
+		}
 		used := 0
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			switch {
 			case c == '\\':
-				s, n, ok := escape(format[i:], false)
+				s, n, ok := escape(format[i:], escFormat)
 				if !ok {
 					return "", false
 				}
@@ -78,7 +85,7 @@ func printfFormat(format string, args []string) (string, bool) {
 						arg = arg[:1]
 					}
 				case 'b':
-					s, ok := unescape(arg, true)
+					s, ok := unescape(arg, escEcho)
 					if !ok {
 						return "", false
 					}
@@ -102,16 +109,27 @@ func printfFormat(format string, args []string) (string, bool) {
 	}
 }
 
-// unescape reads the backslash escapes of text (echo -e's; printf's %b
-// when b, where an octal escape is \0NNN).
-func unescape(text string, b bool) (string, bool) {
+// The escapes of printf's format, and those of echo -e and of printf's
+// %b argument, which differ in their octal escape (\NNN, \0NNN) and in
+// \" (a quote in a format, kept as written by echo).
+const (
+	escFormat = iota
+	escEcho
+)
+
+// unescape reads the backslash escapes of text (mode escEcho or
+// escFormat).
+func unescape(text string, mode int) (string, bool) {
 	var out strings.Builder
 	for i := 0; i < len(text); i++ {
+		if out.Len() > maxPrinted {
+			return "", false
+		}
 		if text[i] != '\\' {
 			out.WriteByte(text[i])
 			continue
 		}
-		s, n, ok := escape(text[i:], b)
+		s, n, ok := escape(text[i:], mode)
 		if !ok {
 			return "", false
 		}
@@ -123,7 +141,7 @@ func unescape(text string, b bool) (string, bool) {
 
 // escape reads one escape at the start of s (s[0] is a backslash): what
 // it stands for and its length.
-func escape(s string, zeroOctal bool) (string, int, bool) {
+func escape(s string, mode int) (string, int, bool) {
 	if len(s) < 2 {
 		return "\\", 1, true
 	}
@@ -148,9 +166,16 @@ func escape(s string, zeroOctal bool) (string, int, bool) {
 		}
 		v, _ := strconv.ParseUint(s[2:j], 16, 8)
 		return string(rune(v)), j, true
+	case '"', '\'':
+		if mode == escFormat {
+			return s[1:2], 2, true
+		}
 	case '0', '1', '2', '3', '4', '5', '6', '7':
 		j, max := 1, 4
-		if zeroOctal && c == '0' {
+		if mode == escEcho {
+			if c != '0' {
+				break // \1 is no escape of echo's
+			}
 			j, max = 2, 5
 		}
 		for j < len(s) && j < max && s[j] >= '0' && s[j] <= '7' {

@@ -100,6 +100,9 @@ func (ro *readOnly) commandReadOnly(line string) ([]string, bool) {
 	if strings.TrimSpace(line) == "" {
 		return nil, false
 	}
+	if assignsInExpansion(line) {
+		return nil, false
+	}
 	segs, err := ro.shell.Parse(line)
 	if err != nil || len(segs) == 0 {
 		return nil, false
@@ -309,6 +312,47 @@ func arithmeticWithNames(w string) bool {
 			}
 			if strings.ContainsFunc(rest[:end], func(r rune) bool { return r == '=' || r == '_' || r == '$' || unicode.IsLetter(r) }) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignsInExpansion reports whether a line may assign a variable inside
+// an arithmetic or a parameter expansion, a test or a let: ((PATH=0)),
+// ${HOME:PATH=0}, ${a[PATH=0]}, [[ PATH=0 -eq 0 ]], ${x:=y}, let x=1 —
+// PATH=0 there makes the next command run ./0/ls. Any = in such a span
+// that is not a comparison counts.
+func assignsInExpansion(line string) bool {
+	if strings.Contains(line, "let ") {
+		return true
+	}
+	for _, open := range []string{"((", "[[", "${", "$["} {
+		for rest := line; ; {
+			i := strings.Index(rest, open)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(open):]
+			end := len(rest)
+			if k := strings.IndexAny(rest, ")]}"); k >= 0 {
+				end = k
+			}
+			span := rest[:end]
+			for k := 0; k < len(span); k++ {
+				if span[k] != '=' {
+					continue
+				}
+				prev, next := byte(0), byte(0)
+				if k > 0 {
+					prev = span[k-1]
+				}
+				if k+1 < len(span) {
+					next = span[k+1]
+				}
+				if next != '=' && next != '~' && prev != '=' && prev != '!' && prev != '<' && prev != '>' {
+					return true
+				}
 			}
 		}
 	}

@@ -340,12 +340,16 @@ func TestReadOnlyApproverPrintfVar(t *testing.T) {
 		`printf -v n %s 5; echo "$n"`,
 		`echo $((PATH=0)); ls`,
 		`echo $[x]`,
+		`((PATH=0)); ls`,
+		`ls ${HOME:PATH=0}`,
+		`echo ${a[PATH=0]}; ls`,
+		`[[ PATH=0 -eq 0 ]]; ls`,
 	} {
 		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
 			t.Errorf("%s: approved", line)
 		}
 	}
-	for _, line := range []string{`printf '%s\n' a b`, `printf -- -v`, `echo $((1+2))`} {
+	for _, line := range []string{`printf '%s\n' a b`, `printf -- -v`, `echo $((1+2))`, `[[ -f x ]] && cat README.md`} {
 		if d, r := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d != "allow" {
 			t.Errorf("%s: not approved (%q %q)", line, d, r)
 		}

@@ -738,7 +738,7 @@ func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool
 				return h, true
 			}
 		}
-		for _, script := range scriptValues(*s, vars, depth) {
+		for _, script := range sc.dirs.scriptValues(*s, vars, depth) {
 			// eval "$s", bash -c "$s": the value is a script.
 			if h, ok := sc.checkLine(script, cwd, depth+1); ok {
 				return h, true
@@ -797,7 +797,11 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 	if overflowedVar(segs[j], vars) {
 		return secretHit{file: s.Name, how: "it runs a script printed from a variable given more values than the guard tries"}, true
 	}
-	for _, script := range sc.dirs.echoScripts(segs[j], vars, at) {
+	scripts, unknown := sc.dirs.echoScripts(segs[j], vars, at)
+	if unknown {
+		return secretHit{file: s.Name, how: "it runs a script printed in a way the guard cannot work out"}, true
+	}
+	for _, script := range scripts {
 		if h, ok := sc.checkLine(script, cwd, depth+1); ok {
 			return h, true
 		}

@@ -429,33 +429,46 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 	return out
 }
 
-// scriptValues returns the scripts s runs when it is the script of eval
-// or of a shell's -c held in a variable the line gives values to (eval
-// "$s", bash -c "$s", eval $s x): each value (for eval, with the words
-// after it), which the shell parses as a script. Only in a line that is
-// not itself such a script (depth 0): a script per value at every level
-// would multiply the scripts judged at each.
-func scriptValues(s shell.Segment, vars map[string][]string, depth int) []string {
-	if depth > 0 || len(s.Argv) == 0 || len(s.Wrappers) == 0 || len(vars) == 0 {
+// scriptValues returns the scripts s runs when it is the script of eval,
+// trap, a shell's -c or a shell reading a here-string, given by an
+// expansion the guard can work out: a variable the line gives values to
+// (eval "$s", eval -- "${s:-x}", eval "$a $b", bash <<< "$s"), an echo
+// or printf substitution (eval "$(echo 'cd ~ && rm -rf *')"). Each is
+// parsed as a script, as the shell does, not read as one command's
+// words. Only in a line that is not itself such a script (depth 0): a
+// script per value at every level would multiply the scripts judged at
+// each.
+func (g *dangerGuard) scriptValues(s shell.Segment, vars map[string][]string, depth int) []string {
+	if depth > 0 || len(s.Argv) == 0 || len(s.Wrappers) == 0 {
 		return nil
 	}
 	last := s.Wrappers[len(s.Wrappers)-1]
 	eval := last == "eval"
-	if !eval && !strings.HasSuffix(last, " -c") {
+	if !eval && last != "trap" && !strings.HasSuffix(last, " -c") && !strings.HasSuffix(last, " -s") {
 		return nil
 	}
-	m := varRefRe().FindStringSubmatch(s.Argv[0])
-	if m == nil || m[0] != s.Argv[0] && "${"+m[1]+"}" != s.Argv[0] || len(s.Literal) > 0 && s.Literal[0] {
-		return nil
-	}
-	name := m[1] + m[2]
-	var out []string
-	for _, v := range vars[name] {
-		if eval && len(s.Argv) > 1 {
-			v += " " + strings.Join(s.Argv[1:], " ")
+	argv, literal := s.Argv, s.Literal
+	if eval && argv[0] == "--" && len(argv) > 1 {
+		argv = argv[1:]
+		if len(literal) > 0 {
+			literal = literal[1:]
 		}
-		if strings.TrimSpace(v) != "" && !slices.Contains(out, v) {
-			out = append(out, v)
+	}
+	if !strings.ContainsAny(argv[0], "$`") || len(literal) > 0 && literal[0] {
+		return nil
+	}
+	text := argv[0]
+	if eval {
+		text = strings.Join(argv, " ") // eval joins its words
+	}
+	// The words' versions, each whole: a segment of one word whose name
+	// no version changes.
+	pseudo := shell.Segment{Argv: []string{"\x00", text}, Name: "\x00"}
+	var out []string
+	for _, v := range g.varVariants(pseudo, vars) {
+		if len(v.Argv) == 2 && v.Argv[0] == pseudo.Argv[0] && v.Argv[1] != text &&
+			strings.TrimSpace(v.Argv[1]) != "" && !slices.Contains(out, v.Argv[1]) {
+			out = append(out, v.Argv[1])
 		}
 	}
 	return out

@@ -92,6 +92,11 @@ func TestPrinted(t *testing.T) {
 		{[]string{"printf", "%d", "1"}, "", false},
 		{[]string{"echo", "-e", `a\cb`}, "", false},
 		{[]string{"printf", "-v", "x", "%s", "y"}, "", true},
+		{[]string{"echo", "-e", `x\0176`}, "x~", true},
+		{[]string{"echo", "-e", `\055rf`}, "-rf", true},
+		{[]string{"echo", "-e", `\176`}, `\176`, true},
+		{[]string{"printf", `rm \"$HOME\"`}, `rm "$HOME"`, true},
+		{append([]string{"printf", strings.Repeat("x", 1000) + "%s"}, strings.Fields(strings.Repeat("y ", 100))...), "", false},
 	} {
 		got, ok := printed(c.argv)
 		if got != c.want || ok != c.ok {
