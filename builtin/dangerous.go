@@ -1064,8 +1064,9 @@ func stdinPath(name string) bool {
 // pipeSource returns the index of the command whose output reaches
 // segs[i]'s standard input through a pipe, past the commands nested in
 // substitutions of it and past commands that pass their input on (tee,
-// cat of standard input): echo x | tee /dev/null | bash is echo's. -1
-// when there is none.
+// cat of standard input, dd without of=): echo x | tee /dev/null | bash
+// is echo's; of a subshell, its last echo or printf ((echo 'rm -rf ~')
+// | bash). -1 when there is none.
 func pipeSource(segs []shell.Segment, i int) int {
 	for {
 		s := segs[i]
@@ -1074,6 +1075,9 @@ func pipeSource(segs []shell.Segment, i int) int {
 		}
 		j := i - 1
 		for j >= 0 && segs[j].Subshell && !s.Subshell {
+			if n := segs[j].Name; n == "echo" || n == "printf" {
+				return j // (echo ...) | bash
+			}
 			j--
 		}
 		if j < 0 {
@@ -1081,7 +1085,8 @@ func pipeSource(segs []shell.Segment, i int) int {
 		}
 		p := segs[j]
 		args := p.Args()
-		if p.Name == "tee" || p.Name == "cat" && (len(args) == 0 || len(args) == 1 && stdinPath(args[0])) {
+		if p.Name == "tee" || p.Name == "cat" && (len(args) == 0 || len(args) == 1 && stdinPath(args[0])) && !hasHereInput(p) ||
+			p.Name == "dd" && !slices.ContainsFunc(p.Argv, func(a string) bool { return strings.HasPrefix(a, "of=") }) {
 			i = j
 			continue
 		}
@@ -1089,11 +1094,53 @@ func pipeSource(segs []shell.Segment, i int) int {
 	}
 }
 
+// hasHereInput reports whether s reads a here-document or here-string.
+func hasHereInput(s shell.Segment) bool {
+	return slices.ContainsFunc(s.Redirects, func(r shell.Redirect) bool {
+		return (r.Fd == "" || r.Fd == "0") && (r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<")
+	})
+}
+
+// hereText returns the text s reads on its standard input from a
+// here-document or here-string (none from /dev/null), and whether it
+// reads such a text: the last redirection of its input decides.
+func hereText(s shell.Segment) (string, bool) {
+	text, ok := "", false
+	for _, r := range s.Redirects {
+		if r.Fd != "" && r.Fd != "0" {
+			continue
+		}
+		switch r.Op {
+		case "<<<":
+			text, ok = r.Target, true
+		case "<<", "<<-":
+			text, ok = r.Body, true
+		case "<", "<>", "<&":
+			text, ok = "", r.Target == "/dev/null"
+		}
+	}
+	return text, ok
+}
+
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
 func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
 	j := pipeSource(segs, i)
-	if j < 0 || !shells[s.Name] || (segs[j].Name != "echo" && segs[j].Name != "printf") {
+	if j < 0 || !shells[s.Name] {
+		return finding{}, false
+	}
+	if segs[j].Name == "cat" {
+		// cat <<EOF | bash: the here-document is the script.
+		if text, ok := hereText(segs[j]); ok && len(segs[j].Args()) == 0 {
+			f, ok := g.nested(text, at, project)
+			if ok {
+				f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
+			}
+			return f, ok
+		}
+		return finding{}, false
+	}
+	if segs[j].Name != "echo" && segs[j].Name != "printf" {
 		return finding{}, false
 	}
 	var asked finding

@@ -54,7 +54,10 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 	if via == "xargs" {
 		text = "xargs " + text
 	}
-	if len(items) > 0 && shells[sub.Name] && sub.Flag("c") && len(sub.Args()) == 0 {
+	// xargs -I{} bash -c {}: the script, parsed, is the word "{}" under
+	// a shell's -c after xargs.
+	replaced := len(s.Argv) == 1 && s.Argv[0] == "{}" && len(s.Wrappers) > 1 && strings.HasSuffix(s.Wrappers[len(s.Wrappers)-1], " -c")
+	if len(items) > 0 && (replaced || shells[sub.Name] && sub.Flag("c") && (len(sub.Args()) == 0 || xargsReplaces(s, sub.Args()[0]))) {
 		// xargs sh -c <<< "rm -rf ~": what xargs gives is the script
 		// (one item with -0 or -d, the first word otherwise: all of
 		// them, joined, are judged).
@@ -136,6 +139,29 @@ func shellQuote(w string) string {
 	return w
 }
 
+// xargsReplaces reports whether word is the replace string of the xargs
+// that runs s (xargs -I{} bash -c {}: what xargs reads is the script).
+func xargsReplaces(s shell.Segment, word string) bool {
+	for _, l := range s.Launchers {
+		if path.Base(l[0]) != "xargs" {
+			continue
+		}
+		for k, w := range l[1:] {
+			switch {
+			case w == "-I" && k+2 < len(l) && l[k+2] == word:
+				return true
+			case strings.HasPrefix(w, "-I") && w[2:] == word && len(w) > 2:
+				return true
+			case (w == "-i" || w == "--replace") && word == "{}":
+				return true
+			case strings.HasPrefix(w, "--replace=") && w[len("--replace="):] == word:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // xargsReadsFile reports whether xargs's options make it read its
 // arguments from a file (-a FILE, --arg-file).
 func xargsReadsFile(words []string) bool {
@@ -162,24 +188,7 @@ func xargsReadsFile(words []string) bool {
 // here-string, a here-document, or echo or printf piped in. Words with
 // expansions the guard cannot evaluate make them unseen.
 func (g *dangerGuard) stdinWords(segs []shell.Segment, i int, s shell.Segment, at place) ([]string, bool) {
-	var text string
-	have := false
-	for _, r := range s.Redirects {
-		if r.Fd != "" && r.Fd != "0" {
-			continue
-		}
-		switch r.Op {
-		case "<<<":
-			text, have = r.Target, true
-		case "<<", "<<-":
-			text, have = r.Body, true
-		case "<", "<>", "<&":
-			text, have = "", false
-			if r.Target == "/dev/null" {
-				have = true
-			}
-		}
-	}
+	text, have := hereText(s)
 	if !have && (s.Op == "|" || s.Op == "|&") {
 		j := pipeSource(segs, i)
 		if j < 0 || (segs[j].Name != "echo" && segs[j].Name != "printf") {

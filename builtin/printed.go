@@ -20,15 +20,20 @@ func printed(argv []string) (string, bool) {
 	args := argv[1:]
 	switch argv[0] {
 	case "echo":
-		escapes := false
+		escapes, explicitE := false, false
 		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
 			if i := strings.LastIndexAny(args[0], "eE"); i > 0 {
-				escapes = args[0][i] == 'e'
+				escapes, explicitE = args[0][i] == 'e', args[0][i] == 'E'
 			}
 			args = args[1:]
 		}
 		text := strings.Join(args, " ")
 		if !escapes {
+			if strings.IndexByte(text, '\\') >= 0 && !explicitE {
+				// With shopt -s xpg_echo (or as sh's echo) the escapes
+				// are read: which one holds is not followed.
+				return "", false
+			}
 			return text, true
 		}
 		return unescape(text, escEcho)
@@ -85,7 +90,7 @@ func printfFormat(format string, args []string) (string, bool) {
 						arg = arg[:1]
 					}
 				case 'b':
-					s, ok := unescape(arg, escEcho)
+					s, ok := unescape(arg, escB)
 					if !ok {
 						return "", false
 					}
@@ -115,6 +120,7 @@ func printfFormat(format string, args []string) (string, bool) {
 const (
 	escFormat = iota
 	escEcho
+	escB // printf's %b: \NNN and \0NNN both
 )
 
 // unescape reads the backslash escapes of text (mode escEcho or
@@ -145,15 +151,10 @@ func escape(s string, mode int) (string, int, bool) {
 	if len(s) < 2 {
 		return "\\", 1, true
 	}
+	if ch, ok := charEscapes[s[1]]; ok {
+		return ch, 2, true
+	}
 	switch c := s[1]; c {
-	case 'n':
-		return "\n", 2, true
-	case 't':
-		return "\t", 2, true
-	case '\\':
-		return "\\", 2, true
-	case 'a', 'b', 'f', 'r', 'v', 'e', 'E':
-		return " ", 2, true // no character that matters to a guard
 	case 'c':
 		return "", 2, false // stops the output: not worked out
 	case 'x':
@@ -172,11 +173,11 @@ func escape(s string, mode int) (string, int, bool) {
 		}
 	case '0', '1', '2', '3', '4', '5', '6', '7':
 		j, max := 1, 4
-		if mode == escEcho {
-			if c != '0' {
-				break // \1 is no escape of echo's
-			}
-			j, max = 2, 5
+		switch {
+		case mode == escEcho && c != '0':
+			return s[:2], 2, true // \1 is no escape of echo's
+		case mode != escFormat && c == '0':
+			j, max = 2, 5 // \0NNN
 		}
 		for j < len(s) && j < max && s[j] >= '0' && s[j] <= '7' {
 			j++
@@ -193,3 +194,10 @@ func escape(s string, mode int) (string, int, bool) {
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// charEscapes are the escapes of one character: each stands for its
+// character, control characters included (a # after one is in a word,
+// not a comment, as for bash).
+var charEscapes = map[byte]string{
+	'n': "\n", 't': "\t", '\\': "\\", 'a': "\a", 'b': "\b", 'f': "\f", 'r': "\r", 'v': "\v", 'e': "\x1b", 'E': "\x1b",
+}

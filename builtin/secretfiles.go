@@ -782,6 +782,12 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 		return secretHit{}, false
 	}
 	j := pipeSource(segs, i)
+	if j >= 0 && segs[j].Name == "cat" && len(segs[j].Args()) == 0 {
+		// cat <<EOF | bash: the here-document is the script.
+		if text, ok := hereText(segs[j]); ok && depth < maxNested {
+			return sc.checkLine(text, cwd, depth+1)
+		}
+	}
 	if j < 0 || segs[j].Name != "echo" && segs[j].Name != "printf" {
 		return secretHit{}, false
 	}

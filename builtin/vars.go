@@ -143,10 +143,14 @@ func (g *dangerGuard) lineVars(segs []shell.Segment, start place) map[string][]s
 				add(a)
 			}
 		case s.Name == "printf":
-			// printf -v X FORMAT ARGS: X gets the formatted text, taken
-			// here as each argument, or the format alone.
+			// printf -v X FORMAT ARGS: X gets the formatted text, as
+			// printf prints it when that can be worked out, and each
+			// argument, or the format alone.
 			args := s.Argv[1:]
 			if len(args) >= 3 && args[0] == "-v" && varNameRe().MatchString(args[1]) {
+				if text, ok := printed(append([]string{"printf"}, args[2:]...)); ok {
+					addValue(args[1], text)
+				}
 				if len(args) == 3 {
 					addValue(args[1], args[2])
 				}
@@ -448,7 +452,7 @@ func (g *dangerGuard) scriptValues(s shell.Segment, vars map[string][]string, de
 		return nil
 	}
 	argv, literal := s.Argv, s.Literal
-	if eval && argv[0] == "--" && len(argv) > 1 {
+	if (eval || last == "trap") && argv[0] == "--" && len(argv) > 1 {
 		argv = argv[1:]
 		if len(literal) > 0 {
 			literal = literal[1:]

@@ -79,7 +79,8 @@ func TestPrinted(t *testing.T) {
 	}{
 		{[]string{"echo", "-rf", "~"}, "-rf ~", true},
 		{[]string{"echo", "-n", "-e", `\x2drf`}, "-rf", true},
-		{[]string{"echo", `\x2drf`}, `\x2drf`, true},
+		{[]string{"echo", `\x2drf`}, "", false}, // xpg_echo would read it
+		{[]string{"echo", "-E", `\x2drf`}, `\x2drf`, true},
 		{[]string{"echo", "-eE", `\x2d`}, `\x2d`, true},
 		{[]string{"printf", "--", "-rf"}, "-rf", true},
 		{[]string{"printf", `\x2drf`}, "-rf", true},
@@ -95,6 +96,8 @@ func TestPrinted(t *testing.T) {
 		{[]string{"echo", "-e", `x\0176`}, "x~", true},
 		{[]string{"echo", "-e", `\055rf`}, "-rf", true},
 		{[]string{"echo", "-e", `\176`}, `\176`, true},
+		{[]string{"printf", "%b", `\56env`}, ".env", true},
+		{[]string{"printf", `x \a#y`}, "x \a#y", true},
 		{[]string{"printf", `rm \"$HOME\"`}, `rm "$HOME"`, true},
 		{append([]string{"printf", strings.Repeat("x", 1000) + "%s"}, strings.Fields(strings.Repeat("y ", 100))...), "", false},
 	} {

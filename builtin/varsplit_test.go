@@ -100,6 +100,11 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`printf '%s/.aws/credentials\n' ~ | xargs cat`, "secrets"},
 		{`printf '.%s\n' env | xargs cat`, "secrets"},
 		{`echo -e '\x2eenv' | xargs cat`, "secrets"},
+		{`printf 'echo x \r#; cat .env\n' | bash`, "secrets"},
+		{`printf '%b\n' 'cat \56env' | bash`, "secrets"},
+		{`printf '%b\n' '\56env' | xargs cat`, "secrets"},
+		{`cat $(printf '%b' '\56env')`, "secrets"},
+		{"cat <<Z | bash\ncat .env\nZ", "secrets"},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
@@ -201,7 +206,22 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		{`printf '/%s\n' etc | xargs rm -rf`, "deny"},
 		{`echo 'rm -rf ~' | bash -o errexit`, "deny"},
 		{"printf '" + strings.Repeat("cd d;", 300) + "%s\n' " + strings.Repeat("x ", 1200) + "| sh", "ask"},
+		// Round 10: control characters (a # after one is no comment),
+		// %b's \NNN, xpg_echo, a subshell, a here-document, dd, xargs
+		// -I{} bash -c {}, trap --, printf -v's formatted value.
+		{`printf 'echo x \a#; rm -rf ~\n' | bash`, "deny"},
+		{"echo x\r#; rm -rf ~", "deny"},
+		{`printf '%b' 'rm -rf \176' | bash`, "deny"},
+		{`shopt -s xpg_echo; echo 'rm -rf \0176' | bash`, "ask"},
+		{`(echo 'rm -rf ~') | bash`, "deny"},
+		{"cat <<Z | bash\nrm -rf ~\nZ", "deny"},
+		{`echo 'rm -rf ~' | dd | bash`, "deny"},
+		{`echo 'rm -rf ~' | xargs -I{} bash -c {}`, "deny"},
+		{`s='rm -rf ~'; trap -- "$s" EXIT`, "deny"},
+		{`printf -v s 'cd %s && rm -rf *' ~; eval "$s"`, "deny"},
 		// Held: nothing to ask about.
+		{`echo hi | cat`, ""},
+		{`(cd src && ls) | grep x`, ""},
 		{`s='ls; echo hi'; eval "$s"`, ""},
 		{`echo 'ls' | bash -- ./build.sh`, ""},
 		{`echo hello | tee out.txt`, ""},

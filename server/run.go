@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -200,7 +201,7 @@ func Start(ctx context.Context, cfg Config, opts ...RunOption) (*Running, error)
 		return h
 	}
 	wopts := []assemble.WatchOption{assemble.WithInterval(cfg.ReloadInterval),
-		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store), assemble.WithEnv(projectEnv(configProject(cfg.Path))))}
+		assemble.WithLoadOptions(assemble.WithProjectDir(cfg.ProjectDir), assemble.WithStore(store), assemble.WithEnv(projectEnv(serveProject(cfg.Path, cfg.ProjectDir))))}
 	if poller != nil {
 		status["trust"] = "signed bundle"
 		status["bundle"] = cfg.Bundle.URL
@@ -454,32 +455,47 @@ func backendOf(c *assemble.Config) state.Backend {
 	return b
 }
 
-// configProject is the project a configuration is the project layer of,
-// by where it is: the directory holding .claude/hooks.hcl, .hookctl/ or
-// hooks.hcl; "" for a configuration elsewhere (a shared one: each call's
-// cwd is then the project, as before).
-func configProject(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil || path == "" {
+// serveProject is the project serve's built-ins protect when serve's
+// environment names none: the project a configuration is the project
+// layer of by where it is (the directory holding .claude/hooks.hcl or
+// .hookctl/), else the directory serve runs in (dir) when it is a
+// project's (it holds the configuration, a .git or a .claude) and not the
+// file system's root or the home directory; "" leaves each call's cwd
+// the project, as before (a shared serve started elsewhere).
+func serveProject(path, dir string) string {
+	if abs, err := filepath.Abs(path); err == nil && path != "" {
+		parent, base := filepath.Dir(abs), filepath.Base(abs)
+		switch {
+		case base == "hooks.hcl" && filepath.Base(parent) == ".claude":
+			return filepath.Dir(parent)
+		case base == ".hookctl":
+			return parent
+		case filepath.Base(parent) == ".hookctl":
+			return filepath.Dir(parent)
+		}
+	}
+	if dir == "" {
 		return ""
 	}
-	dir, base := filepath.Dir(abs), filepath.Base(abs)
-	switch {
-	case base == "hooks.hcl" && filepath.Base(dir) == ".claude":
-		return filepath.Dir(dir)
-	case base == ".hookctl":
-		return dir
-	case filepath.Base(dir) == ".hookctl":
-		return filepath.Dir(dir)
-	case base == "hooks.hcl":
-		return dir
+	clean := filepath.Clean(dir)
+	if home, err := os.UserHomeDir(); clean == filepath.Dir(clean) || err == nil && clean == filepath.Clean(home) {
+		return ""
+	}
+	abs, _ := filepath.Abs(path)
+	if rel, err := filepath.Rel(clean, abs); err == nil && path != "" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return clean // the configuration is in it
+	}
+	for _, mark := range []string{".git", ".claude"} {
+		if _, err := os.Stat(filepath.Join(clean, mark)); err == nil {
+			return clean
+		}
 	}
 	return ""
 }
 
 // projectEnv is the environment the configuration reads under serve: the
 // process's, with CLAUDE_PROJECT_DIR the project of serve's configuration
-// (configProject) when the process has none. Claude Code sets that variable for its command
+// (serveProject) when the process has none. Claude Code sets that variable for its command
 // hooks but gives an http hook no environment, and the payload's cwd
 // follows the agent's cd: without it, dangerous-commands took the cwd
 // for the project, and `cd .. && rm -rf project` passed its rm-project

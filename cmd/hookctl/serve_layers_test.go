@@ -107,9 +107,18 @@ func TestServeProcessProjectIsServes(t *testing.T) {
 	writeFile(t, shared, "builtin \"dangerous-commands\" {}\n")
 	sharedServe := startServeIn(t, t.TempDir(), "--config", shared, "--allow-untrusted")
 	inProject := `{"session_id":"s","hook_event_name":"PreToolUse","cwd":"` + proj + `","tool_name":"Bash","tool_input":{"command":"rm -rf ` + proj + `"}}`
+	// serve started in the project with a configuration named otherwise
+	// or kept outside it (one hooks.hcl for every project): the project
+	// is the directory it runs in.
+	policy := filepath.Join(proj, "policy.hcl")
+	writeFile(t, policy, "builtin \"dangerous-commands\" {}\n")
+	outside := filepath.Join(t.TempDir(), "hooks.hcl")
+	writeFile(t, outside, "builtin \"dangerous-commands\" {}\n")
+	inPolicy := startServeIn(t, proj, "--config", policy, "--allow-untrusted")
+	inOutside := startServeIn(t, proj, "--config", outside, "--allow-untrusted")
 	for _, c := range []struct {
 		base, payload string
-	}{{elsewhere.base, payload}, {elsewhere.base, inProject}, {sharedServe.base, inProject}} {
+	}{{elsewhere.base, payload}, {elsewhere.base, inProject}, {sharedServe.base, inProject}, {inPolicy.base, payload}, {inOutside.base, payload}} {
 		if r := request("POST", c.base+"/claude", c.payload); r.code != 200 || !strings.Contains(r.raw, `"permissionDecision":"deny"`) {
 			t.Errorf("%s %s: %d %s %v", c.base, c.payload, r.code, r.raw, r.err)
 		}

@@ -307,6 +307,13 @@ func (s Segment) Args() []string {
 
 // parseBash parses src as a bash program, ignoring comments.
 func parseBash(src string) (*syntax.File, error) {
+	if strings.IndexByte(src, '\r') >= 0 {
+		// bash reads a carriage return as a character of a word, not as
+		// a blank ("echo x\r#; rm -rf ~" runs rm: the # is in a word);
+		// the parser takes it for a blank. Another byte of a word in its
+		// place keeps every offset.
+		src = strings.ReplaceAll(src, "\r", "\x1a")
+	}
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 }
 

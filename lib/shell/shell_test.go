@@ -749,3 +749,22 @@ func TestSegmentLiteral(t *testing.T) {
 		t.Errorf("Dirs = %+v", dirs)
 	}
 }
+
+// TestCarriageReturnAndTrapDashes: a carriage return is a character of a
+// word to bash, so a # after one starts no comment ("echo x\r#; rm -rf
+// ~" runs rm), and trap's script comes after a "--" too.
+func TestCarriageReturnAndTrapDashes(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"echo x\r#; rm -rf ~", "rm"},
+		{"echo x\r\n# c\nrm -rf ~", "rm"},
+		{`trap -- 'rm -rf ~' EXIT`, "rm"},
+	} {
+		segs, err := Parse(c.line)
+		if err != nil {
+			t.Fatalf("%q: %v", c.line, err)
+		}
+		if !slices.ContainsFunc(segs, func(s Segment) bool { return s.Name == c.want }) {
+			t.Errorf("%q: no %s in %v", c.line, c.want, segs)
+		}
+	}
+}

@@ -426,15 +426,15 @@ func (w *walker) command(argv []arg, assigns []string, redirs []Redirect, in *he
 	}
 	w.emit(seg, fr)
 	used.flow = w.chdir(seg, fr.assigns, u.wrappers, fr.dir)
-	if len(u.argv) > 2 && baseName(u.argv[0].text) == "trap" && fr.depth < maxDepth && !strings.HasPrefix(u.argv[1].text, "-") {
-		// trap's first argument is a script the shell runs later, on a
-		// signal or at exit.
-		used.words = append(used.words, u.argv[1].word)
+	if ta := trapArgs(u.argv); len(ta) > 1 && fr.depth < maxDepth && !strings.HasPrefix(ta[0].text, "-") {
+		// trap's first argument (after --) is a script the shell runs
+		// later, on a signal or at exit.
+		used.words = append(used.words, ta[0].word)
 		inner := nestedList(fr)
 		inner.wrappers = concat(fr.wrappers, u.wrappers, []string{"trap"})
 		inner.assigns = concat(fr.assigns, seg.Assigns)
 		inner.depth++
-		w.script(u.argv[1].text, inner)
+		w.script(ta[0].text, inner)
 	}
 	if len(u.argv) > 1 && baseName(u.argv[0].text) == "eval" && fr.depth < maxDepth {
 		for _, a := range u.argv[1:] {
@@ -566,4 +566,16 @@ func litValue(l *syntax.Lit) string {
 		return ""
 	}
 	return l.Value
+}
+
+// trapArgs returns trap's arguments after its name and a "--" ending its
+// options, or nil for another command.
+func trapArgs(argv []arg) []arg {
+	if len(argv) < 2 || baseName(argv[0].text) != "trap" {
+		return nil
+	}
+	if argv[1].text == "--" {
+		return argv[2:]
+	}
+	return argv[1:]
 }
