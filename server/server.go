@@ -558,23 +558,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, by time.Time, 
 		fail(http.StatusRequestEntityTooLarge, &InputError{Err: &LimitError{Limit: LimitBytes, Max: in.MaxBytes}})
 		return nil, nil, false
 	}
-	actx := r.Context()
-	if !by.IsZero() {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithDeadline(actx, by)
-		defer cancel()
-	}
-	release, err := s.admit(actx)
-	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
-		err = &BusyError{Limit: "queue-timeout", What: "no request slot free before the caller stops waiting (host_timeout)"}
-	}
-	if err != nil {
-		if refuse != nil {
-			s.readHead(w, r, &head)
-		}
-		fail(http.StatusServiceUnavailable, err)
-		return nil, nil, false
-	}
+	// The body is read before a request slot is taken: a client that
+	// sends headers and no body holds its connection (bounded by
+	// --max-conns, the idlest closed first) and its memory reservation,
+	// not one of the slots every guarded call needs.
 	readBy := time.Now().Add(s.lim.ReadTimeout)
 	if !by.IsZero() && by.Before(readBy) {
 		readBy = by
@@ -582,10 +569,6 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, by time.Time, 
 	_ = rc.SetReadDeadline(readBy)
 	head.r = r.Body
 	data, reserved, err := readBounded(&head, in, &s.mem)
-	done = func() {
-		s.mem.release(reserved)
-		release()
-	}
 	if err != nil {
 		// The rest of the body is not worth waiting for: the server
 		// closes the connection after the reply rather than read it, and
@@ -594,7 +577,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, by time.Time, 
 		// a non-blocking error to Claude Code).
 		w.Header().Set("Connection", "close")
 		_ = rc.SetReadDeadline(time.Now())
-		done()
+		s.mem.release(reserved)
 		var le *LimitError
 		var ne interface{ Timeout() bool }
 		switch {
@@ -616,6 +599,25 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, by time.Time, 
 			fail(http.StatusBadRequest, &InputError{Err: err})
 		}
 		return nil, nil, false
+	}
+	actx := r.Context()
+	if !by.IsZero() {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithDeadline(actx, by)
+		defer cancel()
+	}
+	release, err := s.admit(actx)
+	if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+		err = &BusyError{Limit: "queue-timeout", What: "no request slot free before the caller stops waiting (host_timeout)"}
+	}
+	if err != nil {
+		s.mem.release(reserved)
+		fail(http.StatusServiceUnavailable, err)
+		return nil, nil, false
+	}
+	done = func() {
+		s.mem.release(reserved)
+		release()
 	}
 	// No deadline while the hooks run: the server watches the connection
 	// to cancel the request when the client goes, and a deadline passing
@@ -662,24 +664,6 @@ func (h *headReader) Read(p []byte) (int, error) {
 }
 
 func (h *headReader) bytes() []byte { return h.head }
-
-// headWait bounds the wait for the part of a refused request's body
-// readHead reads: what came with the request's headers, as a host's
-// request does, not what a slow client may send later (a client holding
-// connections with bodies it never sends would keep the server's
-// connections, /healthz's included, from others).
-const headWait = 5 * time.Millisecond
-
-// readHead reads the first part of a body the server will not read whole
-// (refused before it is), for its event's name, within headWait.
-func (s *Server) readHead(w http.ResponseWriter, r *http.Request, head *headReader) {
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(headWait))
-	head.r = r.Body
-	_, _ = io.Copy(io.Discard, io.LimitReader(head, headLimit))
-	_ = rc.SetReadDeadline(time.Now())
-	w.Header().Set("Connection", "close")
-}
 
 // claude answers a Claude Code http hook. The reply has the same shape as
 // `hookctl claude`'s stdout; Claude Code reads decisions only from 2xx JSON,

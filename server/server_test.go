@@ -711,3 +711,27 @@ func TestServeBusyWithinTheHostTimeout(t *testing.T) {
 		t.Fatalf("%d %s", r.code, r.raw)
 	}
 }
+
+// TestSlowBodiesTakeNoSlot: a request slot was taken before the body was
+// read, so clients sending headers and no body held every slot for
+// --read-timeout, and each guarded call got "server busy". The body is
+// now read first: the slots are left to calls that have one.
+func TestSlowBodiesTakeNoSlot(t *testing.T) {
+	e := gateEngine(t, nil)
+	srv := server.NewServer(e, nil, server.WithLimits(server.ServerLimits{MaxInFlight: 2, MaxQueue: 1, QueueTimeout: 200 * time.Millisecond, ReadTimeout: time.Minute}))
+	url := serveReal(t, srv)
+	for range 3 {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /claude HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	}
+	c := freshClient()
+	waitFor(t, func() bool { return load(t, c, url)["connections"].(float64) >= 4 })
+	r := do(t, c, "POST", url+"/claude", rmPayload)
+	if r.code != 200 || !strings.Contains(r.raw, "no rm") {
+		t.Fatalf("%d %s", r.code, r.raw)
+	}
+}
