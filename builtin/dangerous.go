@@ -533,6 +533,9 @@ func (g *dangerGuard) segment(segs []shell.Segment, i int, s shell.Segment, at p
 		f, ok = g.subscriptCode(s, at, project)
 	}
 	if !ok {
+		f, ok = g.gitPrograms(s, at, project)
+	}
+	if !ok {
 		f, ok = g.fed(segs, i, s, at, project, vars)
 	}
 	if !ok {
@@ -932,7 +935,7 @@ var downloaders = map[string]bool{"curl": true, "wget": true}
 // shells run a script from standard input when given no script argument.
 var shells = map[string]bool{
 	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
-	"fish": true, "csh": true, "tcsh": true,
+	"fish": true, "csh": true, "tcsh": true, "rbash": true, "yash": true, "posh": true, "busybox": false,
 }
 
 // interpreters run code from standard input unless told otherwise by the
@@ -966,8 +969,9 @@ func runsStdin(s shell.Segment) bool {
 		// their values (bash -o errexit, -O extglob, --rcfile x).
 		for k := 1; k < len(s.Argv); k++ {
 			switch a := s.Argv[k]; {
-			case a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file":
-				k++
+			case a == "--rcfile" || a == "--init-file" ||
+				len(a) > 1 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && strings.ContainsAny(a[1:], "oO"):
+				k++ // -o errexit, -euo pipefail, -eO extglob: the value follows
 			case a == "-":
 				return true
 			case a == "--":
@@ -1018,6 +1022,49 @@ func (g *dangerGuard) pipeline(segs []shell.Segment, i int, s shell.Segment, at 
 	return finding{}, false
 }
 
+// gitPrograms applies every rule to the program a git option runs
+// through a shell (git ls-remote --upload-pack='rm -rf ~' .).
+func (g *dangerGuard) gitPrograms(s shell.Segment, at place, project string) (finding, bool) {
+	if s.Name != "git" {
+		return finding{}, false
+	}
+	for k, a := range s.Argv[1:] {
+		name, value, eq := strings.Cut(a, "=")
+		if !gitProgramOption(name) || name == "-u" && !slices.Contains(s.Argv, "ls-remote") {
+			continue // -u is a program only to ls-remote (git push -u)
+		}
+		if !eq {
+			if k+2 >= len(s.Argv) {
+				continue
+			}
+			value = s.Argv[k+2]
+		}
+		if f, ok := g.nested(value, at, project); ok {
+			f.cmd = truncate(strings.Join(s.Argv, " "), 200) + "` runs `" + f.cmd
+			return f, true
+		}
+	}
+	return finding{}, false
+}
+
+// gitProgramOption reports whether a git option names a program it runs
+// through a shell: --upload-pack, --receive-pack, --exec, as git also
+// takes them, by any prefix (--u), and ls-remote's -u.
+func gitProgramOption(name string) bool {
+	if name == "-u" {
+		return true
+	}
+	if len(name) < 3 || !strings.HasPrefix(name, "--") {
+		return false
+	}
+	for _, long := range []string{"--upload-pack", "--receive-pack", "--exec"} {
+		if strings.HasPrefix(long, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // subscriptBuiltins are the builtins that take a variable name, which
 // may be an array element whose subscript bash evaluates, running a
 // command substitution in it however the word was quoted (printf -v
@@ -1051,6 +1098,23 @@ func (g *dangerGuard) subscriptCode(s shell.Segment, at place, project string) (
 
 var subscriptSubstRe = lazyRegexp("\\$\\(([^()]*)\\)|`([^`]*)`")
 
+// withValues returns text and, in a line that is not itself a nested
+// script, its versions with the values of the line's variables
+// (c='rm -rf ~'; cat <<< "$c" | bash).
+func (g *dangerGuard) withValues(text string, vars map[string][]string, at place) []string {
+	out := []string{text}
+	if at.depth > 0 || !strings.ContainsAny(text, "$`") {
+		return out
+	}
+	pseudo := shell.Segment{Argv: []string{"\x00", text}, Name: "\x00"}
+	for _, v := range g.varVariants(pseudo, vars) {
+		if len(v.Argv) == 2 && !slices.Contains(out, v.Argv[1]) {
+			out = append(out, v.Argv[1])
+		}
+	}
+	return out
+}
+
 // stdinPath reports whether a file name is standard input (bash
 // /dev/stdin reads its script there).
 func stdinPath(name string) bool {
@@ -1083,15 +1147,27 @@ func pipeSource(segs []shell.Segment, i int) int {
 		if j < 0 {
 			return -1
 		}
-		p := segs[j]
-		args := p.Args()
-		if p.Name == "tee" || p.Name == "cat" && (len(args) == 0 || len(args) == 1 && stdinPath(args[0])) && !hasHereInput(p) ||
-			p.Name == "dd" && !slices.ContainsFunc(p.Argv, func(a string) bool { return strings.HasPrefix(a, "of=") }) {
+		if passesInput(segs[j]) && !hasHereInput(segs[j]) {
 			i = j
 			continue
 		}
 		return j
 	}
+}
+
+// passesInput reports whether s writes what it reads on its standard
+// input (tee, cat or head of it, dd without of=).
+func passesInput(s shell.Segment) bool {
+	args := s.Args()
+	switch s.Name {
+	case "tee":
+		return true
+	case "cat", "head", "tail":
+		return len(args) == 0 || len(args) == 1 && stdinPath(args[0])
+	case "dd":
+		return !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.HasPrefix(a, "of=") || strings.HasPrefix(a, "if=") })
+	}
+	return false
 }
 
 // hasHereInput reports whether s reads a here-document or here-string.
@@ -1129,14 +1205,18 @@ func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment,
 	if j < 0 || !shells[s.Name] {
 		return finding{}, false
 	}
-	if segs[j].Name == "cat" {
-		// cat <<EOF | bash: the here-document is the script.
-		if text, ok := hereText(segs[j]); ok && len(segs[j].Args()) == 0 {
-			f, ok := g.nested(text, at, project)
-			if ok {
+	if passesInput(segs[j]) {
+		// cat <<EOF | bash, tee <<< "$c" | bash: the here-document or
+		// here-string is the script, with the line's values.
+		text, ok := hereText(segs[j])
+		if !ok {
+			return finding{}, false
+		}
+		for _, script := range g.withValues(text, vars, at) {
+			if f, ok := g.nested(script, at, project); ok {
 				f.cmd = truncate(strings.Join(segs[j].Argv, " ")+" | "+s.Name, 200) + "` runs `" + f.cmd
+				return f, true
 			}
-			return f, ok
 		}
 		return finding{}, false
 	}

@@ -54,9 +54,10 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 	if via == "xargs" {
 		text = "xargs " + text
 	}
-	// xargs -I{} bash -c {}: the script, parsed, is the word "{}" under
-	// a shell's -c after xargs.
-	replaced := len(s.Argv) == 1 && s.Argv[0] == "{}" && len(s.Wrappers) > 1 && strings.HasSuffix(s.Wrappers[len(s.Wrappers)-1], " -c")
+	// xargs -I{} bash -c {}: the script, parsed, is the replace string
+	// under a shell's -c after xargs ({}, or any word -I names: a lone
+	// word there is taken for it, the read judged beside).
+	replaced := len(s.Argv) == 1 && len(s.Wrappers) > 1 && strings.HasSuffix(s.Wrappers[len(s.Wrappers)-1], " -c")
 	if len(items) > 0 && (replaced || shells[sub.Name] && sub.Flag("c") && (len(sub.Args()) == 0 || xargsReplaces(s, sub.Args()[0]))) {
 		// xargs sh -c <<< "rm -rf ~": what xargs gives is the script
 		// (one item with -0 or -d, the first word otherwise: all of

@@ -542,11 +542,17 @@ func gitReadOnly(s shell.Segment) bool {
 		}
 	}
 	sub := g.seg()
-	if sub.Flag("output", "ext-diff") || sub.Flag("O", "open-files-in-pager") && g.sub == "grep" ||
+	if sub.Flag("output", "ext-diff") || slices.ContainsFunc(sub.Argv[1:], func(a string) bool {
+		name, _, _ := strings.Cut(a, "=")
+		return gitProgramOption(name) && (name != "-u" || g.sub == "ls-remote")
+	}) ||
+		sub.Flag("O", "open-files-in-pager") && g.sub == "grep" ||
 		g.sub == "help" && sub.Flag("w", "web", "m", "man", "i", "info") ||
 		g.sub == "cat-file" && gitBatch(s) {
 		// Writes a file, runs a configured diff program, browser or
-		// viewer, or prints objects named on standard input.
+		// viewer or a program it is given (git ls-remote
+		// --upload-pack='rm -rf ~' . runs it through a shell), or prints
+		// objects named on standard input.
 		return false
 	}
 	args := sub.Args()
@@ -593,12 +599,15 @@ func goReadOnly(s shell.Segment) bool {
 			}
 		}
 	}
-	sub := shell.Segment{Argv: s.Argv[1:], Name: s.Argv[1]}
 	switch s.Argv[1] {
 	case "version", "doc", "list":
 		return true
 	case "env":
-		return !sub.Flag("w", "u")
+		// go's flags take one dash or two: --w writes as -w does.
+		return !slices.ContainsFunc(s.Argv[2:], func(a string) bool {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			return strings.HasPrefix(a, "-") && (name == "w" || name == "u")
+		})
 	}
 	return false
 }

@@ -344,12 +344,17 @@ func TestReadOnlyApproverPrintfVar(t *testing.T) {
 		`ls ${HOME:PATH=0}`,
 		`echo ${a[PATH=0]}; ls`,
 		`[[ PATH=0 -eq 0 ]]; ls`,
+		// A program git runs, go's flags with two dashes.
+		`git ls-remote --upload-pack='rm -rf ~' .`,
+		`git ls-remote --u='rm -rf ~' .`,
+		`go env --w GOFLAGS=-toolexec=./x`,
+		`go env -w=GOFLAGS=x`,
 	} {
 		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
 			t.Errorf("%s: approved", line)
 		}
 	}
-	for _, line := range []string{`printf '%s\n' a b`, `printf -- -v`, `echo $((1+2))`, `[[ -f x ]] && cat README.md`} {
+	for _, line := range []string{`printf '%s\n' a b`, `printf -- -v`, `echo $((1+2))`, `[[ -f x ]] && cat README.md`, `git ls-remote origin`, `go env GOPATH`} {
 		if d, r := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d != "allow" {
 			t.Errorf("%s: not approved (%q %q)", line, d, r)
 		}

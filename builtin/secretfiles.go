@@ -782,10 +782,21 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 		return secretHit{}, false
 	}
 	j := pipeSource(segs, i)
-	if j >= 0 && segs[j].Name == "cat" && len(segs[j].Args()) == 0 {
+	if j >= 0 && passesInput(segs[j]) {
 		// cat <<EOF | bash: the here-document is the script.
 		if text, ok := hereText(segs[j]); ok && depth < maxNested {
-			return sc.checkLine(text, cwd, depth+1)
+			at := start.at(sc.sys)
+			at.depth = depth
+			var vars map[string][]string
+			if depth == 0 && strings.ContainsAny(text, "$`") {
+				vars = lineVars()
+			}
+			for _, script := range sc.dirs.withValues(text, vars, at) {
+				if h, ok := sc.checkLine(script, cwd, depth+1); ok {
+					return h, true
+				}
+			}
+			return secretHit{}, false
 		}
 	}
 	if j < 0 || segs[j].Name != "echo" && segs[j].Name != "printf" {

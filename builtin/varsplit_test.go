@@ -105,6 +105,7 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`printf '%b\n' '\56env' | xargs cat`, "secrets"},
 		{`cat $(printf '%b' '\56env')`, "secrets"},
 		{"cat <<Z | bash\ncat .env\nZ", "secrets"},
+		{`c='cat .env'; cat <<< "$c" | bash`, "secrets"},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
@@ -219,7 +220,21 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		{`echo 'rm -rf ~' | xargs -I{} bash -c {}`, "deny"},
 		{`s='rm -rf ~'; trap -- "$s" EXIT`, "deny"},
 		{`printf -v s 'cd %s && rm -rf *' ~; eval "$s"`, "deny"},
+		// Round 11: a program git runs through a shell, shell options
+		// with a value, here input through other commands and with the
+		// line's values, any xargs replace string, rbash.
+		{`git ls-remote --upload-pack='rm -rf ~' .`, "deny"},
+		{`git ls-remote --u='rm -rf ~' .`, "deny"},
+		{`echo 'rm -rf ~' | bash -euo pipefail`, "deny"},
+		{`echo 'rm -rf ~' | bash -eO extglob`, "deny"},
+		{`c='rm -rf ~'; cat <<< "$c" | bash`, "deny"},
+		{`cat - <<< 'rm -rf ~' | bash`, "deny"},
+		{`tee <<< 'rm -rf ~' | bash`, "deny"},
+		{`dd status=none <<< 'rm -rf ~' | bash`, "deny"},
+		{`echo 'rm -rf ~' | xargs -I % sh -c %`, "deny"},
+		{`echo 'rm -rf ~' | rbash`, "deny"},
 		// Held: nothing to ask about.
+		{`git push -u origin main`, ""},
 		{`echo hi | cat`, ""},
 		{`(cd src && ls) | grep x`, ""},
 		{`s='ls; echo hi'; eval "$s"`, ""},
