@@ -1155,6 +1155,43 @@ func pipeSource(segs []shell.Segment, i int) int {
 	}
 }
 
+// groupOutput returns what a subshell of echo and printf commands alone
+// prints into the pipe to segs[i] ((echo 'rm -rf ~'; echo done) | bash:
+// its commands' outputs in order), and false for anything else.
+func groupOutput(segs []shell.Segment, i int) (string, bool) {
+	s := segs[i]
+	if s.Op != "|" && s.Op != "|&" || s.Subshell || i == 0 || !segs[i-1].Subshell {
+		return "", false
+	}
+	k := i - 1
+	for k > 0 && segs[k-1].Subshell && segs[k].Op != "" && segs[k].Op != "|" && segs[k].Op != "|&" {
+		k--
+	}
+	var out strings.Builder
+	for _, g := range segs[k:i] {
+		switch g.Name {
+		case "true", ":":
+			continue
+		case "echo", "printf":
+		default:
+			return "", false
+		}
+		argv := slices.Clone(g.Argv)
+		argv[0] = g.Name
+		text, ok := printed(argv)
+		if !ok {
+			return "", false
+		}
+		out.WriteString(text)
+		if g.Name == "echo" && !slices.ContainsFunc(g.Argv[1:], func(a string) bool {
+			return len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "neE") == "" && strings.Contains(a, "n")
+		}) {
+			out.WriteByte('\n')
+		}
+	}
+	return out.String(), out.Len() > 0
+}
+
 // passesInput reports whether s writes what it reads on its standard
 // input (tee, cat or head of it, dd without of=).
 func passesInput(s shell.Segment) bool {
@@ -1201,8 +1238,19 @@ func hereText(s shell.Segment) (string, bool) {
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
 func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
+	if !shells[s.Name] {
+		return finding{}, false
+	}
+	if text, ok := groupOutput(segs, i); ok {
+		for _, script := range g.withValues(text, vars, at) {
+			if f, ok := g.nested(script, at, project); ok {
+				f.cmd = "(...) | " + s.Name + "` runs `" + f.cmd
+				return f, true
+			}
+		}
+	}
 	j := pipeSource(segs, i)
-	if j < 0 || !shells[s.Name] {
+	if j < 0 {
 		return finding{}, false
 	}
 	if passesInput(segs[j]) {

@@ -752,6 +752,13 @@ func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool
 		}); ok {
 			return h, true
 		}
+		if script, ok := sc.xargsScript(segs, i, &start); ok && depth < maxNested {
+			// echo 'cat .env' | xargs -0 bash -c: what xargs reads is
+			// the script.
+			if h, ok := sc.checkLine(script, cwd, depth+1); ok {
+				return h, true
+			}
+		}
 		if len(vars[""]) > 0 {
 			// A reader of a file named by a variable the line gives more
 			// values than the guard tries, or a command so named: its
@@ -780,6 +787,12 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 	s := segs[i]
 	if (s.Op != "|" && s.Op != "|&") || !shells[s.Name] || !runsStdin(s) {
 		return secretHit{}, false
+	}
+	if text, ok := groupOutput(segs, i); ok && depth < maxNested {
+		// (echo 'cat .env'; echo done) | bash
+		if h, ok := sc.checkLine(text, cwd, depth+1); ok {
+			return h, true
+		}
 	}
 	j := pipeSource(segs, i)
 	if j >= 0 && passesInput(segs[j]) {
@@ -824,6 +837,26 @@ func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineSta
 		}
 	}
 	return secretHit{}, false
+}
+
+// xargsScript returns the script xargs gives the shell segs[i] runs
+// with -c and no script of its own (or only xargs' replace string), read
+// from its standard input as dangerous-commands reads it (fed).
+func (sc *secretChecker) xargsScript(segs []shell.Segment, i int, start *lineStart) (string, bool) {
+	s := segs[i]
+	if !slices.Contains(s.Wrappers, "xargs") {
+		return "", false
+	}
+	last := s.Wrappers[len(s.Wrappers)-1]
+	script := shells[s.Name] && s.Flag("c") && len(s.Args()) == 0 || len(s.Argv) == 1 && strings.HasSuffix(last, " -c")
+	if !script {
+		return "", false
+	}
+	items, _ := sc.dirs.stdinWords(segs, i, s, start.at(sc.sys))
+	if len(items) == 0 {
+		return "", false
+	}
+	return strings.Join(items, " "), true
 }
 
 // maxUnknownSamples bounds the protected names readsUnknown tries.

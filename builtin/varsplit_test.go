@@ -106,6 +106,9 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`cat $(printf '%b' '\56env')`, "secrets"},
 		{"cat <<Z | bash\ncat .env\nZ", "secrets"},
 		{`c='cat .env'; cat <<< "$c" | bash`, "secrets"},
+		{`(echo 'cat .env'; echo done) | sh`, "secrets"},
+		{`echo '"cat .env"' | xargs bash -c`, "secrets"},
+		{`echo 'cat .env' | xargs -I{} sh -c {}`, "secrets"},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
@@ -233,7 +236,11 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		{`dd status=none <<< 'rm -rf ~' | bash`, "deny"},
 		{`echo 'rm -rf ~' | xargs -I % sh -c %`, "deny"},
 		{`echo 'rm -rf ~' | rbash`, "deny"},
+		// A subshell of several echo and printf as a pipe's source.
+		{`(echo 'rm -rf ~'; echo done) | bash`, "deny"},
+		{`(printf 'rm -rf '; echo ~) | bash`, "deny"},
 		// Held: nothing to ask about.
+		{`(echo ls; echo pwd) | bash`, ""},
 		{`git push -u origin main`, ""},
 		{`echo hi | cat`, ""},
 		{`(cd src && ls) | grep x`, ""},
