@@ -5,6 +5,7 @@ package main_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/ostest"
+	"github.com/hookctl/hookctl/internal/syncbuf"
 )
 
 // TestStopReachesTheDaemon: a host that gives up on its hook (SIGTERM,
@@ -25,38 +27,15 @@ import (
 // give, not an exit by the signal with nothing said, and the daemon kills
 // the call's hooks instead of running them on.
 func TestStopReachesTheDaemon(t *testing.T) {
-	e := newEnv(t)
-	e.write("slow.hcl", `hook "slow" {
-  event   = "PreToolUse"
-  command = "echo $$ > hook-$PPID.pid; exec sleep 60"
-  timeout = "90s"
-}
-`)
-	e.run(e.full, "", "trust", "--config", "slow.hcl")
-	// The daemon runs first, so that the call below is answered by it.
-	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "started daemon") {
-		t.Fatalf("no daemon: %s", errOut)
-	}
+	e := slowEnv(t)
 	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		for _, f := range must(filepath.Glob(filepath.Join(e.dir, "hook-*.pid"))) {
 			os.Remove(f)
 		}
 		c := startClient(t, e, "slow.hcl")
 		cmd, exited, out, errb := c.cmd, c.exited, &c.out, &c.errb
-		// The hook says it runs: its pid, in a file named by its parent.
-		var hook int
-		for hook == 0 {
-			if files, _ := filepath.Glob(filepath.Join(e.dir, "hook-*.pid")); len(files) == 1 {
-				if b, err := os.ReadFile(files[0]); err == nil && bytes.HasSuffix(b, []byte("\n")) {
-					hook, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-				}
-			}
-			select {
-			case err := <-exited:
-				t.Fatalf("%v: the client exited before the hook ran: %v\n%s\n%s", sig, err, out.String(), errb.String())
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
+		hook := c.hookRuns(t, e)
+		c.waitArmed(t)
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
@@ -71,17 +50,112 @@ func TestStopReachesTheDaemon(t *testing.T) {
 		if i == 0 && !strings.Contains(errb.String(), "answered by the daemon") {
 			t.Errorf("%v: not answered by the daemon: %s", sig, errb.String())
 		}
-		// The daemon kills the hook before it answers; the bound only
-		// keeps a failure from hanging the test.
-		deadline := time.Now().Add(10 * time.Second)
-		for ostest.Alive(hook) {
-			if time.Now().After(deadline) {
-				syscall.Kill(hook, syscall.SIGKILL)
-				t.Fatalf("%v: the hook (pid %d) still runs after the host gave up", sig, hook)
+		// The daemon kills the hook before it answers.
+		hookEnds(t, hook, fmt.Sprintf("%v: the hook still runs after the host gave up", sig))
+	}
+}
+
+// slowEnv is newEnv with a running daemon and slow.hcl, whose hook
+// writes its pid to hook-PARENT.pid and sleeps a minute.
+func slowEnv(t *testing.T) *env {
+	e := newEnv(t)
+	e.write("slow.hcl", `hook "slow" {
+  event   = "PreToolUse"
+  command = "echo $$ > hook-$PPID.pid; exec sleep 60"
+  timeout = "90s"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "slow.hcl")
+	// The daemon runs first, so that the calls after are answered by it.
+	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "started daemon") {
+		t.Fatalf("no daemon: %s", errOut)
+	}
+	return e
+}
+
+// hookRuns waits for slow.hcl's hook to say it runs (its pid, in a file
+// named by its parent) and returns its pid.
+func (c *client) hookRuns(t *testing.T, e *env) int {
+	t.Helper()
+	for {
+		if files, _ := filepath.Glob(filepath.Join(e.dir, "hook-*.pid")); len(files) == 1 {
+			if b, err := os.ReadFile(files[0]); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+				hook, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+				return hook
 			}
-			time.Sleep(10 * time.Millisecond)
+		}
+		select {
+		case err := <-c.exited:
+			t.Fatalf("the client exited before the hook ran: %v\n%s\n%s", err, c.out.String(), c.errb.String())
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
+}
+
+// hookEnds waits for the hook's process to end; the bound only keeps a
+// failure from hanging the test.
+func hookEnds(t *testing.T, hook int, failure string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for ostest.Alive(hook) {
+		if time.Now().After(deadline) {
+			syscall.Kill(hook, syscall.SIGKILL)
+			t.Fatalf("%s (pid %d)", failure, hook)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestQuickCallsArmNoSignals: arming the stop signals costs a client
+// call more than a quick daemon call itself, so a call the daemon
+// answers within armAfter never arms them; one that runs longer (a
+// command hook) does, before its answer, and a stop then gets the block.
+func TestQuickCallsArmNoSignals(t *testing.T) {
+	e := newEnv(t)
+	e.write("slow.hcl", `hook "slow" {
+  event   = "PreToolUse"
+  command = "sleep 0.3"
+}
+`)
+	e.run(e.full, "", "trust", "--config", "slow.hcl")
+	if _, errOut, _ := e.run(e.client, rm, "claude", "--config", "hooks.hcl"); !strings.Contains(errOut, "started daemon") {
+		t.Fatalf("no daemon: %s", errOut)
+	}
+	// A quick call: some of them may be slowed past armAfter by the
+	// machine, not all.
+	quick := 0
+	for range 5 {
+		out, errOut, code := e.run(e.client, rm, "claude", "--config", "hooks.hcl")
+		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(errOut, "answered by the daemon") {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		if !strings.Contains(errOut, "stop signals armed") {
+			quick++
+		}
+	}
+	if quick == 0 {
+		t.Errorf("every quick daemon call armed its stop signals")
+	}
+	_, errOut, code := e.run(e.client, ls, "claude", "--config", "slow.hcl")
+	if code != 0 || !strings.Contains(errOut, "answered by the daemon") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if i, j := strings.Index(errOut, "stop signals armed"), strings.Index(errOut, "answered by the daemon"); i < 0 || i > j {
+		t.Errorf("a 300 ms call did not arm its stop signals before its answer:\n%s", errOut)
+	}
+}
+
+// TestKilledClientsHooksEnd: a client that dies by a signal it has not
+// armed (a stop in a daemon call's first armAfter; SIGKILL at any time)
+// still ends the call's hooks: the daemon reads the closed connection as
+// a stop.
+func TestKilledClientsHooksEnd(t *testing.T) {
+	e := slowEnv(t)
+	c := startClient(t, e, "slow.hcl")
+	hook := c.hookRuns(t, e)
+	c.cmd.Process.Kill()
+	<-c.exited
+	hookEnds(t, hook, "the hook still runs after its client died")
 }
 
 func must[T any](v T, err error) T {
@@ -179,9 +253,24 @@ func TestStopWhenHookctlItselfEndsWithoutAnswer(t *testing.T) {
 
 // client is a hookctl-client claude call running in the test directory.
 type client struct {
-	cmd       *exec.Cmd
-	out, errb bytes.Buffer
-	exited    chan error
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	errb   syncbuf.Buffer
+	exited chan error
+}
+
+// waitArmed waits until the client says it has armed its stop signals
+// (HOOKCTL_CLIENT_DEBUG): a daemon call arms them only once it has run
+// a while, and a stop before that ends the client by the signal.
+func (c *client) waitArmed(t *testing.T) {
+	t.Helper()
+	for !strings.Contains(c.errb.String(), "stop signals armed") {
+		select {
+		case err := <-c.exited:
+			t.Fatalf("the client exited before it armed its stop signals: %v\n%s", err, c.errb.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // startClient starts hookctl-client claude --config config with the
@@ -205,6 +294,7 @@ func startClient(t *testing.T, e *env, config string, vars ...string) *client {
 // is seconds; the bound only keeps a failure from hanging the test.
 func (c *client) stopBlocked(t *testing.T) {
 	t.Helper()
+	c.waitArmed(t)
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
