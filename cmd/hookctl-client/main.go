@@ -30,7 +30,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -43,45 +42,28 @@ func main() {
 	// A host that gives up on its hook stops the client (stopSignals):
 	// the call is given up too (the daemon, or hookctl run here, kills
 	// its hooks) and the block it answers is still written, never an
-	// exit by the signal with nothing said (stops). The client exits
-	// with os.Exit as soon as it has answered: nothing is torn down
-	// first.
+	// exit by the signal with nothing said. The client exits with
+	// os.Exit as soon as it has answered: nothing is torn down first.
 	ctx, cancel := context.WithCancel(context.Background())
-	os.Exit(run(ctx, cancel, os.Args[1:]))
+	os.Exit(run(ctx, watchStops(cancel), os.Args[1:]))
 }
 
-// armAfter is how long a daemon call runs before the client arms its
-// stop signals (stops.arm); most calls are answered sooner and never
-// arm them.
-const armAfter = 2 * time.Millisecond
-
-// stops arms the stop signals, once: a stop signal then cancels the call
-// (cancel). Arming costs a call more than a quick daemon call itself
-// (os/signal starts a goroutine and a thread it locks, and hands each
-// signal to that thread: about 0.25 ms of a call's 3–4 ms here), so a
-// daemon call arms them only once it has run armAfter; until then a stop
-// ends the client by the signal, and the daemon, which reads the closed
-// connection as a stop, still kills the call's hooks (as it does for a
-// stop before any client is armed: the window between the process's
-// start and its signal handlers, which every process has). Everything
-// else the client does that runs a hook (hookctl run here, a daemon
-// started) arms them first.
-type stops struct {
-	once   sync.Once
-	cancel context.CancelFunc
-	say    func(string, ...any)
-}
-
-func (s *stops) arm() {
-	s.once.Do(func() {
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, stopSignals...)
-		go func() {
-			<-c
-			s.cancel()
-		}()
-		s.say("stop signals armed")
-	})
+// watchStops arms the stop signals on a goroutine of its own and returns
+// a channel closed once they are armed; a stop signal then cancels the
+// call (cancel). The signal machinery (os/signal's goroutines and the
+// thread it locks) starts while this goroutine reads the input and
+// prepares the call; nothing that runs a hook starts before the channel
+// is closed (armed).
+func watchStops(cancel context.CancelFunc) <-chan struct{} {
+	armed := make(chan struct{})
+	go func() {
+		stops := make(chan os.Signal, 1)
+		signal.Notify(stops, stopSignals...)
+		close(armed)
+		<-stops
+		cancel()
+	}()
+	return armed
 }
 
 // startWait bounds the wait for a daemon this process started.
@@ -95,7 +77,7 @@ const stopGrace = 3 * time.Second
 // for every program one of hookctl's hooks runs.
 const depthEnv = "HOOKCTL_DEPTH"
 
-func run(ctx context.Context, cancel context.CancelFunc, args []string) int {
+func run(ctx context.Context, armed <-chan struct{}, args []string) int {
 	start := time.Now()
 	debug := os.Getenv("HOOKCTL_CLIENT_DEBUG") != ""
 	say := func(format string, a ...any) {
@@ -103,7 +85,6 @@ func run(ctx context.Context, cancel context.CancelFunc, args []string) int {
 			fmt.Fprintf(os.Stderr, "hookctl-client: "+format+"\n", a...)
 		}
 	}
-	st := &stops{cancel: cancel, say: say}
 	hook, ok := daemon.ParseArgs(args)
 	host := hostOf(hook) // "" when !ok: the default host's block
 	full, err := fullBinary()
@@ -113,14 +94,14 @@ func run(ctx context.Context, cancel context.CancelFunc, args []string) int {
 	if !ok {
 		// Not a hook call the daemon runs (another command, a flag the
 		// parser does not know, --help): the full binary does it.
-		st.arm()
+		<-armed
 		return runFull(ctx, host, full, args, os.Stdin, false, &leash{tie: newTie(), say: say})
 	}
 	if d := os.Getenv(depthEnv); d != "" && d != "0" {
 		// Called from one of hookctl's own hooks: hookctl refuses the
 		// call in its host's format. No daemon is started for it.
 		say("%s=%s: running %s itself, which refuses a call from its own hook", depthEnv, d, full)
-		st.arm()
+		<-armed
 		return runFull(ctx, host, full, args, os.Stdin, true, &leash{tie: newTie(), say: say})
 	}
 	// The whole call, from here, ends by the host's timeout: past it
@@ -159,7 +140,7 @@ func run(ctx context.Context, cancel context.CancelFunc, args []string) int {
 			}
 		})
 	})
-	resp, why := viaDaemon(ctx, st, full, hook, stdin, say, setStage)
+	resp, why := viaDaemon(ctx, armed, full, hook, stdin, say, setStage)
 	late()
 	if resp != nil {
 		if !answered.CompareAndSwap(false, true) {
@@ -180,7 +161,7 @@ func run(ctx context.Context, cancel context.CancelFunc, args []string) int {
 	}
 	say("running %s itself (%s)", full, why)
 	setStage("running " + full + " itself: " + why)
-	st.arm()
+	<-armed
 	l := &leash{tie: newTie(), say: say, claim: dl.claim}
 	abandon := l.abandon
 	dl.abandon.Store(&abandon)
@@ -238,7 +219,7 @@ func (in input) reader() io.Reader {
 // returns nil and why when the daemon cannot answer.
 //
 // stage says what the call waits for, for the deadline's block.
-func viaDaemon(ctx context.Context, st *stops, full string, hook daemon.Hook, stdin input, say func(string, ...any), stage func(string)) (*daemon.Response, string) {
+func viaDaemon(ctx context.Context, armed <-chan struct{}, full string, hook daemon.Hook, stdin input, say func(string, ...any), stage func(string)) (*daemon.Response, string) {
 	if err := daemon.Supported(); err != nil {
 		return nil, err.Error() // Windows: hookctl doctor says so
 	}
@@ -274,8 +255,7 @@ func viaDaemon(ctx context.Context, st *stops, full string, hook daemon.Hook, st
 	// by the host's timeout for the hook (run's deadline answers the
 	// block when a daemon does not: stopped, wedged, or a process that
 	// holds its socket and never answers).
-	armer := time.AfterFunc(armAfter, st.arm)
-	defer armer.Stop()
+	<-armed
 	stage("the daemon at " + sock + " did not answer: stopped, wedged, or not a daemon of hookctl's")
 	resp, err := daemon.CallContext(ctx, sock, req)
 	if err != nil && ctx.Err() != nil {
@@ -294,12 +274,11 @@ func viaDaemon(ctx context.Context, st *stops, full string, hook daemon.Hook, st
 			// daemon per call: past the bound, calls run hookctl itself.
 			return nil, fmt.Sprintf("%d daemons already run for this user", n)
 		}
-		say("no daemon at %s (%v): starting one", sock, err)
-		stage("starting a daemon at " + sock + ", which did not answer")
-		st.arm()
 		if ctx.Err() != nil {
 			return nil, "stopped before a daemon was started"
 		}
+		say("no daemon at %s (%v): starting one", sock, err)
+		stage("starting a daemon at " + sock + ", which did not answer")
 		pid, brokeAway, err := startDaemon(full, sock, id)
 		if err != nil {
 			return nil, "starting the daemon: " + err.Error()
@@ -317,6 +296,11 @@ func viaDaemon(ctx context.Context, st *stops, full string, hook daemon.Hook, st
 		// spent here.
 		started := time.Now()
 		for wait := 5 * time.Millisecond; ; wait *= 2 {
+			if ctx.Err() != nil {
+				// Stopped while the daemon started: the call is not
+				// sent (the daemon is left to its idle exit).
+				return nil, "stopped before the daemon took the call"
+			}
 			resp, err = daemon.CallContext(ctx, sock, req)
 			if err == nil || notOurs(err) || ctx.Err() != nil || time.Since(started)+wait > startWait {
 				break
