@@ -961,26 +961,7 @@ func interpreterFlags(name string) ([]string, bool) {
 // runsStdin reports whether a shell or interpreter segment runs the code
 // it reads on its standard input.
 func runsStdin(s shell.Segment) bool {
-	if shells[s.Name] {
-		if s.Flag("s") {
-			return true
-		}
-		// Its first operand is the script file, past the options and
-		// their values (bash -o errexit, -O extglob, --rcfile x).
-		for k := 1; k < len(s.Argv); k++ {
-			switch a := s.Argv[k]; {
-			case a == "--rcfile" || a == "--init-file" ||
-				len(a) > 1 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && strings.ContainsAny(a[1:], "oO"):
-				k++ // -o errexit, -euo pipefail, -eO extglob: the value follows
-			case a == "-":
-				return true
-			case a == "--":
-				return k+1 >= len(s.Argv) || stdinPath(s.Argv[k+1])
-			case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
-			default:
-				return stdinPath(a)
-			}
-		}
+	if scriptReader(s) {
 		return true
 	}
 	flags, ok := interpreterFlags(s.Name)
@@ -989,6 +970,42 @@ func runsStdin(s shell.Segment) bool {
 	}
 	args := s.Args()
 	return len(args) == 0 || args[0] == "-"
+}
+
+// scriptReader reports whether a segment runs the shell script it reads
+// on its standard input: a shell (by name, or $SHELL) given no script of
+// its own, su or runuser without -c, sudo -s or -i and doas -s without a
+// command, at, batch, script(1) without -c.
+func scriptReader(s shell.Segment) bool {
+	shellNamed := shells[s.Name]
+	if !shellNamed && len(s.Argv) > 0 {
+		// A command word given by an expansion the guard worked out
+		// (${X:-sh}) keeps the name it was written with.
+		shellNamed = shells[path.Base(s.Argv[0])]
+	}
+	if !shellNamed && !s.UserShell() {
+		return shell.StdinShell(s)
+	}
+	if s.Flag("s") {
+		return true
+	}
+	// Its first operand is the script file, past the options and
+	// their values (bash -o errexit, -O extglob, --rcfile x).
+	for k := 1; k < len(s.Argv); k++ {
+		switch a := s.Argv[k]; {
+		case a == "--rcfile" || a == "--init-file" ||
+			len(a) > 1 && (a[0] == '-' || a[0] == '+') && a[1] != '-' && strings.ContainsAny(a[1:], "oO"):
+			k++ // -o errexit, -euo pipefail, -eO extglob: the value follows
+		case a == "-":
+			return true
+		case a == "--":
+			return k+1 >= len(s.Argv) || stdinPath(s.Argv[k+1])
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+		default:
+			return stdinPath(a)
+		}
+	}
+	return true
 }
 
 var downloadRe = lazyRegexp(`\b(curl|wget)\b`)
@@ -1238,7 +1255,7 @@ func hereText(s shell.Segment) (string, bool) {
 // echoedScript applies every rule to a script that echo or printf pipes
 // straight into a shell: `echo "rm -rf ~" | bash`.
 func (g *dangerGuard) echoedScript(segs []shell.Segment, i int, s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
-	if !shells[s.Name] {
+	if !scriptReader(s) {
 		return finding{}, false
 	}
 	if text, ok := groupOutput(segs, i); ok {

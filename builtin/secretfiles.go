@@ -785,7 +785,7 @@ func (sc *secretChecker) checkLine(line, cwd string, depth int) (secretHit, bool
 // shell, segs[i] (echo "cat .env" | bash), as dangerous-commands does.
 func (sc *secretChecker) pipedScript(segs []shell.Segment, i int, start *lineStart, cwd string, depth int, lineVars func() map[string][]string) (secretHit, bool) {
 	s := segs[i]
-	if (s.Op != "|" && s.Op != "|&") || !shells[s.Name] || !runsStdin(s) {
+	if (s.Op != "|" && s.Op != "|&") || !scriptReader(s) {
 		return secretHit{}, false
 	}
 	if text, ok := groupOutput(segs, i); ok && depth < maxNested {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/builtin"
+	"github.com/hookctl/hookctl/engine"
 )
 
 // TestVariablesAsTheShellSplitsThem: a variable's value is split into
@@ -116,29 +117,41 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`sh -c '"$@"' _ echo a b c d e f g h i j`, ""},
 		{`for t in ` + nine + `; do echo "$t"; done`, ""},
 	} {
-		p := bash(c.line)
-		dd, dr := decisionOf(call(t, dangerous, "PreToolUse", p))
-		sd, sr := decisionOf(call(t, secrets, "PreToolUse", p))
-		switch c.guard {
-		case "deny", "ask":
-			if dd != c.guard {
-				t.Errorf("%s: dangerous-commands said %q %q, want %s", c.line, dd, dr, c.guard)
-			}
-			if c.guard == "ask" && !strings.Contains(dr, "more values than the guard tries") && !strings.Contains(dr, "cannot know") {
-				t.Errorf("%s: dangerous-commands asked for %q", c.line, dr)
-			}
-		case "secrets":
-			if sd != "deny" {
-				t.Errorf("%s: secret-files said %q %q, want deny", c.line, sd, sr)
-			}
-		default:
-			if dd != "" || sd != "" {
-				t.Errorf("%s: dangerous-commands %q %q, secret-files %q %q, want nothing", c.line, dd, dr, sd, sr)
-			}
+		guardsSay(t, guards{dangerous, secrets, approver}, c.line, c.guard)
+	}
+}
+
+// guards are the three built-ins a line of a Bash call goes through.
+type guards struct{ dangerous, secrets, approver engine.Hook }
+
+// guardsSay checks what the guards say of a Bash call's line: want is
+// "deny" or "ask" from dangerous-commands (an ask for a value it cannot
+// know), "secrets" for a secret-files deny, "" for neither; and
+// read-only-approver approves none of the lines the others stop.
+func guardsSay(t *testing.T, g guards, line, want string) {
+	t.Helper()
+	p := bash(line)
+	dd, dr := decisionOf(call(t, g.dangerous, "PreToolUse", p))
+	sd, sr := decisionOf(call(t, g.secrets, "PreToolUse", p))
+	switch want {
+	case "deny", "ask":
+		if dd != want {
+			t.Errorf("%s: dangerous-commands said %q %q, want %s", line, dd, dr, want)
 		}
-		if d, _ := decisionOf(call(t, approver, "PermissionRequest", p)); d == "allow" && c.guard != "" {
-			t.Errorf("%s: approved as read-only", c.line)
+		if want == "ask" && !strings.Contains(dr, "more values than the guard tries") && !strings.Contains(dr, "cannot know") {
+			t.Errorf("%s: dangerous-commands asked for %q", line, dr)
 		}
+	case "secrets":
+		if sd != "deny" {
+			t.Errorf("%s: secret-files said %q %q, want deny", line, sd, sr)
+		}
+	default:
+		if dd != "" || sd != "" {
+			t.Errorf("%s: dangerous-commands %q %q, secret-files %q %q, want nothing", line, dd, dr, sd, sr)
+		}
+	}
+	if d, _ := decisionOf(call(t, g.approver, "PermissionRequest", p)); d == "allow" && want != "" {
+		t.Errorf("%s: approved as read-only", line)
 	}
 }
 

@@ -88,6 +88,10 @@ var launchers = map[string]*launch{
 		assigns:   true,
 	},
 	"doas": {shortArg: "Cu", noRun: "CL"},
+	// pkexec [--user U] [--keep-cwd] PROGRAM ARGS; runuser -u U [--] CMD
+	// (runuser without -u is su's form: unwrap).
+	"pkexec":  {longArg: []string{"user"}, noRunLong: []string{"help", "version"}},
+	"runuser": {shortArg: "ugGswC", longArg: []string{"user", "group", "supp-group", "shell", "whitelist-environment", "session-command"}, noRunLong: []string{"help", "version"}},
 	"env": {
 		shortArg:  "uCS",
 		longArg:   []string{"chdir", "split-string", "unset"},
@@ -219,8 +223,22 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 	for len(u.argv) > 0 {
 		name := baseName(u.argv[0].text)
 		rest := u.argv[1:]
+		if userShell(u.argv[0]) {
+			name = "sh" // $SHELL, ${SHELL:-sh}, $BASH: the user's shell
+		}
 		if shells[name] {
 			u.script = shellScript(name, rest, haveStdin)
+			return u
+		}
+		if name == "su" || (name == "runuser" && !runuserCommand(rest)) {
+			// su [options] [-] [user [shell arguments]]: -c's script, or
+			// the shell's own (su root -c X; a script on its input).
+			u.script = suScript(name, rest, haveStdin)
+			return u
+		}
+		if (name == "at" || name == "batch") && haveStdin && atReadsStdin(rest) {
+			// at and batch run the script on their input (later: still run).
+			u.script = &script{label: name, stdin: true}
 			return u
 		}
 		if (name == "source" || name == ".") && len(rest) > 0 && haveStdin && stdinFile(rest[0].text) {
@@ -230,6 +248,10 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 		}
 		if name == "script" {
 			u.script = scriptCommand(rest)
+			if u.script == nil && haveStdin {
+				// No -c: an interactive shell, typed to from the input.
+				u.script = &script{label: "script", stdin: true}
+			}
 			return u
 		}
 		spec := launchers[name]
@@ -252,6 +274,11 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 		}
 		rest = rest[spec.operands:]
 		if len(rest) == 0 {
+			if haveStdin && stdinShellOpts(name, opts) {
+				// sudo -s, sudo -i, doas -s: the user's shell, given no
+				// command, runs the script on its input.
+				u.script = &script{label: name + " -s", stdin: true}
+			}
 			return u
 		}
 		switch {
@@ -273,6 +300,167 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 		u.argv = rest
 	}
 	return u
+}
+
+// userShell reports whether a command word is the user's shell by a
+// variable the shell expands ($SHELL, "${SHELL}", ${SHELL:-sh}, $BASH):
+// its value is not known, but it is a shell.
+func userShell(a arg) bool {
+	if a.lit {
+		return false
+	}
+	return UserShellWord(a.text)
+}
+
+// UserShellWord reports whether word, as a command word the shell
+// expands, names the user's shell: $SHELL or $BASH, braced or not, with
+// or without a default (${SHELL:-sh}, ${SHELL-/bin/sh}).
+func UserShellWord(word string) bool {
+	if v, ok := strings.CutPrefix(word, "${"); ok {
+		v, ok = strings.CutSuffix(v, "}")
+		if !ok {
+			return false
+		}
+		name, _, _ := strings.Cut(v, "-")
+		name = strings.TrimSuffix(name, ":")
+		return (name == "SHELL" || name == "BASH") && !strings.ContainsAny(v, "{}$`")
+	}
+	return word == "$SHELL" || word == "$BASH"
+}
+
+// stdinShellOpts reports whether a launcher's options, with no command
+// after them, run the user's shell: sudo -s/--shell, -i/--login; doas -s.
+func stdinShellOpts(name string, opts optionSet) bool {
+	switch name {
+	case "sudo":
+		return opts.has('s', "shell") || opts.has('i', "login")
+	case "doas":
+		return opts.has('s', "")
+	}
+	return false
+}
+
+// StdinShell reports whether a command, given no script, runs what it
+// reads on its standard input as a script: a shell (by name or as
+// $SHELL), su or runuser without -c, sudo -s or -i and doas -s without a
+// command, at, batch, and script(1) without -c. Each shell's own options
+// (sh -c, bash script.sh) are for the caller to read.
+func StdinShell(s Segment) bool {
+	if len(s.Argv) == 0 {
+		return false
+	}
+	switch s.Name {
+	case "su", "runuser", "sudo", "doas", "at", "batch", "script":
+	default:
+		return shells[s.Name] || s.UserShell()
+	}
+	args := make([]arg, len(s.Argv)-1)
+	for i, a := range s.Argv[1:] {
+		args[i] = arg{text: a}
+	}
+	switch s.Name {
+	case "su":
+		return suScript("su", args, true) != nil
+	case "runuser":
+		return !runuserCommand(args) && suScript("runuser", args, true) != nil
+	case "sudo", "doas":
+		opts, rest, ok := launchers[s.Name].options(args)
+		return ok && len(rest) == 0 && stdinShellOpts(s.Name, opts)
+	case "at", "batch":
+		return atReadsStdin(args)
+	}
+	return scriptCommand(args) == nil // script
+}
+
+// UserShell reports whether the segment's command is the user's shell
+// named by a variable ($SHELL, ${SHELL:-sh}, $BASH; see UserShellWord).
+func (s Segment) UserShell() bool {
+	return len(s.Argv) > 0 && (len(s.Literal) == 0 || !s.Literal[0]) && UserShellWord(s.Argv[0])
+}
+
+// suScript returns the script su or runuser (without -u) runs: the value
+// of -c/--command (-C/--session-command), else what the words after the
+// user give the shell (-c X, or the input with none), or nil.
+func suScript(name string, args []arg, haveStdin bool) *script {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i].text
+		if a == "-" || a == "--" {
+			i++
+			break
+		}
+		if long, ok := strings.CutPrefix(a, "--"); ok {
+			opt, value, eq := strings.Cut(long, "=")
+			switch opt {
+			case "command", "session-command":
+				if eq {
+					return &script{label: name + " -c", text: value, words: []int{args[i].word}}
+				}
+				if i+1 < len(args) {
+					return &script{label: name + " -c", text: args[i+1].text, words: []int{args[i+1].word}}
+				}
+				return nil
+			case "shell", "group", "supp-group", "whitelist-environment", "user":
+				if !eq {
+					i++
+				}
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'c', 'C':
+				if k+1 < len(a) {
+					return &script{label: name + " -c", text: a[k+1:], words: []int{args[i].word}}
+				}
+				if i+1 < len(args) {
+					return &script{label: name + " -c", text: args[i+1].text, words: []int{args[i+1].word}}
+				}
+				return nil
+			case 's', 'g', 'G', 'w', 'u':
+				if k+1 == len(a) {
+					i++
+				}
+				k = len(a)
+			}
+		}
+	}
+	// The user, then the shell's own arguments.
+	if i < len(args) {
+		i++
+	}
+	return shellScript("sh", args[min(i, len(args)):], haveStdin)
+}
+
+// runuserCommand reports whether runuser is given -u/--user: it then
+// runs the command after its options itself, as a launcher does.
+func runuserCommand(args []arg) bool {
+	for _, a := range args {
+		t := a.text
+		if t == "--" || len(t) < 2 || t[0] != '-' {
+			return false
+		}
+		if t == "--user" || strings.HasPrefix(t, "--user=") || t[1] != '-' && strings.ContainsRune(t[1:], 'u') {
+			return true
+		}
+	}
+	return false
+}
+
+// atReadsStdin reports whether at or batch takes its job from standard
+// input: not with -f FILE, nor with the options that list, remove, show
+// or print a version instead (-l, -d, -r, -c, -V).
+func atReadsStdin(args []arg) bool {
+	for _, a := range args {
+		t := a.text
+		if len(t) > 1 && t[0] == '-' && t != "--" && strings.ContainsAny(t[1:], "fldrcV") {
+			return false
+		}
+	}
+	return true
 }
 
 // joinedScript returns the script made of the given words joined with
