@@ -972,6 +972,18 @@ func runsStdin(s shell.Segment) bool {
 	return len(args) == 0 || args[0] == "-"
 }
 
+// shellLike reports whether a segment runs a shell: one by name, the
+// user's ($SHELL), or a program that runs one (su, sudo -s: shell.StdinShell).
+func shellLike(s shell.Segment) bool {
+	return shells[s.Name] || s.UserShell() || shell.StdinShell(s)
+}
+
+// cShell reports whether a segment is a shell, the user's, su or runuser
+// given -c: what follows (from xargs, or the replace string) is a script.
+func cShell(s shell.Segment) bool {
+	return (shells[s.Name] || s.UserShell() || s.Name == "su" || s.Name == "runuser") && s.Flag("c")
+}
+
 // scriptReader reports whether a segment runs the shell script it reads
 // on its standard input: a shell (by name, or $SHELL) given no script of
 // its own, su or runuser without -c, sudo -s or -i and doas -s without a
@@ -983,7 +995,7 @@ func scriptReader(s shell.Segment) bool {
 		// (${X:-sh}) keeps the name it was written with.
 		shellNamed = shells[path.Base(s.Argv[0])]
 	}
-	if !shellNamed && !s.UserShell() {
+	if !shellNamed && !s.UserShell() && (len(s.Literal) > 0 && s.Literal[0] || !shell.UserShellWord(s.Name)) {
 		return shell.StdinShell(s)
 	}
 	if s.Flag("s") {
@@ -1354,7 +1366,7 @@ func (g *dangerGuard) echoScripts(echo shell.Segment, vars map[string][]string, 
 // or . reads from a process substitution of echo or printf: `. <(echo
 // "rm -rf ~")`, `bash < <(printf ...)`.
 func (g *dangerGuard) substitutedScript(s shell.Segment, at place, project string, vars map[string][]string) (finding, bool) {
-	if !shells[s.Name] && s.Name != "source" && s.Name != "." {
+	if !shellLike(s) && s.Name != "source" && s.Name != "." {
 		return finding{}, false
 	}
 	var subs []string
@@ -1402,7 +1414,7 @@ func (g *dangerGuard) substitutedDownload(s shell.Segment) (finding, bool) {
 		return finding{rule: rulePipeToShell, why: "runs code downloaded with " + downloadRe().FindString(a) + " as a command"}, true
 	}
 	_, interp := interpreterFlags(s.Name)
-	if !shells[s.Name] && !interp && s.Name != "source" && s.Name != "." {
+	if !shellLike(s) && !interp && s.Name != "source" && s.Name != "." {
 		return finding{}, false
 	}
 	for _, a := range s.Argv[1:] {

@@ -58,7 +58,7 @@ func (g *dangerGuard) fed(segs []shell.Segment, i int, s shell.Segment, at place
 	// under a shell's -c after xargs ({}, or any word -I names: a lone
 	// word there is taken for it, the read judged beside).
 	replaced := len(s.Argv) == 1 && len(s.Wrappers) > 1 && strings.HasSuffix(s.Wrappers[len(s.Wrappers)-1], " -c")
-	if len(items) > 0 && (replaced || shells[sub.Name] && sub.Flag("c") && (len(sub.Args()) == 0 || xargsReplaces(s, sub.Args()[0]))) {
+	if len(items) > 0 && (replaced || cShell(sub) && (len(sub.Args()) == 0 || xargsReplaces(s, sub.Args()[0]))) {
 		// xargs sh -c <<< "rm -rf ~": what xargs gives is the script
 		// (one item with -0 or -d, the first word otherwise: all of
 		// them, joined, are judged).

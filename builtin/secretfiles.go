@@ -848,7 +848,7 @@ func (sc *secretChecker) xargsScript(segs []shell.Segment, i int, start *lineSta
 		return "", false
 	}
 	last := s.Wrappers[len(s.Wrappers)-1]
-	script := shells[s.Name] && s.Flag("c") && len(s.Args()) == 0 || len(s.Argv) == 1 && strings.HasSuffix(last, " -c")
+	script := cShell(s) && len(s.Args()) == 0 || len(s.Argv) == 1 && strings.HasSuffix(last, " -c")
 	if !script {
 		return "", false
 	}

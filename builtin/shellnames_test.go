@@ -54,7 +54,45 @@ func TestShellsByOtherNames(t *testing.T) {
 		{`echo 'cat .env' | su`, "secrets"},
 		{`echo 'cat .env' | $SHELL`, "secrets"},
 		{`echo 'cat .env' | at now + 1 minute`, "secrets"},
+		// su reads its options anywhere before "--" (su - -c, su root
+		// -s SHELL -c), long ones by a prefix; runuser's -u only as an
+		// option; at's attached queue; $0 and ${SHELL:?}; a default
+		// that is a shell; more programs that run one.
+		{`su - -c 'rm -rf ~'`, "deny"},
+		{`sudo su - -c 'cat .env'`, "secrets"},
+		{`su root -s /bin/bash -c 'rm -rf ~'`, "deny"},
+		{`su root -w PATH -c 'rm -rf ~'`, "deny"},
+		{`su root --command='rm -rf ~'`, "deny"},
+		{`su root -- -c 'rm -rf ~'`, "deny"},
+		{`su --comm='rm -rf ~' root`, "deny"},
+		{`su -c 'rm -rf "$1"' root x ~`, "deny"},
+		{`runuser -s/usr/bin/bash root -c 'rm -rf ~'`, "deny"},
+		{`runuser -u dev rm -rf ~`, "deny"},
+		{`at -qc now <<< 'rm -rf ~'`, "deny"},
+		{`at -f /dev/stdin now <<< 'rm -rf ~'`, "deny"},
+		{`echo 'rm -rf ~' | sudo --sh`, "deny"},
+		{`$0 -c 'rm -rf ~'`, "deny"},
+		{`${SHELL:?} -c 'rm -rf ~'`, "deny"},
+		{`${X:-bash} -c 'rm -rf ~'`, "deny"},
+		{`echo 'rm -rf ~' | ${BASH:-}`, "deny"},
+		{`su < <(echo 'rm -rf ~')`, "deny"},
+		{`$SHELL <(echo 'rm -rf ~')`, "deny"},
+		{`echo '"rm -rf ~"' | xargs su -c`, "deny"},
+		{`xargs -0 $SHELL -c <<< 'cat .env'`, "secrets"},
+		{`echo 'rm -rf ~' | pkexec`, "deny"},
+		{`gosu root rm -rf ~`, "deny"},
+		{`su-exec root cat .env`, "secrets"},
+		{`run0 --user=root cat .env`, "secrets"},
+		{`setpriv --reuid=0 rm -rf ~`, "deny"},
+		{`unshare -r rm -rf ~`, "deny"},
+		{`nsenter -t 1 -m rm -rf ~`, "deny"},
+		{`sg wheel -c 'rm -rf ~'`, "deny"},
+		{`newgrp docker <<< 'cat .env'`, "secrets"},
+		{`capsh -- -c 'rm -rf ~'`, "deny"},
 		// Held: no script, or one of no harm; a command named '$SHELL'.
+		{`echo 'rm -rf ~' | ./su`, ""},
+		{`echo 'rm -rf ~' | tools/at now`, ""},
+		{`echo 'rm -rf ~' | script -c`, ""},
 		{`su -c 'ls' root`, ""},
 		{`echo hi | su`, ""},
 		{`sudo -s`, ""},
@@ -65,5 +103,15 @@ func TestShellsByOtherNames(t *testing.T) {
 		{`echo 'rm -rf ~' | $SHELLX`, ""},
 	} {
 		guardsSay(t, guards{dangerous, secrets, approver}, c.line, c.guard)
+	}
+	// A command run as another user, or by a shell whose default is a
+	// file of the project, is not approved as read-only.
+	for _, line := range []string{
+		`su root -c 'cat /etc/shadow'`, `su root <<< 'ls'`, `runuser -l root -c 'ls'`,
+		`${SHELL:-./evil} -c ls`, `${BASH:-./evil} -c ls`, `pkexec ls`, `gosu root ls`,
+	} {
+		if d, _ := decisionOf(call(t, approver, "PermissionRequest", bash(line))); d == "allow" {
+			t.Errorf("%s: approved as read-only", line)
+		}
 	}
 }

@@ -88,10 +88,22 @@ var launchers = map[string]*launch{
 		assigns:   true,
 	},
 	"doas": {shortArg: "Cu", noRun: "CL"},
-	// pkexec [--user U] [--keep-cwd] PROGRAM ARGS; runuser -u U [--] CMD
-	// (runuser without -u is su's form: unwrap).
-	"pkexec":  {longArg: []string{"user"}, noRunLong: []string{"help", "version"}},
-	"runuser": {shortArg: "ugGswC", longArg: []string{"user", "group", "supp-group", "shell", "whitelist-environment", "session-command"}, noRunLong: []string{"help", "version"}},
+	// pkexec [--user U] [--keep-cwd] PROGRAM ARGS (with no program, a
+	// shell: StdinShell).
+	"pkexec": {longArg: []string{"user"}, noRunLong: []string{"help", "version"}},
+	// Other programs that run a command as another user or in other
+	// namespaces (with no command, run0, unshare and nsenter run a shell).
+	"run0": {
+		shortArg:  "ugD",
+		longArg:   []string{"user", "group", "chdir", "setenv", "unit", "property", "description", "slice", "nice", "machine"},
+		noRunLong: []string{"help", "version"},
+	},
+	"gosu":    {operands: 1},
+	"su-exec": {operands: 1},
+	"setpriv": {noRun: "d", noRunLong: []string{"dump", "help", "version"}},
+	"chpst":   {shortArg: "uUbe/nlLm"},
+	"unshare": {shortArg: "SGRw", longArg: []string{"setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups"}, noRunLong: []string{"help", "version"}},
+	"nsenter": {shortArg: "tSG", longArg: []string{"target", "setuid", "setgid"}, noRunLong: []string{"help", "version"}},
 	"env": {
 		shortArg:  "uCS",
 		longArg:   []string{"chdir", "split-string", "unset"},
@@ -223,20 +235,72 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 	for len(u.argv) > 0 {
 		name := baseName(u.argv[0].text)
 		rest := u.argv[1:]
+		if d, ok := defaultOf(u.argv[0]); ok && (shells[baseName(d)] || baseName(d) == "su") {
+			// ${X:-sh}: sh when X is unset (and the shell's own script is
+			// read whatever X holds; a deny of that reading stands).
+			name = baseName(d)
+		}
 		if userShell(u.argv[0]) {
-			name = "sh" // $SHELL, ${SHELL:-sh}, $BASH: the user's shell
+			// $SHELL, ${SHELL:-sh}, $BASH, $0: the user's shell, recorded
+			// under the word that names it.
+			u.script = shellScript(u.argv[0].text, rest, haveStdin)
+			return u
 		}
 		if shells[name] {
 			u.script = shellScript(name, rest, haveStdin)
+			if u.script != nil && name != baseName(u.argv[0].text) {
+				u.script.label = u.argv[0].text + strings.TrimPrefix(u.script.label, name)
+			}
 			return u
 		}
-		if name == "su" || (name == "runuser" && !runuserCommand(rest)) {
+		if (name == "su" || name == "runuser") && (systemProgram(u.argv[0].text) || name != baseName(u.argv[0].text)) {
+			r := readSu(rest, name == "runuser")
+			if r.runs && len(r.command) > 0 {
+				// runuser -u USER [--] COMMAND: run as written.
+				u.wrappers = append(u.wrappers, name)
+				u.launched = append(u.launched, texts(u.argv[:len(u.argv)-len(r.command)]))
+				u.argv = r.command
+				continue
+			}
 			// su [options] [-] [user [shell arguments]]: -c's script, or
 			// the shell's own (su root -c X; a script on its input).
-			u.script = suScript(name, rest, haveStdin)
+			if u.script = r.script(name, haveStdin); u.script != nil {
+				u.wrappers = append(u.wrappers, name)
+				u.launched = append(u.launched, texts(u.argv))
+			}
 			return u
 		}
-		if (name == "at" || name == "batch") && haveStdin && atReadsStdin(rest) {
+		if name == "sg" && systemProgram(u.argv[0].text) {
+			// sg [-] GROUP [-c] COMMAND: COMMAND is run by /bin/sh -c.
+			r := rest
+			if len(r) > 0 && r[0].text == "-" {
+				r = r[1:]
+			}
+			if len(r) > 1 {
+				r = r[1:]
+				if r[0].text == "-c" {
+					r = r[1:]
+				}
+				if u.script = joinedScript("sg", r); u.script != nil {
+					u.wrappers = append(u.wrappers, name)
+				}
+			}
+			return u
+		}
+		if name == "capsh" && systemProgram(u.argv[0].text) {
+			// capsh [options] -- ARGS: ARGS are bash's.
+			if k := slices.IndexFunc(rest, func(a arg) bool { return a.text == "--" }); k >= 0 {
+				if u.script = shellScript("capsh --", rest[k+1:], haveStdin); u.script != nil {
+					u.wrappers = append(u.wrappers, name)
+				}
+			}
+			return u
+		}
+		if name == "newgrp" && haveStdin && systemProgram(u.argv[0].text) {
+			u.script = &script{label: name, stdin: true} // a new shell, on the input
+			return u
+		}
+		if (name == "at" || name == "batch") && haveStdin && systemProgram(u.argv[0].text) && atReadsStdin(rest) {
 			// at and batch run the script on their input (later: still run).
 			u.script = &script{label: name, stdin: true}
 			return u
@@ -248,7 +312,7 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 		}
 		if name == "script" {
 			u.script = scriptCommand(rest)
-			if u.script == nil && haveStdin {
+			if u.script == nil && haveStdin && systemProgram(u.argv[0].text) && !scriptHasCommand(rest) {
 				// No -c: an interactive shell, typed to from the input.
 				u.script = &script{label: "script", stdin: true}
 			}
@@ -314,18 +378,73 @@ func userShell(a arg) bool {
 
 // UserShellWord reports whether word, as a command word the shell
 // expands, names the user's shell: $SHELL or $BASH, braced or not, with
-// or without a default (${SHELL:-sh}, ${SHELL-/bin/sh}).
+// a default that is itself a shell or empty (${SHELL:-sh}, ${SHELL-},
+// ${SHELL:=/bin/bash}) or an error if unset (${SHELL:?}), and $0, which
+// in a bash -c line is the shell. A default of another program
+// (${SHELL:-cat}) is not: what runs may be that program.
 func UserShellWord(word string) bool {
-	if v, ok := strings.CutPrefix(word, "${"); ok {
-		v, ok = strings.CutSuffix(v, "}")
-		if !ok {
+	switch word {
+	case "$SHELL", "$BASH", "$0", "${0}":
+		return true
+	}
+	v, ok := strings.CutPrefix(word, "${")
+	if !ok {
+		return false
+	}
+	if v, ok = strings.CutSuffix(v, "}"); !ok || strings.ContainsAny(v, "{}$`\\\"' \t") {
+		return false
+	}
+	name, op, def := v, "", ""
+	if k := strings.IndexAny(v, ":-=?"); k >= 0 {
+		name, op = v[:k], v[k:]
+		op = strings.TrimPrefix(op, ":")
+		if op == "" {
 			return false
 		}
-		name, _, _ := strings.Cut(v, "-")
-		name = strings.TrimSuffix(name, ":")
-		return (name == "SHELL" || name == "BASH") && !strings.ContainsAny(v, "{}$`")
+		op, def = op[:1], op[1:]
 	}
-	return word == "$SHELL" || word == "$BASH"
+	if name != "SHELL" && name != "BASH" {
+		return false
+	}
+	switch op {
+	case "", "?":
+		return true
+	case "-", "=":
+		return def == "" || shells[baseName(def)]
+	}
+	return false
+}
+
+// defaultOf returns the default of a command word ${NAME:-DEFAULT},
+// ${NAME-DEFAULT}, ${NAME:=DEFAULT} or ${NAME=DEFAULT} the shell expands:
+// the program that runs when NAME is unset.
+func defaultOf(a arg) (string, bool) {
+	if a.lit {
+		return "", false
+	}
+	v, ok := strings.CutPrefix(a.text, "${")
+	if !ok {
+		return "", false
+	}
+	if v, ok = strings.CutSuffix(v, "}"); !ok || strings.ContainsAny(v, "{}$`\\\"' \t") {
+		return "", false
+	}
+	k := strings.IndexAny(v, ":-=")
+	if k <= 0 {
+		return "", false
+	}
+	op := strings.TrimPrefix(v[k:], ":")
+	if op == "" || (op[0] != '-' && op[0] != '=') {
+		return "", false
+	}
+	return op[1:], op[1:] != ""
+}
+
+// systemProgram reports whether a command word names a program by its
+// name or by an absolute path (su, /usr/bin/su), not a file of the
+// working tree (./su, tools/at).
+func systemProgram(word string) bool {
+	return !strings.ContainsRune(word, '/') || strings.HasPrefix(word, "/")
 }
 
 // stdinShellOpts reports whether a launcher's options, with no command
@@ -333,9 +452,18 @@ func UserShellWord(word string) bool {
 func stdinShellOpts(name string, opts optionSet) bool {
 	switch name {
 	case "sudo":
+		// Long options by any unambiguous prefix, as sudo reads them
+		// (--sh, --lo).
+		for _, l := range opts.long {
+			if len(l) >= 2 && strings.HasPrefix("shell", l) || len(l) >= 3 && strings.HasPrefix("login", l) {
+				return true
+			}
+		}
 		return opts.has('s', "shell") || opts.has('i', "login")
 	case "doas":
 		return opts.has('s', "")
+	case "pkexec", "run0", "unshare", "nsenter":
+		return true // with no program, each runs a shell
 	}
 	return false
 }
@@ -350,7 +478,11 @@ func StdinShell(s Segment) bool {
 		return false
 	}
 	switch s.Name {
-	case "su", "runuser", "sudo", "doas", "at", "batch", "script":
+	case "su", "runuser", "at", "batch", "script", "newgrp":
+		if !systemProgram(s.Argv[0]) {
+			return false
+		}
+	case "sudo", "doas", "pkexec", "run0", "unshare", "nsenter":
 	default:
 		return shells[s.Name] || s.UserShell()
 	}
@@ -359,17 +491,18 @@ func StdinShell(s Segment) bool {
 		args[i] = arg{text: a}
 	}
 	switch s.Name {
-	case "su":
-		return suScript("su", args, true) != nil
-	case "runuser":
-		return !runuserCommand(args) && suScript("runuser", args, true) != nil
-	case "sudo", "doas":
+	case "su", "runuser":
+		r := readSu(args, s.Name == "runuser")
+		return !r.runs && r.script(s.Name, true) != nil && r.script(s.Name, true).stdin
+	case "sudo", "doas", "pkexec", "run0", "unshare", "nsenter":
 		opts, rest, ok := launchers[s.Name].options(args)
 		return ok && len(rest) == 0 && stdinShellOpts(s.Name, opts)
+	case "newgrp":
+		return true
 	case "at", "batch":
 		return atReadsStdin(args)
 	}
-	return scriptCommand(args) == nil // script
+	return scriptCommand(args) == nil && !scriptHasCommand(args) // script
 }
 
 // UserShell reports whether the segment's command is the user's shell
@@ -378,89 +511,174 @@ func (s Segment) UserShell() bool {
 	return len(s.Argv) > 0 && (len(s.Literal) == 0 || !s.Literal[0]) && UserShellWord(s.Argv[0])
 }
 
-// suScript returns the script su or runuser (without -u) runs: the value
-// of -c/--command (-C/--session-command), else what the words after the
-// user give the shell (-c X, or the input with none), or nil.
-func suScript(name string, args []arg, haveStdin bool) *script {
-	i := 0
-	for ; i < len(args); i++ {
-		a := args[i].text
-		if a == "-" || a == "--" {
-			i++
-			break
-		}
-		if long, ok := strings.CutPrefix(a, "--"); ok {
-			opt, value, eq := strings.Cut(long, "=")
-			switch opt {
-			case "command", "session-command":
-				if eq {
-					return &script{label: name + " -c", text: value, words: []int{args[i].word}}
-				}
-				if i+1 < len(args) {
-					return &script{label: name + " -c", text: args[i+1].text, words: []int{args[i+1].word}}
-				}
-				return nil
-			case "shell", "group", "supp-group", "whitelist-environment", "user":
-				if !eq {
-					i++
-				}
-			}
-			continue
-		}
-		if len(a) < 2 || a[0] != '-' {
-			break
-		}
-		for k := 1; k < len(a); k++ {
-			switch a[k] {
-			case 'c', 'C':
-				if k+1 < len(a) {
-					return &script{label: name + " -c", text: a[k+1:], words: []int{args[i].word}}
-				}
-				if i+1 < len(args) {
-					return &script{label: name + " -c", text: args[i+1].text, words: []int{args[i+1].word}}
-				}
-				return nil
-			case 's', 'g', 'G', 'w', 'u':
-				if k+1 == len(a) {
-					i++
-				}
-				k = len(a)
-			}
-		}
-	}
-	// The user, then the shell's own arguments.
-	if i < len(args) {
-		i++
-	}
-	return shellScript("sh", args[min(i, len(args)):], haveStdin)
+// suRead is what su or runuser is given, read as util-linux reads it:
+// options anywhere before "--" (GNU getopt's order, long ones by any
+// unambiguous prefix), a "-" alone asking for a login shell, then the
+// user and the words given to the shell.
+type suRead struct {
+	command  []arg // -c's script (one word), or runuser -u's command
+	hasCmd   bool  // -c, --command, -C, --session-command was given
+	runs     bool  // runuser -u: command is run as written
+	shellArg []arg // the words after the user, for the shell
 }
 
-// runuserCommand reports whether runuser is given -u/--user: it then
-// runs the command after its options itself, as a launcher does.
-func runuserCommand(args []arg) bool {
-	for _, a := range args {
-		t := a.text
+// suLong are su's and runuser's long options and whether each takes a
+// value; "command" and "session-command" give the script, "user" is
+// runuser's -u.
+var suLong = map[string]bool{
+	"command": true, "session-command": true, "group": true, "supp-group": true, "shell": true,
+	"whitelist-environment": true, "user": true, "fast": false, "login": false,
+	"preserve-environment": false, "pty": false, "help": false, "version": false,
+}
+
+// suLongName is the long option an argument names by a prefix, or "".
+func suLongName(prefix string) string {
+	if _, ok := suLong[prefix]; ok {
+		return prefix
+	}
+	found := ""
+	for name := range suLong {
+		if strings.HasPrefix(name, prefix) {
+			if found != "" {
+				return "" // ambiguous
+			}
+			found = name
+		}
+	}
+	return found
+}
+
+// readSu reads su's (runuser's) arguments.
+func readSu(args []arg, runuser bool) suRead {
+	var r suRead
+	var operands []arg
+	value := func(i int, attached string) (arg, int) {
+		if attached != "" {
+			return arg{text: attached, word: args[i].word}, i
+		}
+		if i+1 < len(args) {
+			return args[i+1], i + 1
+		}
+		return arg{word: -1}, i
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i].text
+		switch {
+		case a == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			n, v, eq := strings.Cut(a[2:], "=")
+			name := suLongName(n)
+			if !suLong[name] {
+				continue
+			}
+			var val arg
+			if eq {
+				val = arg{text: v, word: args[i].word}
+			} else {
+				val, i = value(i, "")
+			}
+			switch name {
+			case "command", "session-command":
+				r.command, r.hasCmd = []arg{val}, true
+			case "user":
+				r.runs = runuser
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				c := a[k]
+				if !strings.ContainsRune("cCgGsw", rune(c)) && (!runuser || c != 'u') {
+					continue
+				}
+				var val arg
+				val, i = value(i, a[k+1:])
+				switch c {
+				case 'c', 'C':
+					r.command, r.hasCmd = []arg{val}, true
+				case 'u':
+					r.runs = true
+				}
+				break
+			}
+		default:
+			if r.runs {
+				// runuser -u USER COMMAND ARGS: the rest is the command.
+				r.command = args[i:]
+				return r
+			}
+			operands = append(operands, args[i])
+		}
+	}
+	if r.runs {
+		r.command = operands
+		return r
+	}
+	if len(operands) > 0 && operands[0].text == "-" {
+		operands = operands[1:] // a login shell
+	}
+	if len(operands) > 0 {
+		r.shellArg = operands[1:] // past the user
+	}
+	return r
+}
+
+// script is the script su runs: -c's, with the words after the user as
+// its $0, $1, ...; else the one the words after the user give the
+// shell, or its input's.
+func (r suRead) script(name string, haveStdin bool) *script {
+	if r.hasCmd {
+		if len(r.command) == 0 || r.command[0].word < 0 && r.command[0].text == "" {
+			return nil
+		}
+		sc := shellScript(name, append([]arg{{text: "-c", word: -1}, r.command[0]}, r.shellArg...), false)
+		return sc
+	}
+	return shellScript(name, r.shellArg, haveStdin)
+}
+
+// atReadsStdin reports whether at or batch takes its job from standard
+// input: not with -f FILE (but -f /dev/stdin), nor with the options that
+// list, remove, show or print a version instead (-l, -d, -r, -c, -V);
+// -q, -t and -f take a value, attached or as the next word.
+func atReadsStdin(args []arg) bool {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
 		if t == "--" || len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		for k := 1; k < len(t); k++ {
+			switch t[k] {
+			case 'l', 'd', 'r', 'c', 'V':
+				return false
+			case 'q', 't', 'f':
+				v := t[k+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i].text
+				}
+				if t[k] == 'f' && !stdinFile(v) {
+					return false
+				}
+				k = len(t)
+			}
+		}
+	}
+	return true
+}
+
+// scriptHasCommand reports whether script(1) is given -c or --command
+// (with its command or without one): it then runs no shell on its input.
+func scriptHasCommand(args []arg) bool {
+	for _, a := range args {
+		if a.text == "--" {
 			return false
 		}
-		if t == "--user" || strings.HasPrefix(t, "--user=") || t[1] != '-' && strings.ContainsRune(t[1:], 'u') {
+		if a.text == "-c" || strings.HasPrefix(a.text, "--command") || len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-' && strings.ContainsRune(a.text, 'c') {
 			return true
 		}
 	}
 	return false
-}
-
-// atReadsStdin reports whether at or batch takes its job from standard
-// input: not with -f FILE, nor with the options that list, remove, show
-// or print a version instead (-l, -d, -r, -c, -V).
-func atReadsStdin(args []arg) bool {
-	for _, a := range args {
-		t := a.text
-		if len(t) > 1 && t[0] == '-' && t != "--" && strings.ContainsAny(t[1:], "fldrcV") {
-			return false
-		}
-	}
-	return true
 }
 
 // joinedScript returns the script made of the given words joined with
