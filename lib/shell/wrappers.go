@@ -823,13 +823,13 @@ func isAssignment(w string) bool {
 
 // optionSet records the options a launcher was given.
 type optionSet struct {
-	short string
+	short [256]bool // the short options given
 	long  []string
 }
 
 // has reports whether the short option c or the long option long was given.
 func (o optionSet) has(c byte, long string) bool {
-	return strings.IndexByte(o.short, c) >= 0 || slices.Contains(o.long, long)
+	return o.short[c] || slices.Contains(o.long, long)
 }
 
 // options reads the launcher's options from the start of args and returns
@@ -883,7 +883,7 @@ func (l *launch) options(args []arg) (optionSet, []arg, bool) {
 		args = args[1:]
 		for i := 0; i < len(cluster); i++ {
 			c := cluster[i]
-			opts.short += string(c)
+			opts.short[c] = true
 			if strings.IndexByte(l.noRun, c) >= 0 {
 				return opts, nil, false
 			}
