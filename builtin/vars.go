@@ -403,7 +403,11 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		return nil
 	}
 	var out []shell.Segment
-	for i, b := range append([]shell.Segment{s}, echoedVersions(s)...) {
+	bases := append([]shell.Segment{s}, echoedVersions(s)...)
+	if d, ok := defaulted(s, vars); ok {
+		bases = append(bases, d)
+	}
+	for i, b := range bases {
 		if len(vars) == 0 {
 			if i > 0 {
 				out = append(out, g.renamedIf(s, b)...)
@@ -488,6 +492,41 @@ func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
 		return g.renamed(v, blanks)
 	}
 	return []shell.Segment{v}
+}
+
+// defaultRe matches a parameter expansion with a plain default:
+// ${NAME:-DEFAULT}, ${NAME-DEFAULT}, ${NAME:=DEFAULT}, ${NAME=DEFAULT}.
+var defaultRe = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^$\x60{}"'\\]*)\}`)
+
+// defaulted returns s with each expansion of a variable the line does
+// not set that has a plain default (${X:-rm}, ${F-.env}) replaced by its
+// default: what runs when the variable is unset, a version judged
+// beside the line as written; false when s has none.
+func defaulted(s shell.Segment, vars map[string][]string) (shell.Segment, bool) {
+	var argv []string
+	for i, a := range s.Argv {
+		if i < len(s.Literal) && s.Literal[i] || !strings.Contains(a, "${") {
+			continue
+		}
+		b := defaultRe().ReplaceAllStringFunc(a, func(m string) string {
+			sub := defaultRe().FindStringSubmatch(m)
+			if len(vars[sub[1]]) > 0 {
+				return m // the line sets it: its values are tried
+			}
+			return sub[2]
+		})
+		if b != a {
+			if argv == nil {
+				argv = slices.Clone(s.Argv)
+			}
+			argv[i] = b
+		}
+	}
+	if argv == nil {
+		return s, false
+	}
+	s.Argv = argv
+	return s, true
 }
 
 // echoedVersions returns the versions of s with each word that is an

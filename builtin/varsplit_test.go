@@ -276,3 +276,33 @@ func TestEchoedAndUnknownExpansions(t *testing.T) {
 		}
 	}
 }
+
+// TestParameterDefaultsAreJudged: an expansion of a variable the line
+// does not set, with a plain default (${X:-rm}, ${F-.env}), is judged
+// as its default too: what runs when the variable is unset. A variable
+// the line sets is tried with its values instead. Ten of the lines
+// stopped below got no opinion before.
+func TestParameterDefaultsAreJudged(t *testing.T) {
+	g := guards{newHook(t, "dangerous-commands", builtin.Config{}), newHook(t, "secret-files", builtin.Config{}), newHook(t, "read-only-approver", builtin.Config{})}
+	for _, c := range []struct{ line, want string }{
+		{`${X:-rm} -rf ~`, "deny"},
+		{`${SHELL:-rm} -rf ~`, "deny"},
+		{`${SHELL-rm} -rf /`, "deny"},
+		{`${BASH:-cat} ~/.aws/credentials`, "secrets"},
+		{`${X:-cat} .env`, "secrets"},
+		{`cat ${F:-.env}`, "secrets"},
+		{`${SHELL:-/usr/bin/env} rm -rf ~`, "deny"},
+		{`${SHELL:-sudo} rm -rf ~`, "deny"},
+		{`${BASH:-eval} 'rm -rf ~'`, "deny"},
+		{`echo 'rm -rf ~' | ${X:-su}`, "deny"},
+		{`echo 'rm -rf ~' | ${SHELL:-cat}`, "deny"},
+		{`D=/; rm -rf ${D:-build}`, "deny"},
+		{`rm -rf ${BUILD:-build}`, ""},
+		{`cat ${F:-README.md}`, ""},
+	} {
+		guardsSay(t, g, c.line, c.want)
+	}
+	if d, _ := decisionOf(call(t, g.approver, "PermissionRequest", bash(`${SHELL:-./evil} -c ls`))); d == "allow" {
+		t.Errorf("${SHELL:-./evil} -c ls: approved as read-only")
+	}
+}

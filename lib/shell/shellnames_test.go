@@ -60,7 +60,7 @@ func TestShellsByOtherNames(t *testing.T) {
 		{`x | doas -s`, true}, {`x | at now`, true}, {`x | batch`, true}, {`x | script -q /dev/null`, true},
 		{`x | $SHELL`, true}, {`x | "${BASH}"`, true}, {`x | bash`, true}, {`x | runuser -l root`, true},
 		{`x | sudo`, false}, {`x | ./su`, false}, {`x | tools/at now`, false}, {`x | script -c`, false},
-		{`x | ${SHELL:-cat}`, false}, {`x | su root -c ls`, false}, {`x | runuser -u dev -- cat`, false},
+		{`x | ${SHELL:-cat}`, true}, {`x | su root -c ls`, false}, {`x | runuser -u dev -- cat`, false},
 		{`x | pkexec`, true}, {`x | /usr/bin/su`, true}, {`x | ${SHELL:?}`, true}, {`x | at -f job.sh now`, false}, {`x | at -l`, false},
 		{`x | '$SHELL'`, false}, {`x | $SHELLX`, false}, {`x | ${SHELL%sh}`, false}, {`x | cat`, false},
 	} {

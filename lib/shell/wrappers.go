@@ -378,10 +378,10 @@ func userShell(a arg) bool {
 
 // UserShellWord reports whether word, as a command word the shell
 // expands, names the user's shell: $SHELL or $BASH, braced or not, with
-// a default that is itself a shell or empty (${SHELL:-sh}, ${SHELL-},
-// ${SHELL:=/bin/bash}) or an error if unset (${SHELL:?}), and $0, which
-// in a bash -c line is the shell. A default of another program
-// (${SHELL:-cat}) is not: what runs may be that program.
+// a default (${SHELL:-sh}, ${SHELL-}, ${SHELL:=/bin/bash}) or an error if
+// unset (${SHELL:?}), and $0, which in a bash -c line is the shell. With
+// a default of another program (${SHELL:-cat}) that program may run
+// instead: the guards judge that reading too.
 func UserShellWord(word string) bool {
 	switch word {
 	case "$SHELL", "$BASH", "$0", "${0}":
@@ -394,25 +394,16 @@ func UserShellWord(word string) bool {
 	if v, ok = strings.CutSuffix(v, "}"); !ok || strings.ContainsAny(v, "{}$`\\\"' \t") {
 		return false
 	}
-	name, op, def := v, "", ""
+	name, op := v, ""
 	if k := strings.IndexAny(v, ":-=?"); k >= 0 {
-		name, op = v[:k], v[k:]
-		op = strings.TrimPrefix(op, ":")
+		name, op = v[:k], strings.TrimPrefix(v[k:], ":")
 		if op == "" {
 			return false
 		}
-		op, def = op[:1], op[1:]
+		op = op[:1]
 	}
-	if name != "SHELL" && name != "BASH" {
-		return false
-	}
-	switch op {
-	case "", "?":
-		return true
-	case "-", "=":
-		return def == "" || shells[baseName(def)]
-	}
-	return false
+	// The name alone, an error if unset (?) or a default (-, =).
+	return (name == "SHELL" || name == "BASH") && (op == "" || op == "?" || op == "-" || op == "=")
 }
 
 // defaultOf returns the default of a command word ${NAME:-DEFAULT},
