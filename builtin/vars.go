@@ -425,7 +425,9 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 			indirect = []shell.Segment{b}
 		}
 		for _, v := range indirect {
-			out = append(out, g.valueVariants(v, vars)...)
+			for _, w := range g.valueVariants(v, vars) {
+				out = append(out, g.reparsed(s, w)...)
+			}
 		}
 	}
 	if len(out) > maxVariants {
@@ -480,6 +482,20 @@ func (g *dangerGuard) scriptValues(s shell.Segment, vars map[string][]string, de
 		}
 	}
 	return out
+}
+
+// reparsed returns v, or, when v is a shell or a program that runs one
+// (su, sudo, env...) whose words the line's values changed, the commands
+// it runs as the shell reads them: o=-c; bash $o 'rm -rf ~' runs rm.
+func (g *dangerGuard) reparsed(s, v shell.Segment) []shell.Segment {
+	if len(v.Argv) == 0 || slices.Equal(v.Argv, s.Argv) {
+		return []shell.Segment{v}
+	}
+	switch name := path.Base(v.Argv[0]); {
+	case shells[name], name == "su", name == "runuser", name == "sudo", name == "doas", name == "env", name == "xargs":
+		return g.renamed(v, blanks)
+	}
+	return []shell.Segment{v}
 }
 
 // renamedIf returns v, or the commands it runs when its command name is

@@ -110,6 +110,12 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`(echo 'cat .env'; echo done) | sh`, "secrets"},
 		{`echo '"cat .env"' | xargs bash -c`, "secrets"},
 		{`echo 'cat .env' | xargs -I{} sh -c {}`, "secrets"},
+		// A shell's options given by a variable: the shell reads its
+		// script as the values make it.
+		{`o=-c; bash $o 'rm -rf ~'`, "deny"},
+		{`o=-c; su $o 'rm -rf ~'`, "deny"},
+		{`o=-c; sudo bash $o 'cat .env'`, "secrets"},
+		{`o=-c; bash $o 'ls'`, ""},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
 		{`msg="fix the bug"; git commit -m "$msg"`, ""},
