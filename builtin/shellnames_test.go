@@ -89,10 +89,21 @@ func TestShellsByOtherNames(t *testing.T) {
 		{`sg wheel -c 'rm -rf ~'`, "deny"},
 		{`newgrp docker <<< 'cat .env'`, "secrets"},
 		{`capsh -- -c 'rm -rf ~'`, "deny"},
+		// The program su runs for the shell (-s), and options of the
+		// launchers that take a value as the next word.
+		{`su -s /bin/rm root -- -rf ~`, "deny"},
+		{`su -s /bin/cat root -- .env`, "secrets"},
+		{`setpriv --reuid 0 rm -rf ~`, "deny"},
+		{`run0 --background 41 rm -rf ~`, "deny"},
+		{`chpst -o 100 rm -rf ~`, "deny"},
+		{`unshare -T --monotonic 1000 rm -rf ~`, "deny"},
+		{`nsenter --wdns / -t 1 rm -rf ~`, "deny"},
+		{`script -mclassic /dev/null <<< 'rm -rf ~'`, "deny"},
 		// Held: no script, or one of no harm; a command named '$SHELL'.
 		{`echo 'rm -rf ~' | ./su`, ""},
 		{`echo 'rm -rf ~' | tools/at now`, ""},
 		{`echo 'rm -rf ~' | script -c`, ""},
+		{`echo 'rm -rf ~' | su -s /bin/cat`, ""},
 		{`su -c 'ls' root`, ""},
 		{`echo hi | su`, ""},
 		{`sudo -s`, ""},

@@ -425,9 +425,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 			indirect = []shell.Segment{b}
 		}
 		for _, v := range indirect {
-			for _, w := range g.valueVariants(v, vars) {
-				out = append(out, g.reparsed(s, w)...)
-			}
+			out = append(out, g.valueVariants(v, vars)...)
 		}
 	}
 	if len(out) > maxVariants {
@@ -437,6 +435,53 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 		out = out[:maxVariants]
 	}
 	return out
+}
+
+// optionLines returns, for a shell or a program that runs one (su,
+// sudo, env...) given options by a variable the line sets (o=-c; bash
+// $o 'rm -rf ~'), each version of it with the line's values that
+// changes an option, as a line to judge whole: the script its -c, -s or
+// input then gives is read as any line is (its cd, its variables, every
+// command).
+func (g *dangerGuard) optionLines(s shell.Segment, vars map[string][]string) []string {
+	var out []string
+	add := func(v shell.Segment) {
+		quoted := make([]string, len(v.Argv))
+		for i, a := range v.Argv {
+			quoted[i] = shellQuote(a)
+		}
+		if s.UserShell() && v.Argv[0] == s.Argv[0] {
+			quoted[0] = v.Argv[0] // $SHELL, as the shell expands it
+		}
+		if line := strings.Join(quoted, " "); !slices.Contains(out, line) {
+			out = append(out, line)
+		}
+	}
+	// A command word with a default (${X:-eval} 'cd ~ && rm -rf *'):
+	// the line its default makes.
+	if d, ok := defaulted(s, vars); ok && len(d.Argv) > 0 && (len(d.Argv) != len(s.Argv) || d.Argv[0] != s.Argv[0]) {
+		add(d)
+	}
+	if len(vars) == 0 || !(shells[s.Name] || s.UserShell() || slices.Contains([]string{"su", "runuser", "sudo", "doas", "env"}, s.Name)) {
+		return out
+	}
+	for _, v := range g.valueVariants(s, vars) {
+		if optionChanged(s.Argv, v.Argv) {
+			add(v)
+		}
+	}
+	return out
+}
+
+// optionChanged reports whether the version v of the words a gives an
+// option where a did not: a word past the command that starts with "-".
+func optionChanged(a, v []string) bool {
+	for i := 1; i < len(v); i++ {
+		if strings.HasPrefix(v[i], "-") && (i >= len(a) || a[i] != v[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptValues returns the scripts s runs when it is the script of eval,
@@ -449,7 +494,13 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 // script per value at every level would multiply the scripts judged at
 // each.
 func (g *dangerGuard) scriptValues(s shell.Segment, vars map[string][]string, depth int) []string {
-	if depth > 0 || len(s.Argv) == 0 || len(s.Wrappers) == 0 {
+	if depth > 0 || len(s.Argv) == 0 {
+		return nil
+	}
+	if lines := g.optionLines(s, vars); len(lines) > 0 {
+		return lines
+	}
+	if len(s.Wrappers) == 0 {
 		return nil
 	}
 	last := s.Wrappers[len(s.Wrappers)-1]
@@ -484,20 +535,6 @@ func (g *dangerGuard) scriptValues(s shell.Segment, vars map[string][]string, de
 	return out
 }
 
-// reparsed returns v, or, when v is a shell or a program that runs one
-// (su, sudo, env...) whose words the line's values changed, the commands
-// it runs as the shell reads them: o=-c; bash $o 'rm -rf ~' runs rm.
-func (g *dangerGuard) reparsed(s, v shell.Segment) []shell.Segment {
-	if len(v.Argv) == 0 || slices.Equal(v.Argv, s.Argv) {
-		return []shell.Segment{v}
-	}
-	switch name := path.Base(v.Argv[0]); {
-	case shells[name], name == "su", name == "runuser", name == "sudo", name == "doas", name == "env", name == "xargs":
-		return g.renamed(v, blanks)
-	}
-	return []shell.Segment{v}
-}
-
 // renamedIf returns v, or the commands it runs when its command name is
 // not s's (renamed).
 func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
@@ -512,7 +549,7 @@ func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
 
 // defaultRe matches a parameter expansion with a plain default:
 // ${NAME:-DEFAULT}, ${NAME-DEFAULT}, ${NAME:=DEFAULT}, ${NAME=DEFAULT}.
-var defaultRe = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^$\x60{}"'\\]*)\}`)
+var defaultRe = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*]):?[-=]([^$\x60{}\\]*)\}`)
 
 // defaulted returns s with each expansion of a variable the line does
 // not set that has a plain default (${X:-rm}, ${F-.env}) replaced by its
@@ -529,7 +566,14 @@ func defaulted(s shell.Segment, vars map[string][]string) (shell.Segment, bool) 
 			if len(vars[sub[1]]) > 0 {
 				return m // the line sets it: its values are tried
 			}
-			return sub[2]
+			d := sub[2]
+			if len(d) >= 2 && (d[0] == '"' || d[0] == '\'') && d[len(d)-1] == d[0] && !strings.ContainsRune(d[1:len(d)-1], rune(d[0])) {
+				return d[1 : len(d)-1] // ${X:-"rm"}
+			}
+			if strings.ContainsAny(d, `"'`) {
+				return m
+			}
+			return d
 		})
 		if b != a {
 			if argv == nil {
@@ -540,6 +584,12 @@ func defaulted(s shell.Segment, vars map[string][]string) (shell.Segment, bool) 
 	}
 	if argv == nil {
 		return s, false
+	}
+	if argv[0] == "" {
+		argv = argv[1:] // ${X:-} rm -rf ~: an empty command word is no word
+		if len(argv) == 0 {
+			return s, false
+		}
 	}
 	s.Argv = argv
 	return s, true

@@ -115,6 +115,10 @@ func TestVariablesAsTheShellSplitsThem(t *testing.T) {
 		{`o=-c; bash $o 'rm -rf ~'`, "deny"},
 		{`o=-c; su $o 'rm -rf ~'`, "deny"},
 		{`o=-c; sudo bash $o 'cat .env'`, "secrets"},
+		{`o=-c; bash $o 'true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; rm -rf ~'`, "deny"},
+		{`o=-c; bash $o 'cd ~ && rm -rf *'`, "deny"},
+		{`o=-c; bash $o 'f=.env; cat $f'`, "secrets"},
+		{`o=-c; $SHELL $o 'rm -rf ~'`, "deny"},
 		{`o=-c; bash $o 'ls'`, ""},
 		// Held: quoted values with blanks, and "$@" as a command with
 		// many arguments (kept whole).
@@ -303,6 +307,11 @@ func TestParameterDefaultsAreJudged(t *testing.T) {
 		{`echo 'rm -rf ~' | ${X:-su}`, "deny"},
 		{`echo 'rm -rf ~' | ${SHELL:-cat}`, "deny"},
 		{`D=/; rm -rf ${D:-build}`, "deny"},
+		{`${X:-eval} 'cd ~ && rm -rf *'`, "deny"},
+		{`${X:-eval} 'true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; rm -rf ~'`, "deny"},
+		{`${X:-"rm"} -rf ~`, "deny"},
+		{`${X:-} rm -rf ~`, "deny"},
+		{`${1:-rm} -rf ~`, "deny"},
 		{`rm -rf ${BUILD:-build}`, ""},
 		{`cat ${F:-README.md}`, ""},
 	} {

@@ -95,15 +95,19 @@ var launchers = map[string]*launch{
 	// namespaces (with no command, run0, unshare and nsenter run a shell).
 	"run0": {
 		shortArg:  "ugD",
-		longArg:   []string{"user", "group", "chdir", "setenv", "unit", "property", "description", "slice", "nice", "machine"},
+		longArg:   []string{"user", "group", "chdir", "setenv", "unit", "property", "description", "slice", "nice", "machine", "background", "area"},
 		noRunLong: []string{"help", "version"},
 	},
 	"gosu":    {operands: 1},
 	"su-exec": {operands: 1},
-	"setpriv": {noRun: "d", noRunLong: []string{"dump", "help", "version"}},
-	"chpst":   {shortArg: "uUbe/nlLm"},
-	"unshare": {shortArg: "SGRw", longArg: []string{"setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups"}, noRunLong: []string{"help", "version"}},
-	"nsenter": {shortArg: "tSG", longArg: []string{"target", "setuid", "setgid"}, noRunLong: []string{"help", "version"}},
+	"setpriv": {
+		longArg: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set",
+			"securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "seccomp-filter"},
+		noRun: "d", noRunLong: []string{"dump", "help", "version"},
+	},
+	"chpst":   {shortArg: "uUbe/nlLmodpcfrt"},
+	"unshare": {shortArg: "SGRw", longArg: []string{"setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "monotonic", "boottime"}, noRunLong: []string{"help", "version"}},
+	"nsenter": {shortArg: "tSG", longArg: []string{"target", "setuid", "setgid", "wdns", "env"}, noRunLong: []string{"help", "version"}},
 	"env": {
 		shortArg:  "uCS",
 		longArg:   []string{"chdir", "split-string", "unset"},
@@ -260,6 +264,14 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 				u.wrappers = append(u.wrappers, name)
 				u.launched = append(u.launched, texts(u.argv[:len(u.argv)-len(r.command)]))
 				u.argv = r.command
+				continue
+			}
+			if r.shell != nil && !shells[baseName(r.shell.text)] && !r.hasCmd {
+				// su -s /bin/rm root -- -rf ~: the program given for
+				// the shell runs with the words after the user.
+				u.wrappers = append(u.wrappers, name)
+				u.launched = append(u.launched, texts(u.argv))
+				u.argv = append([]arg{*r.shell}, r.shellArg...)
 				continue
 			}
 			// su [options] [-] [user [shell arguments]]: -c's script, or
@@ -508,6 +520,7 @@ func (s Segment) UserShell() bool {
 // user and the words given to the shell.
 type suRead struct {
 	command  []arg // -c's script (one word), or runuser -u's command
+	shell    *arg  // -s, --shell: the program run in the shell's place
 	hasCmd   bool  // -c, --command, -C, --session-command was given
 	runs     bool  // runuser -u: command is run as written
 	shellArg []arg // the words after the user, for the shell
@@ -573,6 +586,8 @@ func readSu(args []arg, runuser bool) suRead {
 			switch name {
 			case "command", "session-command":
 				r.command, r.hasCmd = []arg{val}, true
+			case "shell":
+				r.shell = &val
 			case "user":
 				r.runs = runuser
 			}
@@ -587,6 +602,8 @@ func readSu(args []arg, runuser bool) suRead {
 				switch c {
 				case 'c', 'C':
 					r.command, r.hasCmd = []arg{val}, true
+				case 's':
+					r.shell = &val
 				case 'u':
 					r.runs = true
 				}
@@ -661,12 +678,29 @@ func atReadsStdin(args []arg) bool {
 // scriptHasCommand reports whether script(1) is given -c or --command
 // (with its command or without one): it then runs no shell on its input.
 func scriptHasCommand(args []arg) bool {
-	for _, a := range args {
-		if a.text == "--" {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case t == "--":
 			return false
-		}
-		if a.text == "-c" || strings.HasPrefix(a.text, "--command") || len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-' && strings.ContainsRune(a.text, 'c') {
-			return true
+		case strings.HasPrefix(t, "--"):
+			if len(t) > 3 && strings.HasPrefix("--command", strings.SplitN(t, "=", 2)[0]) {
+				return true // --command, --comm=...
+			}
+		case len(t) > 1 && t[0] == '-':
+			for k := 1; k < len(t); k++ {
+				if t[k] == 'c' {
+					return true
+				}
+				if strings.IndexByte("mOIBTE", t[k]) >= 0 {
+					// -m classic, -Oc.log: the rest or the next word is
+					// the option's value.
+					if k+1 == len(t) {
+						i++
+					}
+					break
+				}
+			}
 		}
 	}
 	return false
