@@ -404,7 +404,7 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 	}
 	var out []shell.Segment
 	bases := append([]shell.Segment{s}, echoedVersions(s)...)
-	if d, ok := defaulted(s, vars); ok {
+	if d, ok := g.defaulted(s, vars); ok {
 		bases = append(bases, d)
 	}
 	for i, b := range bases {
@@ -444,6 +444,9 @@ func (g *dangerGuard) varVariants(s shell.Segment, vars map[string][]string) []s
 // input then gives is read as any line is (its cd, its variables, every
 // command).
 func (g *dangerGuard) optionLines(s shell.Segment, vars map[string][]string) []string {
+	if !slices.ContainsFunc(s.Argv, func(a string) bool { return strings.ContainsAny(a, "$`") }) {
+		return nil // nothing for a value or a default to change
+	}
 	var out []string
 	add := func(v shell.Segment) {
 		quoted := make([]string, len(v.Argv))
@@ -459,10 +462,10 @@ func (g *dangerGuard) optionLines(s shell.Segment, vars map[string][]string) []s
 	}
 	// A command word with a default (${X:-eval} 'cd ~ && rm -rf *'):
 	// the line its default makes.
-	if d, ok := defaulted(s, vars); ok && len(d.Argv) > 0 && (len(d.Argv) != len(s.Argv) || d.Argv[0] != s.Argv[0]) {
+	if d, ok := g.defaulted(s, vars); ok && len(d.Argv) > 0 && (len(d.Argv) != len(s.Argv) || d.Argv[0] != s.Argv[0]) {
 		add(d)
 	}
-	if len(vars) == 0 || !(shells[s.Name] || s.UserShell() || slices.Contains([]string{"su", "runuser", "sudo", "doas", "env"}, s.Name)) {
+	if len(vars) == 0 || !shells[s.Name] && !s.UserShell() && !optionLaunchers[s.Name] {
 		return out
 	}
 	for _, v := range g.valueVariants(s, vars) {
@@ -472,6 +475,10 @@ func (g *dangerGuard) optionLines(s shell.Segment, vars map[string][]string) []s
 	}
 	return out
 }
+
+// optionLaunchers run a shell, or a command, with the options after
+// them: a variable giving those options may make them run a script.
+var optionLaunchers = map[string]bool{"su": true, "runuser": true, "sudo": true, "doas": true, "env": true}
 
 // optionChanged reports whether the version v of the words a gives an
 // option where a did not: a word past the command that starts with "-".
@@ -547,33 +554,26 @@ func (g *dangerGuard) renamedIf(s, v shell.Segment) []shell.Segment {
 	return []shell.Segment{v}
 }
 
-// defaultRe matches a parameter expansion with a plain default:
+// defaultRe matches a parameter expansion with a default:
 // ${NAME:-DEFAULT}, ${NAME-DEFAULT}, ${NAME:=DEFAULT}, ${NAME=DEFAULT}.
-var defaultRe = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*]):?[-=]([^$\x60{}\\]*)\}`)
+var defaultRe = lazyRegexp(`\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*]):?[-=][^{}\x60]*\}`)
 
 // defaulted returns s with each expansion of a variable the line does
-// not set that has a plain default (${X:-rm}, ${F-.env}) replaced by its
-// default: what runs when the variable is unset, a version judged
-// beside the line as written; false when s has none.
-func defaulted(s shell.Segment, vars map[string][]string) (shell.Segment, bool) {
+// not set that has a default (${X:-rm}, ${F-.env}, ${X:-"rm"}) replaced
+// by its value as expandParams works it out: what runs when the
+// variable is unset, a version judged beside the line as written; false
+// when s has none.
+func (g *dangerGuard) defaulted(s shell.Segment, vars map[string][]string) (shell.Segment, bool) {
 	var argv []string
 	for i, a := range s.Argv {
 		if i < len(s.Literal) && s.Literal[i] || !strings.Contains(a, "${") {
 			continue
 		}
 		b := defaultRe().ReplaceAllStringFunc(a, func(m string) string {
-			sub := defaultRe().FindStringSubmatch(m)
-			if len(vars[sub[1]]) > 0 {
+			if len(vars[defaultRe().FindStringSubmatch(m)[1]]) > 0 {
 				return m // the line sets it: its values are tried
 			}
-			d := sub[2]
-			if len(d) >= 2 && (d[0] == '"' || d[0] == '\'') && d[len(d)-1] == d[0] && !strings.ContainsRune(d[1:len(d)-1], rune(d[0])) {
-				return d[1 : len(d)-1] // ${X:-"rm"}
-			}
-			if strings.ContainsAny(d, `"'`) {
-				return m
-			}
-			return d
+			return g.expandParams(m, place{}, nil)
 		})
 		if b != a {
 			if argv == nil {

@@ -323,8 +323,9 @@ func unwrap(argv []arg, haveStdin bool) unwrapped {
 			return u
 		}
 		if name == "script" {
-			u.script = scriptCommand(rest)
-			if u.script == nil && haveStdin && systemProgram(u.argv[0].text) && !scriptHasCommand(rest) {
+			var given bool
+			u.script, given = scriptCommand(rest)
+			if u.script == nil && !given && haveStdin && systemProgram(u.argv[0].text) {
 				// No -c: an interactive shell, typed to from the input.
 				u.script = &script{label: "script", stdin: true}
 			}
@@ -480,32 +481,33 @@ func StdinShell(s Segment) bool {
 	if len(s.Argv) == 0 {
 		return false
 	}
-	switch s.Name {
-	case "su", "runuser", "at", "batch", "script", "newgrp":
-		if !systemProgram(s.Argv[0]) {
-			return false
+	args := func() []arg {
+		out := make([]arg, len(s.Argv)-1)
+		for i, a := range s.Argv[1:] {
+			out[i] = arg{text: a}
 		}
-	case "sudo", "doas", "pkexec", "run0", "unshare", "nsenter":
-	default:
-		return shells[s.Name] || s.UserShell()
-	}
-	args := make([]arg, len(s.Argv)-1)
-	for i, a := range s.Argv[1:] {
-		args[i] = arg{text: a}
+		return out
 	}
 	switch s.Name {
 	case "su", "runuser":
-		r := readSu(args, s.Name == "runuser")
-		return !r.runs && r.script(s.Name, true) != nil && r.script(s.Name, true).stdin
-	case "sudo", "doas", "pkexec", "run0", "unshare", "nsenter":
-		opts, rest, ok := launchers[s.Name].options(args)
-		return ok && len(rest) == 0 && stdinShellOpts(s.Name, opts)
-	case "newgrp":
-		return true
+		if !systemProgram(s.Argv[0]) {
+			return false
+		}
+		r := readSu(args(), s.Name == "runuser")
+		sc := r.script(s.Name, true)
+		return !r.runs && sc != nil && sc.stdin
 	case "at", "batch":
-		return atReadsStdin(args)
+		return systemProgram(s.Argv[0]) && atReadsStdin(args())
+	case "script":
+		sc, given := scriptCommand(args())
+		return systemProgram(s.Argv[0]) && sc == nil && !given
+	case "newgrp":
+		return systemProgram(s.Argv[0])
+	case "sudo", "doas", "pkexec", "run0", "unshare", "nsenter":
+		opts, rest, ok := launchers[s.Name].options(args())
+		return ok && len(rest) == 0 && stdinShellOpts(s.Name, opts)
 	}
-	return scriptCommand(args) == nil && !scriptHasCommand(args) // script
+	return shells[s.Name] || s.UserShell()
 }
 
 // UserShell reports whether the segment's command is the user's shell
@@ -533,6 +535,25 @@ var suLong = map[string]bool{
 	"command": true, "session-command": true, "group": true, "supp-group": true, "shell": true,
 	"whitelist-environment": true, "user": true, "fast": false, "login": false,
 	"preserve-environment": false, "pty": false, "help": false, "version": false,
+}
+
+// suShort are su's and runuser's short options that take a value, by
+// their long names (-u is runuser's).
+var suShort = map[byte]string{
+	'c': "command", 'C': "session-command", 'g': "group", 'G': "supp-group", 's': "shell",
+	'w': "whitelist-environment", 'u': "user",
+}
+
+// set records an option that takes a value.
+func (r *suRead) set(name string, val arg, runuser bool) {
+	switch name {
+	case "command", "session-command":
+		r.command, r.hasCmd = []arg{val}, true
+	case "shell":
+		r.shell = &val
+	case "user":
+		r.runs = runuser
+	}
 }
 
 // suLongName is the long option an argument names by a prefix, or "".
@@ -583,30 +604,16 @@ func readSu(args []arg, runuser bool) suRead {
 			} else {
 				val, i = value(i, "")
 			}
-			switch name {
-			case "command", "session-command":
-				r.command, r.hasCmd = []arg{val}, true
-			case "shell":
-				r.shell = &val
-			case "user":
-				r.runs = runuser
-			}
+			r.set(name, val, runuser)
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
-				c := a[k]
-				if !strings.ContainsRune("cCgGsw", rune(c)) && (!runuser || c != 'u') {
+				name, ok := suShort[a[k]]
+				if !ok || name == "user" && !runuser {
 					continue
 				}
 				var val arg
 				val, i = value(i, a[k+1:])
-				switch c {
-				case 'c', 'C':
-					r.command, r.hasCmd = []arg{val}, true
-				case 's':
-					r.shell = &val
-				case 'u':
-					r.runs = true
-				}
+				r.set(name, val, runuser)
 				break
 			}
 		default:
@@ -673,37 +680,6 @@ func atReadsStdin(args []arg) bool {
 		}
 	}
 	return true
-}
-
-// scriptHasCommand reports whether script(1) is given -c or --command
-// (with its command or without one): it then runs no shell on its input.
-func scriptHasCommand(args []arg) bool {
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			return false
-		case strings.HasPrefix(t, "--"):
-			if len(t) > 3 && strings.HasPrefix("--command", strings.SplitN(t, "=", 2)[0]) {
-				return true // --command, --comm=...
-			}
-		case len(t) > 1 && t[0] == '-':
-			for k := 1; k < len(t); k++ {
-				if t[k] == 'c' {
-					return true
-				}
-				if strings.IndexByte("mOIBTE", t[k]) >= 0 {
-					// -m classic, -Oc.log: the rest or the next word is
-					// the option's value.
-					if k+1 == len(t) {
-						i++
-					}
-					break
-				}
-			}
-		}
-	}
-	return false
 }
 
 // joinedScript returns the script made of the given words joined with
@@ -798,24 +774,31 @@ func stdinFile(name string) bool {
 }
 
 // scriptCommand returns the command util-linux script(1) runs with -c
-// CMD or --command CMD (through the user's shell), or nil if it runs an
-// interactive shell.
-func scriptCommand(args []arg) *script {
+// CMD or --command CMD (through the user's shell; long options by any
+// prefix, as script reads them), or nil if it runs an interactive shell;
+// given reports -c or --command with or without its command (script then
+// runs no shell on its input).
+func scriptCommand(args []arg) (sc *script, given bool) {
+	command := func(text string, word int) (*script, bool) {
+		return &script{label: "script -c", text: text, words: []int{word}}, true
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i].text
 		switch {
 		case a == "--":
-			return nil
-		case a == "--command" || a == "-c":
-			if i+1 < len(args) {
-				return &script{label: "script -c", text: args[i+1].text, words: []int{args[i+1].word}}
-			}
-			return nil
-		case strings.HasPrefix(a, "--command="):
-			return &script{label: "script -c", text: strings.TrimPrefix(a, "--command="), words: []int{args[i].word}}
+			return nil, false
 		case strings.HasPrefix(a, "--"):
-			switch a {
-			case "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit", "--timing":
+			name, value, eq := strings.Cut(a[2:], "=")
+			switch {
+			case name != "" && strings.HasPrefix("command", name):
+				if eq {
+					return command(value, args[i].word)
+				}
+				if i+1 < len(args) {
+					return command(args[i+1].text, args[i+1].word)
+				}
+				return nil, true
+			case !eq && slices.Contains([]string{"echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "timing"}, name):
 				i++
 			}
 		case len(a) > 1 && a[0] == '-':
@@ -823,12 +806,12 @@ func scriptCommand(args []arg) *script {
 				switch a[j] {
 				case 'c':
 					if j+1 < len(a) {
-						return &script{label: "script -c", text: a[j+1:], words: []int{args[i].word}}
+						return command(a[j+1:], args[i].word)
 					}
 					if i+1 < len(args) {
-						return &script{label: "script -c", text: args[i+1].text, words: []int{args[i+1].word}}
+						return command(args[i+1].text, args[i+1].word)
 					}
-					return nil
+					return nil, true
 				case 'E', 'I', 'O', 'B', 'T', 'm', 'o':
 					if j+1 == len(a) {
 						i++
@@ -838,7 +821,7 @@ func scriptCommand(args []arg) *script {
 			}
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // isAssignment reports whether w has the form NAME=VALUE.
